@@ -1,0 +1,51 @@
+// Credential checks for surfaces A (Authorization: Bearer) and C (X-API-Key). The router checks
+// its own bearer tokens. On failure the answer is sent here, in the surface's error shape.
+import type { RequestContext } from '../contract.js';
+import { sendV1Error, sendV2Error } from '../http-kit.js';
+
+export type CredentialKind = 'v2' | 'v1';
+
+/** The bearer token of the request, or null. */
+export function bearerToken(ctx: RequestContext): string | null {
+  const header = ctx.req.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+function presented(ctx: RequestContext, kind: CredentialKind): string | null {
+  if (kind === 'v2') return bearerToken(ctx);
+  const header = ctx.req.headers['x-api-key'];
+  return typeof header === 'string' && header.length > 0 ? header : null;
+}
+
+function looksLikeJwt(token: string): boolean {
+  return /^[\w-]+\.[\w-]+\.[\w-]*$/.test(token);
+}
+
+/**
+ * True when the request may go on. Otherwise answers 401 (`unauthorized`) or 403 (`forbidden`,
+ * for a configured forbidden token) and returns false.
+ */
+export function checkCredential(ctx: RequestContext, kind: CredentialKind): boolean {
+  const { apiKey, forbiddenTokens } = ctx.state.options;
+  const token = presented(ctx, kind);
+  const refuse = (status: 401 | 403, code: string, message: string): false => {
+    if (kind === 'v2') sendV2Error(ctx, status, code, message);
+    else sendV1Error(ctx, status, code, message);
+    return false;
+  };
+  if (token !== null && forbiddenTokens.includes(token)) {
+    return refuse(403, 'forbidden', 'this credential is not allowed to use this API');
+  }
+  if (apiKey === undefined) return true; // self-hosted without a token: open
+  if (token === apiKey) return true;
+  // Surface C's scripted accounts (inactive subscription, no credits) authenticate; their run routes refuse.
+  if (kind === 'v1' && token !== null && (ctx.state.options.inactiveKeys.includes(token) || ctx.state.options.noCreditKeys.includes(token))) return true;
+  const header = kind === 'v2' ? 'Authorization: Bearer <key>' : 'X-API-Key';
+  if (token === null) return refuse(401, 'unauthorized', `missing credential: send ${header}`);
+  if (kind === 'v2' && looksLikeJwt(token)) {
+    return refuse(401, 'unauthorized', 'this deployment does not accept JWT bearers; use an API key');
+  }
+  return refuse(401, 'unauthorized', 'invalid credential');
+}

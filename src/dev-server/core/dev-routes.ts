@@ -1,0 +1,75 @@
+// Control routes for tests (loopback only): scripted faults, request counters, deployment state.
+import type { RequestContext } from '../contract.js';
+import { BodyError, readBody, sendEmpty, sendJson, sendV1Error } from '../http-kit.js';
+import { ScriptedFaults, validateFaultSpec } from '../faults/table.js';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const DEPLOYMENT_STATES = ['ready', 'not_ready', 'unavailable', 'stopped'] as const;
+
+export const DEV_PREFIX = '/__dev/';
+
+/** Control routes take JSON whatever Content-Type a quick test script sends. */
+async function readControlJson(ctx: RequestContext): Promise<unknown> {
+  const raw = await readBody(ctx);
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw new BodyError(400, `body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function pendingFaults(ctx: RequestContext): unknown[] {
+  const table = ctx.state.faults;
+  return table instanceof ScriptedFaults ? table.pending() : [];
+}
+
+async function handleFaults(ctx: RequestContext): Promise<void> {
+  const { state, req } = ctx;
+  if (req.method === 'DELETE') {
+    state.faults.clear();
+    return sendJson(ctx, 200, { pending: [] });
+  }
+  if (req.method === 'GET') return sendJson(ctx, 200, { pending: pendingFaults(ctx) });
+  if (req.method !== 'POST') return sendV1Error(ctx, 405, 'method_not_allowed', 'use GET, POST or DELETE');
+  const body = await readControlJson(ctx);
+  let specs;
+  try {
+    specs = (Array.isArray(body) ? body : [body]).map(validateFaultSpec);
+  } catch (err) {
+    return sendV1Error(ctx, 400, 'invalid_fault', (err as Error).message);
+  }
+  for (const spec of specs) state.faults.add(spec);
+  sendJson(ctx, 201, { pending: pendingFaults(ctx) });
+}
+
+function handleRequests(ctx: RequestContext): void {
+  if (ctx.req.method === 'DELETE') {
+    ctx.state.requestCounts.clear();
+    return sendEmpty(ctx, 204);
+  }
+  sendJson(ctx, 200, Object.fromEntries(ctx.state.requestCounts));
+}
+
+async function handleDeployment(ctx: RequestContext): Promise<void> {
+  if (ctx.req.method === 'GET') return sendJson(ctx, 200, { state: ctx.state.options.deploymentState });
+  const body = (await readControlJson(ctx)) as { state?: unknown } | null;
+  const next = body?.state;
+  if (!DEPLOYMENT_STATES.includes(next as (typeof DEPLOYMENT_STATES)[number])) {
+    return sendV1Error(ctx, 400, 'invalid_state', `state must be one of ${DEPLOYMENT_STATES.join(', ')}`);
+  }
+  ctx.state.options.deploymentState = next as (typeof DEPLOYMENT_STATES)[number];
+  sendJson(ctx, 200, { state: next });
+}
+
+/** Answers every /__dev/ path. /__dev/requests is always on; the rest needs `faults`. */
+export async function handleDevRoutes(ctx: RequestContext): Promise<void> {
+  const remote = ctx.req.socket.remoteAddress ?? '';
+  const route = ctx.path.slice(DEV_PREFIX.length);
+  const known = route === 'faults' || route === 'requests' || route === 'deployment';
+  if (!LOOPBACK.has(remote) || !known || (route !== 'requests' && !ctx.state.options.faults)) {
+    return sendV1Error(ctx, 404, 'not_found', 'no such control route (faults need --faults, loopback only)');
+  }
+  if (route === 'requests') return handleRequests(ctx);
+  if (route === 'deployment') return handleDeployment(ctx);
+  return handleFaults(ctx);
+}

@@ -1,0 +1,42 @@
+// The main listener's request handler: context, auth per surface, then each surface module in turn.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { DevState, RequestContext, RouteHandler } from '../contract.js';
+import { BodyError } from '../http-kit.js';
+import { checkCredential } from './auth.js';
+import { buildContext, newRequestId } from './context.js';
+import { DEV_PREFIX, handleDevRoutes } from './dev-routes.js';
+import { runFront } from './front.js';
+import { sendBodyError, sendInternalError, sendNotFound, surfaceOfPath } from './surface.js';
+
+function answerError(ctx: RequestContext, err: unknown): void {
+  if (err instanceof BodyError) return sendBodyError(ctx, err);
+  ctx.state.options.log?.(`internal error on ${ctx.req.method} ${ctx.url.pathname}: ${(err as Error)?.stack ?? String(err)}`);
+  sendInternalError(ctx);
+}
+
+/** Serverless: v2 lives only under the deployment prefix; a prefix naming another deployment is unknown. */
+function outsideMount(ctx: RequestContext): boolean {
+  if (ctx.state.options.surface !== 'serverless') return false;
+  if (ctx.deploymentId !== null) return ctx.deploymentId !== ctx.state.options.deploymentId;
+  return surfaceOfPath(ctx.path) === 'v2';
+}
+
+async function route(ctx: RequestContext, handlers: RouteHandler[]): Promise<void> {
+  if (ctx.path.startsWith(DEV_PREFIX) && ctx.mountPrefix === '') return handleDevRoutes(ctx);
+  if (outsideMount(ctx)) return sendNotFound(ctx);
+  const surface = surfaceOfPath(ctx.path);
+  if (surface === 'v2' && !checkCredential(ctx, 'v2')) return;
+  if (surface === 'v1' && ctx.path.startsWith('/api/') && !checkCredential(ctx, 'v1')) return;
+  for (const handler of handlers) {
+    if (await handler(ctx)) return;
+  }
+  sendNotFound(ctx);
+}
+
+export function createMainListener(state: DevState, handlers: RouteHandler[]): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = newRequestId();
+    const ctx = buildContext(req, res, state, requestId);
+    void runFront(state, req, res, ctx.path, requestId, () => route(ctx, handlers), (err) => answerError(ctx, err));
+  };
+}

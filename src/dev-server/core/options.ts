@@ -1,0 +1,40 @@
+// Fills every DevServerOptions default in one place, so the rest of the server reads plain values.
+import type { DevServerOptions, DevState } from '../contract.js';
+import { DEFAULT_MAX_BODY } from '../http-kit.js';
+
+export const DEFAULT_API_KEY = 'wes-dev-key';
+/** A credential that authenticates on surface A but is not entitled to it: the 403 `forbidden` trigger. */
+export const DEFAULT_FORBIDDEN_TOKEN = 'wes-dev-forbidden';
+
+export function resolveOptions(given: DevServerOptions): DevState['options'] {
+  const surface = given.surface ?? 'cloud';
+  // Self-hosted surfaces are open unless a static token is configured; hosted ones always need a key.
+  const apiKey = given.apiKey ?? (surface === 'self-hosted' ? undefined : DEFAULT_API_KEY);
+  return {
+    host: given.host ?? '127.0.0.1',
+    port: given.port ?? 8188,
+    surface,
+    apiKey,
+    routerTokens: given.routerTokens ?? [],
+    notEnabledTokens: given.notEnabledTokens ?? [],
+    forbiddenTokens: given.forbiddenTokens ?? [DEFAULT_FORBIDDEN_TOKEN],
+    retentionMs: given.retentionMs ?? 60 * 60 * 1000,
+    stepMs: given.stepMs ?? 40,
+    slots: Math.max(1, given.slots ?? 1),
+    maxQueue: given.maxQueue ?? 100,
+    catalogSize: given.catalogSize ?? 60,
+    faults: given.faults ?? false,
+    urlTtlMs: given.urlTtlMs ?? 10 * 60 * 1000,
+    hashDelayMs: given.hashDelayMs ?? 50,
+    keepaliveMs: given.keepaliveMs ?? 15_000,
+    deploymentId: given.deploymentId ?? 'dev-deployment',
+    releaseId: given.releaseId ?? 'rel-0001',
+    deploymentState: given.deploymentState ?? 'ready',
+    maxBodyBytes: given.maxBodyBytes ?? DEFAULT_MAX_BODY,
+    maxUploadBytes: given.maxUploadBytes ?? 2 * 1024 * 1024 * 1024,
+    inactiveKeys: given.inactiveKeys ?? [],
+    noCreditKeys: given.noCreditKeys ?? [],
+    routerLimits: { inFlight: given.routerLimits?.inFlight ?? 4, spendCents: given.routerLimits?.spendCents ?? 500 },
+    log: given.log,
+  };
+}

@@ -1,0 +1,157 @@
+// Carries out a scripted fault on a live request. 'status' and 'drop' (without after_bytes)
+// replace the answer; 'delay' holds it back; 'truncate', 'drop' with after_bytes, 'stall' and
+// 'corrupt' let the real handler answer and tamper with the body on its way out, so they work on
+// any answer: JSON, downloads, event streams.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FaultSpec } from '../contract.js';
+
+export type FaultOutcome = 'answered' | 'continue';
+
+type WriteCallback = (err?: Error | null) => void;
+
+function toBuffer(chunk: unknown, encoding?: BufferEncoding): Buffer {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return Buffer.from(String(chunk), encoding ?? 'utf8');
+}
+
+/**
+ * Routes every body byte the handler writes through `filter`, which returns the bytes to really
+ * send (possibly fewer) and whether to cut the connection after them.
+ */
+function interceptBody(
+  res: ServerResponse,
+  filter: (chunk: Buffer, offset: number) => { send: Buffer; cut: 'none' | 'end' | 'destroy' | 'swallow' },
+): void {
+  const realWrite = res.write.bind(res) as (chunk: Buffer, cb?: WriteCallback) => boolean;
+  const realEnd = res.end.bind(res) as (cb?: () => void) => ServerResponse;
+  let offset = 0;
+  let done = false;
+  const pass = (chunk: unknown, encoding: unknown, cb: unknown): boolean => {
+    const callback = (typeof encoding === 'function' ? encoding : cb) as WriteCallback | undefined;
+    if (done || chunk === undefined || chunk === null) {
+      if (callback) process.nextTick(callback);
+      return true;
+    }
+    const buffer = toBuffer(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined);
+    const { send, cut } = filter(buffer, offset);
+    offset += buffer.length;
+    if (cut === 'none') return realWrite(send, callback);
+    done = true;
+    if (cut === 'swallow') {
+      if (!res.headersSent) res.flushHeaders();
+      if (callback) process.nextTick(callback);
+      return true;
+    }
+    const finish = (): void => {
+      if (cut === 'end') res.socket?.end();
+      else res.socket?.destroy();
+    };
+    if (!res.headersSent) res.flushHeaders();
+    if (send.length > 0) realWrite(send, finish);
+    else finish();
+    if (callback) process.nextTick(callback);
+    return true;
+  };
+  res.write = ((chunk: unknown, encoding?: unknown, cb?: unknown) => pass(chunk, encoding, cb)) as typeof res.write;
+  res.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown) => {
+    const callback = [chunk, encoding, cb].find((x) => typeof x === 'function') as (() => void) | undefined;
+    if (chunk !== undefined && typeof chunk !== 'function') pass(chunk, encoding, undefined);
+    if (!done) {
+      // Nothing was cut: the whole body went through; a stall or a cut past the end still applies.
+      const { cut } = filter(Buffer.alloc(0), offset);
+      if (cut === 'swallow') {
+        done = true;
+        if (!res.headersSent) res.flushHeaders();
+      } else if (cut === 'none') {
+        return realEnd(callback);
+      } else {
+        done = true;
+        if (!res.headersSent) res.flushHeaders();
+        if (cut === 'end') res.socket?.end();
+        else res.socket?.destroy();
+      }
+    }
+    if (callback) process.nextTick(callback);
+    return res;
+  }) as typeof res.end;
+}
+
+function declaredLength(res: ServerResponse): number | null {
+  const value = res.getHeader('content-length');
+  const n = Number(value);
+  return value !== undefined && Number.isFinite(n) ? n : null;
+}
+
+/** Where to cut or flip when the fault names no byte: half the declared length, or half the first chunk. */
+function defaultPoint(res: ServerResponse, firstChunk: Buffer): number {
+  return Math.floor((declaredLength(res) ?? firstChunk.length) / 2);
+}
+
+function cutAfter(res: ServerResponse, spec: FaultSpec, mode: 'end' | 'destroy'): void {
+  let limit: number | null = spec.after_bytes ?? null;
+  interceptBody(res, (chunk, offset) => {
+    limit ??= defaultPoint(res, chunk);
+    const room = limit - offset;
+    // An empty chunk is the end of the body: a body shorter than the cut is still cut off there.
+    if (chunk.length === 0 || room < chunk.length) return { send: chunk.subarray(0, Math.max(0, room)), cut: mode };
+    return { send: chunk, cut: 'none' };
+  });
+}
+
+function corrupt(res: ServerResponse, spec: FaultSpec): void {
+  let at: number | null = spec.after_bytes ?? null;
+  interceptBody(res, (chunk, offset) => {
+    at ??= defaultPoint(res, chunk);
+    const index = at - offset;
+    if (index >= 0 && index < chunk.length) {
+      const copy = Buffer.from(chunk);
+      copy[index] = copy[index]! ^ 0xff;
+      return { send: copy, cut: 'none' };
+    }
+    return { send: chunk, cut: 'none' };
+  });
+}
+
+function answerStatus(res: ServerResponse, spec: FaultSpec): void {
+  const headers: Record<string, string> = { ...(spec.headers ?? {}) };
+  if (spec.retry_after !== undefined) headers['retry-after'] = String(spec.retry_after);
+  let body = '';
+  if (typeof spec.body === 'string') body = spec.body;
+  else if (spec.body !== undefined) {
+    body = JSON.stringify(spec.body);
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json; charset=utf-8';
+    }
+  }
+  headers['content-length'] = String(Buffer.byteLength(body));
+  res.writeHead(spec.status ?? 500, headers);
+  res.end(body);
+}
+
+export async function applyFault(spec: FaultSpec, req: IncomingMessage, res: ServerResponse): Promise<FaultOutcome> {
+  switch (spec.action) {
+    case 'status':
+      answerStatus(res, spec);
+      return 'answered';
+    case 'delay':
+      await new Promise((resolve) => setTimeout(resolve, spec.delay_ms ?? 1000));
+      return 'continue';
+    case 'drop':
+      if (spec.after_bytes === undefined) {
+        req.socket.destroy();
+        return 'answered';
+      }
+      cutAfter(res, spec, 'destroy');
+      return 'continue';
+    case 'truncate':
+      cutAfter(res, spec, 'end');
+      return 'continue';
+    case 'stall':
+      interceptBody(res, () => ({ send: Buffer.alloc(0), cut: 'swallow' }));
+      return 'continue';
+    case 'corrupt':
+      corrupt(res, spec);
+      return 'continue';
+  }
+}

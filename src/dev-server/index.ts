@@ -1,0 +1,64 @@
+// `wes dev-server`: a local implementation of the three surfaces on loopback. startDevServer
+// binds the main listener (surfaces A, B, C and the /ws WebSocket) and the signed-URL listener.
+import { createServer } from 'node:http';
+import type { DevServerHandle, DevServerOptions, DevState } from './contract.js';
+import { FileBlobStore } from './assets/blob-store.js';
+import { createMainListener } from './core/dispatch.js';
+import { resolveOptions } from './core/options.js';
+import { closeServer, listen, originOf, trackSockets } from './core/sockets.js';
+import { DevEngine } from './engine/engine.js';
+import { ScriptedFaults } from './faults/table.js';
+import { handleJobsApi } from './jobs/index.js';
+import { attachLegacyWebSocket, handleLegacy } from './legacy/index.js';
+import { handleRouter } from './router/index.js';
+import { createSignedListener } from './signed/listener.js';
+import { HmacUrlSigner } from './signed/signer.js';
+
+export type { DevServerHandle, DevServerOptions, DevState } from './contract.js';
+export { checkCredential } from './core/auth.js';
+export { DEFAULT_API_KEY, DEFAULT_FORBIDDEN_TOKEN } from './core/options.js';
+
+export async function startDevServer(given: DevServerOptions = {}): Promise<DevServerHandle> {
+  const options = resolveOptions(given);
+  const blobs = await FileBlobStore.create();
+  const signer = new HmacUrlSigner(options.urlTtlMs);
+  const state = { options, blobs, signer, faults: new ScriptedFaults(), requestCounts: new Map() } as Omit<DevState, 'engine'> as DevState;
+  const engine = new DevEngine(state);
+  state.engine = engine;
+
+  const main = createServer(createMainListener(state, [handleJobsApi, handleRouter, handleLegacy]));
+  const signed = createServer(createSignedListener(state, signer));
+  const dropMain = trackSockets(main);
+  const dropSigned = trackSockets(signed);
+  try {
+    options.port = await listen(main, options.port, options.host);
+    signer.origin = originOf(options.host, await listen(signed, 0, options.host));
+  } catch (err) {
+    main.close();
+    signed.close();
+    engine.close();
+    await blobs.close();
+    throw err;
+  }
+  attachLegacyWebSocket(main, state);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: originOf(options.host, options.port),
+    signedOrigin: signer.origin,
+    port: options.port,
+    apiKey: options.apiKey,
+    state,
+    close() {
+      closing ??= (async () => {
+        engine.close();
+        const closed = Promise.all([closeServer(main), closeServer(signed)]);
+        dropMain();
+        dropSigned();
+        await closed;
+        await blobs.close();
+      })();
+      return closing;
+    },
+  };
+}
