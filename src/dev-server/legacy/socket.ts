@@ -1,0 +1,171 @@
+// The v1 WebSocket `/ws`: every connection of the (single) dev user gets every message; previews
+// go out as type-4 frames to connections that asked for metadata (`feature_flags`, as the local
+// engine negotiates it) and as type-1 frames otherwise.
+//
+// Faults scripted for `GET /ws` apply to the next handshake:
+//   status    refuse the handshake with that status (and body)
+//   delay     hold the handshake delay_ms, then accept
+//   drop      no after_bytes: cut the connection before the handshake; with after_bytes: accept,
+//             then cut the connection abruptly once that many payload bytes were sent
+//   truncate  accept; the next preview frame is cut short (to after_bytes, default half)
+//   corrupt   accept; the next binary frame goes out with an unknown frame type
+//   stall     accept, then send nothing more
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket, type RawData } from 'ws';
+import type { DevState, EngineEvent, FaultSpec } from '../contract.js';
+import { encodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT } from '../../surfaces/legacy/frames.js';
+import { checkV1Credential } from './access.js';
+import { V1MessageMapper, type OutgoingItem } from './messages.js';
+
+interface Connection {
+  ws: WebSocket;
+  wantsMetadata: boolean;
+  sentBytes: number;
+  dropAfterBytes?: number;
+  truncateNext?: number | 'half';
+  corruptNext?: boolean;
+  stalled?: boolean;
+}
+
+const WS_PATH = /^(?:\/deployment\/[^/]+)?\/ws\/?$/;
+/** A client only ever sends small control messages. */
+const MAX_CLIENT_MESSAGE = 64 * 1024;
+const CORRUPT_FRAME_TYPE = 0x7f7f7f7f;
+
+function refuse(socket: Duplex, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body ?? { error: { type: 'refused', message: STATUS_CODES[status] ?? '' } });
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(text)}`,
+    'Connection: close',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
+}
+
+function faultHeaders(fault: FaultSpec): Record<string, string> {
+  return { ...(fault.headers ?? {}), ...(fault.retry_after !== undefined ? { 'Retry-After': String(fault.retry_after) } : {}) };
+}
+
+export function attachLegacyWebSocket(server: Server, state: DevState): { close(): void } {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE });
+  const mapper = new V1MessageMapper(state.engine);
+  const connections = new Set<Connection>();
+
+  function send(conn: Connection, data: string | Uint8Array): void {
+    if (conn.stalled || conn.ws.readyState !== conn.ws.OPEN) return;
+    conn.ws.send(data, { binary: typeof data !== 'string' });
+    conn.sentBytes += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    if (conn.dropAfterBytes !== undefined && conn.sentBytes >= conn.dropAfterBytes) {
+      // An abrupt loss, not a close handshake: what a client sees when a network path dies.
+      conn.ws.terminate();
+    }
+  }
+
+  function binaryFor(conn: Connection, item: Exclude<OutgoingItem, { kind: 'json' }>): Uint8Array {
+    let frame: Uint8Array;
+    if (item.kind === 'text') {
+      frame = encodeFrame({ type: FRAME_TEXT, nodeId: item.node, text: item.text });
+    } else if (conn.wantsMetadata) {
+      frame = encodeFrame({
+        type: FRAME_PREVIEW_IMAGE_WITH_METADATA,
+        format: item.format,
+        image: item.bytes,
+        metadata: {
+          node_id: item.node,
+          display_node_id: item.node,
+          real_node_id: item.node,
+          prompt_id: item.promptId,
+          parent_node_id: null,
+          image_type: item.format === 'png' ? 'image/png' : 'image/jpeg',
+        },
+      });
+    } else {
+      frame = encodeFrame({ type: FRAME_PREVIEW_IMAGE, format: item.format, image: item.bytes });
+    }
+    if (conn.corruptNext) {
+      conn.corruptNext = false;
+      frame = Uint8Array.from(frame);
+      new DataView(frame.buffer).setUint32(0, CORRUPT_FRAME_TYPE, false);
+    }
+    if (conn.truncateNext !== undefined && item.kind === 'preview') {
+      const keep = conn.truncateNext === 'half' ? Math.floor(frame.length / 2) : Math.min(conn.truncateNext, frame.length);
+      conn.truncateNext = undefined;
+      frame = frame.subarray(0, keep);
+    }
+    return frame;
+  }
+
+  function broadcast(items: OutgoingItem[]): void {
+    for (const item of items) {
+      const text = item.kind === 'json' ? JSON.stringify(item.message) : null;
+      for (const conn of connections) send(conn, text ?? binaryFor(conn, item as Exclude<OutgoingItem, { kind: 'json' }>));
+    }
+  }
+
+  const onJob = (jobId: string, event: EngineEvent): void => broadcast(mapper.map(jobId, event));
+
+  function accept(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, fault: FaultSpec | undefined): void {
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const conn: Connection = { ws, wantsMetadata: false, sentBytes: 0 };
+      if (fault?.action === 'drop' && fault.after_bytes !== undefined) conn.dropAfterBytes = fault.after_bytes;
+      if (fault?.action === 'truncate') conn.truncateNext = fault.after_bytes ?? 'half';
+      if (fault?.action === 'corrupt') conn.corruptNext = true;
+      connections.add(conn);
+      ws.on('close', () => connections.delete(conn));
+      ws.on('error', () => connections.delete(conn));
+      ws.on('message', (data: RawData, isBinary: boolean) => {
+        if (isBinary) return;
+        try {
+          const message = JSON.parse(data.toString()) as { type?: unknown; data?: { supports_preview_metadata?: unknown } };
+          if (message.type === 'feature_flags') conn.wantsMetadata = message.data?.supports_preview_metadata === true;
+        } catch {
+          // a client's stray text is not our concern
+        }
+      });
+      send(conn, JSON.stringify(mapper.statusMessage(undefined, url.searchParams.get('clientId') ?? '')));
+      if (fault?.action === 'stall') conn.stalled = true;
+    });
+  }
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!WS_PATH.test(url.pathname)) {
+      refuse(socket, 404, { error: { type: 'not_found', message: `no WebSocket at ${url.pathname}` } });
+      return;
+    }
+    state.requestCounts.set('GET /ws', (state.requestCounts.get('GET /ws') ?? 0) + 1);
+    const fault = state.faults.take('GET', '/ws');
+    if (fault?.action === 'status') {
+      refuse(socket, fault.status ?? 500, fault.body, faultHeaders(fault));
+      return;
+    }
+    if (fault?.action === 'drop' && fault.after_bytes === undefined) {
+      socket.destroy();
+      return;
+    }
+    const verdict = checkV1Credential(state, url.searchParams.get('token'));
+    if (verdict !== 'ok') {
+      const status = verdict === 'forbidden' ? 403 : 401;
+      refuse(socket, status, { error: { type: verdict, message: verdict === 'forbidden' ? 'this key may not open the WebSocket' : 'invalid or missing token' } });
+      return;
+    }
+    const delay = fault?.action === 'delay' ? (fault.delay_ms ?? 0) : 0;
+    if (delay > 0) setTimeout(() => accept(req, socket, head, url, fault), delay);
+    else accept(req, socket, head, url, fault);
+  };
+
+  server.on('upgrade', onUpgrade);
+  state.engine.events.on('job', onJob);
+  return {
+    close(): void {
+      server.off('upgrade', onUpgrade);
+      state.engine.events.off('job', onJob);
+      for (const conn of connections) conn.ws.terminate();
+      connections.clear();
+      wss.close();
+    },
+  };
+}
