@@ -1,0 +1,70 @@
+// wes auth login: stores the base URL (when given) and credentials in the selected profile.
+import type { Factory } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { normalizeBaseUrl } from '../../config/settings.js';
+import { maskSecret, type ProfileKey } from '../../config/keys.js';
+import { probeAll } from '../../surfaces/probe.js';
+import { prompt, readStdinLines } from './read-secret.js';
+
+export interface LoginOptions {
+  withToken: boolean;
+  routerTokenStdin: boolean;
+  verify: boolean;
+}
+
+export async function run(f: Factory, _args: string[], raw: Record<string, unknown>): Promise<number> {
+  const opts: LoginOptions = { withToken: Boolean(raw.withToken), routerTokenStdin: Boolean(raw.routerTokenStdin), verify: raw.verify !== false };
+  const { io } = f;
+  const store = f.store();
+  const profile = f.settings().profile;
+  const updates: Partial<Record<ProfileKey, string>> = {};
+
+  for (const [key, flag] of [['base_url', f.globals.baseUrl], ['router_url', f.globals.routerUrl], ['deployment', f.globals.deployment]] as const) {
+    if (flag) updates[key] = flag;
+  }
+  if (f.globals.apiKey) updates.api_key = f.globals.apiKey;
+  if (f.globals.routerToken) updates.router_token = f.globals.routerToken;
+
+  if (opts.withToken || opts.routerTokenStdin) {
+    const lines = await readStdinLines(io);
+    let next = 0;
+    if (opts.withToken) {
+      if (!lines[next]) throw new UsageError('no API key on standard input', 'pipe it in: echo "$KEY" | wes auth login --with-token');
+      updates.api_key = lines[next++];
+    }
+    if (opts.routerTokenStdin) {
+      if (!lines[next]) throw new UsageError('no router credential on standard input', 'put it on the line after the API key');
+      updates.router_token = lines[next++];
+    }
+  } else if (!updates.api_key) {
+    if (!io.stdinIsTTY || !io.stderrIsTTY) {
+      throw new UsageError('not a terminal: nothing to prompt with', 'pass the key on stdin: echo "$KEY" | wes auth login --with-token');
+    }
+    const current = f.settings().baseUrl;
+    const url = await prompt(io, `Base URL [${current}]: `);
+    if (url) updates.base_url = url;
+    const key = await prompt(io, 'API key (empty for a self-hosted surface without one): ', true);
+    if (key) updates.api_key = key;
+    const routerToken = await prompt(io, 'Router credential (empty: use the API key): ', true);
+    if (routerToken) updates.router_token = routerToken;
+  }
+
+  if (updates.base_url) normalizeBaseUrl(updates.base_url, updates.deployment ?? f.settings().deployment, 'base URL');
+  if (updates.router_url) normalizeBaseUrl(updates.router_url, updates.deployment ?? f.settings().deployment, 'router URL');
+  for (const [key, value] of Object.entries(updates)) store.set(profile, key as ProfileKey, value);
+  if (!store.currentProfile()) store.setCurrentProfile(profile);
+
+  const saved = Object.keys(updates);
+  io.info(`✓ saved ${saved.length ? saved.join(', ') : 'nothing new'} to profile ${profile} (${store.path})`);
+  if (updates.api_key) io.info(`  API key ${maskSecret(updates.api_key)}`);
+
+  if (opts.verify) {
+    const results = await probeAll(f.http());
+    for (const r of results) {
+      if (r.verdict === 'accepted') io.info(`  ✓ ${r.surface}: accepted by ${new URL(r.url).origin}`);
+      else io.warn(`  ! ${r.surface}: ${r.verdict} (${r.message})`);
+    }
+  }
+  if (io.json) io.printJson({ profile, saved, config_path: store.path });
+  return 0;
+}

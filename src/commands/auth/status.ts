@@ -1,0 +1,52 @@
+// wes auth status: which profile, which URLs, masked credentials with where each came from, and
+// whether each surface accepts them. Exit 4 when a credential is refused, 1 when unreachable.
+import type { Factory } from '../../factory.js';
+import { ExitCode } from '../../errors.js';
+import { maskSecret, SECRET_KEYS, PROFILE_KEYS } from '../../config/keys.js';
+import { describeSource } from '../../config/settings.js';
+import { probeAll, type ProbeResult } from '../../surfaces/probe.js';
+import { renderFields, renderTable } from '../../render/table.js';
+
+export async function run(f: Factory, _args: string[], raw: Record<string, unknown>): Promise<number> {
+  const { io } = f;
+  const s = f.settings();
+  const values = Object.fromEntries(
+    PROFILE_KEYS.map((k) => {
+      const v = s.values[k];
+      const shown = v.value === undefined ? null : SECRET_KEYS.has(k) ? maskSecret(v.value) : v.value;
+      return [k, { value: shown, source: v.value === undefined ? null : describeSource(v, k) }];
+    }),
+  );
+  const surfaces: ProbeResult[] = raw.offline ? [] : await probeAll(f.http());
+  const summary = {
+    profile: s.profile,
+    profile_source: s.profileSource,
+    config_path: f.store().path,
+    base_url: s.baseUrl,
+    router_url: s.routerUrl,
+    values,
+    surfaces,
+  };
+  if (io.json) io.printJson(summary);
+  else {
+    io.println(
+      renderFields(io, [
+        ['profile', `${s.profile} (${s.profileSource})`],
+        ['config', f.store().path],
+        ['base URL', s.baseUrl],
+        ['router URL', s.routerUrl],
+        ['API key', values.api_key!.value ? `${values.api_key!.value} (${values.api_key!.source})` : 'none'],
+        ['router token', s.values.router_token.value ? `${values.router_token!.value} (${values.router_token!.source})` : s.apiKey ? 'the API key' : 'none'],
+        ['deployment', values.deployment!.value],
+        ['partner key', values.partner_key!.value ? `${values.partner_key!.value} (${values.partner_key!.source})` : undefined],
+      ]),
+    );
+    if (surfaces.length) {
+      io.println('');
+      io.println(renderTable(io, ['surface', 'verdict', 'status', 'detail'], surfaces.map((r) => [r.surface, r.verdict, r.status ?? '', r.message])));
+    }
+  }
+  if (surfaces.some((r) => r.verdict === 'rejected' || r.verdict === 'not_enabled')) return ExitCode.AUTH;
+  if (surfaces.some((r) => r.verdict === 'unreachable' || r.verdict === 'error')) return ExitCode.ERROR;
+  return 0;
+}

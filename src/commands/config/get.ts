@@ -1,0 +1,18 @@
+import type { Factory } from '../../factory.js';
+import { SECRET_KEYS, maskSecret } from '../../config/keys.js';
+import { parseKey } from './key-arg.js';
+
+export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const key = parseKey(args[0]);
+  const s = f.settings();
+  // base_url and router_url report what commands will use (default and {deployment} applied).
+  const value = key === 'base_url' ? s.baseUrl : key === 'router_url' ? s.routerUrl : s.values[key].value;
+  if (value === undefined) {
+    if (f.io.json) f.io.printJson({ key, value: null });
+    return 1;
+  }
+  const shown = SECRET_KEYS.has(key) && !opts.reveal ? maskSecret(value) : value;
+  if (f.io.json) f.io.printJson({ key, value: shown });
+  else f.io.println(shown);
+  return 0;
+}

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import type { ActionFactory } from '../../program.js';
+import { PROFILE_KEYS } from '../../config/keys.js';
+
+export function registerConfig(program: Command, action: ActionFactory): void {
+  const config = program
+    .command('config')
+    .description(`Read and change settings of a profile (keys: ${PROFILE_KEYS.join(', ')})`)
+    .helpGroup('Setup and tools:');
+  config
+    .command('list')
+    .description('Show every setting with its value and where it comes from (secrets masked)')
+    .addHelpText('after', '\nExamples:\n  $ wes config list\n  $ wes --profile prod config list --json')
+    .action(action(() => import('./list.js')));
+  config
+    .command('get <key>')
+    .description('Print the value a setting resolves to')
+    .option('--reveal', 'print a secret in full')
+    .addHelpText('after', '\nExamples:\n  $ wes config get base_url\n  $ wes config get api_key --reveal')
+    .action(action(() => import('./get.js')));
+  config
+    .command('set <key> <value>')
+    .description('Store a setting in the selected profile')
+    .addHelpText('after', '\nExamples:\n  $ wes config set base_url https://api.example.com\n  $ wes --profile edge config set deployment my-deploy')
+    .action(action(() => import('./set.js')));
+  config
+    .command('unset <key>')
+    .description('Remove a setting from the selected profile')
+    .addHelpText('after', '\nExamples:\n  $ wes config unset router_url')
+    .action(action(() => import('./unset.js')));
+}

@@ -1,0 +1,16 @@
+import type { Factory } from '../../factory.js';
+import { normalizeBaseUrl, validateDeployment } from '../../config/settings.js';
+import { SECRET_KEYS } from '../../config/keys.js';
+import { parseKey } from './key-arg.js';
+
+export async function run(f: Factory, args: string[]): Promise<number> {
+  const key = parseKey(args[0]);
+  const value = args[1] ?? '';
+  if (key === 'deployment') validateDeployment(value);
+  if (key === 'base_url' || key === 'router_url') normalizeBaseUrl(value, value.includes('{deployment}') ? 'placeholder' : undefined, key);
+  const profile = f.settings().profile;
+  f.store().set(profile, key, value);
+  if (f.io.json) f.io.printJson({ profile, key, set: true });
+  f.io.info(`✓ set ${key}${SECRET_KEYS.has(key) ? '' : ` to ${value}`} in profile ${profile}`);
+  return 0;
+}

@@ -1,0 +1,29 @@
+// wes help [topic | command...]: topics print their text; anything else shows that command's help.
+import type { Factory } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { exitCodesTopic, environmentTopic, formattingTopic } from './topics.js';
+import { HELP_TOPICS } from './index.js';
+
+const TOPICS: Record<(typeof HELP_TOPICS)[number], () => string> = {
+  'exit-codes': exitCodesTopic,
+  environment: environmentTopic,
+  formatting: formattingTopic,
+};
+
+export async function run(f: Factory, args: string[]): Promise<number> {
+  const topic = args.join(' ');
+  if (topic in TOPICS) {
+    f.io.println(TOPICS[topic as keyof typeof TOPICS]());
+    return 0;
+  }
+  const { buildProgram } = await import('../../program.js');
+  const program = buildProgram(() => async () => {});
+  let cmd = program;
+  for (const word of args) {
+    const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) throw new UsageError(`no help topic or command ${JSON.stringify(topic)}`, `topics: ${HELP_TOPICS.join(', ')}; commands: wes --help`);
+    cmd = next;
+  }
+  f.io.stdout.write(cmd.helpInformation());
+  return 0;
+}

@@ -1,0 +1,21 @@
+// The command tree. Each group's index.ts only declares its commands; the modules that do the
+// work load when a command runs.
+import type { Command } from 'commander';
+import type { ActionFactory } from '../program.js';
+import { registerAuth } from './auth/index.js';
+import { registerConfig } from './config/index.js';
+import { registerProfiles } from './profiles/index.js';
+import { registerHelp } from './help/index.js';
+import { registerDevServer } from './dev-server/index.js';
+
+export function registerCommands(program: Command, action: ActionFactory): void {
+  program.commandsGroup('Job API v2:');
+  program.commandsGroup('Model router:');
+  program.commandsGroup('Cloud API v1 (deprecated):');
+  program.commandsGroup('Setup and tools:');
+  registerAuth(program, action);
+  registerConfig(program, action);
+  registerProfiles(program, action);
+  registerDevServer(program, action);
+  registerHelp(program, action);
+}

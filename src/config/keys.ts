@@ -1,0 +1,42 @@
+// The settings a profile can hold, with their flag and environment names (cli.md's table).
+export const PROFILE_KEYS = [
+  'base_url',
+  'router_url',
+  'api_key',
+  'router_token',
+  'deployment',
+  'partner_key',
+] as const;
+export type ProfileKey = (typeof PROFILE_KEYS)[number];
+
+export const SECRET_KEYS: ReadonlySet<ProfileKey> = new Set(['api_key', 'router_token', 'partner_key']);
+
+export const ENV_FOR_KEY: Record<ProfileKey, string> = {
+  base_url: 'WES_BASE_URL',
+  router_url: 'WES_ROUTER_URL',
+  api_key: 'WES_API_KEY',
+  router_token: 'WES_ROUTER_TOKEN',
+  deployment: 'WES_DEPLOYMENT',
+  partner_key: 'WES_PARTNER_KEY',
+};
+
+export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
+  base_url: '--base-url',
+  router_url: '--router-url',
+  api_key: '--api-key',
+  router_token: '--router-token',
+  deployment: '--deployment',
+  partner_key: '--partner-key',
+};
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8188';
+
+export function isProfileKey(key: string): key is ProfileKey {
+  return (PROFILE_KEYS as readonly string[]).includes(key);
+}
+
+/** First 4 and last 4 characters at most; short secrets show only their length. */
+export function maskSecret(secret: string): string {
+  if (secret.length <= 12) return `${'*'.repeat(Math.min(secret.length, 8))} (${secret.length} chars)`;
+  return `${secret.slice(0, 4)}…${secret.slice(-4)}`;
+}

@@ -1,0 +1,138 @@
+// Every setting resolves in one order: flag, environment variable, the selected profile, default.
+import { UsageError } from '../errors.js';
+import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, type ProfileKey } from './keys.js';
+import type { Profile, ProfileStore } from './store.js';
+
+export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
+
+export interface GlobalFlags {
+  profile?: string;
+  baseUrl?: string;
+  routerUrl?: string;
+  apiKey?: string;
+  routerToken?: string;
+  deployment?: string;
+  partnerKey?: string;
+}
+
+const FLAG_PROP: Record<ProfileKey, keyof GlobalFlags> = {
+  base_url: 'baseUrl',
+  router_url: 'routerUrl',
+  api_key: 'apiKey',
+  router_token: 'routerToken',
+  deployment: 'deployment',
+  partner_key: 'partnerKey',
+};
+
+export interface ResolvedValue {
+  value: string | undefined;
+  source: SettingSource;
+}
+
+export interface Settings {
+  profile: string;
+  profileSource: SettingSource;
+  values: Record<ProfileKey, ResolvedValue>;
+  /** Surface A and C base URL, `{deployment}` substituted, no trailing slash. */
+  baseUrl: string;
+  /** Surface B base URL. */
+  routerUrl: string;
+  apiKey: string | undefined;
+  routerToken: string | undefined;
+  deployment: string | undefined;
+  partnerKey: string | undefined;
+}
+
+export const DEPLOYMENT_ID = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v === '' ? undefined : v;
+}
+
+export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, store: ProfileStore | undefined): { name: string; source: SettingSource } {
+  const flag = nonEmpty(flags.profile);
+  if (flag) return { name: flag, source: 'flag' };
+  const fromEnv = nonEmpty(env.WES_PROFILE);
+  if (fromEnv) return { name: fromEnv, source: 'env' };
+  const current = store?.currentProfile();
+  if (current) return { name: current, source: 'profile' };
+  return { name: 'default', source: 'default' };
+}
+
+export function resolveValue(key: ProfileKey, flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile): ResolvedValue {
+  const flag = nonEmpty(flags[FLAG_PROP[key]]);
+  if (flag !== undefined) return { value: flag, source: 'flag' };
+  const fromEnv = nonEmpty(env[ENV_FOR_KEY[key]]);
+  if (fromEnv !== undefined) return { value: fromEnv, source: 'env' };
+  const stored = nonEmpty(profile[key]);
+  if (stored !== undefined) return { value: stored, source: 'profile' };
+  return { value: undefined, source: 'default' };
+}
+
+/** Validates a base URL and substitutes `{deployment}`; returns it without a trailing slash. */
+export function normalizeBaseUrl(raw: string, deployment: string | undefined, what: string): string {
+  let text = raw;
+  if (text.includes('{deployment}')) {
+    if (!deployment) {
+      throw new UsageError(`${what} ${raw} contains {deployment} but no deployment id is set`, 'pass --deployment ID or set WES_DEPLOYMENT');
+    }
+    text = text.replaceAll('{deployment}', deployment);
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${what} is not a valid URL: ${raw}`, 'use a full URL such as https://api.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${what} must use http or https: ${raw}`);
+  }
+  if (url.search || url.hash) throw new UsageError(`${what} must not carry a query or fragment: ${raw}`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+export function validateDeployment(id: string | undefined): string | undefined {
+  if (id === undefined) return undefined;
+  if (!DEPLOYMENT_ID.test(id)) {
+    throw new UsageError(
+      `deployment id ${JSON.stringify(id)} is not a DNS label`,
+      'use 1-63 lowercase letters, digits and hyphens, starting and ending with a letter or digit',
+    );
+  }
+  return id;
+}
+
+export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, store: ProfileStore | undefined): Settings {
+  const { name, source } = resolveProfileName(flags, env, store);
+  const profile = store?.profile(name) ?? {};
+  const values = Object.fromEntries(PROFILE_KEYS.map((k) => [k, resolveValue(k, flags, env, profile)])) as Record<ProfileKey, ResolvedValue>;
+  const deployment = validateDeployment(values.deployment.value);
+  const baseUrl = normalizeBaseUrl(values.base_url.value ?? DEFAULT_BASE_URL, deployment, `base URL (${describeSource(values.base_url, 'base_url')})`);
+  const routerUrl = values.router_url.value
+    ? normalizeBaseUrl(values.router_url.value, deployment, `router URL (${describeSource(values.router_url, 'router_url')})`)
+    : baseUrl;
+  return {
+    profile: name,
+    profileSource: source,
+    values,
+    baseUrl,
+    routerUrl,
+    apiKey: values.api_key.value,
+    routerToken: values.router_token.value ?? values.api_key.value,
+    deployment,
+    partnerKey: values.partner_key.value,
+  };
+}
+
+export function describeSource(v: ResolvedValue, key: ProfileKey): string {
+  switch (v.source) {
+    case 'flag':
+      return FLAG_FOR_KEY[key];
+    case 'env':
+      return ENV_FOR_KEY[key];
+    case 'profile':
+      return `profile key ${key}`;
+    default:
+      return 'default';
+  }
+}

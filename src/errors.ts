@@ -1,0 +1,161 @@
+// One error type for everything a command can fail with, and the one mapping from it to the
+// exit-code table of the CLI contract (docs: `wes help exit-codes`).
+
+export const ExitCode = {
+  OK: 0,
+  ERROR: 1,
+  USAGE: 2,
+  FAILED: 3,
+  AUTH: 4,
+  NOT_FOUND: 5,
+  REFUSED: 6,
+  THROTTLED: 7,
+  TIMEOUT: 8,
+  CREDITS: 9,
+  CANCELED: 10,
+  INTERRUPTED: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
+  [0, 'success (for watch/--wait: the job succeeded)'],
+  [1, 'other error: network, 5xx after retries, unreadable response, integrity check failed'],
+  [2, 'usage: bad flag or argument, unreadable or malformed local file, invalid model id'],
+  [3, 'the job or model run failed (failed, expired; v1 error, non_retryable_error, lost; router provider_error, content_policy_violation)'],
+  [4, 'authentication or permission (401, 403, not_enabled)'],
+  [5, 'not found (404, model_not_found, blob_not_found)'],
+  [6, 'the server refused the request (400, 409, 422: invalid_workflow, workflow_format_ui, invalid_input, deployment_stopped, ...)'],
+  [7, 'throttled or no capacity after retries (429, 503)'],
+  [8, 'timed out (--timeout reached, 504 after retries)'],
+  [9, 'insufficient credits (402, insufficient_credits)'],
+  [10, 'the job was canceled (v1 cancelled)'],
+  [130, 'interrupted with Ctrl-C (the job keeps running unless --cancel-on-interrupt)'],
+];
+
+export type Surface = 'jobs' | 'router' | 'legacy' | 'signed';
+
+export interface WesErrorFields {
+  exitCode: number;
+  code: string;
+  hint?: string;
+  status?: number;
+  requestId?: string;
+  details?: unknown;
+  surface?: Surface;
+  cause?: unknown;
+}
+
+export class WesError extends Error {
+  readonly exitCode: number;
+  readonly code: string;
+  hint?: string;
+  readonly status?: number;
+  readonly requestId?: string;
+  readonly details?: unknown;
+  readonly surface?: Surface;
+
+  constructor(message: string, fields: WesErrorFields) {
+    super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.exitCode = fields.exitCode;
+    this.code = fields.code;
+    this.hint = fields.hint;
+    this.status = fields.status;
+    this.requestId = fields.requestId;
+    this.details = fields.details;
+    this.surface = fields.surface;
+  }
+}
+
+export class UsageError extends WesError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.USAGE, code: 'usage', hint });
+  }
+}
+
+/** An HTTP error answer from one of the surfaces, decoded. */
+export class ApiError extends WesError {
+  readonly headers: Record<string, string>;
+  readonly retryAfterSeconds?: number;
+  constructor(
+    message: string,
+    fields: Omit<WesErrorFields, 'exitCode'> & {
+      status: number;
+      surface: Surface;
+      headers?: Record<string, string>;
+      retryAfterSeconds?: number;
+    },
+  ) {
+    super(message, { ...fields, exitCode: exitCodeForApi(fields.status, fields.code) });
+    this.headers = fields.headers ?? {};
+    this.retryAfterSeconds = fields.retryAfterSeconds;
+  }
+}
+
+export class NetworkError extends WesError {
+  constructor(message: string, hint?: string, cause?: unknown) {
+    super(message, { exitCode: ExitCode.ERROR, code: 'network_error', hint, cause });
+  }
+}
+
+export class TimeoutError extends WesError {
+  constructor(message = 'timed out: the --timeout deadline passed') {
+    super(message, { exitCode: ExitCode.TIMEOUT, code: 'timeout', hint: 'raise --timeout, or drop it to wait as long as it takes' });
+  }
+}
+
+export class InterruptedError extends WesError {
+  constructor(message = 'interrupted') {
+    super(message, { exitCode: ExitCode.INTERRUPTED, code: 'interrupted' });
+  }
+}
+
+const CODE_EXITS: Record<string, number> = {
+  insufficient_credits: ExitCode.CREDITS,
+  unauthorized: ExitCode.AUTH,
+  forbidden: ExitCode.AUTH,
+  not_enabled: ExitCode.AUTH,
+  not_found: ExitCode.NOT_FOUND,
+  model_not_found: ExitCode.NOT_FOUND,
+  blob_not_found: ExitCode.NOT_FOUND,
+  provider_error: ExitCode.FAILED,
+  content_policy_violation: ExitCode.FAILED,
+  invalid_input: ExitCode.REFUSED,
+  invalid_workflow: ExitCode.REFUSED,
+  workflow_format_ui: ExitCode.REFUSED,
+  missing_asset: ExitCode.REFUSED,
+  hash_mismatch: ExitCode.REFUSED,
+  idempotency_key_reuse: ExitCode.REFUSED,
+  invalid_request: ExitCode.REFUSED,
+  deployment_stopped: ExitCode.REFUSED,
+  content_blocked: ExitCode.REFUSED,
+  rate_limited: ExitCode.THROTTLED,
+  queue_full: ExitCode.THROTTLED,
+  concurrency_limit_exceeded: ExitCode.THROTTLED,
+  service_unavailable: ExitCode.THROTTLED,
+  deployment_not_ready: ExitCode.THROTTLED,
+  deployment_unavailable: ExitCode.THROTTLED,
+  subscription_inactive: ExitCode.THROTTLED,
+  deadline_exceeded: ExitCode.TIMEOUT,
+  provider_timeout: ExitCode.TIMEOUT,
+};
+
+/** Code first (it is the machine-readable part), then the HTTP status. */
+export function exitCodeForApi(status: number, code: string | undefined): number {
+  const byCode = code === undefined ? undefined : CODE_EXITS[code];
+  if (byCode !== undefined) return byCode;
+  if (status === 401 || status === 403) return ExitCode.AUTH;
+  if (status === 402) return ExitCode.CREDITS;
+  if (status === 404 || status === 410) return ExitCode.NOT_FOUND;
+  if (status === 429 || status === 503) return ExitCode.THROTTLED;
+  if (status === 504) return ExitCode.TIMEOUT;
+  if (status >= 400 && status < 500) return ExitCode.REFUSED;
+  return ExitCode.ERROR;
+}
+
+/** Normalises anything thrown into a WesError. */
+export function toWesError(err: unknown): WesError {
+  if (err instanceof WesError) return err;
+  const e = err as { name?: string; code?: string; message?: string };
+  if (e?.name === 'AbortError') return new InterruptedError();
+  return new WesError(e?.message ?? String(err), { exitCode: ExitCode.ERROR, code: e?.code ?? 'error', cause: err });
+}

@@ -1,0 +1,115 @@
+// What every command gets: IO streams, resolved settings, the profile store and the one HTTP
+// client, built lazily from the global options. Tests build it from buffers.
+import type { Readable, Writable } from 'node:stream';
+import { HttpClient } from './http/client.js';
+import { IOStreams } from './render/io.js';
+import { ProfileStore } from './config/store.js';
+import { resolveSettings, type GlobalFlags, type Settings } from './config/settings.js';
+import { UsageError } from './errors.js';
+
+import { VERSION } from './factory-version.js';
+
+export { VERSION };
+
+export interface GlobalOptions extends GlobalFlags {
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  color?: boolean; // commander's --no-color sets false
+  timeout?: string;
+  retries?: string;
+}
+
+export interface FactoryInit {
+  globals: GlobalOptions;
+  env: NodeJS.ProcessEnv;
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  columns?: number;
+  /** Aborted on Ctrl-C (reason InterruptedError) or at the --timeout deadline (TimeoutError). */
+  signal: AbortSignal;
+}
+
+export class Factory {
+  readonly io: IOStreams;
+  readonly env: NodeJS.ProcessEnv;
+  readonly globals: GlobalOptions;
+  readonly signal: AbortSignal;
+  private storeInstance?: ProfileStore;
+  private settingsInstance?: Settings;
+  private httpInstance?: HttpClient;
+
+  constructor(init: FactoryInit) {
+    this.env = init.env;
+    this.globals = init.globals;
+    this.signal = init.signal;
+    this.io = new IOStreams({
+      stdin: init.stdin,
+      stdout: init.stdout,
+      stderr: init.stderr,
+      stdinIsTTY: init.stdinIsTTY,
+      stdoutIsTTY: init.stdoutIsTTY,
+      stderrIsTTY: init.stderrIsTTY,
+      env: init.env,
+      columns: init.columns,
+      json: init.globals.json,
+      quiet: init.globals.quiet,
+      verbose: init.globals.verbose,
+      noColor: init.globals.color === false,
+    });
+  }
+
+  store(): ProfileStore {
+    this.storeInstance ??= new ProfileStore(this.env.WES_CONFIG_DIR || undefined);
+    return this.storeInstance;
+  }
+
+  settings(): Settings {
+    this.settingsInstance ??= resolveSettings(this.globals, this.env, this.store());
+    return this.settingsInstance;
+  }
+
+  retries(): number | undefined {
+    if (this.globals.retries === undefined) return undefined;
+    const n = Number(this.globals.retries);
+    if (!Number.isInteger(n) || n < 0 || n > 100) throw new UsageError(`--retries must be a whole number from 0 to 100, got ${this.globals.retries}`);
+    return n;
+  }
+
+  /** The HTTP client for this command; `signal` overrides the command's own (e.g. after Ctrl-C). */
+  http(signal: AbortSignal = this.signal): HttpClient {
+    if (signal !== this.signal) return this.buildHttp(signal);
+    this.httpInstance ??= this.buildHttp(signal);
+    return this.httpInstance;
+  }
+
+  private buildHttp(signal: AbortSignal): HttpClient {
+    const s = this.settings();
+    return new HttpClient({
+      baseUrl: s.baseUrl,
+      routerUrl: s.routerUrl,
+      apiKey: s.apiKey,
+      routerToken: s.routerToken,
+      retries: this.retries(),
+      signal,
+      debug: this.io.verbose ? (line) => this.io.debug(line) : undefined,
+      userAgent: `wes/${VERSION} node/${process.versions.node}`,
+    });
+  }
+
+  async dispose(): Promise<void> {
+    await this.httpInstance?.close();
+  }
+}
+
+/** Parses --timeout seconds (a positive number) into milliseconds. */
+export function parseTimeout(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got ${value}`);
+  return Math.round(n * 1000);
+}

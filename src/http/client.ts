@@ -1,0 +1,296 @@
+// The one HTTP layer every command goes through (undici, keep-alive): credentials per surface and
+// only to configured origins, retries, --timeout and Ctrl-C through one AbortSignal, error
+// decoding, redirects by hand, and --verbose request lines with secrets redacted.
+import { Agent, request as undiciRequest, type Dispatcher, FormData } from 'undici';
+import type { Readable } from 'node:stream';
+import { ApiError, NetworkError, WesError, ExitCode, type Surface } from '../errors.js';
+import { decodeError } from './decode-error.js';
+import { joinBase, resolveLink } from './links.js';
+import { redactHeaders, redactUrl } from './redact.js';
+import {
+  DEFAULT_RETRIES,
+  RETRYABLE_STATUSES,
+  backoffDelay,
+  isConnectFailure,
+  isReplaySafe,
+  parseRetryAfter,
+  sleep,
+} from './retry.js';
+
+export type ApiSurface = Exclude<Surface, 'signed'>;
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  routerUrl: string;
+  apiKey?: string;
+  routerToken?: string;
+  retries?: number;
+  /** Aborted on Ctrl-C or when --timeout passes; its reason is the error to throw. */
+  signal?: AbortSignal;
+  /** --verbose sink (stderr); absent means quiet. */
+  debug?: (line: string) => void;
+  /** Told before each retry wait (for progress displays). */
+  onRetry?: (info: RetryInfo) => void;
+  userAgent?: string;
+}
+
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  reason: string;
+  error?: ApiError;
+}
+
+/** A body that can be produced again for a retry (streams cannot be replayed). */
+export type BodySource = string | Buffer | Uint8Array | (() => Readable | FormData | Buffer | string);
+
+export interface HttpRequest {
+  surface: ApiSurface;
+  method?: string;
+  /** A path ("/api/v2/jobs") appended to the surface's base URL, or an absolute URL (a resolved link). */
+  url: string | URL;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  json?: unknown;
+  body?: BodySource;
+  /** Sent as Idempotency-Key; makes a POST safe to retry (the same key on every attempt). */
+  idempotencyKey?: string;
+  /** Statuses returned to the caller instead of thrown (e.g. 204, 302, 304). */
+  accept?: number[];
+  /** Overrides the retry count for this call (0: no retry). */
+  retries?: number;
+}
+
+export interface HttpResponse<B> {
+  status: number;
+  headers: Record<string, string>;
+  /** The URL that answered: host-relative links in the body resolve against its origin. */
+  url: URL;
+  requestId: string | undefined;
+  body: B;
+}
+
+type Read = 'buffer' | 'stream';
+
+const MAX_SIGNED_REDIRECTS = 5;
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+export class HttpClient {
+  private readonly agent: Agent;
+  private readonly opts: HttpClientOptions;
+  private readonly baseOrigin: string;
+  private readonly routerOrigin: string;
+
+  constructor(opts: HttpClientOptions) {
+    this.opts = opts;
+    this.baseOrigin = new URL(opts.baseUrl).origin;
+    this.routerOrigin = new URL(opts.routerUrl).origin;
+    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 32, headersTimeout: 300_000, bodyTimeout: 300_000 });
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.opts.signal;
+  }
+
+  get retries(): number {
+    return this.opts.retries ?? DEFAULT_RETRIES;
+  }
+
+  /** The configured base URL of a surface (for display and for building the WebSocket URL). */
+  baseUrlFor(surface: ApiSurface): string {
+    return surface === 'router' ? this.opts.routerUrl : this.opts.baseUrl;
+  }
+
+  /** Resolves a request target: API paths onto the surface base, URLs as they are. */
+  target(surface: ApiSurface, url: string | URL, query?: HttpRequest['query']): URL {
+    const u = url instanceof URL ? new URL(url) : /^https?:\/\//i.test(url) ? new URL(url) : joinBase(this.baseUrlFor(surface), url);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    return u;
+  }
+
+  /** Resolves a link from a response body against that response's origin. */
+  link(link: string, from: HttpResponse<unknown> | URL): URL {
+    return resolveLink(link, from instanceof URL ? from : from.url);
+  }
+
+  /**
+   * The credential for a surface, only when the URL's origin is the configured origin of that
+   * surface: a link to any other host gets no credential.
+   */
+  credentialHeaders(surface: ApiSurface, url: URL): Record<string, string> {
+    const origin = surface === 'router' ? this.routerOrigin : this.baseOrigin;
+    if (url.origin !== origin) return {};
+    if (surface === 'router') return this.opts.routerToken ? { authorization: `Bearer ${this.opts.routerToken}` } : {};
+    if (surface === 'legacy') return this.opts.apiKey ? { 'x-api-key': this.opts.apiKey } : {};
+    return this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {};
+  }
+
+  /** Whether the credential for a surface would be sent to this URL (for the WebSocket token). */
+  credentialFor(surface: ApiSurface, url: URL): string | undefined {
+    const origin = surface === 'router' ? this.routerOrigin : this.baseOrigin;
+    const wsOrigin = url.origin.replace(/^ws/, 'http');
+    if (wsOrigin !== origin) return undefined;
+    return surface === 'router' ? this.opts.routerToken : this.opts.apiKey;
+  }
+
+  async buffer(req: HttpRequest): Promise<HttpResponse<Buffer>> {
+    return this.send(req, 'buffer') as Promise<HttpResponse<Buffer>>;
+  }
+
+  async json<T>(req: HttpRequest): Promise<HttpResponse<T>> {
+    const res = await this.buffer({ ...req, headers: { accept: 'application/json', ...req.headers } });
+    return { ...res, body: parseJsonBody<T>(res) };
+  }
+
+  async stream(req: HttpRequest): Promise<HttpResponse<Readable>> {
+    return this.send(req, 'stream') as Promise<HttpResponse<Readable>>;
+  }
+
+  /**
+   * GET of a signed URL: no Authorization, no X-API-Key, no cookies, on any hop. Redirects are
+   * followed by hand and a downgrade from https to http is refused.
+   */
+  async signed(url: URL, headers: Record<string, string> = {}): Promise<HttpResponse<Readable>> {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      const res = await this.attemptLoop(
+        { method: 'GET', url: current, headers, surface: 'signed', replaySafe: true, accept: [301, 302, 303, 307, 308, 206] },
+        'stream',
+      );
+      if (res.status < 300 || res.status >= 400) return res as HttpResponse<Readable>;
+      if (hop >= MAX_SIGNED_REDIRECTS) throw new WesError('too many redirects from the signed URL', { exitCode: ExitCode.ERROR, code: 'redirect_loop' });
+      current = this.redirectTarget(current, res.headers.location);
+    }
+  }
+
+  /**
+   * A request to a configured origin that answers with a redirect to a signed URL (v1 /api/view,
+   * asset content): the first hop carries the credential, the signed hop none.
+   */
+  async redirectToSigned(req: HttpRequest, headers: Record<string, string> = {}): Promise<HttpResponse<Readable>> {
+    const first = await this.stream({ ...req, accept: [301, 302, 303, 307, 308] });
+    if (first.status < 300 || first.status >= 400) return first;
+    return this.signed(this.redirectTarget(first.url, first.headers.location), headers);
+  }
+
+  private redirectTarget(from: URL, location: string | undefined): URL {
+    if (!location) throw new WesError('the server answered a redirect without a Location', { exitCode: ExitCode.ERROR, code: 'bad_redirect' });
+    const next = resolveLink(location, from);
+    if (from.protocol === 'https:' && next.protocol === 'http:') {
+      throw new WesError(`refusing a redirect from https to http (${next.origin})`, { exitCode: ExitCode.ERROR, code: 'insecure_redirect' });
+    }
+    return next;
+  }
+
+  private async send(req: HttpRequest, read: Read): Promise<HttpResponse<Buffer | Readable>> {
+    const method = (req.method ?? (req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')).toUpperCase();
+    const url = this.target(req.surface, req.url, req.query);
+    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent ?? 'wes', ...req.headers, ...this.credentialHeaders(req.surface, url) };
+    if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
+    let body = req.body;
+    if (req.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.json);
+    }
+    return this.attemptLoop(
+      { method, url, headers, body, surface: req.surface, replaySafe: isReplaySafe(method, Boolean(req.idempotencyKey)), accept: req.accept, retries: req.retries },
+      read,
+    );
+  }
+
+  private async attemptLoop(
+    a: { method: string; url: URL; headers: Record<string, string>; body?: BodySource; surface: Surface; replaySafe: boolean; accept?: number[]; retries?: number },
+    read: Read,
+  ): Promise<HttpResponse<Buffer | Readable>> {
+    const maxRetries = a.retries ?? this.retries;
+    for (let attempt = 0; ; attempt++) {
+      let failure: { error: WesError; delayMs?: number; retryable: boolean };
+      try {
+        const res = await this.attempt(a, read);
+        if (res.status < 400 || a.accept?.includes(res.status)) return res;
+        const error = decodeError({ surface: a.surface, status: res.status, headers: res.headers, body: res.body as Buffer, url: res.url });
+        failure = { error, delayMs: parseRetryAfter(res.headers['retry-after']), retryable: this.statusRetryable(a, error) };
+      } catch (err) {
+        const aborted = this.opts.signal?.aborted;
+        if (aborted) throw this.opts.signal!.reason;
+        if (err instanceof WesError) throw err;
+        failure = { error: networkError(err, a.url), retryable: a.replaySafe || isConnectFailure(err) };
+      }
+      if (!failure.retryable || attempt >= maxRetries) throw failure.error;
+      const delayMs = failure.delayMs ?? backoffDelay(attempt);
+      this.opts.debug?.(`* retry ${attempt + 1}/${maxRetries} in ${delayMs} ms: ${failure.error.message}`);
+      this.opts.onRetry?.({ attempt: attempt + 1, delayMs, reason: failure.error.message, error: failure.error instanceof ApiError ? failure.error : undefined });
+      await sleep(delayMs, this.opts.signal);
+    }
+  }
+
+  private statusRetryable(a: { replaySafe: boolean; surface: Surface }, error: ApiError): boolean {
+    if (!RETRYABLE_STATUSES.has(error.status!)) return false;
+    if (a.surface === 'legacy' && error.status === 429) return false; // v1 429 means subscription inactive
+    return a.replaySafe;
+  }
+
+  private async attempt(
+    a: { method: string; url: URL; headers: Record<string, string>; body?: BodySource },
+    read: Read,
+  ): Promise<HttpResponse<Buffer | Readable>> {
+    const started = performance.now();
+    this.opts.debug?.(`> ${a.method} ${redactUrl(a.url)}`);
+    if (this.opts.debug) for (const [k, v] of Object.entries(redactHeaders(a.headers))) this.opts.debug(`> ${k}: ${v}`);
+    const body = typeof a.body === 'function' ? a.body() : a.body;
+    const res: Dispatcher.ResponseData = await undiciRequest(a.url, {
+      method: a.method as Dispatcher.HttpMethod,
+      headers: a.headers,
+      body: body as Dispatcher.DispatchOptions['body'] | FormData,
+      dispatcher: this.agent,
+      signal: this.opts.signal,
+    });
+    const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
+    const requestId = headers['x-service-request-id'];
+    const keepStream = read === 'stream' && res.statusCode < 300;
+    const payload = keepStream ? res.body : Buffer.from(await res.body.arrayBuffer());
+    this.opts.debug?.(
+      `< ${res.statusCode} ${a.method} ${redactUrl(a.url)} (${Math.round(performance.now() - started)} ms${requestId ? `, request id ${requestId}` : ''})`,
+    );
+    return { status: res.statusCode, headers, url: a.url, requestId, body: payload };
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close().catch(() => this.agent.destroy());
+  }
+}
+
+function networkError(err: unknown, url: URL): WesError {
+  const e = err as { code?: string; message?: string };
+  const what = e.code ? `${e.code}` : (e.message ?? String(err));
+  if (e.code === 'ECONNREFUSED') {
+    return new NetworkError(
+      `could not connect to ${url.origin} (connection refused)`,
+      'is the server running? Start a local one with `wes dev-server`, or point wes elsewhere with --base-url or `wes auth login`',
+      err,
+    );
+  }
+  if (e.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || e.code === 'UND_ERR_SOCKET' || e.code === 'ECONNRESET') {
+    return new NetworkError(`the connection to ${url.origin} broke mid-response (${what})`, 'try again; reads are retried automatically (--retries)', err);
+  }
+  return new NetworkError(`request to ${url.origin} failed: ${e.message ?? what}`, undefined, err);
+}
+
+function parseJsonBody<T>(res: HttpResponse<Buffer>): T {
+  if (res.status === 204 || res.status === 304 || res.body.length === 0) return undefined as T;
+  try {
+    return JSON.parse(res.body.toString('utf8')) as T;
+  } catch (err) {
+    throw new WesError(`unreadable response from ${res.url.origin}: not valid JSON (${(err as Error).message})`, {
+      exitCode: ExitCode.ERROR,
+      code: 'bad_response',
+      status: res.status,
+      requestId: res.requestId,
+    });
+  }
+}

@@ -1,0 +1,130 @@
+// Turns an error answer of any surface into one ApiError: surface, status, code (or router
+// error_type), message, request id and details (node errors, validation rows, spend figures).
+import { ApiError, type Surface } from '../errors.js';
+import { sanitizeLine } from '../render/sanitize.js';
+import { parseRetryAfter } from './retry.js';
+import { ROUTER_ERROR_TYPES, type CommittedSpend, type RouterValidationErrorDetail } from './wire-errors.js';
+
+export interface RawErrorResponse {
+  surface: Surface;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  url: URL;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'bad request', 401: 'unauthorized', 402: 'payment required', 403: 'forbidden', 404: 'not found',
+  409: 'conflict', 413: 'request too large', 415: 'unsupported media type', 422: 'unprocessable',
+  429: 'too many requests', 451: 'unavailable for legal reasons', 500: 'internal server error',
+  502: 'bad gateway', 503: 'service unavailable', 504: 'gateway timeout',
+};
+
+function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function fallbackMessage(status: number, body: Buffer): string {
+  const text = sanitizeLine(body.toString('utf8', 0, Math.min(body.length, 300))).trim();
+  const label = `HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
+  return text && !text.startsWith('<') ? `${label}: ${text}` : label;
+}
+
+function committedSpend(headers: Record<string, string>): CommittedSpend | undefined {
+  const limit = headers['x-committed-spend-limit'];
+  if (limit === undefined) return undefined;
+  return {
+    limit_cents: Number(limit),
+    current_cents: Number(headers['x-committed-spend-current'] ?? NaN),
+    remaining_cents: Number(headers['x-committed-spend-remaining'] ?? NaN),
+  };
+}
+
+function decodeJobs(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {
+  const err = isObject(json) && isObject(json.error) ? json.error : undefined;
+  if (err && typeof err.code === 'string') {
+    return {
+      code: err.code,
+      message: typeof err.message === 'string' ? err.message : fallbackMessage(r.status, r.body),
+      details: err.details ?? undefined,
+    };
+  }
+  return { code: `http_${r.status}`, message: fallbackMessage(r.status, r.body) };
+}
+
+function decodeRouter(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {
+  const declared = r.headers['x-service-error-type'] ?? (isObject(json) && typeof json.error_type === 'string' ? json.error_type : undefined);
+  let code = declared && ROUTER_ERROR_TYPES.has(declared) ? declared : 'internal_error';
+  if (!declared && r.status === 422) code = 'invalid_input';
+  const details: Record<string, unknown> = {};
+  if (declared && declared !== code) details.declared_error_type = declared;
+  const spend = committedSpend(r.headers);
+  if (spend) details.committed_spend = spend;
+  let message: string;
+  if (isObject(json) && Array.isArray(json.detail)) {
+    const rows = json.detail as RouterValidationErrorDetail[];
+    details.validation = rows;
+    message = `the model rejected the input (${rows.length} problem${rows.length === 1 ? '' : 's'})`;
+  } else if (isObject(json) && typeof json.detail === 'string') {
+    message = json.detail;
+  } else {
+    message = fallbackMessage(r.status, r.body);
+  }
+  return { code, message, details: Object.keys(details).length ? details : undefined };
+}
+
+const LEGACY_CODES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  402: 'insufficient_credits',
+  403: 'forbidden',
+  404: 'not_found',
+  429: 'subscription_inactive',
+  500: 'internal_error',
+};
+
+function decodeLegacy(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {
+  const code = LEGACY_CODES[r.status] ?? `http_${r.status}`;
+  let message = fallbackMessage(r.status, r.body);
+  if (isObject(json)) {
+    const err = json.error;
+    if (typeof err === 'string') message = err;
+    else if (isObject(err) && typeof err.message === 'string') message = err.message;
+    else if (typeof json.message === 'string') message = json.message;
+  }
+  if (r.status === 429) message = `subscription inactive: ${message}`;
+  return { code, message, details: isObject(json) ? json : undefined };
+}
+
+function decodeSigned(r: RawErrorResponse): { code: string; message: string; details?: unknown } {
+  if (r.status === 403) return { code: 'signed_url_rejected', message: 'the signed URL was refused (expired or altered)' };
+  return { code: `http_${r.status}`, message: fallbackMessage(r.status, r.body) };
+}
+
+export function decodeError(r: RawErrorResponse): ApiError {
+  const json = parseJson(r.body);
+  const decoded =
+    r.surface === 'jobs' ? decodeJobs(r, json)
+    : r.surface === 'router' ? decodeRouter(r, json)
+    : r.surface === 'legacy' ? decodeLegacy(r, json)
+    : decodeSigned(r);
+  const retryAfterMs = parseRetryAfter(r.headers['retry-after']);
+  return new ApiError(decoded.message, {
+    surface: r.surface,
+    status: r.status,
+    code: decoded.code,
+    details: decoded.details,
+    requestId: r.headers['x-service-request-id'],
+    headers: r.headers,
+    retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.round(retryAfterMs / 1000),
+  });
+}

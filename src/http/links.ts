@@ -1,0 +1,35 @@
+// Links embedded in responses are followed, never rebuilt. A host-relative link already carries
+// any mount prefix, so it resolves against the origin of the response that carried it, never
+// against the configured base URL (which may hold the same prefix).
+import { WesError, ExitCode } from '../errors.js';
+
+export function resolveLink(link: string, responseUrl: URL | string): URL {
+  const base = typeof responseUrl === 'string' ? new URL(responseUrl) : responseUrl;
+  let url: URL;
+  try {
+    url = link.startsWith('/') && !link.startsWith('//') ? new URL(link, base.origin) : new URL(link, base);
+  } catch {
+    throw badLink(link);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badLink(link);
+  return url;
+}
+
+function badLink(link: string): WesError {
+  return new WesError(`the server sent a link that is not an http(s) URL: ${JSON.stringify(link.slice(0, 200))}`, {
+    exitCode: ExitCode.ERROR,
+    code: 'bad_link',
+  });
+}
+
+/** Appends an API path to a base URL that may carry a path prefix. */
+export function joinBase(base: string, path: string): URL {
+  const trimmed = base.replace(/\/+$/, '');
+  return new URL(trimmed + (path.startsWith('/') ? path : `/${path}`));
+}
+
+/** Encodes one path segment so ids cannot change the request path ('/', '..', '%2f'). */
+export function segment(value: string): string {
+  if (value === '.' || value === '..') return encodeURIComponent(value).replace(/\./g, '%2E');
+  return encodeURIComponent(value);
+}

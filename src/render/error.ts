@@ -1,0 +1,131 @@
+// One place that turns any failure into what the user sees on stderr: a readable message with a
+// hint, the request id, and the details tables (node errors, validation rows, spend figures);
+// with --json, the error object of the CLI contract instead.
+import type { IOStreams } from './io.js';
+import { toWesError, type WesError } from '../errors.js';
+import { sanitize, sanitizeLine } from './sanitize.js';
+import { toSafeJson } from './json.js';
+import { renderTable } from './table.js';
+
+interface NodeErrorReason { type?: string; message?: string; details?: string }
+interface NodeErrorEntry { class_type?: string; errors?: NodeErrorReason[] }
+interface ValidationRow { loc?: unknown[]; msg?: string; type?: string; ctx?: unknown }
+
+export function formatLoc(loc: unknown[] | undefined): string {
+  if (!loc) return '';
+  let out = '';
+  for (const part of loc) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+export function nodeErrorRows(nodeErrors: Record<string, NodeErrorEntry>): string[][] {
+  const rows: string[][] = [];
+  for (const [node, entry] of Object.entries(nodeErrors)) {
+    for (const reason of entry.errors ?? [{}]) {
+      rows.push([node, entry.class_type ?? '', reason.type ?? '', reason.message ?? '', reason.details ?? '']);
+    }
+  }
+  return rows;
+}
+
+function detailsOf(err: WesError): Record<string, unknown> | undefined {
+  const d = err.details;
+  return d !== null && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : undefined;
+}
+
+export function cents(n: number): string {
+  return Number.isFinite(n) ? `${n} cents ($${(n / 100).toFixed(2)})` : 'unknown';
+}
+
+export function renderError(io: IOStreams, thrown: unknown): number {
+  const err = toWesError(thrown);
+  if (io.json) {
+    io.stderr.write(
+      toSafeJson({
+        error: {
+          code: err.code,
+          message: err.message,
+          status: err.status ?? null,
+          request_id: err.requestId ?? null,
+          details: err.details ?? null,
+        },
+      }) + '\n',
+    );
+    return err.exitCode;
+  }
+  const s = io.errStyle;
+  io.warn(`${s.red('error:')} ${sanitize(err.message)}`);
+  const details = detailsOf(err);
+  const nodeErrors = (details?.node_errors ?? (details as { node_errors?: unknown } | undefined)?.node_errors) as Record<string, NodeErrorEntry> | undefined;
+  if (nodeErrors && typeof nodeErrors === 'object' && Object.keys(nodeErrors).length) {
+    io.warn(renderTable(io, ['node', 'class', 'type', 'message', 'details'], nodeErrorRows(nodeErrors), 'stderr'));
+  }
+  const unknownClasses = details?.unknown_node_classes;
+  if (Array.isArray(unknownClasses) && unknownClasses.length) io.warn(`unknown node classes: ${unknownClasses.map((c) => sanitizeLine(String(c))).join(', ')}`);
+  const validation = details?.validation as ValidationRow[] | undefined;
+  if (Array.isArray(validation) && validation.length) {
+    io.warn(
+      renderTable(io, ['field', 'problem', 'type', 'bound'], validation.map((v) => [formatLoc(v.loc), v.msg ?? '', v.type ?? '', v.ctx === undefined ? '' : JSON.stringify(v.ctx)]), 'stderr'),
+    );
+  }
+  const spend = details?.committed_spend as { limit_cents: number; current_cents: number; remaining_cents: number } | undefined;
+  if (spend) io.warn(`committed spend: limit ${cents(spend.limit_cents)}, in flight ${cents(spend.current_cents)}, remaining ${cents(spend.remaining_cents)}`);
+  if (typeof details?.declared_error_type === 'string') io.warn(`(the router sent an unknown error type ${sanitizeLine(details.declared_error_type)}; handled as internal_error)`);
+  const meta: string[] = [];
+  if (err.code && err.code !== 'usage' && err.code !== 'error') meta.push(`code ${sanitizeLine(err.code)}`);
+  if (err.status) meta.push(`HTTP ${err.status}`);
+  if (err.requestId) meta.push(`request id ${sanitizeLine(err.requestId)}`);
+  if (meta.length) io.warn(s.dim(`  (${meta.join(', ')})`));
+  const hint = err.hint ?? hintFor(err);
+  if (hint) io.warn(`${s.yellow('hint:')} ${hint}`);
+  return err.exitCode;
+}
+
+/** Hints for codes of every surface, where one helps. */
+export function hintFor(err: WesError): string | undefined {
+  switch (err.code) {
+    case 'unauthorized':
+      return 'check the API key: `wes auth status`, or log in with `wes auth login`';
+    case 'forbidden':
+      return 'the credential is valid but not allowed to do this; check the profile with `wes auth status`';
+    case 'not_enabled':
+      return 'the model router is not switched on for this account yet; this is not an outage, retrying will not help';
+    case 'insufficient_credits':
+      return 'add credits to the workspace, then run the command again';
+    case 'rate_limited':
+    case 'queue_full':
+    case 'concurrency_limit_exceeded':
+    case 'service_unavailable':
+      return 'the service is busy; wes already retried. Try later, or raise --retries';
+    case 'deployment_not_ready':
+      return 'the deployment is starting; wes retried automatically. Try again shortly';
+    case 'deployment_unavailable':
+      return 'the deployment is ready but its GPU provider is not taking work yet; try again shortly';
+    case 'deployment_stopped':
+      return 'the deployment is stopped; an operator has to start it again';
+    case 'content_blocked':
+      return 'moderation flagged the uploaded content; it will not be accepted as is';
+    case 'workflow_format_ui':
+      return 'export the workflow in API format (the "Export (API)" menu item), not the UI save format';
+    case 'idempotency_key_reuse':
+      return 'this Idempotency-Key was already used with a different body: an earlier attempt may have created the job. Use a new --idempotency-key, or check with `wes jobs get`';
+    case 'missing_asset':
+      return 'upload the file first (`wes assets upload FILE`, or `--set NODE.INPUT=@FILE`)';
+    case 'hash_mismatch':
+      return 'the file changed while uploading, or the expected hash is wrong; upload again';
+    case 'model_not_found':
+      return 'list runnable models with `wes models list --all`';
+    case 'subscription_inactive':
+      return 'running workflows on the v1 API needs an active subscription';
+    case 'deadline_exceeded':
+    case 'provider_timeout':
+      return 'the model took too long; run again with the same --idempotency-key to collect the result';
+    case 'network_error':
+      return undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,94 @@
+// One object decides what a command may write where: data to stdout, everything else to stderr;
+// colour and live redraw only when the stream is a terminal and the user allows it.
+import type { Readable, Writable } from 'node:stream';
+import { Chalk, type ChalkInstance } from 'chalk';
+import { toSafeJson } from './json.js';
+
+export interface IOStreamsInit {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  columns?: number;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  noColor?: boolean;
+}
+
+/** Colour decision per the CLI contract: --no-color and NO_COLOR win, CLICOLOR_FORCE forces, CLICOLOR=0 disables. */
+export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
+  if (noColorFlag) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0') return true;
+  if (env.CLICOLOR === '0') return false;
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+export class IOStreams {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdinIsTTY: boolean;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly env: NodeJS.ProcessEnv;
+  readonly json: boolean;
+  readonly quiet: boolean;
+  readonly verbose: boolean;
+  /** Styles for stdout and stderr text; identity functions when colour is off. */
+  readonly out: ChalkInstance;
+  readonly errStyle: ChalkInstance;
+  readonly columns: number;
+
+  constructor(init: IOStreamsInit) {
+    this.stdin = init.stdin;
+    this.stdout = init.stdout;
+    this.stderr = init.stderr;
+    this.stdinIsTTY = init.stdinIsTTY;
+    this.stdoutIsTTY = init.stdoutIsTTY;
+    this.stderrIsTTY = init.stderrIsTTY;
+    this.env = init.env;
+    this.json = init.json ?? false;
+    this.quiet = init.quiet ?? false;
+    this.verbose = init.verbose ?? false;
+    this.columns = init.columns && init.columns > 20 ? init.columns : 80;
+    const noColor = init.noColor ?? false;
+    this.out = new Chalk({ level: colorEnabled(init.stdoutIsTTY, init.env, noColor) ? 1 : 0 });
+    this.errStyle = new Chalk({ level: colorEnabled(init.stderrIsTTY, init.env, noColor) ? 1 : 0 });
+  }
+
+  /** Whether spinners and live redraw may be used (stderr is a terminal and not --quiet). */
+  get canAnimate(): boolean {
+    return this.stderrIsTTY && !this.quiet && this.env.TERM !== 'dumb' && this.env.CI === undefined;
+  }
+
+  /** A line of data on stdout. */
+  println(line = ''): void {
+    this.stdout.write(line + '\n');
+  }
+
+  /** One JSON document (or NDJSON line) on stdout. */
+  printJson(value: unknown, compact = false): void {
+    this.stdout.write(toSafeJson(value, compact || !this.stdoutIsTTY ? undefined : 2) + '\n');
+  }
+
+  /** A line for humans on stderr (progress, hints, confirmations); hidden by --quiet. */
+  info(line: string): void {
+    if (!this.quiet) this.stderr.write(line + '\n');
+  }
+
+  /** A line on stderr that --quiet does not hide (warnings, errors). */
+  warn(line: string): void {
+    this.stderr.write(line + '\n');
+  }
+
+  /** A --verbose diagnostic on stderr. */
+  debug(line: string): void {
+    if (this.verbose) this.stderr.write(this.errStyle.dim(line) + '\n');
+  }
+}

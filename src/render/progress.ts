@@ -1,0 +1,68 @@
+// Progress on stderr: an ora spinner redrawn in place on a terminal; otherwise one plain line
+// per change (never the same line twice), and nothing at all with --quiet.
+import ora, { type Ora } from 'ora';
+import type { IOStreams } from './io.js';
+import { sanitizeLine } from './sanitize.js';
+
+export interface Progress {
+  update(text: string): void;
+  /** A permanent line above the spinner (an output committed, a note). */
+  log(line: string): void;
+  succeed(text: string): void;
+  fail(text: string): void;
+  stop(): void;
+}
+
+export function createProgress(io: IOStreams, initial: string): Progress {
+  if (io.canAnimate) return new SpinnerProgress(io, initial);
+  return new LineProgress(io, initial);
+}
+
+class SpinnerProgress implements Progress {
+  private readonly spinner: Ora;
+  constructor(io: IOStreams, initial: string) {
+    this.spinner = ora({ text: sanitizeLine(initial), stream: io.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false }).start();
+  }
+  update(text: string): void {
+    this.spinner.text = sanitizeLine(text);
+  }
+  log(line: string): void {
+    const text = this.spinner.text;
+    this.spinner.clear();
+    (this.spinner as unknown as { stream: NodeJS.WriteStream }).stream.write(sanitizeLine(line) + '\n');
+    this.spinner.text = text;
+    this.spinner.render();
+  }
+  succeed(text: string): void {
+    this.spinner.succeed(sanitizeLine(text));
+  }
+  fail(text: string): void {
+    this.spinner.fail(sanitizeLine(text));
+  }
+  stop(): void {
+    this.spinner.stop();
+  }
+}
+
+class LineProgress implements Progress {
+  private last = '';
+  constructor(private readonly io: IOStreams, initial: string) {
+    this.update(initial);
+  }
+  update(text: string): void {
+    const line = sanitizeLine(text);
+    if (line === this.last) return;
+    this.last = line;
+    this.io.info(line);
+  }
+  log(line: string): void {
+    this.io.info(sanitizeLine(line));
+  }
+  succeed(text: string): void {
+    this.io.info(sanitizeLine(text));
+  }
+  fail(text: string): void {
+    this.io.warn(sanitizeLine(text));
+  }
+  stop(): void {}
+}
