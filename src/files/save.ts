@@ -3,7 +3,7 @@
 // its final name. A body that breaks mid-way is resumed with Range when the server allows it,
 // else restarted; a failed or interrupted download leaves nothing behind.
 import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
@@ -74,6 +74,12 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
       } catch (err) {
         written += hashing.bytes;
         if ((err as Error).name === 'AbortError' || triesLeft-- <= 0) throw err;
+        // Resume only when the file holds exactly what was hashed; otherwise start over.
+        const onDisk = await stat(partPath).then((s) => s.size, () => -1);
+        if (onDisk !== written) {
+          written = 0;
+          hasher = await createBlake3();
+        }
       }
     }
     const hash = `blake3:${hasher.digest('hex')}`;
