@@ -1,0 +1,38 @@
+// Test controls under /__dev/router/ (only with --faults, only from loopback):
+//   POST /__dev/router/rebuild          rebuilds the catalog; every cursor becomes stale
+//   POST /__dev/router/config {"deadline_ms": N}   sets the router deadline
+import type { RequestContext } from '../contract.js';
+import { readJson, sendJson, sendV1Error } from '../http-kit.js';
+import { rebuildCatalog, routerState, setRouterDeadline } from './state.js';
+
+export const CONTROL_PREFIX = '/__dev/router/';
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+export async function handleControl(ctx: RequestContext): Promise<boolean> {
+  if (!ctx.state.options.faults) return false;
+  if (!LOOPBACK.has(ctx.req.socket.remoteAddress ?? '')) {
+    sendV1Error(ctx, 403, 'forbidden', 'dev controls answer loopback callers only');
+    return true;
+  }
+  if (ctx.req.method !== 'POST') {
+    sendV1Error(ctx, 405, 'method_not_allowed', 'dev controls take POST');
+    return true;
+  }
+  const action = ctx.path.slice(CONTROL_PREFIX.length);
+  if (action === 'rebuild') {
+    sendJson(ctx, 200, { generation: rebuildCatalog(ctx.state) });
+    return true;
+  }
+  if (action === 'config') {
+    const body = (await readJson(ctx)) as { deadline_ms?: unknown } | null;
+    const ms = body?.deadline_ms;
+    if (typeof ms !== 'number' || !Number.isInteger(ms) || ms <= 0) {
+      sendV1Error(ctx, 400, 'invalid_request', 'deadline_ms must be a positive integer');
+      return true;
+    }
+    setRouterDeadline(ctx.state, ms);
+    sendJson(ctx, 200, { deadline_ms: routerState(ctx.state).deadlineMs });
+    return true;
+  }
+  return false;
+}

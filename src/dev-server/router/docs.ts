@@ -1,0 +1,62 @@
+// Each model's input schema as a standalone OpenAPI 3.1 document: its bytes, a strong ETag over
+// them, and the validator compiled from the very same document (the server validates calls
+// against what it serves).
+import { createHash } from 'node:crypto';
+import { compileInputValidator, type InputValidator } from '../../surfaces/models/input-validation.js';
+import type { JsonObject } from '../../surfaces/models/openapi-doc.js';
+import type { CatalogModel } from './catalog.js';
+import type { RouterState } from './state.js';
+
+export interface SchemaDocument {
+  bytes: Buffer;
+  etag: string;
+  validate: InputValidator;
+}
+
+export function buildOpenApiDocument(model: CatalogModel): JsonObject {
+  const { provider, model: name, id } = model.entry;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${id} input`,
+      version: '1.0.0',
+      description: `${model.behaviour.summary} The request body is the model's own JSON input; the answer is its own JSON output.`,
+    },
+    paths: {
+      [`/v1/models/${provider}/${name}`]: {
+        post: {
+          operationId: 'run',
+          summary: `Run ${id}`,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Input' } } },
+          },
+          responses: {
+            '200': { description: 'The model output, unchanged.', content: { 'application/json': { schema: { type: 'object' } } } },
+          },
+        },
+      },
+    },
+    components: { schemas: model.behaviour.schemas() },
+  };
+}
+
+export function schemaDocument(state: RouterState, model: CatalogModel): SchemaDocument {
+  let doc = state.docs.get(model.entry.id);
+  if (!doc) {
+    const value = buildOpenApiDocument(model);
+    const bytes = Buffer.from(JSON.stringify(value, null, 2));
+    const etag = `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+    doc = { bytes, etag, validate: compileInputValidator(value) };
+    state.docs.set(model.entry.id, doc);
+  }
+  return doc;
+}
+
+/** RFC 9110 If-None-Match: weak comparison, `*` matches any current representation. */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const wanted = opaque(etag);
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === wanted);
+}

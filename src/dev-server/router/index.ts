@@ -1,0 +1,89 @@
+// Surface B of the dev-server: the model router under /v1/models. Behaviour and test triggers
+// are listed in README.md next to this file.
+import type { RequestContext, RouteHandler } from '../contract.js';
+import { BodyError } from '../http-kit.js';
+import { segmentProblem, type SegmentKind } from '../../surfaces/models/ids.js';
+import type { RouterValidationErrorDetail } from '../../surfaces/models/types.js';
+import { authenticate, entitled, type RouterCaller } from './auth.js';
+import { CONTROL_PREFIX, handleControl } from './control.js';
+import { sendSchema, showModel } from './detail.js';
+import { listModels } from './list.js';
+import { invalidInput, routerError, stampRequestId } from './respond.js';
+import { runModel } from './run.js';
+import { routerState, type RouterState } from './state.js';
+import { suggestIds } from './suggest.js';
+
+export { rebuildCatalog, setRouterDeadline, routerState } from './state.js';
+
+const PREFIX = '/v1/models';
+
+function methodNotAllowed(ctx: RequestContext, allow: string): void {
+  routerError(ctx, 405, 'invalid_input', `${ctx.req.method} is not allowed here; use ${allow}.`, { allow });
+}
+
+function decodeSegments(rest: string): string[] | undefined {
+  try {
+    return rest.split('/').map((s) => decodeURIComponent(s));
+  } catch {
+    return undefined;
+  }
+}
+
+async function routeModel(ctx: RequestContext, state: RouterState, caller: RouterCaller, segments: string[]): Promise<void> {
+  const [provider, model, tail] = segments as [string, string, string | undefined];
+  const problems: RouterValidationErrorDetail[] = [];
+  for (const [kind, value] of [['provider', provider], ['model', model]] as Array<[SegmentKind, string]>) {
+    const problem = segmentProblem(kind, value);
+    if (problem) problems.push({ loc: ['path', kind], msg: problem, type: 'string_pattern_mismatch', input: value });
+  }
+  if (problems.length > 0) return invalidInput(ctx, problems);
+  const id = `${provider}/${model}`;
+  const found = state.catalog.byId.get(id);
+  if (!found) {
+    const suggestions = suggestIds(id, state.catalog.byId.keys());
+    const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '';
+    return routerError(ctx, 404, 'model_not_found', `No runnable model "${id}".${hint}`);
+  }
+  if (!entitled(ctx, caller, provider)) return;
+  const method = ctx.req.method ?? 'GET';
+  if (tail === 'openapi.json') {
+    return method === 'GET' ? sendSchema(ctx, state, found) : methodNotAllowed(ctx, 'GET');
+  }
+  if (method === 'GET') return showModel(ctx, found);
+  if (method === 'POST') return runModel(ctx, state, caller, found);
+  methodNotAllowed(ctx, 'GET, POST');
+}
+
+async function route(ctx: RequestContext): Promise<void> {
+  const caller = authenticate(ctx);
+  if (!caller) return;
+  const state = routerState(ctx.state);
+  if (ctx.path === PREFIX) {
+    return ctx.req.method === 'GET' ? listModels(ctx, state) : methodNotAllowed(ctx, 'GET');
+  }
+  const segments = decodeSegments(ctx.path.slice(PREFIX.length + 1));
+  const shaped = segments && (segments.length === 2 || (segments.length === 3 && segments[2] === 'openapi.json'));
+  if (!segments || !shaped) {
+    return routerError(ctx, 404, 'model_not_found', 'No such route: model routes are /v1/models/{provider}/{model} and /v1/models/{provider}/{model}/openapi.json.');
+  }
+  return routeModel(ctx, state, caller, segments);
+}
+
+export const handleRouter: RouteHandler = async (ctx) => {
+  if (ctx.path.startsWith(CONTROL_PREFIX)) return handleControl(ctx);
+  if (ctx.path !== PREFIX && !ctx.path.startsWith(`${PREFIX}/`)) return false;
+  stampRequestId(ctx);
+  try {
+    await route(ctx);
+  } catch (err) {
+    if (ctx.res.headersSent) {
+      ctx.res.destroy();
+    } else if (err instanceof BodyError) {
+      routerError(ctx, err.status, 'invalid_input', err.message);
+    } else {
+      ctx.state.options.log?.(`router internal_error ${ctx.requestId}: ${(err as Error).stack ?? err}`);
+      routerError(ctx, 500, 'internal_error', 'The router failed unexpectedly.');
+    }
+  }
+  return true;
+};

@@ -1,0 +1,63 @@
+// What one dev-router model is: its input schema, its price, extra provider checks, and how it
+// answers a call. The router (run.ts) owns auth, limits, idempotency and the deadline around it.
+import type { RouterValidationErrorDetail } from '../../../surfaces/models/types.js';
+
+export type JsonObject = Record<string, unknown>;
+
+export interface PublishedFile {
+  url: string;
+  expires_at: string;
+}
+
+export interface ModelCall {
+  input: JsonObject;
+  /** The request body exactly as received. */
+  raw: Buffer;
+  credential: string;
+  /** Stable for the same credential and body: lets a model recognise a repeated call. */
+  callDigest: string;
+  /** Per-server, per-model memory (attempt counters, rate windows). */
+  memory: Map<string, unknown>;
+  /** Stores bytes as an asset and returns a signed URL on the signed listener (no credentials needed). */
+  publish(bytes: Buffer, name: string, contentType: string): Promise<PublishedFile>;
+}
+
+export type ModelOutcome =
+  | { kind: 'ok'; body: Buffer }
+  | { kind: 'error'; status: number; errorType: string; detail: string; headers?: Record<string, string> }
+  | { kind: 'invalid'; detail: RouterValidationErrorDetail[] };
+
+export interface ModelBehaviour {
+  id: string;
+  summary: string;
+  chargesOnPolicyRejection: string;
+  /** `components.schemas` of the input document; the request body is `#/components/schemas/Input`. */
+  schemas(): JsonObject;
+  /** Price of the call in US cents, committed while it is in flight. Input is schema-checked already. */
+  costCents(input: JsonObject): number;
+  /** Provider-side checks beyond the schema, with the provider's own `type` values. */
+  check?(input: JsonObject): RouterValidationErrorDetail[];
+  run(call: ModelCall): Promise<ModelOutcome>;
+}
+
+export function okJson(value: unknown): ModelOutcome {
+  return { kind: 'ok', body: Buffer.from(JSON.stringify(value)) };
+}
+
+export function failure(status: number, errorType: string, detail: string, headers?: Record<string, string>): ModelOutcome {
+  return { kind: 'error', status, errorType, detail, ...(headers ? { headers } : {}) };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function stringField(input: JsonObject, key: string, fallback = ''): string {
+  const value = input[key];
+  return typeof value === 'string' ? value : fallback;
+}
+
+export function numberField(input: JsonObject, key: string, fallback: number): number {
+  const value = input[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}

@@ -1,0 +1,67 @@
+// Per-server router state, kept beside the DevState (the contract has no router field, and the
+// router's bookkeeping is its own business).
+import { randomBytes } from 'node:crypto';
+import type { DevState } from '../contract.js';
+import { buildCatalog, type Catalog } from './catalog.js';
+import type { SchemaDocument } from './docs.js';
+import { IdempotencyStore } from './idempotency.js';
+import type { CredentialUsage } from './limits.js';
+
+export const DEFAULT_ROUTER_DEADLINE_MS = 1000;
+
+export interface RouterState {
+  catalog: Catalog;
+  cursorKey: Buffer;
+  /** How long the router holds a call before answering 504 deadline_exceeded. */
+  deadlineMs: number;
+  docs: Map<string, SchemaDocument>;
+  usage: Map<string, CredentialUsage>;
+  /** Per-model memory the dev models keep between calls. */
+  memory: Map<string, Map<string, unknown>>;
+  idempotency: IdempotencyStore;
+}
+
+const states = new WeakMap<DevState, RouterState>();
+
+function configuredDeadline(dev: DevState): number {
+  const value = (dev.options as { routerDeadlineMs?: unknown }).routerDeadlineMs;
+  return typeof value === 'number' && value > 0 ? value : DEFAULT_ROUTER_DEADLINE_MS;
+}
+
+export function routerState(dev: DevState): RouterState {
+  let state = states.get(dev);
+  if (!state) {
+    state = {
+      catalog: buildCatalog(dev.options.catalogSize, 1),
+      cursorKey: randomBytes(32),
+      deadlineMs: configuredDeadline(dev),
+      docs: new Map(),
+      usage: new Map(),
+      memory: new Map(),
+      idempotency: new IdempotencyStore(),
+    };
+    states.set(dev, state);
+  }
+  return state;
+}
+
+/** Rebuilds the catalog in a new order: every cursor handed out so far becomes stale. */
+export function rebuildCatalog(dev: DevState): number {
+  const state = routerState(dev);
+  state.catalog = buildCatalog(dev.options.catalogSize, state.catalog.generation + 1);
+  return state.catalog.generation;
+}
+
+/** Sets the router's own deadline (tests shorten it). */
+export function setRouterDeadline(dev: DevState, ms: number): void {
+  routerState(dev).deadlineMs = ms;
+}
+
+export function modelMemory(state: RouterState, modelId: string): Map<string, unknown> {
+  let memory = state.memory.get(modelId);
+  if (!memory) {
+    memory = new Map();
+    state.memory.set(modelId, memory);
+  }
+  return memory;
+}

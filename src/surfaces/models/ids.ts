@@ -1,0 +1,58 @@
+// Model id rules of the interface. The dev-server validates path parameters and builds its catalog
+// with these, and the CLI checks ids with them before any request, so listed and accepted ids
+// cannot drift.
+
+const SEGMENT = /^[a-z0-9]+([._-][a-z0-9]+)*$/;
+export const PROVIDER_MAX = 64;
+export const MODEL_MAX = 128;
+export const MODEL_ID_MAX = 193;
+export const CURSOR_PATTERN = /^[A-Za-z0-9._~+/=-]+$/;
+export const CURSOR_MAX = 512;
+
+export type SegmentKind = 'provider' | 'model';
+
+/** Why `value` is not a valid segment, or undefined when it is. */
+export function segmentProblem(kind: SegmentKind, value: string): string | undefined {
+  const max = kind === 'provider' ? PROVIDER_MAX : MODEL_MAX;
+  if (value.length === 0) return `the ${kind} segment is empty`;
+  if (value.length > max) return `the ${kind} segment is ${value.length} characters long; at most ${max} are allowed`;
+  if (!SEGMENT.test(value)) {
+    return `the ${kind} segment ${JSON.stringify(value)} must be lowercase letters and digits, in runs joined by single '.', '_' or '-' (pattern ${SEGMENT.source})`;
+  }
+  return undefined;
+}
+
+export interface ModelRef {
+  provider: string;
+  model: string;
+  id: string;
+}
+
+export class ModelIdError extends Error {}
+
+/** Parses `provider/model`; throws ModelIdError naming the rule that failed. */
+export function parseModelId(id: string): ModelRef {
+  const parts = id.split('/');
+  if (parts.length !== 2) {
+    throw new ModelIdError(`model id ${JSON.stringify(id)} must be exactly provider/model (one '/')`);
+  }
+  const [provider, model] = parts as [string, string];
+  const problem = segmentProblem('provider', provider) ?? segmentProblem('model', model);
+  if (problem) throw new ModelIdError(`model id ${JSON.stringify(id)}: ${problem}`);
+  if (id.length > MODEL_ID_MAX) throw new ModelIdError(`model id is ${id.length} characters long; at most ${MODEL_ID_MAX} are allowed`);
+  return { provider, model, id };
+}
+
+export function isModelId(id: string): boolean {
+  try {
+    parseModelId(id);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The call path of a model under the router base: segments percent-encoded. */
+export function modelPath(ref: { provider: string; model: string }): string {
+  return `/v1/models/${encodeURIComponent(ref.provider)}/${encodeURIComponent(ref.model)}`;
+}
