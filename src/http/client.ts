@@ -73,6 +73,7 @@ export interface HttpResponse<B> {
 type Read = 'buffer' | 'stream';
 
 const MAX_SIGNED_REDIRECTS = 5;
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'proxy-authorization']);
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -155,7 +156,8 @@ export class HttpClient {
    * GET of a signed URL: no Authorization, no X-API-Key, no cookies, on any hop. Redirects are
    * followed by hand and a downgrade from https to http is refused.
    */
-  async signed(url: URL, headers: Record<string, string> = {}): Promise<HttpResponse<Readable>> {
+  async signed(url: URL, extraHeaders: Record<string, string> = {}): Promise<HttpResponse<Readable>> {
+    const headers = Object.fromEntries(Object.entries(extraHeaders).filter(([k]) => !CREDENTIAL_HEADERS.has(k.toLowerCase())));
     let current = url;
     for (let hop = 0; ; hop++) {
       const res = await this.attemptLoop(

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { exitCodeForApi, ExitCode } from '../../src/errors.js';
+import { resolveLink, segment } from '../../src/http/links.js';
+import { backoffDelay, parseRetryAfter, isReplaySafe } from '../../src/http/retry.js';
+
+describe('exit codes', () => {
+  it.each([
+    [401, undefined, ExitCode.AUTH], [403, 'not_enabled', ExitCode.AUTH], [404, 'not_found', ExitCode.NOT_FOUND],
+    [404, 'model_not_found', ExitCode.NOT_FOUND], [404, 'blob_not_found', ExitCode.NOT_FOUND], [422, 'invalid_workflow', ExitCode.REFUSED],
+    [422, 'workflow_format_ui', ExitCode.REFUSED], [422, 'invalid_input', ExitCode.REFUSED], [422, 'deployment_stopped', ExitCode.REFUSED],
+    [400, undefined, ExitCode.REFUSED], [409, 'hash_mismatch', ExitCode.REFUSED], [429, 'rate_limited', ExitCode.THROTTLED],
+    [503, 'service_unavailable', ExitCode.THROTTLED], [504, 'deadline_exceeded', ExitCode.TIMEOUT], [402, 'insufficient_credits', ExitCode.CREDITS],
+    [502, 'provider_error', ExitCode.FAILED], [400, 'content_policy_violation', ExitCode.FAILED], [500, 'upstream_error', ExitCode.ERROR],
+    [500, 'internal_error', ExitCode.ERROR], [451, 'content_blocked', ExitCode.REFUSED],
+  ])('HTTP %i %s exits %i', (status, code, exit) => {
+    expect(exitCodeForApi(status, code)).toBe(exit);
+  });
+});
+
+describe('links', () => {
+  it('resolves host-relative links against the response origin only', () => {
+    expect(resolveLink('/deployment/d/api/v2/jobs/1', 'http://h.test/deployment/d/api/v2/jobs').toString()).toBe('http://h.test/deployment/d/api/v2/jobs/1');
+    expect(resolveLink('https://cdn.test/a?sig=1', 'http://h.test/x').toString()).toBe('https://cdn.test/a?sig=1');
+    expect(() => resolveLink('file:///etc/passwd', 'http://h.test/')).toThrow(/http/);
+    expect(() => resolveLink('javascript:alert(1)', 'http://h.test/')).toThrow();
+  });
+
+  it('keeps any host-relative link on the response origin', () => {
+    fc.assert(
+      fc.property(fc.webPath(), (path) => {
+        const p = '/' + path.replace(/^\/+/, '');
+        expect(resolveLink(p, 'http://origin.test:8080/deployment/a/api/v2/jobs/1').origin).toBe('http://origin.test:8080');
+      }),
+    );
+  });
+
+  it('encodes ids so they cannot change the path', () => {
+    fc.assert(
+      fc.property(fc.string(), (id) => {
+        const url = new URL(`http://h.test/api/v2/jobs/${segment(id)}`);
+        expect(url.pathname.startsWith('/api/v2/jobs/')).toBe(true);
+        expect(url.pathname.slice('/api/v2/jobs/'.length)).not.toMatch(/\//);
+      }),
+    );
+    expect(segment('..')).toBe('%2E%2E');
+    expect(segment('a/b')).toBe('a%2Fb');
+  });
+});
+
+describe('retry helpers', () => {
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    expect(parseRetryAfter('2')).toBe(2000);
+    expect(parseRetryAfter(new Date(Date.now() + 3000).toUTCString())).toBeGreaterThan(1000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+
+  it('backs off exponentially with jitter and a cap', () => {
+    expect(backoffDelay(0, () => 0)).toBe(150);
+    expect(backoffDelay(0, () => 1)).toBe(300);
+    expect(backoffDelay(20, () => 1)).toBe(10_000);
+  });
+
+  it('replays only safe methods or keyed POSTs', () => {
+    expect(isReplaySafe('GET', false)).toBe(true);
+    expect(isReplaySafe('POST', false)).toBe(false);
+    expect(isReplaySafe('POST', true)).toBe(true);
+  });
+});
