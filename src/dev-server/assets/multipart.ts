@@ -1,0 +1,68 @@
+// Reads an asset upload (multipart/form-data) and streams the `file` part straight into the
+// blob store while hashing and scanning it; nothing is held whole in memory.
+import busboy from 'busboy';
+import type { RequestContext } from '../contract.js';
+import { BodyError } from '../http-kit.js';
+import type { FileBlobStore } from './blob-store.js';
+import { moderationTap } from './moderation.js';
+
+export class UploadProblem extends Error {}
+
+export interface ParsedUpload {
+  fields: Record<string, string>;
+  file: { hash: string; size: number; created: boolean; mimeType: string; flagged: boolean } | null;
+}
+
+export async function readUpload(ctx: RequestContext, blobs: FileBlobStore): Promise<ParsedUpload> {
+  const type = String(ctx.req.headers['content-type'] ?? '');
+  if (!/^multipart\/form-data\b/i.test(type)) throw new UploadProblem('send the asset as multipart/form-data with a `file` part');
+  const limit = ctx.state.options.maxUploadBytes;
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: ctx.req.headers, limits: { files: 1, fields: 20, fieldSize: 64 * 1024, fileSize: limit } });
+  } catch (err) {
+    throw new UploadProblem(`malformed multipart request: ${(err as Error).message}`);
+  }
+  const fields: Record<string, string> = {};
+  let storing: Promise<ParsedUpload['file']> | null = null;
+  let tooLarge = false;
+  let extraFile = false;
+
+  const finished = new Promise<void>((resolve, reject) => {
+    parser.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      if (name !== 'file' || storing) {
+        extraFile = true;
+        stream.resume();
+        return;
+      }
+      stream.on('limit', () => {
+        tooLarge = true;
+      });
+      const { tap, flagged } = moderationTap();
+      storing = blobs.put(stream.pipe(tap)).then((stored) => ({ ...stored, mimeType: info.mimeType, flagged: flagged() }));
+      // A failed store is reported by awaiting `storing` below; keep it from being unhandled meanwhile.
+      storing.catch(() => undefined);
+    });
+    parser.on('filesLimit', () => {
+      extraFile = true;
+    });
+    parser.on('close', resolve);
+    parser.on('error', (err: Error) => reject(new UploadProblem(`malformed multipart request: ${err.message}`)));
+    ctx.req.on('aborted', () => reject(new UploadProblem('the upload was aborted')));
+  });
+  ctx.req.pipe(parser);
+  await finished;
+  const file = storing ? await (storing as Promise<ParsedUpload['file']>) : null;
+  if (tooLarge) {
+    if (file?.created) await blobs.remove(file.hash);
+    throw new BodyError(413, `the file is larger than the ${limit}-byte upload limit`);
+  }
+  if (extraFile) {
+    if (file?.created) await blobs.remove(file.hash);
+    throw new UploadProblem('send exactly one file, in the part named `file`');
+  }
+  return { fields, file };
+}
