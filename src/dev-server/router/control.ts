@@ -1,4 +1,5 @@
-// Test controls under /__dev/router/ (only with --faults, only from loopback):
+// Test controls under /__dev/router/ (only with --faults, only from loopback), for the core's
+// control-route dispatcher to forward to; returns false for a path it does not know:
 //   POST /__dev/router/rebuild          rebuilds the catalog; every cursor becomes stale
 //   POST /__dev/router/config {"deadline_ms": N}   sets the router deadline
 import type { RequestContext } from '../contract.js';

@@ -5,7 +5,6 @@ import { BodyError } from '../http-kit.js';
 import { segmentProblem, type SegmentKind } from '../../surfaces/models/ids.js';
 import type { RouterValidationErrorDetail } from '../../surfaces/models/types.js';
 import { authenticate, entitled, type RouterCaller } from './auth.js';
-import { CONTROL_PREFIX, handleControl } from './control.js';
 import { sendSchema, showModel } from './detail.js';
 import { listModels } from './list.js';
 import { invalidInput, routerError, stampRequestId } from './respond.js';
@@ -14,6 +13,7 @@ import { routerState, type RouterState } from './state.js';
 import { suggestIds } from './suggest.js';
 
 export { rebuildCatalog, setRouterDeadline, routerState } from './state.js';
+export { handleControl as handleRouterControl } from './control.js';
 
 const PREFIX = '/v1/models';
 
@@ -70,7 +70,6 @@ async function route(ctx: RequestContext): Promise<void> {
 }
 
 export const handleRouter: RouteHandler = async (ctx) => {
-  if (ctx.path.startsWith(CONTROL_PREFIX)) return handleControl(ctx);
   if (ctx.path !== PREFIX && !ctx.path.startsWith(`${PREFIX}/`)) return false;
   stampRequestId(ctx);
   try {

@@ -28,7 +28,7 @@ export function suggestIds(wanted: string, ids: Iterable<string>, count = 3): st
     const distance = editDistance(wanted, id, bound);
     if (distance > bound || (best.length === count && distance === bound)) continue;
     best.push({ id, distance });
-    best.sort((x, y) => x.distance - y.distance || x.id.localeCompare(y.id));
+    best.sort((x, y) => x.distance - y.distance || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
     if (best.length > count) best.pop();
   }
   return best.map((b) => b.id);
