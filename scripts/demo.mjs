@@ -12,7 +12,7 @@ const work = mkdtempSync(join(tmpdir(), 'wes-demo-'));
 const API_KEY = 'wes-demo-key';
 
 const workflow = {
-  '1': { class_type: 'EmptyImage', inputs: { width: 64, height: 64, color: '#3366cc' } },
+  '1': { class_type: 'EmptyImage', inputs: { width: 64, height: 64, color: 3368652 } },
   '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 8, seed: 42, denoise: 0.8, sampler_name: 'euler' } },
   '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'demo' } },
   '4': { class_type: 'SaveText', inputs: { text: 'hello from the demo' } },
