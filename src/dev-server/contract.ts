@@ -1,0 +1,287 @@
+// The seams between the dev-server's parts: the core (HTTP/WS listeners, dispatch, faults,
+// signed URLs), the engine with its blob store, surface A (job API v2), surface B (router) and
+// surface C (cloud API v1). Each surface module exports a handler with the RouteHandler shape;
+// the core calls them in turn and the first that returns true owns the request.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EventEmitter } from 'node:events';
+import type { Readable } from 'node:stream';
+
+export type SurfaceKind = 'cloud' | 'serverless' | 'self-hosted';
+
+export interface DevServerOptions {
+  host?: string; // default 127.0.0.1
+  port?: number; // default 8188; 0 picks a free port
+  surface?: SurfaceKind; // default 'cloud'
+  apiKey?: string; // cloud: required credential (default 'wes-dev-key'); self-hosted: the static --token
+  routerTokens?: string[]; // extra bearer credentials accepted by the router (the api key always is)
+  notEnabledTokens?: string[]; // router credentials that get 403 not_enabled
+  retentionMs?: number; // job retention before `expired` (default 1 hour)
+  stepMs?: number; // time per Sample step (default 40)
+  slots?: number; // jobs running in parallel (default 1)
+  catalogSize?: number; // router catalog size (default 60)
+  faults?: boolean; // enable POST /__dev/faults
+  urlTtlMs?: number; // signed URL lifetime (default 10 minutes)
+  hashDelayMs?: number; // outputs carry hash:null this long after commit (default 50)
+  deploymentId?: string; // serverless: the one deployment served (default 'dev-deployment')
+  releaseId?: string; // serverless: release reported on jobs (default 'rel-0001')
+  deploymentState?: 'ready' | 'not_ready' | 'unavailable' | 'stopped'; // serverless error switch
+  maxBodyBytes?: number; // JSON body limit, 413 above (default 32 MiB); uploads: 2 GiB
+  routerLimits?: { inFlight?: number; spendCents?: number }; // per credential (defaults 4 calls, 500 cents)
+  forbiddenTokens?: string[]; // surface A/C credentials that authenticate but get 403 forbidden (default ['wes-dev-forbidden'])
+  maxQueue?: number; // queued jobs beyond this: 429 queue_full (default 100)
+  keepaliveMs?: number; // SSE `: keepalive` comment interval (default 15000)
+  maxUploadBytes?: number; // asset upload limit, 413 above (default 2 GiB)
+  // Both lists below are valid v1 credentials for the core's X-API-Key and /ws token checks.
+  inactiveKeys?: string[]; // surface C: keys that authenticate but whose subscription is inactive: POST /api/prompt answers 429 (default [])
+  noCreditKeys?: string[]; // surface C: keys that authenticate but whose balance is empty: POST /api/prompt answers 402 (default [])
+  log?: (line: string) => void; // request log sink (CLI: stderr); silent when absent
+}
+
+export interface DevServerHandle {
+  url: string; // http://host:port of the main listener
+  signedOrigin: string; // origin of the signed-URL listener
+  port: number;
+  apiKey: string | undefined;
+  state: DevState;
+  close(): Promise<void>;
+}
+
+/** Per-request context the core builds and hands to each surface handler. */
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL; // parsed request URL (absolute, against the request's Host)
+  /** Path with the serverless mount prefix `/deployment/{id}` removed. */
+  path: string;
+  /** The mount prefix the request came in on ('' when none), to be put in front of every link. */
+  mountPrefix: string;
+  deploymentId: string | null;
+  origin: string; // scheme + authority of the request, for absolute links
+  requestId: string;
+  state: DevState;
+}
+
+export type RouteHandler = (ctx: RequestContext) => Promise<boolean>;
+
+export interface DevState {
+  options: Required<Omit<DevServerOptions, 'log' | 'routerLimits' | 'apiKey'>> & {
+    apiKey: string | undefined;
+    routerLimits: { inFlight: number; spendCents: number };
+    log?: (line: string) => void;
+  };
+  engine: Engine;
+  blobs: BlobStore;
+  signer: UrlSigner;
+  faults: FaultTable;
+  /** Counts every request by `METHOD path` (path without query), for tests proving request bounds. */
+  requestCounts: Map<string, number>;
+}
+
+// ---- Engine ---------------------------------------------------------------------------------
+
+export type EngineStatus =
+  | 'queued'
+  | 'running'
+  | 'succeeded'
+  | 'canceling'
+  | 'canceled'
+  | 'failed'
+  | 'expired';
+
+export interface WorkflowNode {
+  class_type: string;
+  inputs: Record<string, unknown>;
+}
+export type Workflow = Record<string, WorkflowNode>;
+
+export interface NodeErrorReason {
+  type: string;
+  message: string;
+  details?: string;
+}
+export interface NodeError {
+  class_type?: string;
+  errors: NodeErrorReason[];
+}
+
+/** Thrown by Engine.submit when the workflow is refused before running. */
+export class WorkflowRejected extends Error {
+  constructor(
+    readonly code: 'invalid_workflow' | 'workflow_format_ui' | 'missing_asset',
+    message: string,
+    readonly nodeErrors: Record<string, NodeError> = {},
+    readonly unknownNodeClasses: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown by Engine.submit when a valid workflow cannot be taken now (v2: envelope code and status). */
+export class SubmitRefused extends Error {
+  constructor(
+    readonly code: 'insufficient_credits' | 'queue_full',
+    readonly status: 402 | 429,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface StoredOutput {
+  id: string; // asset UUID
+  node_id: string;
+  name: string;
+  type: 'image' | 'video' | 'audio' | 'text' | 'file' | 'latent';
+  content_type: string;
+  size_bytes: number;
+  blobHash: string; // 'blake3:<hex>', always known to the server
+  hashVisibleAt: number; // epoch ms from which `hash` is reported (lazy hashing)
+  job_id: string | null;
+  file_path: string;
+  created_at: string;
+  /** v1 view: subfolder and type of the file reference */
+  subfolder: string;
+  folderType: 'output' | 'temp';
+}
+
+export interface EngineJob {
+  id: string;
+  status: EngineStatus;
+  workflow: Workflow;
+  extraData: Record<string, unknown>;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  expires_at: string;
+  progress: {
+    value: number;
+    nodes_done: number;
+    nodes_total: number;
+    current_node?: string | null;
+    current_node_class?: string | null;
+    step?: number | null;
+    steps?: number | null;
+    message?: string | null;
+  } | null;
+  outputs: StoredOutput[];
+  error: {
+    code: string;
+    message: string;
+    node_id?: string | null;
+    class_type?: string | null;
+    traceback?: string | null;
+    node_errors?: Record<string, NodeError>;
+    /** Python-style exception class the node raised (v1 execution_error.exception_type). */
+    exception_type?: string;
+  } | null;
+  metrics: Record<string, number | null>;
+  logs: string[]; // lines the run printed
+  deployment_id?: string;
+  release_id?: string;
+  /** how the job was submitted: v1 jobs use the v1 status names */
+  via: 'v2' | 'v1';
+}
+
+/** What the engine emits on `events` as ('job', jobId, EngineEvent). */
+export type EngineEvent =
+  | { type: 'queued'; queue_position: number }
+  | { type: 'started' }
+  | { type: 'cached'; nodes: string[] }
+  | { type: 'node_start'; node: string; class_type: string }
+  | { type: 'progress'; node: string; value: number; max: number }
+  | { type: 'preview'; node: string; format: 'png' | 'jpeg'; bytes: Buffer }
+  | { type: 'text'; node: string; text: string }
+  | { type: 'output'; node: string; output: StoredOutput }
+  | { type: 'node_done'; node: string; outputs: StoredOutput[] }
+  | { type: 'log'; line: string }
+  | { type: 'succeeded' }
+  | { type: 'failed'; exception_type: string; message: string; traceback: string; node: string | null }
+  | { type: 'canceled' }
+  | { type: 'expired' };
+
+export interface NodeInputSpec {
+  type: string; // 'INT' | 'FLOAT' | 'STRING' | 'BOOLEAN' | 'IMAGE' | combo uses 'COMBO'
+  default?: unknown;
+  min?: number;
+  max?: number;
+  choices?: string[];
+  multiline?: boolean;
+}
+export interface NodeClassInfo {
+  input: { required: Record<string, unknown[]>; optional?: Record<string, unknown[]> };
+  output: string[];
+  output_name: string[];
+  name: string;
+  display_name: string;
+  category: string;
+  description: string;
+  output_node: boolean;
+}
+
+export interface Engine {
+  /** emits ('job', jobId: string, event: EngineEvent), and ('status', jobId, status: EngineStatus) on every status change */
+  readonly events: EventEmitter;
+  submit(workflow: unknown, extraData: Record<string, unknown> | undefined, via: 'v2' | 'v1', deploymentId?: string): EngineJob;
+  get(id: string): EngineJob | undefined;
+  /** v2 cancel and v1 queue delete: queued jobs end canceled, running ones go through canceling. */
+  cancel(id: string): EngineJob | undefined;
+  /** v1 interrupt: cancels the job(s) running now. */
+  interrupt(): void;
+  list(): EngineJob[];
+  queuePosition(id: string): number | null;
+  objectInfo(): Record<string, NodeClassInfo>;
+  /** Re-reads an output's content as a stream (from the blob store or the synthetic generator). */
+  openOutput(output: StoredOutput, range?: { start: number; end: number }): Readable;
+  findOutputByName(filename: string, subfolder: string, folderType: string): StoredOutput | undefined;
+  findAsset(id: string): StoredOutput | undefined;
+}
+
+// ---- Blobs and assets -------------------------------------------------------------------------
+
+export interface BlobStore {
+  /** Streams `source` into the store while hashing; returns the blake3 hash and whether it was new. */
+  put(source: Readable): Promise<{ hash: string; size: number; created: boolean }>;
+  has(hash: string): boolean;
+  size(hash: string): number | undefined;
+  open(hash: string, range?: { start: number; end: number }): Readable;
+  /** Asset records (uploads and from-hash) keyed by asset id. */
+  createAsset(fields: { hash: string; file_path: string; content_type: string }): StoredOutput;
+  getAsset(id: string): StoredOutput | undefined;
+  findAssetByPath(filePath: string): StoredOutput | undefined;
+}
+
+// ---- Signed URLs -------------------------------------------------------------------------------
+
+export interface UrlSigner {
+  /** An absolute URL on the signed listener for `target` (an opaque resource key), valid ttlMs. */
+  sign(target: string, ttlMs?: number): { url: string; expiresAt: string };
+  /** The signed download URL of an output or asset (what `url` fields and v1 /api/view redirect to). */
+  signAsset(asset: StoredOutput, ttlMs?: number): { url: string; expiresAt: string };
+}
+
+// ---- Faults --------------------------------------------------------------------------------------
+
+/**
+ * One scripted answer. `match` is `METHOD /path/pattern` where `*` matches one path segment and a
+ * trailing `**` any rest (paths without the mount prefix; the signed listener's paths start with
+ * `/signed/`). The next `count` matching requests get the fault instead of (or in front of) the
+ * real answer.
+ */
+export interface FaultSpec {
+  match: string;
+  count?: number; // default 1
+  action: 'status' | 'delay' | 'drop' | 'truncate' | 'stall' | 'corrupt';
+  status?: number; // action 'status'
+  body?: unknown; // JSON body for 'status' (string sent as is)
+  headers?: Record<string, string>;
+  retry_after?: number; // seconds, sets Retry-After on 'status'
+  delay_ms?: number; // 'delay': wait, then answer normally
+  after_bytes?: number; // 'truncate' and 'drop' of a streamed body: cut after this many bytes
+}
+export interface FaultTable {
+  add(spec: FaultSpec): void;
+  clear(): void;
+  /** Takes the next fault matching this request, if any. */
+  take(method: string, path: string): FaultSpec | undefined;
+}

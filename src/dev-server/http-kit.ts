@@ -1,0 +1,87 @@
+// Small request/response helpers every dev-server surface uses, so each surface answers in its
+// own error shape without repeating the plumbing.
+import type { RequestContext } from './contract.js';
+
+export class BodyError extends Error {
+  constructor(readonly status: 400 | 413 | 415, message: string) {
+    super(message);
+  }
+}
+
+export const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
+
+export async function readBody(ctx: RequestContext, limit = ctx.state.options.maxBodyBytes): Promise<Buffer> {
+  const declared = Number(ctx.req.headers['content-length'] ?? 0);
+  if (declared > limit) throw new BodyError(413, `request body over the ${limit}-byte limit`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new BodyError(413, `request body over the ${limit}-byte limit`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Reads a JSON body; content type must be JSON (or absent), the text must parse. */
+export async function readJson(ctx: RequestContext): Promise<unknown> {
+  const type = String(ctx.req.headers['content-type'] ?? 'application/json');
+  if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
+    throw new BodyError(415, `expected a JSON body (Content-Type: application/json), got ${type}`);
+  }
+  const raw = await readBody(ctx);
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw new BodyError(400, `body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+export function sendJson(
+  ctx: RequestContext,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  ctx.res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  ctx.res.end(text);
+}
+
+export function sendEmpty(ctx: RequestContext, status: number, headers: Record<string, string> = {}): void {
+  ctx.res.writeHead(status, headers);
+  ctx.res.end();
+}
+
+/** Surface A ErrorEnvelope: {error: {code, message, details?}}. */
+export function sendV2Error(
+  ctx: RequestContext,
+  status: number,
+  code: string,
+  message: string,
+  details?: Record<string, unknown> | null,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(ctx, status, { error: { code, message, ...(details !== undefined ? { details } : {}) } }, headers);
+}
+
+/** Surface B RouterErrorResponse plus the X-Service-Error-Type header. */
+export function sendRouterError(
+  ctx: RequestContext,
+  status: number,
+  errorType: string,
+  detail: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const body = Array.isArray(detail) ? { detail } : { detail, error_type: errorType };
+  sendJson(ctx, status, body, { 'x-service-error-type': errorType, ...headers });
+}
+
+/** Surface C: the interface leaves the body unshown; we answer {error: {type, message}} like the local engine. */
+export function sendV1Error(ctx: RequestContext, status: number, type: string, message: string, extra: Record<string, unknown> = {}): void {
+  sendJson(ctx, status, { error: { type, message, ...extra } });
+}
