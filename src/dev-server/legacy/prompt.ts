@@ -1,6 +1,6 @@
 // POST /api/prompt: submits a workflow as a v1 job. A refused workflow answers 400 in the local
 // engine's shape: `{error: {type, message, details, extra_info}, node_errors: {...}}`.
-import { WorkflowRejected, type NodeError, type RequestContext } from '../contract.js';
+import { SubmitRefused, WorkflowRejected, type NodeError, type RequestContext } from '../contract.js';
 import { readJson, sendJson, sendV1Error } from '../http-kit.js';
 import type { V1NodeError, V1PromptResponse } from '../../surfaces/legacy/wire.js';
 import { accountRefusal, presentedKey } from './access.js';
@@ -54,6 +54,10 @@ export async function submitPrompt(ctx: RequestContext): Promise<void> {
     jobId = ctx.state.engine.submit(body.prompt, body.extra_data as Record<string, unknown> | undefined, 'v1', ctx.deploymentId ?? undefined).id;
   } catch (err) {
     if (err instanceof WorkflowRejected) return sendRejected(ctx, err);
+    if (err instanceof SubmitRefused) {
+      if (err.retryAfterSeconds !== undefined) ctx.res.setHeader('retry-after', String(err.retryAfterSeconds));
+      return sendV1Error(ctx, err.status, err.code, err.message);
+    }
     throw err;
   }
   const answer: V1PromptResponse = { prompt_id: jobId, number: promptNumber(ctx.state, jobId), node_errors: {} };

@@ -13,11 +13,14 @@ export interface StatusClock {
 }
 
 export function v1Status(job: Pick<EngineJob, 'status' | 'created_at' | 'started_at' | 'error'>, clock: StatusClock): string {
+  const created = Date.parse(job.created_at);
   switch (job.status) {
     case 'queued':
-      return clock.now - Date.parse(job.created_at) < clock.settleMs ? 'submitted' : 'queued_waiting';
+      return clock.now - created < clock.settleMs ? 'submitted' : 'queued_waiting';
     case 'running': {
-      const started = job.started_at ? Date.parse(job.started_at) : clock.now;
+      // The phases follow one another even when a free slot starts the job at once.
+      if (clock.now - created < clock.settleMs) return 'submitted';
+      const started = Math.max(job.started_at ? Date.parse(job.started_at) : clock.now, created + clock.settleMs);
       return clock.now - started < clock.settleMs ? 'preparing' : 'executing';
     }
     case 'canceling':
@@ -25,7 +28,7 @@ export function v1Status(job: Pick<EngineJob, 'status' | 'created_at' | 'started
     case 'succeeded':
       return 'success';
     case 'failed':
-      return job.error && NON_RETRYABLE.test(job.error.code) ? 'non_retryable_error' : 'error';
+      return job.error && (job.error.exception_type === 'ValidationError' || NON_RETRYABLE.test(job.error.code)) ? 'non_retryable_error' : 'error';
     case 'canceled':
       return 'cancelled';
     case 'expired':
@@ -35,5 +38,5 @@ export function v1Status(job: Pick<EngineJob, 'status' | 'created_at' | 'started
 
 /** The window of the short first phases: a couple of sampler steps, so a poller can see them. */
 export function settleMs(stepMs: number): number {
-  return Math.max(20, stepMs * 2);
+  return Math.max(50, stepMs * 2);
 }

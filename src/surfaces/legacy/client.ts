@@ -1,0 +1,134 @@
+// Typed client for surface C (cloud API v1, deprecated). No printing: commands render. Every
+// answer is untrusted, so each one is checked for the fields the commands rely on.
+import { openAsBlob } from 'node:fs';
+import { basename } from 'node:path';
+import type { Readable } from 'node:stream';
+import { FormData } from 'undici';
+import type { HttpClient, HttpResponse } from '../../http/client.js';
+import { segment } from '../../http/links.js';
+import { ExitCode, WesError } from '../../errors.js';
+import type { V1Features, V1JobStatus, V1PromptResponse, V1Queue, V1UploadResult } from './wire.js';
+
+export type ObjectInfo = Record<string, unknown>;
+
+export interface UploadOptions {
+  path: string;
+  type: 'input' | 'temp';
+  overwrite: boolean;
+}
+
+export interface MaskUploadOptions {
+  path: string;
+  type: 'input' | 'temp';
+  originalRef: { filename: string; subfolder?: string; type?: string };
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function badResponse(what: string, res: HttpResponse<unknown>): WesError {
+  return new WesError(`unreadable response from ${res.url.origin}: ${what}`, {
+    exitCode: ExitCode.ERROR,
+    code: 'bad_response',
+    status: res.status,
+    requestId: res.requestId,
+    surface: 'legacy',
+  });
+}
+
+export class LegacyClient {
+  constructor(private readonly http: HttpClient) {}
+
+  async objectInfo(): Promise<ObjectInfo> {
+    const res = await this.http.json<unknown>({ surface: 'legacy', url: '/api/object_info' });
+    if (!isRecord(res.body)) throw badResponse('object_info is not a JSON object', res);
+    return res.body;
+  }
+
+  /** Whether the server can send type-4 previews; an older server without the route cannot. */
+  async features(): Promise<V1Features> {
+    const res = await this.http.json<unknown>({ surface: 'legacy', url: '/api/features', accept: [404], retries: 1 });
+    if (res.status === 404 || !isRecord(res.body)) return { supports_preview_metadata: false };
+    return { supports_preview_metadata: res.body.supports_preview_metadata === true };
+  }
+
+  async upload(options: UploadOptions): Promise<V1UploadResult> {
+    const blob = await openAsBlob(options.path);
+    const name = basename(options.path);
+    // A builder, not a value: each attempt re-opens the file-backed blob as a fresh stream.
+    const form = (): FormData => {
+      const fd = new FormData();
+      fd.append('image', blob, name);
+      fd.append('type', options.type);
+      fd.append('overwrite', options.overwrite ? 'true' : 'false');
+      return fd;
+    };
+    return this.uploadResult(await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: '/api/upload/image', body: form }));
+  }
+
+  async uploadMask(options: MaskUploadOptions): Promise<V1UploadResult> {
+    const blob = await openAsBlob(options.path);
+    const name = basename(options.path);
+    const form = (): FormData => {
+      const fd = new FormData();
+      fd.append('image', blob, name);
+      fd.append('type', options.type);
+      fd.append('subfolder', options.originalRef.subfolder ?? '');
+      fd.append('original_ref', JSON.stringify(options.originalRef));
+      return fd;
+    };
+    return this.uploadResult(await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: '/api/upload/mask', body: form }));
+  }
+
+  private uploadResult(res: HttpResponse<unknown>): V1UploadResult {
+    const body = res.body;
+    if (!isRecord(body) || typeof body.name !== 'string') throw badResponse('the upload answer has no `name`', res);
+    return { ...body, name: body.name, subfolder: typeof body.subfolder === 'string' ? body.subfolder : '' } as V1UploadResult;
+  }
+
+  /** The raw answer: a 200 may still carry `error` and `node_errors`, which the caller reports. */
+  async submit(workflow: Record<string, unknown>, extraData?: Record<string, unknown>): Promise<V1PromptResponse> {
+    const json = extraData && Object.keys(extraData).length > 0 ? { prompt: workflow, extra_data: extraData } : { prompt: workflow };
+    const res = await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: '/api/prompt', json });
+    if (!isRecord(res.body)) throw badResponse('the submit answer is not a JSON object', res);
+    const body = res.body as V1PromptResponse;
+    if (body.error === undefined && typeof body.prompt_id !== 'string') throw badResponse('the submit answer has no `prompt_id`', res);
+    return body;
+  }
+
+  async status(promptId: string): Promise<V1JobStatus> {
+    const res = await this.http.json<unknown>({ surface: 'legacy', url: `/api/job/${segment(promptId)}/status` });
+    if (!isRecord(res.body) || typeof res.body.status !== 'string') throw badResponse('the status answer has no `status`', res);
+    return { ...res.body, status: res.body.status };
+  }
+
+  async queue(): Promise<V1Queue> {
+    const res = await this.http.json<unknown>({ surface: 'legacy', url: '/api/queue' });
+    const body = res.body;
+    if (!isRecord(body) || !Array.isArray(body.queue_running) || !Array.isArray(body.queue_pending)) {
+      throw badResponse('the queue answer lacks `queue_running` or `queue_pending`', res);
+    }
+    return body as unknown as V1Queue;
+  }
+
+  /** The answer body is not part of the interface; whatever JSON came back is returned. */
+  async deleteFromQueue(promptIds: string[]): Promise<unknown> {
+    const res = await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: '/api/queue', json: { delete: promptIds } });
+    return res.body;
+  }
+
+  async interrupt(): Promise<unknown> {
+    const res = await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: '/api/interrupt' });
+    return res.body;
+  }
+
+  /** The file behind an output reference: the 302's signed URL is fetched with no credential. */
+  async view(ref: { filename: string; subfolder?: string; type?: string }): Promise<HttpResponse<Readable>> {
+    return this.http.redirectToSigned({
+      surface: 'legacy',
+      url: '/api/view',
+      query: { filename: ref.filename, subfolder: ref.subfolder ?? '', type: ref.type ?? 'output' },
+    });
+  }
+}
