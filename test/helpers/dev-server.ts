@@ -42,3 +42,75 @@ export async function addFaults(server: DevServerHandle, specs: unknown): Promis
 export async function requestCounts(server: DevServerHandle): Promise<Record<string, number>> {
   return (await (await fetch(`${server.url}/__dev/requests`)).json()) as Record<string, number>;
 }
+
+// ---- surface A helpers ----------------------------------------------------------------------
+
+export type Json = Record<string, any>;
+
+export async function postJson(server: DevServerHandle, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Json }> {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...v2Auth(server), ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
+}
+
+export async function getJson(server: DevServerHandle, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Json }> {
+  const res = await fetch(`${server.url}${path}`, { headers: { ...v2Auth(server), ...headers } });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Json) : {} };
+}
+
+/** Submits a workflow on surface A (under `prefix` on serverless) and returns the answer. */
+export function submitJob(server: DevServerHandle, workflow: unknown, extra: { extra_data?: unknown; key?: string; prefix?: string } = {}) {
+  const headers: Record<string, string> = extra.key ? { 'idempotency-key': extra.key } : {};
+  const body = extra.extra_data === undefined ? { workflow } : { workflow, extra_data: extra.extra_data };
+  return postJson(server, `${extra.prefix ?? ''}/api/v2/jobs`, body, headers);
+}
+
+/** Polls a job link until its status is one of `statuses`. */
+export async function waitForJob(server: DevServerHandle, self: string, statuses: string[], timeoutMs = 10_000): Promise<Json> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { status, body } = await getJson(server, self);
+    if (status === 200 && statuses.includes(body.status)) return body;
+    if (Date.now() > deadline) throw new Error(`job ${self} still ${status === 200 ? body.status : status}, wanted ${statuses.join('|')}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** EmptyImage -> Sample -> SaveImage. */
+export function imageWorkflow(fields: { steps?: number; seed?: number; prefix?: string; width?: number; height?: number } = {}): Json {
+  return {
+    '1': { class_type: 'EmptyImage', inputs: { width: fields.width ?? 16, height: fields.height ?? 12, color: 0x336699 } },
+    '2': {
+      class_type: 'Sample',
+      inputs: { image: ['1', 0], steps: fields.steps ?? 3, seed: fields.seed ?? 7, denoise: 1, sampler_name: 'euler' },
+    },
+    '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: fields.prefix ?? 'wes' } },
+  };
+}
+
+export function bytesWorkflow(size: number, contentType = 'application/octet-stream'): Json {
+  return { '1': { class_type: 'SaveBytes', inputs: { size_bytes: size, content_type: contentType } } };
+}
+
+/** Reads a whole server-sent-event stream into events (comments kept apart). */
+export async function readEventStream(res: Response): Promise<{ events: { event: string; data: Json }[]; comments: string[] }> {
+  const text = await res.text();
+  const events: { event: string; data: Json }[] = [];
+  const comments: string[] = [];
+  for (const block of text.split('\n\n')) {
+    if (!block.trim()) continue;
+    let event = 'message';
+    let data = '';
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':')) comments.push(line.slice(1).trim());
+      else if (line.startsWith('event: ')) event = line.slice(7);
+      else if (line.startsWith('data: ')) data += line.slice(6);
+    }
+    if (data) events.push({ event, data: JSON.parse(data) as Json });
+  }
+  return { events, comments };
+}
