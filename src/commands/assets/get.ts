@@ -1,0 +1,29 @@
+// wes assets get <id>: the asset record; --json prints it unchanged.
+import type { Factory } from '../../factory.js';
+import { JobsClient } from '../../surfaces/jobs/client.js';
+import { renderFields } from '../../render/table.js';
+import { formatBytes } from '../jobs/job-view.js';
+
+export async function run(f: Factory, args: string[]): Promise<number> {
+  const { asset } = await new JobsClient(f.http()).getAsset(args[0]!);
+  if (f.io.json) {
+    f.io.printJson(asset);
+    return 0;
+  }
+  f.io.println(
+    renderFields(f.io, [
+      ['id', asset.id],
+      ['name', asset.name],
+      ['file path', typeof asset.file_path === 'string' ? asset.file_path : undefined],
+      ['type', asset.type],
+      ['content type', asset.content_type],
+      ['size', typeof asset.size_bytes === 'number' ? `${formatBytes(asset.size_bytes)} (${asset.size_bytes} bytes)` : undefined],
+      ['hash', asset.hash ?? 'not computed yet'],
+      ['job', asset.job_id ?? undefined],
+      ['node', asset.node_id || undefined],
+      ['created', typeof asset.created_at === 'string' ? asset.created_at : undefined],
+      ['url expires', asset.url_expires_at],
+    ]),
+  );
+  return 0;
+}

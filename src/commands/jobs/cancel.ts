@@ -1,0 +1,25 @@
+// wes jobs cancel <id> [--wait]: follows the job's cancel link (idempotent on the service); with
+// --wait, follows the job until it has ended (a canceled job is success here).
+import type { Factory } from '../../factory.js';
+import { ExitCode } from '../../errors.js';
+import { JobsClient } from '../../surfaces/jobs/client.js';
+import { isTerminal } from '../../surfaces/jobs/wire.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import { followAndReport, followOptions } from './follow-run.js';
+
+export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const { io } = f;
+  const follow = followOptions(opts);
+  const client = new JobsClient(f.http());
+  const current = await client.get(args[0]!);
+  if (isTerminal(current.job.status)) {
+    io.info(sanitizeLine(`job ${current.job.id} has already ended (${current.job.status}); nothing to cancel`));
+    if (io.json) io.printJson(current.job);
+    return 0;
+  }
+  const after = await client.cancel(current);
+  io.info(sanitizeLine(`✓ asked to cancel job ${after.job.id} (status now ${after.job.status})`));
+  if (opts.wait === true) return followAndReport(f, client, after, { ...follow, canceledExit: ExitCode.OK });
+  if (io.json) io.printJson(after.job);
+  return 0;
+}

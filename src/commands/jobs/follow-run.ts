@@ -1,0 +1,122 @@
+// What `jobs watch`, `jobs submit --wait` and `jobs cancel --wait` share: follow the job to a
+// terminal status showing it as it goes (spinner on a terminal, one line per change otherwise,
+// NDJSON of changed snapshots with --json), then exit by outcome. Ctrl-C leaves the job running
+// and says how to resume, unless --cancel-on-interrupt asks to cancel it first.
+import type { Factory } from '../../factory.js';
+import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { JobsClient, type FetchedJob } from '../../surfaces/jobs/client.js';
+import { followJob } from '../../surfaces/jobs/follow.js';
+import { createProgress, type Progress } from '../../render/progress.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import { outcomeLine, outputLine, progressLine, renderJobError } from './job-view.js';
+import { saveOutputs } from './save-outputs.js';
+
+export interface FollowRunOptions {
+  intervalMs: number;
+  events: boolean;
+  cancelOnInterrupt: boolean;
+  download?: string;
+  /** How a canceled job ends the command (10 for watch; 0 for `cancel --wait`). */
+  canceledExit?: number;
+}
+
+const DEFAULT_INTERVAL_MS = 1000;
+const CANCEL_DEADLINE_MS = 15_000;
+
+export function parseInterval(value: unknown): number {
+  if (value === undefined) return DEFAULT_INTERVAL_MS;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0.05 || n > 3600) throw new UsageError(`--interval must be a number of seconds from 0.05 to 3600, got ${String(value)}`);
+  return Math.round(n * 1000);
+}
+
+/** The follow flags every waiting command takes, from commander's parsed options. */
+export function followOptions(opts: Record<string, unknown>): FollowRunOptions {
+  return {
+    intervalMs: parseInterval(opts.interval),
+    events: opts.events !== false,
+    cancelOnInterrupt: opts.cancelOnInterrupt === true,
+    download: typeof opts.download === 'string' ? opts.download : undefined,
+  };
+}
+
+export function exitCodeFor(status: string, canceledExit: number = ExitCode.CANCELED): number {
+  switch (status) {
+    case 'succeeded':
+      return ExitCode.OK;
+    case 'canceled':
+      return canceledExit;
+    case 'failed':
+    case 'expired':
+      return ExitCode.FAILED;
+    default:
+      return ExitCode.ERROR;
+  }
+}
+
+export async function followAndReport(f: Factory, client: JobsClient, start: FetchedJob, options: FollowRunOptions): Promise<number> {
+  const { io } = f;
+  const debug = (line: string) => io.debug(sanitizeLine(line));
+  const progress: Progress | undefined = io.json ? undefined : createProgress(io, progressLine(start.job));
+  const seenOutputs = new Set<string>();
+  let last = start;
+  try {
+    const snapshots = followJob(client, start, {
+      intervalMs: options.intervalMs,
+      signal: f.signal,
+      openEvents: options.events ? (signal) => new JobsClient(f.http(AbortSignal.any([f.signal, signal]))) : undefined,
+      debug,
+    });
+    for await (const snapshot of snapshots) {
+      last = snapshot;
+      const job = snapshot.job;
+      if (io.json) io.printJson(job, true);
+      for (const o of job.outputs) {
+        if (seenOutputs.has(o.id)) continue;
+        seenOutputs.add(o.id);
+        progress?.log(outputLine(o));
+      }
+      progress?.update(progressLine(job));
+    }
+  } catch (err) {
+    progress?.stop();
+    const id = last.job.id;
+    if (err instanceof InterruptedError) return interrupted(f, last, options.cancelOnInterrupt);
+    if (f.signal.aborted) io.info(`the job keeps running; resume with: wes jobs watch ${id}`);
+    throw err;
+  }
+  const job = last.job;
+  if (progress) {
+    if (job.status === 'succeeded') progress.succeed(outcomeLine(job));
+    else progress.fail(outcomeLine(job));
+    if (job.error) io.warn(renderJobError(io, job.error, io.verbose, 'stderr'));
+  }
+  const code = exitCodeFor(job.status, options.canceledExit);
+  if (options.download !== undefined) {
+    if (job.status === 'succeeded') await saveOutputs(f, client, last, options.download, { toStdout: !io.json });
+    else io.info(`not downloading: the job ${job.status === 'canceled' ? 'was canceled' : job.status}`);
+  }
+  return code;
+}
+
+async function interrupted(f: Factory, last: FetchedJob, cancel: boolean): Promise<number> {
+  const { io } = f;
+  const id = last.job.id;
+  if (!cancel) {
+    io.warn(`interrupted; the job keeps running on the service.`);
+    io.warn(`resume with: wes jobs watch ${id}    (cancel it with: wes jobs cancel ${id})`);
+    return ExitCode.INTERRUPTED;
+  }
+  // The command's signal is aborted now: the cancel needs a client of its own, with a deadline.
+  const client = new JobsClient(f.http(AbortSignal.timeout(CANCEL_DEADLINE_MS)));
+  try {
+    const after = await client.cancel(last);
+    io.warn(sanitizeLine(`interrupted; asked the service to cancel job ${id} (status now ${after.job.status})`));
+  } catch (err) {
+    io.warn(sanitizeLine(`interrupted; could not cancel job ${id}: ${(err as Error).message}`));
+    io.warn(`cancel it with: wes jobs cancel ${id}`);
+  } finally {
+    await client.http.close();
+  }
+  return ExitCode.INTERRUPTED;
+}

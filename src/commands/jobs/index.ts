@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import type { ActionFactory } from '../../program.js';
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Flags of every command that waits for a job. */
+function followFlags(cmd: Command, withDownload: boolean): Command {
+  cmd
+    .option('--interval <seconds>', 'seconds between polls of the job (default 1)')
+    .option('--no-events', 'poll only; do not listen on the job\'s event stream')
+    .option('--cancel-on-interrupt', 'on Ctrl-C, cancel the job before exiting (default: leave it running)');
+  if (withDownload) cmd.option('--download <dir>', 'when the job succeeds, save its outputs into DIR');
+  return cmd;
+}
+
+export function registerJobs(program: Command, action: ActionFactory): void {
+  const jobs = program
+    .command('jobs')
+    .description('Submit workflows, watch jobs, fetch their outputs and logs (job API v2)')
+    .helpGroup('Job API v2:');
+
+  followFlags(
+    jobs
+      .command('submit <workflow>')
+      .description('Submit an API-format workflow file (- reads standard input); prints the job id, or the Job with --json')
+      .option('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', collect, [])
+      .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)')
+      .option('--wait', 'then watch the job until it ends; exit code by outcome'),
+    true,
+  )
+    .addHelpText('after', `
+The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_service_org.
+
+Examples:
+  $ wes jobs submit flow.json
+  $ wes jobs submit flow.json --set 3.seed=42 --set 10.image=@cat.png --wait
+  $ cat flow.json | wes jobs submit - --download out/
+  $ wes jobs submit flow.json --json | jq -r .id`)
+    .action(action(() => import('./submit.js')));
+
+  jobs
+    .command('get <id>')
+    .description('Show a job: status, progress, timings, metrics, outputs and error (--verbose adds the traceback)')
+    .addHelpText('after', `
+Examples:
+  $ wes jobs get 7d7c0b7e-2f1e-4a43-9a4c-2d1f0f5f8e11
+  $ wes jobs get "$ID" --json | jq '.outputs[].name'`)
+    .action(action(() => import('./get.js')));
+
+  followFlags(
+    jobs.command('watch <id>').description('Follow a job until it ends; exit 0 succeeded, 3 failed or expired, 10 canceled'),
+    true,
+  )
+    .addHelpText('after', `
+Examples:
+  $ wes jobs watch "$ID"
+  $ wes jobs watch "$ID" --json > snapshots.ndjson
+  $ wes jobs watch "$ID" --download out/ --timeout 600`)
+    .action(action(() => import('./watch.js')));
+
+  followFlags(
+    jobs
+      .command('cancel <id>')
+      .description('Cancel a job (follows its cancel link); prints the Job with --json')
+      .option('--wait', 'then wait until the job has ended'),
+    false,
+  )
+    .addHelpText('after', `
+Examples:
+  $ wes jobs cancel "$ID"
+  $ wes jobs cancel "$ID" --wait`)
+    .action(action(() => import('./cancel.js')));
+
+  jobs
+    .command('logs <id>')
+    .description('Print what the run printed (on surfaces that keep logs)')
+    .addHelpText('after', `
+Examples:
+  $ wes jobs logs "$ID"
+  $ wes jobs logs "$ID" > run.log`)
+    .action(action(() => import('./logs.js')));
+
+  jobs
+    .command('download <id> [dir]')
+    .description('Save every output of a job into DIR (default ./<job-id>), blake3-checked, plus job.json')
+    .addHelpText('after', `
+Examples:
+  $ wes jobs download "$ID"
+  $ wes jobs download "$ID" out/ --json | jq -r '.[].path'`)
+    .action(action(() => import('./download.js')));
+}

@@ -1,0 +1,60 @@
+// `jobs download` and `--download DIR`: saves every output, shows a progress line for large
+// files on a terminal, and reports the saved paths (stdout: one path a line, or with --json one
+// array of {name, path, bytes, hash, verified, asset_id}).
+import type { Factory } from '../../factory.js';
+import type { FetchedJob, JobsClient } from '../../surfaces/jobs/client.js';
+import { downloadOutputs, type DownloadProgress, type SavedOutput } from '../../surfaces/jobs/download.js';
+import { createProgress, type Progress } from '../../render/progress.js';
+import { formatBytes } from './job-view.js';
+
+/** Files at least this large get a progress display on a terminal. */
+const LARGE_FILE_BYTES = 8 << 20;
+const REDRAW_MS = 100;
+
+export interface SaveReport {
+  /** false inside a watch with --json: stdout belongs to the NDJSON stream there. */
+  toStdout: boolean;
+}
+
+function progressDisplay(f: Factory, job: FetchedJob): { onProgress?: (p: DownloadProgress) => void; progress?: Progress } {
+  const large = job.job.outputs.some((o) => (o.size_bytes ?? 0) >= LARGE_FILE_BYTES);
+  if (!f.io.canAnimate || !large) return {};
+  const progress = createProgress(f.io, `downloading ${job.job.outputs.length} output(s)`);
+  const active = new Map<string, DownloadProgress>();
+  let last = 0;
+  return {
+    progress,
+    onProgress(p) {
+      active.set(p.name, p);
+      const now = Date.now();
+      if (now - last < REDRAW_MS) return;
+      last = now;
+      const parts = [...active.values()]
+        .filter((a) => a.total === null || a.bytes < a.total)
+        .map((a) => `${a.name} ${a.total ? `${Math.floor((a.bytes / a.total) * 100)}% of ${formatBytes(a.total)}` : formatBytes(a.bytes)}`);
+      progress.update(`downloading ${parts.join(', ') || '…'}`);
+    },
+  };
+}
+
+export async function saveOutputs(f: Factory, client: JobsClient, job: FetchedJob, dir: string, report: SaveReport): Promise<SavedOutput[]> {
+  const { io } = f;
+  const display = progressDisplay(f, job);
+  let result;
+  try {
+    result = await downloadOutputs(client, job, { dir, onProgress: display.onProgress });
+  } finally {
+    display.progress?.stop();
+  }
+  if (f.signal.aborted) throw f.signal.reason;
+  const { saved } = result;
+  if (report.toStdout && io.json) io.printJson(saved);
+  else if (report.toStdout) for (const s of saved) io.println(s.path);
+  else for (const s of saved) io.info(`saved ${s.path}`);
+  const unverified = saved.filter((s) => !s.verified).length;
+  if (unverified) io.info(`note: ${unverified} file(s) saved without a blake3 check: the service reported no hash yet`);
+  io.info(`✓ saved ${saved.length} of ${job.job.outputs.length} output(s) and ${result.jobFile}`);
+  if (result.errors.length > 1) io.warn(`${result.errors.length} outputs could not be saved; the first reason follows`);
+  if (result.errors.length) throw result.errors[0]!.error;
+  return saved;
+}

@@ -1,0 +1,56 @@
+// wes jobs submit <workflow|->: local checks first (JSON, API format, --set targets), then the
+// files named by --set uploads (deduplicated by hash), then one POST with an Idempotency-Key that
+// every retry reuses. --wait / --download continue as `jobs watch`.
+import { randomUUID } from 'node:crypto';
+import type { Factory } from '../../factory.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { JobsClient } from '../../surfaces/jobs/client.js';
+import { AssetPlacer } from '../../surfaces/jobs/assets.js';
+import type { SubmitRequest } from '../../surfaces/jobs/wire.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import { readWorkflow } from './workflow-file.js';
+import { applyAssignments, parseSet } from './set-inputs.js';
+import { followAndReport, followOptions } from './follow-run.js';
+
+export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const { io } = f;
+  const source = args[0]!;
+  const follow = followOptions(opts);
+  const key = typeof opts.idempotencyKey === 'string' ? opts.idempotencyKey : randomUUID();
+  if (key.trim() === '') throw new UsageError('--idempotency-key must not be empty');
+  const workflow = await readWorkflow(source, io.stdin);
+  const assignments = ((opts.set as string[] | undefined) ?? []).map((arg) => parseSet(arg, workflow));
+
+  const client = new JobsClient(f.http());
+  const placer = new AssetPlacer(client);
+  const prepared = await applyAssignments(workflow, assignments, async (path) => {
+    const placed = await placer.place(path);
+    io.info(sanitizeLine(`${placed.uploaded ? 'uploaded' : 'already on the service:'} ${path} → asset ${placed.asset.id}`));
+    return placed.asset.id;
+  });
+
+  const request: SubmitRequest = { workflow: prepared };
+  const partnerKey = f.settings().partnerKey;
+  if (partnerKey) request.extra_data = { api_key_service_org: partnerKey };
+
+  let submitted;
+  try {
+    submitted = await client.submit(request, key);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'idempotency_key_reuse') {
+      err.hint = `the Idempotency-Key ${key} was already used with a different body: an earlier attempt may have created the job. Check with \`wes jobs get\`, or submit again with a new --idempotency-key`;
+    }
+    throw err;
+  }
+
+  const wait = opts.wait === true || follow.download !== undefined;
+  if (wait) {
+    io.info(`submitted job ${submitted.job.id}`);
+    if (!io.json) io.println(submitted.job.id);
+    return followAndReport(f, client, submitted, follow);
+  }
+  if (io.json) io.printJson(submitted.job);
+  else io.println(submitted.job.id);
+  io.info(`✓ submitted job ${submitted.job.id} (${sanitizeLine(submitted.job.status)}); follow it with: wes jobs watch ${submitted.job.id}`);
+  return 0;
+}

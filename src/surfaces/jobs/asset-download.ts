@@ -1,0 +1,38 @@
+// Saves one asset: its bytes come from the asset's content route (a redirect to a signed URL, so
+// each attempt gets a fresh one) or, where a surface lacks that route, from the record's own `url`
+// (re-read when it has expired). Checked against the record's blake3, asked again when still null.
+import { mkdir } from 'node:fs/promises';
+import { ApiError } from '../../errors.js';
+import { saveToFile, type OpenedBody } from '../../files/save.js';
+import type { FetchedAsset, JobsClient } from './client.js';
+import { urlExpired, type SavedOutput } from './download.js';
+
+export async function downloadAsset(client: JobsClient, start: FetchedAsset, dir: string, name: string): Promise<SavedOutput> {
+  await mkdir(dir, { recursive: true });
+  const id = start.asset.id;
+  let record = start;
+  let contentRoute = true;
+  const open = async (offset: number): Promise<OpenedBody> => {
+    if (contentRoute) {
+      try {
+        const res = await client.assetContent(id, offset);
+        return { status: res.status, body: res.body };
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.surface !== 'jobs' || err.status !== 404) throw err;
+        contentRoute = false;
+      }
+    }
+    if (urlExpired(record.asset)) record = await client.getAsset(id);
+    const res = await client.signed(client.http.link(record.asset.url, record.from), offset);
+    return { status: res.status, body: res.body };
+  };
+  const file = await saveToFile({
+    dir,
+    name,
+    open,
+    expectedHash: start.asset.hash,
+    expectedSize: typeof start.asset.size_bytes === 'number' ? start.asset.size_bytes : null,
+    lateExpectedHash: async () => (record = await client.getAsset(id)).asset.hash,
+  });
+  return { name: file.name, path: file.path, bytes: file.bytes, hash: file.hash, verified: file.verified, asset_id: id };
+}

@@ -1,0 +1,128 @@
+// Typed client for surface A (job API v2): jobs and assets. No printing: commands render. Links
+// in answers are followed (resolved against the origin of the answer that carried them), never
+// rebuilt from ids; the only paths built here are the operations the interface names by path.
+import { openAsBlob } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { FormData } from 'undici';
+import type { HttpClient, HttpResponse } from '../../http/client.js';
+import { segment } from '../../http/links.js';
+import { checkAsset, checkJob } from './check.js';
+import type { AssetFromHashRequest, AssetRecord, Job, SubmitRequest } from './wire.js';
+
+/** A Job with the URL that answered it: host-relative links in it resolve against that origin. */
+export interface FetchedJob {
+  job: Job;
+  from: URL;
+}
+
+export interface FetchedAsset {
+  asset: AssetRecord;
+  from: URL;
+}
+
+export interface UploadRequest {
+  path: string;
+  contentType: string;
+  /** The name the workflow may refer to the asset by. */
+  filePath: string;
+  expectedHash?: string;
+  idempotencyKey?: string;
+}
+
+/** What a logs link answered: the text as a stream, or nothing (204). */
+export type LogsAnswer = { kind: 'text'; body: Readable } | { kind: 'empty' };
+
+export class JobsClient {
+  constructor(readonly http: HttpClient) {}
+
+  async submit(request: SubmitRequest, idempotencyKey: string): Promise<FetchedJob> {
+    const res = await this.http.json<unknown>({ surface: 'jobs', method: 'POST', url: '/api/v2/jobs', json: request, idempotencyKey });
+    return { job: checkJob(res), from: res.url };
+  }
+
+  async get(id: string): Promise<FetchedJob> {
+    return this.readJob(`/api/v2/jobs/${segment(id)}`);
+  }
+
+  /** Re-reads a job through its own `urls.self`. */
+  async refresh(current: FetchedJob, options: { retries?: number } = {}): Promise<FetchedJob> {
+    return this.readJob(this.http.link(current.job.urls.self, current.from), options.retries);
+  }
+
+  /** Follows `urls.cancel`; the operation is idempotent, so a key makes its retries safe. */
+  async cancel(current: FetchedJob): Promise<FetchedJob> {
+    const url = this.http.link(current.job.urls.cancel, current.from);
+    const res = await this.http.json<unknown>({ surface: 'jobs', method: 'POST', url, idempotencyKey: randomUUID() });
+    return { job: checkJob(res), from: res.url };
+  }
+
+  /** Opens `urls.events` (an SSE stream; destroy the body to close it). No retries: polling covers. */
+  async events(current: FetchedJob): Promise<HttpResponse<Readable>> {
+    const url = this.http.link(current.job.urls.events, current.from);
+    return this.http.stream({ surface: 'jobs', url, headers: { accept: 'text/event-stream' }, retries: 0 });
+  }
+
+  /** Follows `urls.logs`; the caller checks that the job has one. */
+  async logs(current: FetchedJob, logsLink: string): Promise<LogsAnswer> {
+    const url = this.http.link(logsLink, current.from);
+    const res = await this.http.stream({ surface: 'jobs', url, headers: { accept: 'text/plain' }, accept: [204] });
+    if (res.status === 204) {
+      res.body.resume?.();
+      return { kind: 'empty' };
+    }
+    return { kind: 'text', body: res.body };
+  }
+
+  async getAsset(id: string): Promise<FetchedAsset> {
+    const res = await this.http.json<unknown>({ surface: 'jobs', url: `/api/v2/assets/${segment(id)}` });
+    return { asset: checkAsset(res), from: res.url };
+  }
+
+  /** Creates an asset over a blob the service already holds; throws ApiError `blob_not_found` when it holds none. */
+  async assetFromHash(request: AssetFromHashRequest, idempotencyKey: string): Promise<FetchedAsset> {
+    const res = await this.http.json<unknown>({ surface: 'jobs', method: 'POST', url: '/api/v2/assets/from-hash', json: request, idempotencyKey });
+    return { asset: checkAsset(res), from: res.url };
+  }
+
+  async uploadAsset(request: UploadRequest): Promise<FetchedAsset> {
+    const blob = await openAsBlob(request.path, { type: request.contentType });
+    // A builder, not a value: each attempt streams the file again. Fields go before the file so a
+    // streaming server knows the expected hash before the bytes arrive.
+    const form = (): FormData => {
+      const fd = new FormData();
+      fd.append('content_type', request.contentType);
+      fd.append('file_path', request.filePath);
+      if (request.expectedHash) fd.append('expected_hash', request.expectedHash);
+      fd.append('file', blob, request.filePath);
+      return fd;
+    };
+    const res = await this.http.json<unknown>({
+      surface: 'jobs',
+      method: 'POST',
+      url: '/api/v2/assets',
+      body: form,
+      idempotencyKey: request.idempotencyKey ?? randomUUID(),
+    });
+    return { asset: checkAsset(res), from: res.url };
+  }
+
+  /** The bytes of an asset: its content route answers with a redirect to a signed URL. */
+  async assetContent(id: string, offset = 0): Promise<HttpResponse<Readable>> {
+    return this.http.redirectToSigned({ surface: 'jobs', url: `/api/v2/assets/${segment(id)}/content` }, rangeHeader(offset));
+  }
+
+  /** A signed URL (output or asset `url`), fetched with no credential. */
+  async signed(url: URL, offset = 0): Promise<HttpResponse<Readable>> {
+    return this.http.signed(url, rangeHeader(offset));
+  }
+
+  private async readJob(url: string | URL, retries?: number): Promise<FetchedJob> {
+    const res = await this.http.json<unknown>({ surface: 'jobs', url, retries });
+    return { job: checkJob(res), from: res.url };
+  }
+}
+
+export function rangeHeader(offset: number): Record<string, string> {
+  return offset > 0 ? { range: `bytes=${offset}-` } : {};
+}

@@ -1,0 +1,62 @@
+// Listens on a job's `urls.events` (server-sent events) only to learn *when* to re-read the job:
+// everything on the stream is derived from the job, and GET stays the truth. Any failure (no
+// stream, 501/429, a stream that breaks or ends) quietly leaves the caller on plain polling.
+import { createParser } from 'eventsource-parser';
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
+import type { FetchedJob, JobsClient } from './client.js';
+
+/** Events that cannot change the job object (frames and printed lines): no re-read for them. */
+const NO_REREAD = new Set(['preview', 'log']);
+const MAX_EVENT_CHARS = 1 << 20;
+
+export interface EventListener {
+  /** Resolves when the stream is over, for whatever reason. */
+  readonly done: Promise<void>;
+  close(): void;
+}
+
+/** Builds a client whose requests end when `signal` aborts (the stream has its own lifetime). */
+export type OpenClient = (signal: AbortSignal) => JobsClient;
+
+export function listenForChanges(open: OpenClient, job: FetchedJob, onChange: (event: string) => void, debug: (line: string) => void): EventListener {
+  const controller = new AbortController();
+  const client = open(controller.signal);
+  let body: Readable | undefined;
+  let closed = false;
+  const done = (async () => {
+    try {
+      const res = await client.events(job);
+      body = res.body;
+      if (closed) return void body.destroy();
+      const type = res.headers['content-type'] ?? '';
+      if (!type.toLowerCase().startsWith('text/event-stream')) {
+        body.destroy();
+        return debug(`* the event stream answered ${type || 'no content type'}, not text/event-stream; polling only`);
+      }
+      const parser = createParser({
+        maxBufferSize: MAX_EVENT_CHARS,
+        onEvent: (event) => {
+          const name = event.event ?? 'message';
+          if (!NO_REREAD.has(name)) onChange(name);
+        },
+      });
+      const decoder = new StringDecoder('utf8');
+      for await (const chunk of body) parser.feed(decoder.write(chunk as Buffer));
+      if (!closed) debug('* the event stream ended; polling only');
+    } catch (err) {
+      if (!closed) debug(`* the event stream is unavailable (${(err as Error).message}); polling only`);
+    } finally {
+      body?.destroy();
+      await client.http.close();
+    }
+  })();
+  return {
+    done,
+    close() {
+      closed = true;
+      controller.abort();
+      body?.destroy();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// Follows a job to a terminal status. GET polling is the truth (every capability is reachable by
+// polling); the event stream, when the job offers one, only wakes the poll early so changes show
+// at once. A 429 or 503 from a poll backs off (Retry-After first) instead of ending the watch.
+import { ApiError } from '../../errors.js';
+import { backoffDelay } from '../../http/retry.js';
+import type { FetchedJob, JobsClient } from './client.js';
+import { listenForChanges, type OpenClient } from './events.js';
+import { isTerminal, type Job } from './wire.js';
+
+export interface FollowOptions {
+  /** Poll interval in ms (the contract's default is 1 s). */
+  intervalMs: number;
+  /** Aborts the wait (Ctrl-C, --timeout); its reason is thrown. */
+  signal: AbortSignal;
+  /** A client for the event stream with its own lifetime; absent: polling only. */
+  openEvents?: OpenClient;
+  /** Shortest gap between two reads woken by events. */
+  minGapMs?: number;
+  debug?: (line: string) => void;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * What makes two snapshots different for a watcher: everything but the signed URLs of outputs,
+ * which a surface may re-sign on every read.
+ */
+export function changeKey(job: Job): string {
+  return JSON.stringify({ ...job, outputs: job.outputs.map(({ url: _url, url_expires_at: _expires, ...rest }) => rest) });
+}
+
+/** Yields the starting snapshot, then every changed one; the last yielded is terminal. */
+export async function* followJob(client: JobsClient, start: FetchedJob, options: FollowOptions): AsyncGenerator<FetchedJob> {
+  const debug = options.debug ?? (() => {});
+  let current = start;
+  let lastKey = changeKey(current.job);
+  yield current;
+  if (isTerminal(current.job.status)) return;
+
+  const waker = new Waker(options.minGapMs ?? 100);
+  const listener = options.openEvents && current.job.urls.events ? listenForChanges(options.openEvents, current, (name) => waker.wake(name), debug) : undefined;
+  let delay = options.intervalMs;
+  let throttled = 0;
+  try {
+    for (;;) {
+      await waker.wait(delay, options.signal);
+      try {
+        current = await client.refresh(current);
+      } catch (err) {
+        if (!(err instanceof ApiError) || (err.status !== 429 && err.status !== 503)) throw err;
+        delay = Math.min(MAX_BACKOFF_MS, Math.max(err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0, backoffDelay(throttled++)));
+        debug(`* polling throttled (${err.code}); next read in ${delay} ms`);
+        continue;
+      }
+      throttled = 0;
+      delay = options.intervalMs;
+      waker.readDone();
+      const key = changeKey(current.job);
+      if (key !== lastKey) {
+        lastKey = key;
+        yield current;
+      }
+      if (isTerminal(current.job.status)) return;
+    }
+  } finally {
+    listener?.close();
+  }
+}
+
+/** A sleep that an event can cut short, no sooner than `minGapMs` after the last read. */
+class Waker {
+  private pending = false;
+  private lastRead = 0;
+  private resolveSleep?: () => void;
+
+  constructor(private readonly minGapMs: number) {}
+
+  wake(_event: string): void {
+    this.pending = true;
+    this.resolveSleep?.();
+  }
+
+  readDone(): void {
+    this.lastRead = Date.now();
+  }
+
+  async wait(ms: number, signal: AbortSignal): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      if (this.pending) {
+        const gap = this.lastRead + this.minGapMs - Date.now();
+        if (gap > 0) await this.sleep(Math.min(gap, deadline - Date.now()), signal, false);
+        break;
+      }
+      await this.sleep(deadline - Date.now(), signal, true);
+    }
+    this.pending = false;
+  }
+
+  private sleep(ms: number, signal: AbortSignal, wakeable: boolean): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const finish = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.resolveSleep = undefined;
+        resolve();
+      };
+      const onAbort = () => {
+        clearTimeout(timer);
+        this.resolveSleep = undefined;
+        reject(signal.reason);
+      };
+      const timer = setTimeout(finish, Math.max(0, ms));
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (wakeable) this.resolveSleep = finish;
+    });
+  }
+}
