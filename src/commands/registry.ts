@@ -7,12 +7,16 @@ import { registerConfig } from './config/index.js';
 import { registerProfiles } from './profiles/index.js';
 import { registerHelp } from './help/index.js';
 import { registerDevServer } from './dev-server/index.js';
+import { registerJobs } from './jobs/index.js';
+import { registerAssets } from './assets/index.js';
 
 export function registerCommands(program: Command, action: ActionFactory): void {
   program.commandsGroup('Job API v2:');
   program.commandsGroup('Model router:');
   program.commandsGroup('Cloud API v1 (deprecated):');
   program.commandsGroup('Setup and tools:');
+  registerJobs(program, action);
+  registerAssets(program, action);
   registerAuth(program, action);
   registerConfig(program, action);
   registerProfiles(program, action);
