@@ -22,6 +22,11 @@ export interface SaveOptions {
   /** Opens the body from `offset` (send `Range: bytes=offset-` when offset > 0). */
   open: (offset: number) => Promise<OpenedBody>;
   expectedHash?: string | null;
+  /**
+   * Asked once the bytes are in, when `expectedHash` is empty: a hash the server computes lazily
+   * may be known by then (e.g. by re-reading the job).
+   */
+  lateExpectedHash?: () => Promise<string | null | undefined>;
   expectedSize?: number | null;
   /** Extra tries after a broken body (default 3). */
   resumeAttempts?: number;
@@ -86,11 +91,12 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
     if (opts.expectedSize != null && written !== opts.expectedSize) {
       throw new IntegrityError(`${opts.name}: got ${written} bytes, expected ${opts.expectedSize}`);
     }
-    if (opts.expectedHash && !sameHash(opts.expectedHash, hash)) {
-      throw new IntegrityError(`${opts.name}: blake3 mismatch (expected ${opts.expectedHash}, got ${hash})`);
+    const expected = opts.expectedHash || (await opts.lateExpectedHash?.());
+    if (expected && !sameHash(expected, hash)) {
+      throw new IntegrityError(`${opts.name}: blake3 mismatch (expected ${expected}, got ${hash})`);
     }
     await rename(partPath, finalPath);
-    return { path: finalPath, name: opts.name, bytes: written, hash, verified: Boolean(opts.expectedHash) };
+    return { path: finalPath, name: opts.name, bytes: written, hash, verified: Boolean(expected) };
   } catch (err) {
     await rm(partPath, { force: true });
     throw err;
