@@ -39,7 +39,7 @@ function interceptBody(
     if (cut === 'none') return realWrite(send, callback);
     done = true;
     if (cut === 'swallow') {
-      if (!res.headersSent) res.flushHeaders();
+      res.flushHeaders();
       if (callback) process.nextTick(callback);
       return true;
     }
@@ -47,7 +47,7 @@ function interceptBody(
       if (cut === 'end') res.socket?.end();
       else res.socket?.destroy();
     };
-    if (!res.headersSent) res.flushHeaders();
+    res.flushHeaders();
     if (send.length > 0) realWrite(send, finish);
     else finish();
     if (callback) process.nextTick(callback);
@@ -62,12 +62,12 @@ function interceptBody(
       const { cut } = filter(Buffer.alloc(0), offset);
       if (cut === 'swallow') {
         done = true;
-        if (!res.headersSent) res.flushHeaders();
+        res.flushHeaders();
       } else if (cut === 'none') {
         return realEnd(callback);
       } else {
         done = true;
-        if (!res.headersSent) res.flushHeaders();
+        res.flushHeaders();
         if (cut === 'end') res.socket?.end();
         else res.socket?.destroy();
       }
