@@ -7,7 +7,7 @@ describe('dev-server core: cloud surface', () => {
 
   it('refuses surface A without a bearer key, with a wrong one, and with a JWT', async () => {
     const url = `${ctx.server.url}/api/v2/jobs/some-id`;
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Bearer aaa.bbb.ccc' }]) {
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Bearer aaa.bbb.ccc' }] as Record<string, string>[]) {
       const res = await fetch(url, { headers });
       expect(res.status).toBe(401);
       expect(((await res.json()) as any).error.code).toBe('unauthorized');

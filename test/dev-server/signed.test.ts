@@ -80,7 +80,7 @@ describe('signed URLs', () => {
   });
 
   it('refuses any request carrying a credential with 400', async () => {
-    for (const headers of [{ authorization: 'Bearer x' }, { 'x-api-key': 'k' }, { cookie: 'session=1' }]) {
+    for (const headers of [{ authorization: 'Bearer x' }, { 'x-api-key': 'k' }, { cookie: 'session=1' }] as Record<string, string>[]) {
       expect(await rawGet(output.url, headers)).toBe(400);
     }
     expect(await rawGet(output.url, {})).toBe(200);
