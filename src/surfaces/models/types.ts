@@ -23,45 +23,5 @@ export interface RouterModelListResponse {
   limit: number;
 }
 
-export interface RouterErrorResponse {
-  detail: string;
-  error_type: string;
-}
-
-export interface RouterValidationErrorDetail {
-  loc: Array<string | number>;
-  msg: string;
-  type: string;
-  ctx?: Record<string, unknown>;
-  input?: unknown;
-}
-
-export interface RouterValidationErrorResponse {
-  detail: RouterValidationErrorDetail[];
-}
-
-/** The closed bucket set; anything else is handled as `internal_error`. */
-export const ROUTER_ERROR_TYPES = [
-  'invalid_input',
-  'content_policy_violation',
-  'provider_error',
-  'provider_timeout',
-  'insufficient_credits',
-  'model_not_found',
-  'unauthorized',
-  'forbidden',
-  'concurrency_limit_exceeded',
-  'client_disconnected',
-  'internal_error',
-  'deadline_exceeded',
-  'not_enabled',
-  'service_unavailable',
-  'rate_limited',
-] as const;
-export type RouterErrorType = (typeof ROUTER_ERROR_TYPES)[number];
-
-const KNOWN_TYPES: ReadonlySet<string> = new Set(ROUTER_ERROR_TYPES);
-
-export function normalizeErrorType(value: unknown): RouterErrorType {
-  return typeof value === 'string' && KNOWN_TYPES.has(value) ? (value as RouterErrorType) : 'internal_error';
-}
+// Error bodies are shared with the HTTP layer's error decoding.
+export type { RouterErrorResponse, RouterValidationErrorDetail, RouterValidationErrorResponse } from '../../http/wire-errors.js';

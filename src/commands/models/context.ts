@@ -1,0 +1,27 @@
+// What every `models` command needs: the model id argument checked before any request, the
+// router client, and the per-profile schema source.
+import type { Factory } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { ModelsClient } from '../../surfaces/models/client.js';
+import { ModelIdError, parseModelId, type ModelRef } from '../../surfaces/models/ids.js';
+import { SchemaCache } from '../../surfaces/models/schema-cache.js';
+import { SchemaSource } from '../../surfaces/models/schema-source.js';
+
+export function modelArg(arg: string | undefined): ModelRef {
+  if (!arg) throw new UsageError('give a model id: provider/model', 'list them with `wes models list --all`');
+  try {
+    return parseModelId(arg);
+  } catch (err) {
+    if (err instanceof ModelIdError) throw new UsageError(err.message, 'model ids look like acme/chat-v2; list them with `wes models list --all`');
+    throw err;
+  }
+}
+
+export function modelsClient(f: Factory): ModelsClient {
+  return new ModelsClient(f.http());
+}
+
+export function schemaSource(f: Factory, client: ModelsClient = modelsClient(f)): SchemaSource {
+  const settings = f.settings();
+  return new SchemaSource(client, new SchemaCache(f.store(), settings.profile, settings.routerUrl));
+}

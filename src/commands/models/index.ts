@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import type { ActionFactory } from '../../program.js';
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function registerModels(program: Command, action: ActionFactory): void {
+  const models = program
+    .command('models')
+    .description('Discover and run partner models through the model router')
+    .helpGroup('Model router:')
+    .addHelpText('after', `
+Discovery, end to end:
+  $ wes models list --all --provider dev
+  $ wes models schema dev/upscale
+  $ wes models run dev/upscale -i image=@photo.png -i scale=4`);
+  models
+    .command('list')
+    .description('List runnable models: one page, or every page with --all')
+    .option('--all', 'walk every page of the catalog')
+    .option('--limit <n>', 'page size to ask for (the router clamps it; default 20, 100 with --all)')
+    .option('--provider <provider>', 'only models of this provider')
+    .addHelpText('after', '\nExamples:\n  $ wes models list\n  $ wes models list --all --provider acme\n  $ wes models list --all --json | jq -r \'.[].id\'')
+    .action(action(() => import('./list.js')));
+  models
+    .command('show <provider/model>')
+    .description('Show one catalog entry, with the link to its input schema')
+    .addHelpText('after', '\nExamples:\n  $ wes models show dev/echo\n  $ wes models show dev/echo --json')
+    .action(action(() => import('./show.js')));
+  models
+    .command('schema <provider/model>')
+    .description("Show a model's input fields (cached per profile, revalidated with its ETag)")
+    .option('--refresh', 'ignore the cached copy and fetch the document again')
+    .addHelpText('after', '\nExamples:\n  $ wes models schema dev/upscale\n  $ wes models schema dev/upscale --json > upscale.openapi.json')
+    .action(action(() => import('./schema.js')));
+  models
+    .command('run <provider/model>')
+    .description("Run a model: its own JSON in, its own JSON out (printed exactly as the router sent it)")
+    .option('--input <file>', 'the input JSON from a file, or - for standard input')
+    .option('-d, --data <json>', 'input JSON given inline (merged over --input)')
+    .option('-i, --param <key=value>', 'one input field, typed by the schema; key=@file reads a file (a data URI for binary fields); repeatable', collect, [])
+    .option('--idempotency-key <key>', 'key reused on every retry (generated when absent)')
+    .option('-o, --output <file>', 'write the output to a file instead of standard output')
+    .option('--download <dir>', 'save every http(s) URL found in the output into this folder')
+    .option('--no-validate', 'do not check the input against the cached schema first')
+    .addHelpText('after', `
+Examples:
+  $ wes models run dev/echo -d '{"message":"hi"}'
+  $ wes models run dev/image -i prompt="a red fox" -i width=256 --download out/
+  $ wes models run dev/upscale --input body.json --idempotency-key job-42 -o result.json`)
+    .action(action(() => import('./run.js')));
+}

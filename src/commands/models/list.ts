@@ -1,0 +1,54 @@
+// wes models list: one catalog page, or the whole catalog with --all.
+import type { Factory } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { printTable } from '../../render/table.js';
+import { segmentProblem } from '../../surfaces/models/ids.js';
+import type { RouterModelListEntry } from '../../surfaces/models/types.js';
+import { walkCatalog } from '../../surfaces/models/walk.js';
+import { modelsClient } from './context.js';
+
+const ALL_STRIDE = 100;
+
+function parseLimit(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  if (!/^-?\d+$/.test(text)) throw new UsageError(`--limit must be a whole number, got ${JSON.stringify(raw)}`);
+  return Number(text);
+}
+
+function printEntries(f: Factory, entries: RouterModelListEntry[]): void {
+  printTable(f.io, ['id', 'provider', 'model', 'charges on policy rejection'], entries.map((e) => [e.id, e.provider, e.model, e.billing.charges_on_policy_rejection]));
+}
+
+export async function run(f: Factory, _args: string[], opts: Record<string, unknown>): Promise<number> {
+  const limit = parseLimit(opts.limit);
+  const provider = opts.provider === undefined ? undefined : String(opts.provider);
+  const problem = provider === undefined ? undefined : segmentProblem('provider', provider);
+  if (problem) throw new UsageError(`--provider: ${problem}`);
+  const keep = (e: RouterModelListEntry) => provider === undefined || e.provider === provider;
+  const client = modelsClient(f);
+
+  if (opts.all) {
+    const entries = (
+      await walkCatalog(client, {
+        limit: limit ?? ALL_STRIDE,
+        onRestart: (reason) => f.io.info(`note: the catalog changed during the walk (${reason}); starting over, each model listed once`),
+      })
+    ).filter(keep);
+    if (f.io.json) f.io.printJson(entries);
+    else {
+      printEntries(f, entries);
+      f.io.info(`${entries.length} model${entries.length === 1 ? '' : 's'}`);
+    }
+    return 0;
+  }
+
+  const page = await client.listPage({ limit });
+  const shown = { ...page, data: page.data.filter(keep) };
+  if (f.io.json) f.io.printJson(shown);
+  else {
+    printEntries(f, shown.data);
+    if (page.has_more) f.io.info(`more models follow; list them all with \`wes models list --all\``);
+  }
+  return 0;
+}

@@ -1,0 +1,127 @@
+// wes models run <provider/model>: builds the model's input, checks it against the cached schema,
+// runs it with the router's retry rules (one Idempotency-Key for every attempt) and prints the
+// output bytes exactly as the router sent them.
+import { randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Factory } from '../../factory.js';
+import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
+import { cents } from '../../render/error.js';
+import { createProgress, type Progress } from '../../render/progress.js';
+import { sanitize } from '../../render/sanitize.js';
+import type { ModelRef } from '../../surfaces/models/ids.js';
+import { buildInput, type BuiltInput } from '../../surfaces/models/input.js';
+import { compileInputValidator } from '../../surfaces/models/input-validation.js';
+import { SchemaDocumentError } from '../../surfaces/models/openapi-doc.js';
+import { downloadUrls, outputUrls } from '../../surfaces/models/output-urls.js';
+import { runWithRetries, type RunWait } from '../../surfaces/models/run.js';
+import type { LoadedSchema, SchemaSource } from '../../surfaces/models/schema-source.js';
+import { modelArg, modelsClient, schemaSource } from './context.js';
+
+async function readInputFile(f: Factory, path: string): Promise<{ bytes: Buffer; origin: string }> {
+  if (path === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of f.io.stdin) chunks.push(Buffer.from(chunk as Buffer));
+    return { bytes: Buffer.concat(chunks), origin: 'standard input' };
+  }
+  try {
+    return { bytes: await readFile(path), origin: path };
+  } catch (err) {
+    throw new UsageError(`--input ${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+function problemsWith(schema: LoadedSchema, input: BuiltInput, f: Factory) {
+  try {
+    return compileInputValidator(schema.doc)(input.value);
+  } catch (err) {
+    if (!(err instanceof SchemaDocumentError)) throw err;
+    f.io.info(`note: not checking the input locally: ${err.message}`);
+    return [];
+  }
+}
+
+/** Every problem at once; a cached schema that rejects the input is revalidated first, in case it changed. */
+async function checkLocally(f: Factory, ref: ModelRef, schemas: SchemaSource, schema: LoadedSchema, input: BuiltInput): Promise<void> {
+  let problems = problemsWith(schema, input, f);
+  if (problems.length > 0 && schema.source === 'cache') {
+    const current = await schemas.load(ref);
+    if (current.source === 'fetched') problems = problemsWith(current, input, f);
+  }
+  if (problems.length === 0) return;
+  throw new WesError(`the input does not match the schema of ${ref.id} (${problems.length} problem${problems.length === 1 ? '' : 's'}, checked locally; nothing was sent)`, {
+    exitCode: ExitCode.REFUSED,
+    code: 'invalid_input',
+    details: { validation: problems },
+    hint: 'fix the fields above, or send the input as it is with --no-validate',
+  });
+}
+
+function waitMessage(ref: ModelRef, wait: RunWait, retries: number): string {
+  const seconds = Math.max(1, Math.round(wait.delayMs / 1000));
+  if (wait.kind === 'collect') {
+    return `${ref.id} is still running at the provider; collecting the result in ${seconds} s with the same Idempotency-Key`;
+  }
+  const err = wait.error;
+  let reason = `${err.code}: ${err.message}`;
+  const spend = err instanceof ApiError ? (err.details as { committed_spend?: { limit_cents: number; current_cents: number; remaining_cents: number } } | undefined)?.committed_spend : undefined;
+  if (spend) reason += ` (committed spend: limit ${cents(spend.limit_cents)}, in flight ${cents(spend.current_cents)}, remaining ${cents(spend.remaining_cents)})`;
+  return `${reason}; retry ${wait.attempt}/${retries} in ${seconds} s`;
+}
+
+function writeStdout(f: Factory, bytes: Buffer): Promise<void> {
+  // Piped output is the router's bytes unchanged; a terminal gets them without control sequences.
+  const data = f.io.stdoutIsTTY ? sanitize(bytes.toString('utf8')).replace(/([^\n])$/, '$1\n') : bytes;
+  return new Promise((resolve, reject) => f.io.stdout.write(data, (err) => (err ? reject(err) : resolve())));
+}
+
+async function saveLinkedFiles(f: Factory, output: Buffer, dir: string): Promise<void> {
+  let value: unknown;
+  try {
+    value = JSON.parse(output.toString('utf8'));
+  } catch {
+    f.io.warn('note: the output is not JSON; no URLs to download');
+    return;
+  }
+  const urls = outputUrls(value);
+  if (urls.length === 0) {
+    f.io.info('no URLs in the output to download');
+    return;
+  }
+  await downloadUrls(f.http(), urls, dir, (file) => f.io.info(`saved ${file.path} (${file.bytes} bytes)`));
+}
+
+export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const ref = modelArg(args[0]);
+  const pairs = (opts.param as string[] | undefined) ?? [];
+  const validate = opts.validate !== false;
+  const base = opts.input === undefined ? undefined : await readInputFile(f, String(opts.input));
+  const client = modelsClient(f);
+  const schemas = schemaSource(f, client);
+  // Typing -i pairs needs the schema, so fetch it then; otherwise only a cached copy is used.
+  let schema = validate || pairs.length > 0 ? await schemas.cached(ref) : undefined;
+  if (!schema && pairs.length > 0) schema = await schemas.load(ref);
+  const input = await buildInput({ base, data: opts.data === undefined ? undefined : String(opts.data), pairs, doc: schema?.doc });
+  if (validate && schema) await checkLocally(f, ref, schemas, schema, input);
+
+  const retries = f.http().retries;
+  let progress: Progress | undefined;
+  const answer = await runWithRetries(client, ref, input.bytes, {
+    idempotencyKey: opts.idempotencyKey === undefined ? randomUUID() : String(opts.idempotencyKey),
+    retries,
+    signal: f.signal,
+    onWait: (wait) => {
+      const text = waitMessage(ref, wait, retries);
+      if (progress) progress.update(text);
+      else progress = createProgress(f.io, text);
+    },
+  }).finally(() => progress?.stop());
+
+  if (opts.output !== undefined) {
+    await writeFile(String(opts.output), answer.body);
+    f.io.info(`wrote the output of ${ref.id} to ${opts.output} (${answer.body.length} bytes)`);
+  } else {
+    await writeStdout(f, answer.body);
+  }
+  if (opts.download !== undefined) await saveLinkedFiles(f, answer.body, String(opts.download));
+  return 0;
+}

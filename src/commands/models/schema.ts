@@ -1,0 +1,32 @@
+// wes models schema <provider/model>: the model's input fields, from the cached document when the
+// router says it has not changed (304).
+import type { Factory } from '../../factory.js';
+import { ExitCode, WesError } from '../../errors.js';
+import { printTable } from '../../render/table.js';
+import { SchemaDocumentError } from '../../surfaces/models/openapi-doc.js';
+import { fieldRows } from '../../surfaces/models/schema-fields.js';
+import { modelArg, schemaSource } from './context.js';
+
+const SOURCE_NOTE = { cache: 'from the cache', not_modified: 'cached copy, unchanged on the router (304)', fetched: 'fetched from the router' } as const;
+
+export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const ref = modelArg(args[0]);
+  const loaded = await schemaSource(f).load(ref, { refresh: Boolean(opts.refresh) });
+  if (f.io.json) {
+    f.io.printJson(loaded.doc);
+    return 0;
+  }
+  let rows;
+  try {
+    rows = fieldRows(loaded.doc);
+  } catch (err) {
+    if (err instanceof SchemaDocumentError) {
+      throw new WesError(`the input schema of ${ref.id} cannot be read: ${err.message}`, { exitCode: ExitCode.ERROR, code: 'bad_response', surface: 'router' });
+    }
+    throw err;
+  }
+  printTable(f.io, ['name', 'type', 'required', 'default', 'constraints', 'description'], rows.map((r) => [r.name, r.type, r.required ? 'yes' : 'no', r.default, r.constraints, r.description]));
+  if (rows.length === 0) f.io.info(`${ref.id} declares no input fields`);
+  f.io.info(`${ref.id} input schema: ${SOURCE_NOTE[loaded.source]}`);
+  return 0;
+}

@@ -1,0 +1,53 @@
+// Router answers are untrusted: the fields a command relies on are checked before use, so a
+// malformed answer becomes one clear error instead of a crash later on.
+import type { HttpResponse } from '../../http/client.js';
+import { ExitCode, WesError } from '../../errors.js';
+import { isModelId } from './ids.js';
+import { isObject } from './openapi-doc.js';
+import type { RouterModelDetail, RouterModelListEntry, RouterModelListResponse } from './types.js';
+
+export function badResponse(what: string, res: HttpResponse<unknown>): WesError {
+  return new WesError(`unreadable response from ${res.url.origin}: ${what}`, {
+    exitCode: ExitCode.ERROR,
+    code: 'bad_response',
+    status: res.status,
+    requestId: res.requestId,
+    surface: 'router',
+  });
+}
+
+function entryProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'is not an object';
+  for (const key of ['id', 'provider', 'model'] as const) if (typeof value[key] !== 'string') return `has no string \`${key}\``;
+  if (!isModelId(value.id as string)) return `has an id that breaks the model id rules (${JSON.stringify(value.id)})`;
+  if (value.id !== `${value.provider}/${value.model}`) return 'has an id that is not provider/model';
+  if (!isObject(value.billing) || typeof value.billing.charges_on_policy_rejection !== 'string') return 'has no `billing.charges_on_policy_rejection`';
+  return undefined;
+}
+
+function checkEntry(value: unknown, where: string, res: HttpResponse<unknown>): RouterModelListEntry {
+  const problem = entryProblem(value);
+  if (problem) throw badResponse(`${where} ${problem}`, res);
+  return value as RouterModelListEntry;
+}
+
+export function checkListPage(res: HttpResponse<unknown>): RouterModelListResponse {
+  const body = res.body;
+  if (!isObject(body)) throw badResponse('the model list is not a JSON object', res);
+  if (!Array.isArray(body.data)) throw badResponse('the model list has no `data` array', res);
+  if (typeof body.has_more !== 'boolean') throw badResponse('the model list has no boolean `has_more`', res);
+  if (typeof body.limit !== 'number' || !Number.isInteger(body.limit)) throw badResponse('the model list has no integer `limit`', res);
+  if (body.has_more && (typeof body.next_cursor !== 'string' || body.next_cursor === '')) {
+    throw badResponse('the model list says has_more but gives no `next_cursor`', res);
+  }
+  body.data.forEach((entry, i) => checkEntry(entry, `entry ${i} of the model list`, res));
+  return body as unknown as RouterModelListResponse;
+}
+
+export function checkDetail(res: HttpResponse<unknown>): RouterModelDetail {
+  const detail = checkEntry(res.body, 'the model detail', res) as RouterModelDetail;
+  if (detail.input_schema_url !== undefined && typeof detail.input_schema_url !== 'string') {
+    throw badResponse('the model detail has an `input_schema_url` that is not a string', res);
+  }
+  return detail;
+}

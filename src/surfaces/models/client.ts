@@ -1,0 +1,64 @@
+// A typed client for surface B (the model router). No printing: commands decide what to show.
+import type { HttpClient, HttpResponse } from '../../http/client.js';
+import { checkDetail, checkListPage } from './check.js';
+import { modelPath, type ModelRef } from './ids.js';
+import type { RouterModelDetail, RouterModelListResponse } from './types.js';
+
+export interface SchemaAnswer {
+  status: 200 | 304;
+  etag: string | undefined;
+  /** The document bytes (200 only). */
+  bytes?: Buffer;
+  requestId: string | undefined;
+}
+
+export interface RunAnswer {
+  /** The model output exactly as the router sent it. */
+  body: Buffer;
+  headers: Record<string, string>;
+  requestId: string | undefined;
+}
+
+export class ModelsClient {
+  constructor(private readonly http: HttpClient) {}
+
+  /** One catalog page; `limit` and `cursor` go to the server exactly as given. */
+  async listPage(params: { limit?: number; cursor?: string } = {}): Promise<RouterModelListResponse> {
+    const res = await this.http.json<unknown>({ surface: 'router', url: '/v1/models', query: { limit: params.limit, cursor: params.cursor } });
+    return checkListPage(res);
+  }
+
+  async show(ref: ModelRef): Promise<RouterModelDetail> {
+    const res = await this.http.json<unknown>({ surface: 'router', url: modelPath(ref) });
+    return checkDetail(res);
+  }
+
+  /** The input schema document; with `etag`, a conditional GET that may answer 304. */
+  async schema(ref: ModelRef, etag?: string): Promise<SchemaAnswer> {
+    const res: HttpResponse<Buffer> = await this.http.buffer({
+      surface: 'router',
+      url: `${modelPath(ref)}/openapi.json`,
+      headers: { accept: 'application/json', ...(etag ? { 'if-none-match': etag } : {}) },
+      accept: [304],
+    });
+    const status = res.status === 304 ? 304 : 200;
+    return { status, etag: res.headers.etag, bytes: status === 200 ? res.body : undefined, requestId: res.requestId };
+  }
+
+  /**
+   * One attempt at running a model (no retries here: the caller decides, since a 504 with
+   * Retry-After means "collect later with the same key", not "try again").
+   */
+  async runOnce(ref: ModelRef, body: Buffer, idempotencyKey: string): Promise<RunAnswer> {
+    const res = await this.http.buffer({
+      surface: 'router',
+      method: 'POST',
+      url: modelPath(ref),
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body,
+      idempotencyKey,
+      retries: 0,
+    });
+    return { body: res.body, headers: res.headers, requestId: res.requestId };
+  }
+}

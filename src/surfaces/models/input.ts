@@ -1,0 +1,106 @@
+// The body of `models run`, from `--input FILE|-`, `-d JSON` and `-i KEY=VALUE` pairs, merged in
+// that order. An input file alone is sent byte for byte; anything merged is serialised once.
+// Pair values are typed by the model's schema when one is known.
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { isObject, type JsonObject } from './openapi-doc.js';
+import { fieldTypes, inputFields, isBinaryString, type InputField } from './schema-fields.js';
+
+export interface InputSources {
+  /** Bytes of --input and where they came from (a path or "standard input"). */
+  base?: { bytes: Buffer; origin: string };
+  data?: string;
+  pairs: string[];
+  /** The model's schema document, for typing pairs. */
+  doc?: JsonObject;
+  /** Folder `@file` paths are relative to (default: the working directory). */
+  cwd?: string;
+}
+
+export interface BuiltInput {
+  bytes: Buffer;
+  value: JsonObject;
+}
+
+function parseObject(text: string, origin: string): JsonObject {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${origin} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!isObject(value)) throw new UsageError(`${origin} must be a JSON object (the model's input), got ${Array.isArray(value) ? 'an array' : typeof value}`);
+  return value;
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.gif': 'image/gif',
+  '.wav': 'audio/wav', '.mp3': 'audio/mpeg', '.flac': 'audio/flac', '.ogg': 'audio/ogg',
+  '.mp4': 'video/mp4', '.webm': 'video/webm', '.json': 'application/json', '.txt': 'text/plain', '.pdf': 'application/pdf',
+};
+
+function dataUri(bytes: Buffer, path: string, schema: JsonObject): string {
+  const declared = typeof schema.contentMediaType === 'string' && !schema.contentMediaType.includes('*') ? schema.contentMediaType : undefined;
+  const type = declared ?? MEDIA_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  return `data:${type};base64,${bytes.toString('base64')}`;
+}
+
+function parseJsonOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Types one value by the field's declared JSON types; undefined `field`: JSON when it parses, else text. */
+export function typeValue(doc: unknown, key: string, text: string, field: InputField | undefined): unknown {
+  if (!field) return parseJsonOr(text) ?? text;
+  const types = fieldTypes(doc, field.schema);
+  if (types.length === 0) return parseJsonOr(text) ?? text;
+  const trimmed = text.trim();
+  if (types.includes('integer') && /^-?\d+$/.test(trimmed)) return Number(trimmed);
+  if (types.includes('number') && trimmed !== '' && Number.isFinite(Number(trimmed))) return Number(trimmed);
+  if (types.includes('boolean') && /^(true|false)$/i.test(trimmed)) return trimmed.toLowerCase() === 'true';
+  if (types.includes('array') || types.includes('object')) {
+    const parsed = parseJsonOr(trimmed);
+    if ((Array.isArray(parsed) && types.includes('array')) || (isObject(parsed) && types.includes('object'))) return parsed;
+  }
+  if (types.includes('null') && trimmed === 'null') return null;
+  if (types.includes('string')) return text;
+  throw new UsageError(`-i ${key}: the model expects ${types.join(' or ')}, got ${JSON.stringify(text)}`);
+}
+
+async function pairValue(pair: string, doc: JsonObject | undefined, fields: Map<string, InputField>, cwd: string | undefined): Promise<[string, unknown]> {
+  const eq = pair.indexOf('=');
+  if (eq <= 0) throw new UsageError(`-i expects KEY=VALUE, got ${JSON.stringify(pair)}`);
+  const key = pair.slice(0, eq);
+  const raw = pair.slice(eq + 1);
+  const field = fields.get(key);
+  if (!raw.startsWith('@')) return [key, typeValue(doc, key, raw, field)];
+  const path = raw.slice(1);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(cwd ? new URL(path, `file://${cwd}/`) : path);
+  } catch (err) {
+    throw new UsageError(`-i ${key}=@${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const binary = field !== undefined && fieldTypes(doc, field.schema).includes('string') && isBinaryString(field.schema);
+  return [key, binary ? dataUri(bytes, path, field!.schema) : typeValue(doc, key, bytes.toString('utf8'), field)];
+}
+
+export async function buildInput(sources: InputSources): Promise<BuiltInput> {
+  const { base, data, pairs, doc } = sources;
+  if (base && data === undefined && pairs.length === 0) {
+    return { bytes: base.bytes, value: parseObject(base.bytes.toString('utf8'), base.origin) };
+  }
+  const value: JsonObject = base ? parseObject(base.bytes.toString('utf8'), base.origin) : {};
+  if (data !== undefined) Object.assign(value, parseObject(data, '-d'));
+  const fields = new Map(doc ? inputFields(doc).map((f) => [f.name, f] as const) : []);
+  for (const pair of pairs) {
+    const [key, typed] = await pairValue(pair, doc, fields, sources.cwd);
+    value[key] = typed;
+  }
+  return { bytes: Buffer.from(JSON.stringify(value)), value };
+}

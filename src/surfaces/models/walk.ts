@@ -1,0 +1,48 @@
+// Walking the whole catalog: keep going while has_more is true (short and empty pages are not the
+// end), pass each cursor back exactly, and when a cursor is refused mid-walk (the catalog was
+// rebuilt) start over once, keeping every id seen so far only once.
+import { ApiError, ExitCode, WesError } from '../../errors.js';
+import type { ModelsClient } from './client.js';
+import type { RouterModelListEntry } from './types.js';
+
+export interface WalkOptions {
+  limit?: number;
+  /** Told when the walk starts over after a refused cursor. */
+  onRestart?: (reason: string) => void;
+  onPage?: (pages: number, entries: number) => void;
+}
+
+const MAX_RESTARTS = 1;
+
+export async function walkCatalog(client: ModelsClient, options: WalkOptions = {}): Promise<RouterModelListEntry[]> {
+  const seen = new Map<string, RouterModelListEntry>();
+  let restarts = 0;
+  let pages = 0;
+  let cursor: string | undefined;
+  const usedCursors = new Set<string>();
+  for (;;) {
+    let page;
+    try {
+      page = await client.listPage({ limit: options.limit, cursor });
+    } catch (err) {
+      if (cursor !== undefined && err instanceof ApiError && err.code === 'invalid_input' && restarts < MAX_RESTARTS) {
+        restarts++;
+        options.onRestart?.(err.message);
+        cursor = undefined;
+        usedCursors.clear();
+        continue;
+      }
+      throw err;
+    }
+    pages++;
+    for (const entry of page.data) if (!seen.has(entry.id)) seen.set(entry.id, entry);
+    options.onPage?.(pages, seen.size);
+    if (!page.has_more) return [...seen.values()];
+    const next = page.next_cursor!;
+    if (usedCursors.has(next)) {
+      throw new WesError('the router handed out the same cursor twice; the catalog walk would never end', { exitCode: ExitCode.ERROR, code: 'bad_response', surface: 'router' });
+    }
+    usedCursors.add(next);
+    cursor = next;
+  }
+}
