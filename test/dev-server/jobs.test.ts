@@ -379,3 +379,18 @@ describe('job API v2: serverless deployment', () => {
     expect(failed.error.message).toMatch(/node 2 \(Sample\)/);
   });
 });
+
+describe('job API v2: lazy hashes', () => {
+  it('reports hash null until the server has hashed the output', async () => {
+    const server = await startFast({ hashDelayMs: 300 });
+    try {
+      const done = await waitForJob(server, (await submitJob(server, bytesWorkflow(64))).body.urls.self, ['succeeded']);
+      expect(done.outputs[0].hash).toBeNull();
+      await new Promise((r) => setTimeout(r, 320));
+      const later = (await getJson(server, done.urls.self)).body;
+      expect(later.outputs[0].hash).toMatch(/^blake3:[0-9a-f]{64}$/);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -178,8 +178,8 @@ export async function runJob(job: EngineJob, plan: Plan, hooks: RunHooks): Promi
       async readAsset(ref) {
         const asset = hooks.findAsset(ref);
         if (!asset) return undefined;
-        const bytes = await readAll(hooks.openAsset(asset), MAX_IMAGE_BYTES);
-        return bytes ? { asset, bytes } : undefined;
+        if (asset.size_bytes > MAX_IMAGE_BYTES) return { asset, bytes: null };
+        return { asset, bytes: await readAll(hooks.openAsset(asset), MAX_IMAGE_BYTES) };
       },
     };
 

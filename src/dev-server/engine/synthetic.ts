@@ -3,16 +3,21 @@ import { Readable } from 'node:stream';
 import { seededRandom } from './prng.js';
 
 const BLOCK = 64 * 1024;
+/** Base blocks of recently used seeds (64 KiB each); the oldest is dropped past this many. */
+const CACHED_SEEDS = 16;
 const bases = new Map<number, Buffer>();
 
 function baseBlock(seed: number): Buffer {
   let base = bases.get(seed);
-  if (!base) {
+  if (base) {
+    bases.delete(seed);
+  } else {
     const random = seededRandom(seed);
     base = Buffer.alloc(BLOCK);
     for (let i = 0; i < BLOCK; i += 4) base.writeUInt32LE(Math.floor(random() * 4294967296), i);
-    bases.set(seed, base);
   }
+  bases.set(seed, base);
+  if (bases.size > CACHED_SEEDS) bases.delete(bases.keys().next().value!);
   return base;
 }
 

@@ -14,6 +14,7 @@ export const LoadImage: NodeClass = {
     const found = await ctx.readAsset(ref);
     const frame = { file: '/srv/engine/nodes.py', line: 1703, func: 'load_image', code: 'img = node_helpers.pillow(Image.open, image_path)' };
     if (!found) throw new NodeRaised('FileNotFoundError', `[Errno 2] No such file or directory: '${ref}'`, frame);
+    if (!found.bytes) throw new NodeRaised('DecompressionBombError', `image file '${found.asset.file_path}' is too large to load`, frame);
     try {
       return [decodePng(found.bytes)];
     } catch (err) {

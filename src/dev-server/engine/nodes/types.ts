@@ -30,8 +30,8 @@ export interface NodeRunContext {
   nextCounter(): number;
   commitBytes(name: string, contentType: string, bytes: Buffer): Promise<StoredOutput>;
   commitSynthetic(name: string, contentType: string, size: number, seed: number): Promise<StoredOutput>;
-  /** Reads an uploaded asset named by id or file_path; undefined when unknown. */
-  readAsset(ref: string): Promise<{ asset: StoredOutput; bytes: Buffer } | undefined>;
+  /** Reads an uploaded asset named by id or file_path; undefined when unknown, bytes null when too large to load. */
+  readAsset(ref: string): Promise<{ asset: StoredOutput; bytes: Buffer | null } | undefined>;
 }
 
 /** A Python-style exception raised by a node. */
