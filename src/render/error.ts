@@ -123,6 +123,16 @@ export function hintFor(err: WesError): string | undefined {
     case 'deadline_exceeded':
     case 'provider_timeout':
       return 'the model took too long; run again with the same --idempotency-key to collect the result';
+    case 'invalid_workflow':
+      return 'fix the nodes named above and submit again';
+    case 'blob_not_found':
+      return 'the service holds no file with that hash; upload it with `wes assets upload FILE`';
+    case 'invalid_request':
+      return err.surface === 'jobs' ? 'the service refused the asset request as malformed; check the file and the --content-type / --name given' : undefined;
+    case 'upstream_error':
+      return 'a failure inside the service; reads were retried automatically. Try again later';
+    case 'not_found':
+      return err.surface === 'jobs' ? 'check the id; a job and its outputs can be fetched only until the job\'s expires_at' : undefined;
     case 'network_error':
       return undefined;
     default:
