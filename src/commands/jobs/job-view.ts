@@ -56,7 +56,7 @@ export function progressLine(job: Job): string {
 }
 
 export function outputLine(o: Output): string {
-  const node = o.node_id ? ` from node ${o.node_id}` : '';
+  const node = o.node_id ? `, node ${o.node_id}` : '';
   return sanitizeLine(`+ ${o.name} (${o.type}, ${formatBytes(o.size_bytes)}${node})`);
 }
 
@@ -99,7 +99,8 @@ export function renderJobError(io: IOStreams, e: JobError, verbose: boolean, str
 
 function metricText(name: string, value: number | null): string {
   if (value === null) return 'not yet';
-  return name.endsWith('_ms') ? `${value} (${formatDuration(value)})` : String(value);
+  if (name.endsWith('_ms')) return formatDuration(value);
+  return name.endsWith('_bytes') ? formatBytes(value) : String(value);
 }
 
 /** The full human view of `jobs get`. */

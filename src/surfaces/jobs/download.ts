@@ -52,60 +52,74 @@ export function urlExpired(output: Pick<Output, 'url_expires_at'>, now = Date.no
   return Number.isFinite(at) && at - EXPIRY_MARGIN_MS <= now;
 }
 
-/** The newest snapshot of a job, re-read at most once per reason however many outputs ask. */
+interface Snapshot {
+  fetched: FetchedJob;
+  /** Reads are numbered in the order they started; the job handed in is 0. */
+  seq: number;
+}
+
+/** The newest snapshot of a job; outputs that need a newer one share a single read. */
 class JobSnapshots {
-  private latest: FetchedJob;
-  private pending?: Promise<FetchedJob>;
-  private readAt = 0;
+  latest: Snapshot;
+  private started = 0;
+  private pending?: { seq: number; promise: Promise<Snapshot> };
 
   constructor(private readonly client: JobsClient, start: FetchedJob) {
-    this.latest = start;
+    this.latest = { fetched: start, seq: 0 };
   }
 
-  get current(): FetchedJob {
-    return this.latest;
-  }
-
-  /** Re-reads unless a read started after `since` already did (callers share one read). */
-  async reread(since: number): Promise<FetchedJob> {
-    if (this.readAt > since) return this.pending ?? this.latest;
-    this.readAt = Date.now() + 1e-3;
-    this.pending = this.client.refresh(this.latest).then((next) => (this.latest = next));
+  /** A snapshot whose read started after read `seq`: one already done or in flight, else a new one. */
+  async newerThan(seq: number): Promise<Snapshot> {
+    if (this.latest.seq > seq) return this.latest;
+    if (this.pending && this.pending.seq > seq) return this.pending.promise;
+    const mine = ++this.started;
+    const promise = this.client.refresh(this.latest.fetched).then((fetched) => {
+      const snapshot = { fetched, seq: mine };
+      if (mine > this.latest.seq) this.latest = snapshot;
+      return snapshot;
+    });
+    this.pending = { seq: mine, promise };
     try {
-      return await this.pending;
+      return await promise;
     } finally {
-      this.pending = undefined;
+      if (this.pending?.promise === promise) this.pending = undefined;
     }
   }
+}
 
-  output(id: string): Output | undefined {
-    return this.latest.job.outputs.find((o) => o.id === id);
-  }
+function outputIn(snapshot: Snapshot, id: string): Output | undefined {
+  return snapshot.fetched.job.outputs.find((o) => o.id === id);
 }
 
 function isSignedRefusal(err: unknown): boolean {
   return err instanceof ApiError && err.surface === 'signed' && (err.status === 403 || err.status === 410);
 }
 
+/** Re-reads per output: one for a URL about to expire, one more for a URL the signed host refused. */
+const MAX_REFRESHES = 2;
+
 async function saveOne(client: JobsClient, snapshots: JobSnapshots, output: Output, name: string, options: DownloadOptions): Promise<SavedOutput> {
-  const started = Date.now();
-  let refreshed = false;
-  const freshOutput = async (): Promise<Output> => {
-    refreshed = true;
-    await snapshots.reread(started);
-    return snapshots.output(output.id) ?? output;
-  };
+  const first = snapshots.latest;
+  let snapshot = first;
   let known = output;
+  let refreshes = 0;
+  const reread = async (): Promise<void> => {
+    refreshes++;
+    snapshot = await snapshots.newerThan(snapshot.seq);
+    known = outputIn(snapshot, output.id) ?? known;
+  };
+  const fetchKnown = async (offset: number): Promise<OpenedBody> => {
+    const res = await client.signed(client.http.link(known.url, snapshot.fetched.from), offset);
+    return { status: res.status, body: res.body };
+  };
   const open = async (offset: number): Promise<OpenedBody> => {
-    if (urlExpired(known) && !refreshed) known = await freshOutput();
+    if (urlExpired(known) && refreshes < MAX_REFRESHES) await reread();
     try {
-      const res = await client.signed(client.http.link(known.url, snapshots.current.from), offset);
-      return { status: res.status, body: res.body };
+      return await fetchKnown(offset);
     } catch (err) {
-      if (!isSignedRefusal(err) || refreshed) throw err;
-      known = await freshOutput();
-      const res = await client.signed(client.http.link(known.url, snapshots.current.from), offset);
-      return { status: res.status, body: res.body };
+      if (!isSignedRefusal(err) || refreshes >= MAX_REFRESHES) throw err;
+      await reread();
+      return fetchKnown(offset);
     }
   };
   const file = await saveToFile({
@@ -114,7 +128,7 @@ async function saveOne(client: JobsClient, snapshots: JobSnapshots, output: Outp
     open,
     expectedHash: output.hash,
     expectedSize: typeof output.size_bytes === 'number' ? output.size_bytes : null,
-    lateExpectedHash: async () => (await snapshots.reread(started), snapshots.output(output.id)?.hash),
+    lateExpectedHash: async () => outputIn(await snapshots.newerThan(first.seq), output.id)?.hash,
     onProgress: options.onProgress && ((bytes) => options.onProgress!({ name, bytes, total: output.size_bytes ?? null })),
   });
   const saved = { name: file.name, path: file.path, bytes: file.bytes, hash: file.hash, verified: file.verified, asset_id: output.id };
@@ -148,6 +162,6 @@ export async function downloadOutputs(client: JobsClient, start: FetchedJob, opt
     }
   });
   const jobFile = join(options.dir, JOB_FILE);
-  await writeFile(jobFile, JSON.stringify(snapshots.current.job, null, 2) + '\n');
-  return { saved: saved.filter((s): s is SavedOutput => s !== undefined), job: snapshots.current, jobFile, errors };
+  await writeFile(jobFile, JSON.stringify(snapshots.latest.fetched.job, null, 2) + '\n');
+  return { saved: saved.filter((s): s is SavedOutput => s !== undefined), job: snapshots.latest.fetched, jobFile, errors };
 }
