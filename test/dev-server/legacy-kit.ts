@@ -10,6 +10,16 @@ export function sampleWorkflow(steps = 3, prefix = 'wes', seed = 1): Record<stri
   };
 }
 
+/** Several chained 150-step samplers: a prompt that runs long enough to be deleted or interrupted. */
+export function longWorkflow(prefix = 'long', samplers = 6): Record<string, unknown> {
+  const workflow: Record<string, unknown> = { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } } };
+  for (let i = 0; i < samplers; i++) {
+    workflow[String(i + 2)] = { class_type: 'Sample', inputs: { image: [String(i + 1), 0], steps: 150, seed: i, denoise: 1, sampler_name: 'euler' } };
+  }
+  workflow['99'] = { class_type: 'SaveImage', inputs: { images: [String(samplers + 1), 0], filename_prefix: prefix } };
+  return workflow;
+}
+
 export function failingWorkflow(message = 'boom on purpose'): Record<string, unknown> {
   return {
     '1': { class_type: 'Fail', inputs: { message } },

@@ -1,0 +1,47 @@
+// Saving what a v1 job produced: preview frames from the WebSocket (named by node and sequence)
+// and output files behind /api/view. Names are made safe and unique; files land via NAME.part.
+import { mkdir } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { saveToFile, type SavedFile } from '../../files/save.js';
+import { UniqueNames } from '../../files/safe-name.js';
+import type { LegacyClient } from '../../surfaces/legacy/client.js';
+import type { ImageFormat } from '../../surfaces/legacy/frames.js';
+import type { NodeFileRef } from '../../surfaces/legacy/tracker.js';
+
+export class PreviewSaver {
+  private readonly names = new UniqueNames();
+  private sequence = 0;
+  private ready: Promise<unknown> | null = null;
+
+  constructor(private readonly dir: string) {}
+
+  async save(node: string | null, format: ImageFormat, image: Uint8Array): Promise<SavedFile> {
+    this.ready ??= mkdir(this.dir, { recursive: true });
+    await this.ready;
+    this.sequence++;
+    const name = this.names.reserve(`node-${node ?? 'unknown'}-${String(this.sequence).padStart(4, '0')}.${format === 'png' ? 'png' : 'jpg'}`, 'preview');
+    return saveToFile({ dir: this.dir, name, open: async () => ({ status: 200, body: Readable.from([Buffer.from(image)]) }) });
+  }
+}
+
+/** Downloads the final outputs (`type: output`) through /api/view's signed redirect. */
+export async function downloadOutputs(client: LegacyClient, refs: NodeFileRef[], dir: string, onSaved: (file: SavedFile, ref: NodeFileRef) => void): Promise<SavedFile[]> {
+  await mkdir(dir, { recursive: true });
+  const names = new UniqueNames();
+  const saved: SavedFile[] = [];
+  for (const ref of refs.filter((r) => r.type === 'output')) {
+    const name = names.reserve(ref.filename, 'output');
+    const file = await saveToFile({
+      dir,
+      name,
+      // /api/view serves whole files; a broken transfer starts over (saveToFile sees no 206).
+      open: async () => {
+        const res = await client.view(ref);
+        return { status: res.status, body: res.body };
+      },
+    });
+    saved.push(file);
+    onSaved(file, ref);
+  }
+  return saved;
+}

@@ -1,0 +1,255 @@
+// Follows a v1 prompt over the WebSocket for `legacy watch` and `legacy prompt --ws`: a spinner
+// with the executing node and step, NDJSON of the prompt's messages with --json, previews saved
+// with --previews. The socket reconnects after a drop; after every (re)connect, and now and then
+// while connected, the REST status is read so a finish the socket missed still ends the wait.
+import type { Factory } from '../../factory.js';
+import { createProgress, type Progress } from '../../render/progress.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import type { LegacyClient } from '../../surfaces/legacy/client.js';
+import { FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT, type BinaryFrame } from '../../surfaces/legacy/frames.js';
+import { statusOfOutcome } from '../../surfaces/legacy/outcome.js';
+import { openLegacySocket, type LegacySocket, type SocketEvent } from '../../surfaces/legacy/socket.js';
+import { PromptTracker, type WsOutcome } from '../../surfaces/legacy/tracker.js';
+import { isV1Terminal } from '../../surfaces/legacy/wire.js';
+import { PreviewSaver } from './files.js';
+
+export interface FollowSettings {
+  previewsDir?: string;
+  /** The submitted workflow, to name node classes in the spinner. */
+  workflow?: Record<string, unknown>;
+  /** How often the REST status is read while the socket is quiet. */
+  checkEveryMs: number;
+}
+
+export interface FollowResult {
+  promptId: string;
+  status: string;
+  outcome: WsOutcome | null;
+  tracker: PromptTracker;
+  reconnects: number;
+  previewsSaved: number;
+}
+
+/** After REST reports the end, how long to let the socket deliver the last messages. */
+const SETTLE_GRACE_MS = 750;
+
+const FRAME_NAMES: Record<number, string> = {
+  [FRAME_PREVIEW_IMAGE]: 'PREVIEW_IMAGE',
+  [FRAME_TEXT]: 'TEXT',
+  [FRAME_PREVIEW_IMAGE_WITH_METADATA]: 'PREVIEW_IMAGE_WITH_METADATA',
+};
+
+export class JobFollower {
+  private socket: LegacySocket | null = null;
+  private readonly buffered: SocketEvent[] = [];
+  private tracker: PromptTracker | null = null;
+  private progress: Progress | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private resolveDone!: (status: string) => void;
+  private rejectDone!: (err: unknown) => void;
+  private readonly done = new Promise<string>((resolve, reject) => {
+    this.resolveDone = resolve;
+    this.rejectDone = reject;
+  });
+  private ended = false;
+  private restStatus: string | null = null;
+  private reconnects = 0;
+  private previewsSaved = 0;
+  private lastText: { node: string; text: string } = { node: '', text: '' };
+  private readonly saver: PreviewSaver | null;
+
+  constructor(
+    private readonly f: Factory,
+    private readonly client: LegacyClient,
+    private readonly settings: FollowSettings,
+  ) {
+    this.saver = settings.previewsDir ? new PreviewSaver(settings.previewsDir) : null;
+    this.done.catch(() => undefined);
+  }
+
+  /** Opens the socket first, so a prompt submitted afterwards cannot finish unseen. */
+  async connect(): Promise<void> {
+    const { io } = this.f;
+    const features = await this.client.features();
+    this.socket = openLegacySocket({
+      http: this.f.http(),
+      previewMetadata: features.supports_preview_metadata,
+      signal: this.f.signal,
+      debug: io.verbose ? (line) => io.debug(line) : undefined,
+      onEvent: (event) => {
+        if (this.tracker) this.enqueue(event);
+        else this.buffered.push(event);
+      },
+    });
+    this.socket.closed.catch((err: unknown) => this.rejectDone(err));
+    await this.socket.ready;
+  }
+
+  async follow(promptId: string): Promise<FollowResult> {
+    if (!this.socket) await this.connect();
+    const tracker = (this.tracker = new PromptTracker(promptId));
+    this.progress = createProgress(this.f.io, `prompt ${promptId}: waiting for the first message`);
+    for (const event of this.buffered.splice(0)) this.enqueue(event);
+    const timer = setInterval(() => this.checkStatus(), this.settings.checkEveryMs);
+    this.checkStatus();
+    let status: string;
+    try {
+      status = await this.done;
+    } catch (err) {
+      this.progress.stop();
+      throw err;
+    } finally {
+      clearInterval(timer);
+      this.socket!.close();
+    }
+    await this.chain;
+    return { promptId, status, outcome: tracker.outcome, tracker, reconnects: this.reconnects, previewsSaved: this.previewsSaved };
+  }
+
+  /** Closes the socket when no prompt will be followed (the submit failed). */
+  close(): void {
+    this.socket?.close();
+  }
+
+  private enqueue(event: SocketEvent): void {
+    this.chain = this.chain.then(() => this.handle(event)).catch((err: unknown) => this.rejectDone(err));
+  }
+
+  private async handle(event: SocketEvent): Promise<void> {
+    if (this.ended) return;
+    const { io } = this.f;
+    const tracker = this.tracker!;
+    switch (event.kind) {
+      case 'open':
+        if (event.reconnected) {
+          this.reconnects++;
+          tracker.forgetOthers();
+          this.progress!.log('WebSocket reconnected; re-checking the status');
+          this.checkStatus();
+        }
+        return;
+      case 'drop':
+        this.progress!.log(`WebSocket connection lost (${sanitizeLine(event.reason)}); reconnecting in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`);
+        return;
+      case 'malformed':
+        io.debug(`skipped a malformed WebSocket frame: ${event.reason}`);
+        return;
+      case 'message': {
+        if (!tracker.accept(event.message)) return;
+        if (io.json) io.printJson(event.message, true);
+        this.render(event.message.type, event.message.data);
+        if (tracker.outcome) this.finishFromSocket(tracker.outcome);
+        return;
+      }
+      case 'binary':
+        await this.handleFrame(event.frame);
+        return;
+    }
+  }
+
+  private render(type: string, data: Record<string, unknown>): void {
+    const tracker = this.tracker!;
+    const progress = this.progress!;
+    if (type === 'execution_cached' && tracker.cached.length > 0) {
+      progress.log(`cached nodes (not run again): ${tracker.cached.map((n) => sanitizeLine(n)).join(', ')}`);
+    } else if (type === 'executed') {
+      const node = typeof data.node === 'string' ? data.node : '';
+      for (const ref of tracker.outputs.filter((o) => o.node === node)) progress.log(`output of node ${sanitizeLine(node)}: ${sanitizeLine(ref.filename)} (${sanitizeLine(ref.type)})`);
+    } else if (type === 'notification' && typeof data.value === 'string') {
+      this.f.io.debug(`notification: ${sanitizeLine(data.value)}`);
+    }
+    progress.update(this.spinnerText());
+  }
+
+  private spinnerText(): string {
+    const tracker = this.tracker!;
+    const id = tracker.promptId;
+    if (tracker.outcome) return `prompt ${id}: finishing`;
+    if (!tracker.currentNode) return this.restStatus ? `prompt ${id}: ${sanitizeLine(this.restStatus)}` : `prompt ${id}: waiting`;
+    const node = this.settings.workflow?.[tracker.currentNode] as { class_type?: unknown } | undefined;
+    const cls = typeof node?.class_type === 'string' ? ` (${node.class_type})` : '';
+    // A node's progress text often repeats its step count; it is shown only when there is no step.
+    const detail = tracker.step ? ` step ${tracker.step.value}/${tracker.step.max}` : this.lastText.node === tracker.currentNode && this.lastText.text ? ` · ${this.lastText.text}` : '';
+    return sanitizeLine(`prompt ${id}: node ${tracker.currentNode}${cls}${detail}`);
+  }
+
+  /** Which node a frame belongs to when it is ours; null when it is another prompt's (or unknowable). */
+  private ownerNode(frame: BinaryFrame): { ours: true; node: string | null } | { ours: false } {
+    const tracker = this.tracker!;
+    if (frame.type === FRAME_PREVIEW_IMAGE_WITH_METADATA) {
+      if (frame.metadata.prompt_id !== tracker.promptId) return { ours: false };
+      return { ours: true, node: frame.metadata.display_node_id || frame.metadata.node_id };
+    }
+    const claim = tracker.claimAnonymous();
+    if (!claim.ours) {
+      if (claim.reason.includes('cannot be attributed')) this.f.io.debug(`skipped a ${FRAME_NAMES[frame.type]} frame: ${claim.reason}`);
+      return { ours: false };
+    }
+    return { ours: true, node: frame.type === FRAME_TEXT ? frame.nodeId : claim.node };
+  }
+
+  private async handleFrame(frame: BinaryFrame): Promise<void> {
+    const owner = this.ownerNode(frame);
+    if (!owner.ours) return;
+    let file: string | undefined;
+    if (frame.type !== FRAME_TEXT && this.saver) {
+      file = (await this.saver.save(owner.node, frame.format, frame.image)).path;
+      this.previewsSaved++;
+      this.f.io.debug(`preview saved: ${file}`);
+    }
+    if (frame.type === FRAME_TEXT) {
+      this.lastText = { node: frame.nodeId, text: sanitizeLine(frame.text).slice(0, 80) };
+      this.f.io.debug(`node ${sanitizeLine(frame.nodeId)}: ${this.lastText.text}`);
+      this.progress!.update(this.spinnerText());
+    }
+    if (this.f.io.json) {
+      const bytes = frame.type === FRAME_TEXT ? Buffer.byteLength(frame.text) : frame.image.length;
+      this.f.io.printJson(
+        {
+          type: FRAME_NAMES[frame.type],
+          node_id: owner.node,
+          bytes,
+          ...(frame.type === FRAME_TEXT ? { text: frame.text } : { format: frame.format }),
+          ...(file ? { file } : {}),
+        },
+        true,
+      );
+    }
+  }
+
+  private checkStatus(): void {
+    if (this.ended) return;
+    const tracker = this.tracker!;
+    this.client.status(tracker.promptId).then(
+      ({ status }) => {
+        if (this.ended) return;
+        if (status !== this.restStatus) {
+          this.restStatus = status;
+          this.progress!.update(this.spinnerText());
+        }
+        if (!isV1Terminal(status)) return;
+        // The socket usually delivers the end too; give it a moment so its outputs are kept.
+        setTimeout(() => this.finish(status), tracker.outcome ? 0 : SETTLE_GRACE_MS).unref();
+      },
+      (err: unknown) => this.rejectDone(err),
+    );
+  }
+
+  /** The socket said the prompt ended; REST names the exact terminal status when it can. */
+  private finishFromSocket(outcome: WsOutcome): void {
+    const tracker = this.tracker!;
+    this.client.status(tracker.promptId).then(
+      ({ status }) => this.finish(isV1Terminal(status) ? status : statusOfOutcome(outcome)),
+      () => this.finish(statusOfOutcome(outcome)),
+    );
+  }
+
+  private finish(status: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    const id = this.tracker!.promptId;
+    if (status === 'success') this.progress!.succeed(`prompt ${id}: success`);
+    else this.progress!.fail(`prompt ${id}: ${sanitizeLine(status)}`);
+    this.resolveDone(status);
+  }
+}

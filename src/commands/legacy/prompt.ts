@@ -1,0 +1,95 @@
+// wes legacy prompt <workflow.json|-> [--wait] [--ws] [--previews DIR] [--download DIR]
+// Submits an API-format workflow to POST /api/prompt. --wait polls the status; --ws follows the
+// WebSocket (opened before submitting, so nothing is missed); --download and --previews need the
+// socket too, since only its `executed` messages name the outputs.
+import type { Factory } from '../../factory.js';
+import { ExitCode, WesError } from '../../errors.js';
+import { renderTable } from '../../render/table.js';
+import { nodeErrorRows } from '../../render/error.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import { isRecord, type LegacyClient } from '../../surfaces/legacy/client.js';
+import type { V1PromptResponse } from '../../surfaces/legacy/wire.js';
+import { readWorkflow } from '../jobs/workflow-file.js';
+import { downloadOutputs } from './files.js';
+import { JobFollower, type FollowResult } from './follow.js';
+import { failureOf, showTraceback } from './report.js';
+import { intervalMs, legacyClient } from './shared.js';
+import { pollToEnd } from './wait.js';
+
+function refusal(answer: V1PromptResponse): WesError | null {
+  if (answer.error === undefined || answer.error === null) return null;
+  const error = answer.error;
+  const message = typeof error === 'string' ? error : isRecord(error) && typeof error.message === 'string' ? error.message : 'the server refused the workflow';
+  return new WesError(message, {
+    exitCode: ExitCode.REFUSED,
+    code: isRecord(error) && typeof error.type === 'string' ? error.type : 'invalid_workflow',
+    details: { node_errors: isRecord(answer.node_errors) ? answer.node_errors : {} },
+    surface: 'legacy',
+  });
+}
+
+async function submit(f: Factory, client: LegacyClient, workflow: Record<string, unknown>): Promise<{ promptId: string; answer: V1PromptResponse }> {
+  const partnerKey = f.settings().partnerKey;
+  const answer = await client.submit(workflow, partnerKey ? { api_key_service_org: partnerKey } : undefined);
+  const refused = refusal(answer);
+  if (refused) throw refused;
+  // The local engine may queue a prompt while reporting problems in some of its outputs.
+  if (isRecord(answer.node_errors) && Object.keys(answer.node_errors).length > 0) {
+    f.io.warn('warning: the server reported node errors but queued the prompt:');
+    f.io.warn(renderTable(f.io, ['node', 'class', 'type', 'message', 'details'], nodeErrorRows(answer.node_errors), 'stderr'));
+  }
+  return { promptId: answer.prompt_id!, answer };
+}
+
+async function followBySocket(f: Factory, client: LegacyClient, workflow: Record<string, unknown>, opts: Record<string, unknown>): Promise<number> {
+  const follower = new JobFollower(f, client, { previewsDir: opts.previews as string | undefined, workflow, checkEveryMs: intervalMs(opts.interval, 5) });
+  await follower.connect();
+  let submitted: { promptId: string; answer: V1PromptResponse };
+  try {
+    submitted = await submit(f, client, workflow);
+  } catch (err) {
+    follower.close();
+    throw err;
+  }
+  const { promptId, answer } = submitted;
+  if (f.io.json) f.io.printJson(answer, true);
+  else f.io.println(promptId);
+  const result = await follower.follow(promptId);
+  const files = result.status === 'success' && opts.download ? await download(f, client, result, opts.download as string) : [];
+  if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status, ...(opts.download ? { files } : {}) }, true);
+  if (result.previewsSaved > 0) f.io.info(`saved ${result.previewsSaved} preview(s) in ${opts.previews as string}`);
+  showTraceback(f, result.outcome);
+  const failure = failureOf(promptId, result.status, result.outcome);
+  if (failure) throw failure;
+  return 0;
+}
+
+async function download(f: Factory, client: LegacyClient, result: FollowResult, dir: string): Promise<string[]> {
+  const refs = result.tracker.outputs;
+  if (result.reconnects > 0) f.io.warn('warning: the WebSocket reconnected during the run; outputs reported while it was down are not known and were not downloaded');
+  if (!refs.some((r) => r.type === 'output')) {
+    f.io.warn('warning: the prompt reported no output files to download');
+    return [];
+  }
+  const saved = await downloadOutputs(client, refs, dir, (file, ref) => f.io.info(`saved ${file.path} (${file.bytes} bytes, node ${sanitizeLine(ref.node)})`));
+  return saved.map((s) => s.path);
+}
+
+export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const workflow = await readWorkflow(args[0]!, f.io.stdin);
+  const client = legacyClient(f, 'prompt');
+  if (opts.ws || opts.download || opts.previews) return followBySocket(f, client, workflow, opts);
+  const { promptId, answer } = await submit(f, client, workflow);
+  if (!opts.wait) {
+    if (f.io.json) f.io.printJson(answer);
+    else f.io.println(promptId);
+    f.io.info(`submitted prompt ${promptId}; follow it with \`wes legacy watch ${promptId}\``);
+    return 0;
+  }
+  if (!f.io.json) f.io.println(promptId);
+  const status = await pollToEnd(f, client, promptId, intervalMs(opts.interval, 1));
+  if (f.io.json) f.io.printJson({ ...answer, status });
+  const failure = failureOf(promptId, status, null);
+  if (failure) throw failure;
+  return 0;
+}

@@ -1,0 +1,28 @@
+// wes legacy queue: running and pending prompts as a table (--json: the queue object as sent).
+import type { Factory } from '../../factory.js';
+import { printTable, type Cell } from '../../render/table.js';
+import { isRecord } from '../../surfaces/legacy/client.js';
+import { legacyClient } from './shared.js';
+
+/** One `[number, prompt_id, prompt, extra_data, outputs_to_execute]` tuple, read defensively. */
+export function queueRow(state: string, entry: unknown): Cell[] {
+  const tuple = Array.isArray(entry) ? entry : [];
+  const number = typeof tuple[0] === 'number' ? tuple[0] : null;
+  const id = typeof tuple[1] === 'string' ? tuple[1] : '?';
+  const nodes = isRecord(tuple[2]) ? Object.keys(tuple[2]).length : null;
+  const outputs = Array.isArray(tuple[4]) ? tuple[4].filter((o) => typeof o === 'string').join(', ') : '';
+  return [state, number, id, nodes, outputs];
+}
+
+export async function run(f: Factory): Promise<number> {
+  const client = legacyClient(f, 'queue');
+  const queue = await client.queue();
+  if (f.io.json) {
+    f.io.printJson(queue);
+    return 0;
+  }
+  const rows = [...queue.queue_running.map((e) => queueRow('running', e)), ...queue.queue_pending.map((e) => queueRow('pending', e))];
+  printTable(f.io, ['state', 'number', 'prompt id', 'nodes', 'output nodes'], rows);
+  f.io.info(`${queue.queue_running.length} running, ${queue.queue_pending.length} pending`);
+  return 0;
+}

@@ -1,0 +1,35 @@
+// How a finished v1 prompt is reported: a terminal status that is not `success` becomes one error
+// (exit 3 for error/non_retryable_error/lost, 10 for cancelled) with a hint per exception type.
+import type { Factory } from '../../factory.js';
+import { ExitCode, WesError } from '../../errors.js';
+import { sanitize } from '../../render/sanitize.js';
+import { exitCodeForStatus, hintForException, STATUS_HINTS } from '../../surfaces/legacy/outcome.js';
+import type { WsOutcome } from '../../surfaces/legacy/tracker.js';
+
+export function failureOf(promptId: string, status: string, outcome: WsOutcome | null): WesError | null {
+  if (status === 'success') return null;
+  const details: Record<string, unknown> = { prompt_id: promptId, status };
+  if (status === 'cancelled') {
+    return new WesError(`prompt ${promptId} was cancelled`, { exitCode: ExitCode.CANCELED, code: 'cancelled', details });
+  }
+  let message = `prompt ${promptId} ended with status ${status}`;
+  let hint = STATUS_HINTS[status];
+  if (outcome?.kind === 'error') {
+    Object.assign(details, {
+      exception_type: outcome.exceptionType,
+      exception_message: outcome.exceptionMessage,
+      node_id: outcome.nodeId,
+      node_type: outcome.nodeType,
+    });
+    const where = outcome.nodeId ? ` in node ${outcome.nodeId}${outcome.nodeType ? ` (${outcome.nodeType})` : ''}` : '';
+    message = `prompt ${promptId} failed${where}: ${outcome.exceptionType}: ${outcome.exceptionMessage}`;
+    hint = hintForException(outcome.exceptionType) ?? hint;
+  }
+  return new WesError(message, { exitCode: exitCodeForStatus(status), code: status, hint, details });
+}
+
+/** The traceback of an execution error, for --verbose. */
+export function showTraceback(f: Factory, outcome: WsOutcome | null): void {
+  if (outcome?.kind !== 'error' || !outcome.traceback) return;
+  for (const line of sanitize(outcome.traceback).split('\n')) f.io.debug(line);
+}

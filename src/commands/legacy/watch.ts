@@ -1,0 +1,20 @@
+// wes legacy watch <prompt_id> [--previews DIR]: follows a prompt over the v1 WebSocket until it
+// ends; exit 0 on success, 3 on failure, 10 when cancelled.
+import type { Factory } from '../../factory.js';
+import { JobFollower } from './follow.js';
+import { failureOf, showTraceback } from './report.js';
+import { intervalMs, legacyClient } from './shared.js';
+
+export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const promptId = args[0]!;
+  const client = legacyClient(f, 'watch');
+  const follower = new JobFollower(f, client, { previewsDir: opts.previews as string | undefined, checkEveryMs: intervalMs(opts.interval, 5) });
+  const result = await follower.follow(promptId);
+  if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status }, true);
+  else f.io.println(result.status);
+  if (result.previewsSaved > 0) f.io.info(`saved ${result.previewsSaved} preview(s) in ${opts.previews as string}`);
+  showTraceback(f, result.outcome);
+  const failure = failureOf(promptId, result.status, result.outcome);
+  if (failure) throw failure;
+  return 0;
+}
