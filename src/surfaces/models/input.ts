@@ -1,5 +1,6 @@
 // The body of `models run`, from `--input FILE|-`, `-d JSON` and `-i KEY=VALUE` pairs, merged in
-// that order. An input file alone is sent byte for byte; anything merged is serialised once.
+// that order. A single source (--input or -d) is sent byte for byte; anything merged is
+// serialised once.
 // Pair values are typed by the model's schema when one is known.
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
@@ -92,8 +93,9 @@ async function pairValue(pair: string, doc: JsonObject | undefined, fields: Map<
 
 export async function buildInput(sources: InputSources): Promise<BuiltInput> {
   const { base, data, pairs, doc } = sources;
-  if (base && data === undefined && pairs.length === 0) {
-    return { bytes: base.bytes, value: parseObject(base.bytes.toString('utf8'), base.origin) };
+  if (pairs.length === 0 && (base === undefined) !== (data === undefined)) {
+    const only = base ?? { bytes: Buffer.from(data!), origin: '-d' };
+    return { bytes: only.bytes, value: parseObject(only.bytes.toString('utf8'), only.origin) };
   }
   const value: JsonObject = base ? parseObject(base.bytes.toString('utf8'), base.origin) : {};
   if (data !== undefined) Object.assign(value, parseObject(data, '-d'));

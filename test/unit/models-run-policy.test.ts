@@ -1,0 +1,52 @@
+// Which router failures `models run` retries, collects or gives up on, and which URLs of an
+// output `--download` saves.
+import { describe, expect, it } from 'vitest';
+import { ApiError, NetworkError, WesError, ExitCode } from '../../src/errors.js';
+import { decide } from '../../src/surfaces/models/run.js';
+import { outputUrls } from '../../src/surfaces/models/output-urls.js';
+
+function routerError(status: number, code: string, retryAfterSeconds?: number): ApiError {
+  return new ApiError('x', { status, code, surface: 'router', retryAfterSeconds });
+}
+
+describe('decide', () => {
+  it('collects a 504 deadline_exceeded that carries Retry-After', () => {
+    expect(decide(routerError(504, 'deadline_exceeded', 2))).toEqual({ kind: 'collect', delayMs: 2000 });
+  });
+
+  it.each([
+    [504, 'deadline_exceeded', undefined],
+    [504, 'provider_timeout', undefined],
+    [429, 'concurrency_limit_exceeded', undefined],
+    [429, 'rate_limited', 3],
+    [503, 'service_unavailable', 1],
+    [500, 'internal_error', undefined],
+  ])('retries %i %s', (status, code, after) => {
+    expect(decide(routerError(status, code, after))).toEqual({ kind: 'retry', delayMs: after === undefined ? undefined : after * 1000 });
+  });
+
+  it.each([
+    [401, 'unauthorized'], [403, 'forbidden'], [403, 'not_enabled'], [404, 'model_not_found'], [422, 'invalid_input'],
+    [400, 'content_policy_violation'], [502, 'provider_error'], [402, 'insufficient_credits'], [400, 'internal_error'],
+  ])('never retries %i %s', (status, code) => {
+    expect(decide(routerError(status, code))).toEqual({ kind: 'fail' });
+  });
+
+  it('retries network failures (the key makes the POST safe) but not other local errors', () => {
+    expect(decide(new NetworkError('reset'))).toEqual({ kind: 'retry' });
+    expect(decide(new WesError('bad', { exitCode: ExitCode.ERROR, code: 'bad_response' }))).toEqual({ kind: 'fail' });
+    expect(decide(new Error('boom'))).toEqual({ kind: 'fail' });
+  });
+});
+
+describe('outputUrls', () => {
+  it('finds every http(s) URL in any string, once', () => {
+    const urls = outputUrls({
+      images: [{ url: 'https://cdn.test/a.png?sig=1' }, { url: 'https://cdn.test/a.png?sig=1' }],
+      note: 'see http://x.test/b.txt and ftp://no.test/c',
+      nested: { list: ['plain', 'HTTPS://UP.test/Z'] },
+      n: 1,
+    });
+    expect(urls.map((u) => u.href)).toEqual(['https://cdn.test/a.png?sig=1', 'http://x.test/b.txt', 'https://up.test/Z']);
+  });
+});
