@@ -54,6 +54,7 @@ export class JobFollower {
   private ended = false;
   private restStatus: string | null = null;
   private reconnects = 0;
+  private oursSeen = 0;
   private previewsSaved = 0;
   private lastText: { node: string; text: string } = { node: '', text: '' };
   private readonly saver: PreviewSaver | null;
@@ -121,6 +122,7 @@ export class JobFollower {
     const tracker = this.tracker!;
     switch (event.kind) {
       case 'open':
+        this.oursSeen = 0; // counts what this connection carried of our prompt
         if (event.reconnected) {
           this.reconnects++;
           tracker.forgetOthers();
@@ -136,6 +138,7 @@ export class JobFollower {
         return;
       case 'message': {
         if (!tracker.accept(event.message)) return;
+        this.oursSeen++;
         if (io.json) io.printJson(event.message, true);
         this.render(event.message.type, event.message.data);
         if (tracker.outcome) this.finishFromSocket(tracker.outcome);
@@ -228,8 +231,9 @@ export class JobFollower {
           this.progress!.update(this.spinnerText());
         }
         if (!isV1Terminal(status)) return;
-        // The socket usually delivers the end too; give it a moment so its outputs are kept.
-        setTimeout(() => this.finish(status), tracker.outcome ? 0 : SETTLE_GRACE_MS).unref();
+        // A socket that is carrying this prompt usually delivers the end too: give it a moment so
+        // the last messages (and the outputs they name) are kept.
+        setTimeout(() => this.finish(status), tracker.outcome || this.oursSeen === 0 ? 0 : SETTLE_GRACE_MS).unref();
       },
       (err: unknown) => this.rejectDone(err),
     );
