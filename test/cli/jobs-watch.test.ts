@@ -1,0 +1,193 @@
+// `wes jobs watch|get|cancel` through the built binary: every terminal outcome and its exit code,
+// SSE and polling, a broken or refused event stream, a 429 storm, Ctrl-C and --timeout.
+import { describe, expect, it } from 'vitest';
+import { addFaults, getJson, imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
+import { changeKey } from '../../src/surfaces/jobs/follow.js';
+import type { Job } from '../../src/surfaces/jobs/wire.js';
+import { failWorkflow, interruptWhen, ndjson, seen, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
+
+const LONG = { steps: 150 }; // 150 steps of 10 ms: long enough to interrupt
+
+describe('wes jobs watch', () => {
+  const ctx = useDevServer({ faults: true, stepMs: 10 });
+  const wes = wesAgainst(() => ctx.server);
+  const dir = useTempDir();
+  const submit = async (workflow = imageWorkflow()) => (await submitJob(ctx.server, workflow)).body.id as string;
+
+  it('succeeded: one stderr line per change, outputs as committed, exit 0, nothing on stdout', async () => {
+    const id = await submit(imageWorkflow({ steps: 5 }));
+    const res = await wes(['jobs', 'watch', id, '--interval', '0.1']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toBe('');
+    const lines = res.stderr.trim().split('\n');
+    expect(new Set(lines).size).toBe(lines.length);
+    expect(res.stderr).toContain('+ wes_00001_.png (image,');
+    expect(lines.at(-1)).toMatch(new RegExp(`^job ${id} succeeded in .*: 1 output$`));
+  });
+
+  it('--json prints NDJSON of changed snapshots, the last one terminal', async () => {
+    const flow = writeTemp(dir(), imageWorkflow({ steps: 20 }));
+    const res = await wes(['jobs', 'submit', flow, '--wait', '--json', '--interval', '0.05']);
+    expect(res.code).toBe(0);
+    const jobs = ndjson(res.stdout) as Job[];
+    const id = jobs[0]!.id;
+    expect(jobs.length).toBeGreaterThan(1);
+    for (const job of jobs) expect(job.id).toBe(id);
+    for (let i = 1; i < jobs.length; i++) expect(changeKey(jobs[i]!)).not.toBe(changeKey(jobs[i - 1]!));
+    expect(jobs.at(-1)!.status).toBe('succeeded');
+    expect(jobs.slice(0, -1).every((j) => j.status !== 'succeeded')).toBe(true);
+    expect(res.stderr).toBe(`submitted job ${id}\n`);
+  });
+
+  it('failed: exit 3 with the error, node and class; the traceback only with --verbose', async () => {
+    const id = await submit(failWorkflow('it broke'));
+    const res = await wes(['jobs', 'watch', id, '--interval', '0.1']);
+    expect(res.code).toBe(3);
+    expect(res.stderr).toMatch(/failed .*it broke \(node 2, Fail\)/);
+    expect(res.stderr).toContain('traceback hidden');
+    expect(res.stderr).not.toContain('Traceback (most recent call last)');
+    const get = await wes(['jobs', 'get', id, '--verbose']);
+    expect(get.code).toBe(0);
+    expect(get.stdout).toMatch(/status\s+failed/);
+    expect(get.stdout).toContain('Traceback (most recent call last)');
+    expect(get.stdout).toContain('fail.py');
+    const json = await wes(['jobs', 'get', id, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id, status: 'failed', error: { node_id: '2', class_type: 'Fail' } });
+  });
+
+  it('canceled: cancel --wait ends 0, watch of a canceled job ends 10; --json prints the Job', async () => {
+    const id = await submit(imageWorkflow(LONG));
+    await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['running']);
+    const cancel = await wes(['jobs', 'cancel', id, '--wait', '--interval', '0.05']);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(cancel.stderr).toContain(`asked to cancel job ${id}`);
+    expect(cancel.stderr).toContain('was canceled');
+    const watch = await wes(['jobs', 'watch', id]);
+    expect(watch.code).toBe(10);
+    const again = await wes(['jobs', 'cancel', id, '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).status).toBe('canceled');
+    expect(again.stderr).toContain('already ended');
+
+    const other = await submit(imageWorkflow(LONG));
+    const json = await wes(['jobs', 'cancel', other, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: other, status: expect.stringMatching(/^cancel/) });
+  });
+
+  it('gets a job for humans: status, progress, timings, metrics and the outputs table', async () => {
+    const id = await submit(imageWorkflow({ steps: 2 }));
+    await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
+    const res = await wes(['jobs', 'get', id]);
+    expect(res.code).toBe(0);
+    for (const label of ['id', 'status', 'progress', 'created', 'started', 'completed', 'ran for', 'expires', 'metric execution_ms']) {
+      expect(res.stdout).toMatch(new RegExp(`^${label}\\s`, 'm'));
+    }
+    expect(res.stdout).toMatch(/^wes_00001_\.png\timage\t[\d.]+ (B|KiB)\t3$/m);
+    const missing = await wes(['jobs', 'get', '00000000-0000-0000-0000-000000000000']);
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toContain('code not_found');
+  });
+
+  it('listens on the event stream: a 30 s poll interval still sees every change at once', async () => {
+    const flow = writeTemp(dir(), imageWorkflow({ steps: 20 }));
+    const started = Date.now();
+    const res = await wes(['jobs', 'submit', flow, '--wait', '--interval', '30', '--json']);
+    expect(res.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const jobs = ndjson(res.stdout);
+    expect(jobs.length).toBeGreaterThan(2);
+    expect(jobs.at(-1)!.status).toBe('succeeded');
+    const id = jobs[0]!.id;
+    expect(seen(ctx.server, `GET /api/v2/jobs/${id}/events`)).toBe(1);
+  });
+
+  it('--no-events polls only', async () => {
+    const flow = writeTemp(dir(), imageWorkflow({ steps: 20 }));
+    const res = await wes(['jobs', 'submit', flow, '--wait', '--no-events', '--interval', '0.05', '--json']);
+    expect(res.code).toBe(0);
+    const id = ndjson(res.stdout)[0]!.id;
+    expect(seen(ctx.server, `GET /api/v2/jobs/${id}/events`)).toBe(0);
+    expect(seen(ctx.server, `GET /api/v2/jobs/${id}`)).toBeGreaterThan(3);
+  });
+
+  it('a stream that drops mid-way, or answers 501, falls back to polling without a word (except --verbose)', async () => {
+    const dropped = await submit(imageWorkflow({ steps: 30 }));
+    await addFaults(ctx.server, { match: `GET /api/v2/jobs/${dropped}/events`, action: 'drop', after_bytes: 2500 });
+    const quiet = await wes(['jobs', 'watch', dropped, '--interval', '0.1']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).not.toMatch(/event stream/i);
+    expect(seen(ctx.server, `GET /api/v2/jobs/${dropped}/events`)).toBe(1);
+
+    const refused = await submit(imageWorkflow({ steps: 30 }));
+    await addFaults(ctx.server, { match: `GET /api/v2/jobs/${refused}/events`, action: 'status', status: 501, body: { error: { code: 'not_implemented', message: 'no events here' } } });
+    const verbose = await wes(['jobs', 'watch', refused, '--interval', '0.1', '--verbose']);
+    expect(verbose.code).toBe(0);
+    expect(verbose.stderr).toMatch(/event stream is unavailable .*polling only/);
+  });
+
+  it('backs off through a 429 storm, honouring Retry-After, and still ends 0', async () => {
+    const blocker = await submit(imageWorkflow({ steps: 100 }));
+    const id = await submit(imageWorkflow({ steps: 2 }));
+    const started = Date.now();
+    const res = await wes(['jobs', 'watch', id, '--no-events', '--interval', '0.05', '--retries', '0', '--verbose'], {
+      onSpawn: (child) => {
+        let armed = false;
+        child.stderr?.on('data', (chunk: Buffer) => {
+          if (armed || !chunk.toString().includes('queue position')) return;
+          armed = true;
+          void addFaults(ctx.server, {
+            match: `GET /api/v2/jobs/${id}`,
+            count: 3,
+            action: 'status',
+            status: 429,
+            retry_after: 1,
+            body: { error: { code: 'rate_limited', message: 'slow down' } },
+          });
+        });
+      },
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr.match(/polling throttled \(rate_limited\); next read in \d+ ms/g)).toHaveLength(3);
+    expect(Date.now() - started).toBeGreaterThan(3000);
+    await waitForJob(ctx.server, `/api/v2/jobs/${blocker}`, ['succeeded']);
+  });
+
+  it('Ctrl-C leaves the job running, says how to resume, exits 130', async () => {
+    const id = await submit(imageWorkflow(LONG));
+    const res = await wes(['jobs', 'watch', id, '--interval', '0.05'], { onSpawn: interruptWhen(/running \d+%/) });
+    expect(res.code).toBe(130);
+    expect(res.stderr).toContain(`resume with: wes jobs watch ${id}`);
+    const job = (await getJson(ctx.server, `/api/v2/jobs/${id}`)).body;
+    expect(['running', 'succeeded']).toContain(job.status);
+    await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
+  });
+
+  it('--cancel-on-interrupt cancels the job before exiting 130', async () => {
+    const id = await submit(imageWorkflow(LONG));
+    const res = await wes(['jobs', 'watch', id, '--cancel-on-interrupt'], { onSpawn: interruptWhen(/running \d+%/) });
+    expect(res.code).toBe(130);
+    expect(res.stderr).toContain(`asked the service to cancel job ${id}`);
+    await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['canceled']);
+  });
+
+  it('--timeout ends the watch with exit 8 and leaves the job running', async () => {
+    const id = await submit(imageWorkflow(LONG));
+    const res = await wes(['jobs', 'watch', id, '--timeout', '0.4']);
+    expect(res.code).toBe(8);
+    expect(res.stderr).toContain(`resume with: wes jobs watch ${id}`);
+    expect(res.stderr).toContain('timed out');
+    await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
+  });
+});
+
+describe('wes jobs watch: expiry', () => {
+  const ctx = useDevServer({ stepMs: 10, retentionMs: 300 });
+  const wes = wesAgainst(() => ctx.server);
+
+  it('expired: exit 3 and says the retention passed', async () => {
+    const id = (await submitJob(ctx.server, imageWorkflow(LONG))).body.id as string;
+    const res = await wes(['jobs', 'watch', id, '--interval', '0.05']);
+    expect(res.code).toBe(3);
+    expect(res.stderr).toContain(`job ${id} expired`);
+  });
+});
