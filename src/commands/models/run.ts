@@ -1,18 +1,16 @@
 // wes models run <provider/model>: builds the model's input, checks it against the cached schema,
 // runs it with the router's retry rules (one Idempotency-Key for every attempt) and prints the
-// output bytes exactly as the router sent them.
+// output bytes exactly as the router sent them. The validator, the spinner and the downloader
+// load only when used: a plain run should start as fast as the process can.
 import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
-import { cents } from '../../render/error.js';
-import { createProgress, type Progress } from '../../render/progress.js';
+import type { Progress } from '../../render/progress.js';
 import { sanitize } from '../../render/sanitize.js';
 import type { ModelRef } from '../../surfaces/models/ids.js';
 import { buildInput, type BuiltInput } from '../../surfaces/models/input.js';
-import { compileInputValidator } from '../../surfaces/models/input-validation.js';
 import { SchemaDocumentError } from '../../surfaces/models/openapi-doc.js';
-import { downloadUrls, outputUrls } from '../../surfaces/models/output-urls.js';
 import { runWithRetries, type RunWait } from '../../surfaces/models/run.js';
 import type { LoadedSchema, SchemaSource } from '../../surfaces/models/schema-source.js';
 import { modelArg, modelsClient, schemaSource } from './context.js';
@@ -30,7 +28,8 @@ async function readInputFile(f: Factory, path: string): Promise<{ bytes: Buffer;
   }
 }
 
-function problemsWith(schema: LoadedSchema, input: BuiltInput, f: Factory) {
+async function problemsWith(schema: LoadedSchema, input: BuiltInput, f: Factory) {
+  const { compileInputValidator } = await import('../../surfaces/models/input-validation.js');
   try {
     return compileInputValidator(schema.doc)(input.value);
   } catch (err) {
@@ -42,10 +41,10 @@ function problemsWith(schema: LoadedSchema, input: BuiltInput, f: Factory) {
 
 /** Every problem at once; a cached schema that rejects the input is revalidated first, in case it changed. */
 async function checkLocally(f: Factory, ref: ModelRef, schemas: SchemaSource, schema: LoadedSchema, input: BuiltInput): Promise<void> {
-  let problems = problemsWith(schema, input, f);
+  let problems = await problemsWith(schema, input, f);
   if (problems.length > 0 && schema.source === 'cache') {
     const current = await schemas.load(ref);
-    if (current.source === 'fetched') problems = problemsWith(current, input, f);
+    if (current.source === 'fetched') problems = await problemsWith(current, input, f);
   }
   if (problems.length === 0) return;
   throw new WesError(`the input does not match the schema of ${ref.id} (${problems.length} problem${problems.length === 1 ? '' : 's'}, checked locally; nothing was sent)`, {
@@ -56,7 +55,7 @@ async function checkLocally(f: Factory, ref: ModelRef, schemas: SchemaSource, sc
   });
 }
 
-function waitMessage(ref: ModelRef, wait: RunWait, retries: number): string {
+async function waitMessage(ref: ModelRef, wait: RunWait, retries: number): Promise<string> {
   const seconds = Math.max(1, Math.round(wait.delayMs / 1000));
   if (wait.kind === 'collect') {
     return `${ref.id} is still running at the provider; collecting the result in ${seconds} s with the same Idempotency-Key`;
@@ -64,6 +63,7 @@ function waitMessage(ref: ModelRef, wait: RunWait, retries: number): string {
   const err = wait.error;
   let reason = `${err.code}: ${err.message}`;
   const spend = err instanceof ApiError ? (err.details as { committed_spend?: { limit_cents: number; current_cents: number; remaining_cents: number } } | undefined)?.committed_spend : undefined;
+  const { cents } = await import('../../render/error.js');
   if (spend) reason += ` (committed spend: limit ${cents(spend.limit_cents)}, in flight ${cents(spend.current_cents)}, remaining ${cents(spend.remaining_cents)})`;
   return `${reason}; retry ${wait.attempt}/${retries} in ${seconds} s`;
 }
@@ -82,6 +82,7 @@ async function saveLinkedFiles(f: Factory, output: Buffer, dir: string): Promise
     f.io.warn('note: the output is not JSON; no URLs to download');
     return;
   }
+  const { downloadUrls, outputUrls } = await import('../../surfaces/models/output-urls.js');
   const urls = outputUrls(value);
   if (urls.length === 0) {
     f.io.info('no URLs in the output to download');
@@ -109,10 +110,11 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     idempotencyKey: opts.idempotencyKey === undefined ? randomUUID() : String(opts.idempotencyKey),
     retries,
     signal: f.signal,
-    onWait: (wait) => {
-      const text = waitMessage(ref, wait, retries);
-      if (progress) progress.update(text);
-      else progress = createProgress(f.io, text);
+    onWait: async (wait) => {
+      const text = await waitMessage(ref, wait, retries);
+      if (progress) return progress.update(text);
+      const { createProgress } = await import('../../render/progress.js');
+      progress = createProgress(f.io, text);
     },
   }).finally(() => progress?.stop());
 

@@ -19,7 +19,7 @@ export interface RunOptions {
   idempotencyKey: string;
   retries: number;
   signal?: AbortSignal;
-  onWait?: (wait: RunWait) => void;
+  onWait?: (wait: RunWait) => void | Promise<void>;
 }
 
 const RETRIED_CODES = new Set(['deadline_exceeded', 'provider_timeout', 'concurrency_limit_exceeded', 'rate_limited', 'service_unavailable']);
@@ -59,7 +59,7 @@ export async function runWithRetries(client: ModelsClient, ref: ModelRef, body: 
         delayMs = decision.delayMs ?? backoffDelay(retries);
         retries++;
       }
-      options.onWait?.({ kind: decision.kind, delayMs, attempt: retries, error: err as WesError });
+      await options.onWait?.({ kind: decision.kind, delayMs, attempt: retries, error: err as WesError });
       await sleep(delayMs, options.signal);
     }
   }
