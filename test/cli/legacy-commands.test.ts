@@ -31,7 +31,7 @@ afterAll(async () => {
 describe('wes legacy object-info', () => {
   it('lists classes once with the deprecation note, which --quiet hides', async () => {
     const res = await wes(server, ['legacy', 'object-info']);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stdout.split('\n').map((l) => l.split('\t')[0])).toEqual(expect.arrayContaining(['Sample', 'SaveImage', 'LoadImage']));
     expect(res.stderr.match(DEPRECATION)).toHaveLength(1);
     expect(res.stderr).toContain('v2 equivalent');
@@ -101,7 +101,7 @@ describe('wes legacy prompt', () => {
 
   it('submits from stdin, prints the prompt id, and puts the partner key in extra_data', async () => {
     const res = await wes(server, ['legacy', 'prompt', '-', '--partner-key', 'org-key-1'], { input: JSON.stringify(sampleWorkflow(1, 'stdin')) });
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     const id = res.stdout.trim();
     expect(server.state.engine.get(id)?.extraData).toEqual({ api_key_service_org: 'org-key-1' });
     const fromEnv = await wes(server, ['legacy', 'prompt', file('flow.json', JSON.stringify(sampleWorkflow(1)))], { env: { WES_PARTNER_KEY: 'org-key-2' } });
@@ -112,7 +112,7 @@ describe('wes legacy prompt', () => {
 
   it('--wait follows the status: exit 0 on success, 3 on failure', async () => {
     const ok = await wes(server, ['legacy', 'prompt', file('ok.json', JSON.stringify(sampleWorkflow(2, 'waited'))), '--wait', '--interval', '0.02', '--json']);
-    expect(ok.code).toBe(0);
+    expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ prompt_id: expect.any(String), status: 'success' });
     const failed = await wes(server, ['legacy', 'prompt', file('fail.json', JSON.stringify(failingWorkflow())), '--wait', '--interval', '0.02']);
     expect(failed.code).toBe(3);
@@ -125,7 +125,7 @@ describe('wes legacy status', () => {
     const id = await submit(server, sampleWorkflow(3, 'unknown-names'));
     await addFaults(server, [{ match: 'GET /api/job/*/status', action: 'status', status: 200, body: { status: 'warming_up_gpu' }, count: 3 }]);
     const res = await wes(server, ['legacy', 'status', id, '--wait', '--interval', '0.02']);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toBe('success\n');
     expect(res.stderr).toContain('warming_up_gpu');
   });

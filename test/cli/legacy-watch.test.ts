@@ -46,7 +46,7 @@ describe('wes legacy watch', () => {
     const ours = await submit(server, longWorkflow('ours', 2));
     const theirs = await submit(server, longWorkflow('theirs', 2));
     const res = await wes(server, ['legacy', 'watch', ours, '--json']);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).not.toContain(theirs);
     const lines = ndjson(res.stdout);
     expect(lines.pop()).toEqual({ prompt_id: ours, status: 'success' });
@@ -63,7 +63,7 @@ describe('wes legacy watch', () => {
     await new Promise((r) => setTimeout(r, 20));
     const previews = join(dir, 'meta');
     const res = await wes(server, ['legacy', 'prompt', flow('meta.json', sampleWorkflow(4, 'meta')), '--previews', previews]);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     const id = res.stdout.trim();
     await recorder.untilType('execution_success', id);
     expect(readdirSync(previews).sort()).toEqual(['node-2-0001.png', 'node-2-0002.png', 'node-2-0003.png', 'node-2-0004.png']);
@@ -76,7 +76,7 @@ describe('wes legacy watch', () => {
     await addFaults(server, [{ match: 'GET /api/features', action: 'status', status: 200, body: { supports_preview_metadata: false } }]);
     const previews = join(dir, 'plain');
     const res = await wes(server, ['legacy', 'prompt', flow('plain.json', sampleWorkflow(3, 'plain')), '--ws', '--previews', previews, '--json']);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     const id = ndjson(res.stdout)[0]!.prompt_id as string;
     await recorder.untilType('execution_success', id);
     expect(ndjson(res.stdout).filter((l) => l.type === 'PREVIEW_IMAGE').map((l) => l.node_id)).toEqual(['2', '2', '2']);
@@ -95,7 +95,7 @@ describe('wes legacy watch', () => {
     await addFaults(server, [{ match: 'GET /ws', action: 'truncate' }]);
     const previews = join(dir, 'truncated');
     const res = await wes(server, ['legacy', 'prompt', flow('trunc.json', sampleWorkflow(3, 'trunc')), '--previews', previews, '--verbose']);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/skipped a malformed WebSocket frame: .*truncated/);
     expect(readdirSync(previews)).toHaveLength(2);
   });
@@ -104,7 +104,7 @@ describe('wes legacy watch', () => {
     const before = countOf(server, 'GET /ws');
     await addFaults(server, [{ match: 'GET /ws', action: 'drop', after_bytes: 1500 }]);
     const res = await wes(server, ['legacy', 'prompt', flow('drop.json', sampleWorkflow(150, 'drop')), '--ws', '--download', join(dir, 'dropped')]);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('WebSocket connection lost');
     expect(res.stderr).toContain('WebSocket reconnected; re-checking the status');
     expect(countOf(server, 'GET /ws') - before).toBeGreaterThanOrEqual(2);
@@ -114,7 +114,7 @@ describe('wes legacy watch', () => {
   it('notices a finish that happened while the socket was down', async () => {
     await addFaults(server, [{ match: 'GET /ws', action: 'drop', after_bytes: 200 }, { match: 'GET /ws', action: 'delay', delay_ms: 600 }]);
     const res = await wes(server, ['legacy', 'prompt', flow('gap.json', sampleWorkflow(5, 'gap')), '--ws']);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('WebSocket connection lost');
     expect(res.stderr).toMatch(/success/);
   });
@@ -136,7 +136,7 @@ describe('wes legacy watch', () => {
   it('never logs the token, even with --verbose', async () => {
     const id = await submit(server, sampleWorkflow(2, 'secret'));
     const res = await wes(server, ['legacy', 'watch', id, '--verbose']);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('/ws?clientId=');
     expect(res.stderr).toContain('token=REDACTED');
     expect(res.stderr).not.toContain(LEGACY_KEY);
