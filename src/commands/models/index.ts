@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../program.js';
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 export function registerModels(program: Command, action: ActionFactory): void {
@@ -39,7 +39,7 @@ Discovery, end to end:
     .description("Run a model: its own JSON in, its own JSON out (printed exactly as the router sent it)")
     .option('--input <file>', 'the input JSON from a file, or - for standard input')
     .option('-d, --data <json>', 'input JSON given inline (merged over --input)')
-    .option('-i, --param <key=value>', 'one input field, typed by the schema; key=@file reads a file (a data URI for binary fields); repeatable', collect, [])
+    .option('-i, --param <key=value>', 'one input field, typed by the schema; key=@file reads a file (a data URI for binary fields); repeatable', collect)
     .option('--idempotency-key <key>', 'key reused on every retry (generated when absent)')
     .option('-o, --output <file>', 'write the output to a file instead of standard output')
     .option('--download <dir>', 'save every http(s) URL found in the output into this folder')
