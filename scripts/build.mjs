@@ -1,8 +1,15 @@
 // Bundles src/ with esbuild (code-splitting keeps command modules and the dev-server lazy,
-// so `wes --version` loads almost nothing). Dependencies stay in node_modules.
+// so `wes --version` loads almost nothing). Dependencies stay in node_modules. Then, side by
+// side: the completion scripts, printed by the built CLI itself so they match its command tree,
+// and the library's type declarations (dist/types, for package.json `exports`).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import ts from 'typescript';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
@@ -18,3 +25,28 @@ await build({
   define: { __WES_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
 });
+
+// Child processes: they run while the declarations below are emitted.
+const run = promisify(execFile);
+const completions = Promise.all(
+  ['bash', 'zsh', 'fish'].map(async (shell) => {
+    const { stdout } = await run(process.execPath, ['bin/wes.js', 'completion', shell], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+    return [shell, stdout];
+  }),
+);
+
+emitDeclarations();
+
+mkdirSync(new URL('../completions', import.meta.url), { recursive: true });
+for (const [shell, script] of await completions) writeFileSync(new URL(`../completions/wes.${shell}`, import.meta.url), script);
+
+/** Declarations of the library entry and what it reaches, with the project's own compiler options. */
+function emitDeclarations() {
+  const config = ts.getParsedCommandLineOfConfigFile(`${root}tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  if (!config) throw new Error('cannot read tsconfig.json');
+  const options = { ...config.options, noEmit: false, declaration: true, emitDeclarationOnly: true, outDir: `${root}dist/types`, rootDir: `${root}src` };
+  const program = ts.createProgram([`${root}src/index.ts`], options);
+  const result = program.emit(undefined, undefined, undefined, true);
+  if (result.emitSkipped) throw new Error('type declarations were not emitted');
+  for (const d of result.diagnostics) console.warn(`declarations: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+}

@@ -76,6 +76,8 @@ export class UsageError extends WesError {
 export class ApiError extends WesError {
   readonly headers: Record<string, string>;
   readonly retryAfterSeconds?: number;
+  /** The error answer's body as received (`wes api` prints it). */
+  readonly body?: Buffer;
   constructor(
     message: string,
     fields: Omit<WesErrorFields, 'exitCode'> & {
@@ -83,11 +85,13 @@ export class ApiError extends WesError {
       surface: Surface;
       headers?: Record<string, string>;
       retryAfterSeconds?: number;
+      body?: Buffer;
     },
   ) {
     super(message, { ...fields, exitCode: exitCodeForApi(fields.status, fields.code) });
     this.headers = fields.headers ?? {};
     this.retryAfterSeconds = fields.retryAfterSeconds;
+    this.body = fields.body;
   }
 }
 

@@ -1,5 +1,97 @@
-// The library entry (`import { ... } from 'wes'`): the same HTTP layer and errors the CLI uses.
-export { HttpClient, type HttpClientOptions, type HttpRequest, type HttpResponse } from './http/client.js';
+// The library entry (`import { ... } from 'wes'`): the typed surface clients on the same HTTP
+// layer the CLI uses, so a script gets the same retries, link handling and errors.
+import { HttpClient, type HttpClientOptions, type RetryInfo } from './http/client.js';
+import { JobsClient } from './surfaces/jobs/client.js';
+import { ModelsClient } from './surfaces/models/client.js';
+import { LegacyClient } from './surfaces/legacy/client.js';
+import { DEFAULT_BASE_URL } from './config/keys.js';
+import { normalizeBaseUrl, resolveSettings, validateDeployment, type GlobalFlags } from './config/settings.js';
+import { ProfileStore } from './config/store.js';
+import { VERSION } from './factory-version.js';
+
+export { HttpClient, type HttpClientOptions, type HttpRequest, type HttpResponse, type RetryInfo, type ApiSurface } from './http/client.js';
 export { resolveLink } from './http/links.js';
-export { ApiError, WesError, UsageError, ExitCode, exitCodeForApi } from './errors.js';
+export { ApiError, WesError, UsageError, NetworkError, TimeoutError, InterruptedError, ExitCode, EXIT_CODE_TABLE, exitCodeForApi } from './errors.js';
 export { sanitize } from './render/sanitize.js';
+
+// Surface A: job API v2.
+export { JobsClient, type FetchedJob, type FetchedAsset, type UploadRequest, type LogsAnswer } from './surfaces/jobs/client.js';
+export { followJob, type FollowOptions } from './surfaces/jobs/follow.js';
+export { downloadOutputs, type DownloadOptions, type DownloadResult, type SavedOutput } from './surfaces/jobs/download.js';
+export { isTerminal, TERMINAL_STATUSES } from './surfaces/jobs/wire.js';
+export type { Job, JobStatus, JobUrls, JobError, Output, AssetRecord, SubmitRequest, Progress } from './surfaces/jobs/wire.js';
+
+// Surface B: model router.
+export { ModelsClient, type RunAnswer, type SchemaAnswer } from './surfaces/models/client.js';
+export { walkCatalog, type WalkOptions } from './surfaces/models/walk.js';
+export { parseModelId, type ModelRef } from './surfaces/models/ids.js';
+export type { RouterModelListEntry, RouterModelDetail, RouterModelListResponse } from './surfaces/models/types.js';
+
+// Surface C: cloud API v1 (deprecated).
+export { LegacyClient } from './surfaces/legacy/client.js';
+export type { V1PromptRequest, V1PromptResponse, V1JobStatus, V1Queue, V1UploadResult } from './surfaces/legacy/wire.js';
+
+export interface ClientOptions {
+  /** Surfaces A and C; default http://127.0.0.1:8188 (where `wes dev-server` listens). May carry a path prefix and `{deployment}`. */
+  baseUrl?: string;
+  /** Surface B; default the base URL. */
+  routerUrl?: string;
+  /** Jobs: `Authorization: Bearer`; v1: `X-API-Key`. */
+  apiKey?: string;
+  /** Router bearer credential; default the API key. */
+  routerToken?: string;
+  /** Replaces `{deployment}` in the URLs; a DNS label. */
+  deployment?: string;
+  retries?: number;
+  signal?: AbortSignal;
+  debug?: HttpClientOptions['debug'];
+  onRetry?: (info: RetryInfo) => void;
+  userAgent?: string;
+}
+
+export interface Clients {
+  http: HttpClient;
+  jobs: JobsClient;
+  models: ModelsClient;
+  legacy: LegacyClient;
+  /** Closes the connection pool (the process can exit without it; long-lived programs should call it). */
+  close(): Promise<void>;
+}
+
+function clientsFor(http: HttpClient): Clients {
+  return { http, jobs: new JobsClient(http), models: new ModelsClient(http), legacy: new LegacyClient(http), close: () => http.close() };
+}
+
+/** One HTTP client and the three surface clients on it, from plain options (no config file, no environment). */
+export function createClients(options: ClientOptions = {}): Clients {
+  const deployment = validateDeployment(options.deployment);
+  const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, deployment, 'baseUrl');
+  const routerUrl = options.routerUrl ? normalizeBaseUrl(options.routerUrl, deployment, 'routerUrl') : baseUrl;
+  return clientsFor(
+    new HttpClient({
+      baseUrl,
+      routerUrl,
+      apiKey: options.apiKey,
+      routerToken: options.routerToken ?? options.apiKey,
+      retries: options.retries,
+      signal: options.signal,
+      debug: options.debug,
+      onRetry: options.onRetry,
+      userAgent: options.userAgent ?? `wes-lib/${VERSION} node/${process.versions.node}`,
+    }),
+  );
+}
+
+export interface ConfigClientOptions extends Pick<ClientOptions, 'retries' | 'signal' | 'debug' | 'onRetry' | 'userAgent'> {
+  /** Overrides like the CLI's flags (`profile`, `baseUrl`, `apiKey`, ...). */
+  flags?: GlobalFlags;
+  /** Default process.env (WES_PROFILE, WES_BASE_URL, WES_API_KEY, ...). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The clients the CLI would use: flags, then WES_* environment, then the selected profile, then defaults. */
+export function createClientsFromConfig(options: ConfigClientOptions = {}): Clients {
+  const env = options.env ?? process.env;
+  const s = resolveSettings(options.flags ?? {}, env, new ProfileStore(env.WES_CONFIG_DIR || undefined));
+  return createClients({ ...options, baseUrl: s.baseUrl, routerUrl: s.routerUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment });
+}

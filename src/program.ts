@@ -4,7 +4,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Factory, GlobalOptions } from './factory.js';
 import { VERSION } from './factory-version.js';
-import { InterruptedError, TimeoutError, UsageError, ExitCode } from './errors.js';
+import { InterruptedError, TimeoutError, UsageError, WesError, ExitCode } from './errors.js';
 import type { CommandModule } from './commands/types.js';
 import { registerCommands } from './commands/registry.js';
 
@@ -65,9 +65,12 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   let exitCode = 0;
   let timer: NodeJS.Timeout | undefined;
   let interrupts = 0;
+  let firstInterruptAt = 0;
   const onSigint = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(ExitCode.INTERRUPTED);
+    // conf's exit hook (when-exit) re-raises the first SIGINT at once: that echo is not a second Ctrl-C.
+    if (interrupts++ > 0 && Date.now() - firstInterruptAt > 300) process.exit(ExitCode.INTERRUPTED);
+    if (interrupts > 1) return;
+    firstInterruptAt = Date.now();
     controller.abort(new InterruptedError());
   };
   process.on('SIGINT', onSigint);
@@ -90,15 +93,14 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     };
 
   const program = buildProgram(action);
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (s) => io.stdout.write(s),
-    writeErr: (s) => io.stderr.write(s),
-    outputError: () => {},
-  });
-  for (const sub of allCommands(program)) {
-    sub.exitOverride();
-    sub.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} });
+  // The command that rejected the command line, so a usage error can name it.
+  let failing: Command = program;
+  for (const cmd of [program, ...allCommands(program)]) {
+    cmd.exitOverride((e) => {
+      failing = cmd;
+      throw e;
+    });
+    cmd.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} });
   }
 
   try {
@@ -109,8 +111,10 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     const { renderError } = await import('./render/error.js');
     const { Factory } = await import('./factory.js');
     const errIo = factory?.io ?? new Factory({ ...io, globals: { json: io.argv.includes('--json') }, signal: controller.signal }).io;
-    if (err instanceof CommanderError) {
-      return renderError(errIo, new UsageError(err.message.replace(/^error: /, ''), 'see `wes <command> --help`'));
+    if (err instanceof CommanderError) return renderError(errIo, usageError(err, failing));
+    if (err instanceof WesError && err.code === 'network_error' && factory) {
+      const { explainConnectionFailure } = await import('./commands/doctor/connection-hint.js');
+      explainConnectionFailure(err, () => factory!.settings());
     }
     return renderError(errIo, err);
   } finally {
@@ -118,6 +122,23 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     process.off('SIGINT', onSigint);
     await factory?.dispose();
   }
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** Commander's message as a usage error; its "(Did you mean x?)" becomes the hint, with the full command. */
+function usageError(err: CommanderError, cmd: Command): UsageError {
+  const path = commandPath(cmd);
+  const [first, ...rest] = err.message.replace(/^error: /, '').split('\n');
+  const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim())?.[1];
+  const help = `see \`${path} --help\``;
+  if (!suggestion) return new UsageError([first, ...rest].join(' ').trim(), help);
+  const isCommand = err.code === 'commander.unknownCommand';
+  return new UsageError(`${first}${isCommand ? ` for \`${path}\`` : ''}`, `did you mean \`${isCommand ? `${path} ${suggestion}` : suggestion}\`? ${help}`);
 }
 
 function allCommands(cmd: Command): Command[] {

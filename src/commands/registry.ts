@@ -7,6 +7,9 @@ import { registerConfig } from './config/index.js';
 import { registerProfiles } from './profiles/index.js';
 import { registerHelp } from './help/index.js';
 import { registerDevServer } from './dev-server/index.js';
+import { registerDoctor } from './doctor/index.js';
+import { registerApi } from './api/index.js';
+import { registerCompletion } from './completion/index.js';
 import { registerJobs } from './jobs/index.js';
 import { registerAssets } from './assets/index.js';
 
@@ -21,5 +24,8 @@ export function registerCommands(program: Command, action: ActionFactory): void 
   registerConfig(program, action);
   registerProfiles(program, action);
   registerDevServer(program, action);
+  registerDoctor(program, action);
+  registerApi(program, action);
+  registerCompletion(program, action);
   registerHelp(program, action);
 }

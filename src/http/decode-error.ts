@@ -125,6 +125,7 @@ export function decodeError(r: RawErrorResponse): ApiError {
     details: decoded.details,
     requestId: r.headers['x-service-request-id'],
     headers: r.headers,
+    body: r.body,
     retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.round(retryAfterMs / 1000),
   });
 }

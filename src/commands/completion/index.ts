@@ -1,0 +1,28 @@
+import { Argument, type Command } from 'commander';
+import type { ActionFactory } from '../../program.js';
+import { DYNAMIC_KINDS, SHELLS } from '../../completion/kinds.js';
+
+export function registerCompletion(program: Command, action: ActionFactory): void {
+  program
+    .command('completion')
+    .description('Print the shell completion script for bash, zsh or fish')
+    .helpGroup('Setup and tools:')
+    .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
+    .addHelpText(
+      'after',
+      `
+The same scripts ship in the package's completions/ folder.
+
+Examples:
+  $ wes completion bash > ~/.local/share/bash-completion/completions/wes
+  $ wes completion zsh > "\${fpath[1]}/_wes"
+  $ wes completion fish > ~/.config/fish/completions/wes.fish`,
+    )
+    .action(action(() => import('./run.js')));
+  // Asked by the completion scripts for values that live in the configuration.
+  program
+    .command('__complete', { hidden: true })
+    .description('Print completion values of one kind, one a line')
+    .addArgument(new Argument('<kind>').choices(DYNAMIC_KINDS))
+    .action(action(() => import('./values.js')));
+}

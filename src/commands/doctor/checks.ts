@@ -1,0 +1,185 @@
+// The checks of `wes doctor`, from the most basic to the most specific: settings resolve, the
+// config file is private, each surface answers, each accepts its credential, and the local
+// clock agrees with the servers' Date headers.
+import { statSync } from 'node:fs';
+import type { Factory } from '../../factory.js';
+import type { Settings } from '../../config/settings.js';
+import { describeSource } from '../../config/settings.js';
+import { maskSecret } from '../../config/keys.js';
+import type { ApiSurface } from '../../http/client.js';
+import { ExitCode, WesError, exitCodeForApi, toWesError } from '../../errors.js';
+import { hintFor } from '../../render/error.js';
+import { probeSurface, type ProbeResult } from '../../surfaces/probe.js';
+import { connectionHint, triedUrl } from './connection-hint.js';
+
+export type CheckName = 'settings' | 'config_file' | 'reachable' | 'credential' | 'clock';
+export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
+
+/** One row of the report (`--json` prints the array of these). */
+export interface Check {
+  check: CheckName;
+  surface: ApiSurface | null;
+  status: CheckStatus;
+  detail: string;
+  hint: string | null;
+  url: string | null;
+  http_status: number | null;
+  request_id: string | null;
+  /** The exit code this failure stands for (0 unless status is fail). */
+  exit_code: number;
+}
+
+export const SURFACES: readonly ApiSurface[] = ['jobs', 'router', 'legacy'];
+export const MAX_CLOCK_SKEW_SECONDS = 60;
+
+function row(check: CheckName, status: CheckStatus, detail: string, more: Partial<Check> = {}): Check {
+  return { check, surface: null, status, detail, hint: null, url: null, http_status: null, request_id: null, exit_code: 0, ...more };
+}
+
+export function settingsCheck(f: Factory): { check: Check; settings?: Settings } {
+  try {
+    const s = f.settings();
+    const base = s.values.base_url.source === 'default' ? 'default' : describeSource(s.values.base_url, 'base_url');
+    return { check: row('settings', 'pass', `profile ${s.profile} (${s.profileSource}); base URL ${s.baseUrl} (${base})`), settings: s };
+  } catch (thrown) {
+    const err = toWesError(thrown);
+    const exit = err.exitCode === ExitCode.ERROR ? ExitCode.USAGE : err.exitCode; // an unreadable config file is a local file problem
+    return { check: row('settings', 'fail', err.message, { hint: err.hint ?? 'fix the setting named above (`wes config list` shows where each comes from)', exit_code: exit }) };
+  }
+}
+
+export function configFileCheck(f: Factory): Check {
+  const path = f.store().path;
+  let mode: number;
+  try {
+    mode = statSync(path).mode & 0o777;
+  } catch {
+    return row('config_file', 'pass', `${path} does not exist yet (nothing stored)`);
+  }
+  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
+    return row('config_file', 'fail', `${path} has mode 0${mode.toString(8)}: other users can read the stored credentials`, {
+      hint: `chmod 600 '${path}'`,
+      exit_code: ExitCode.ERROR,
+    });
+  }
+  return row('config_file', 'pass', `${path} (mode 0${mode.toString(8)})`);
+}
+
+/** Which credential a surface gets, where it came from, masked: "Bearer API key from WES_API_KEY (sk-t…6789)". */
+export function credentialDescription(s: Settings, surface: ApiSurface): string {
+  const scheme = surface === 'legacy' ? 'X-API-Key' : 'Bearer';
+  if (surface === 'router' && s.values.router_token.value) {
+    return `${scheme} router token from ${describeSource(s.values.router_token, 'router_token')} (${maskSecret(s.values.router_token.value)})`;
+  }
+  if (!s.apiKey) return 'no credential sent';
+  return `${scheme} API key from ${describeSource(s.values.api_key, 'api_key')} (${maskSecret(s.apiKey)})`;
+}
+
+export interface TimedProbe {
+  probe: ProbeResult;
+  elapsedMs: number;
+  /** Local time when the answer arrived, for the clock check. */
+  receivedAt: number;
+}
+
+export async function runProbes(f: Factory): Promise<TimedProbe[]> {
+  const http = f.http();
+  return Promise.all(
+    SURFACES.map(async (surface) => {
+      const started = performance.now();
+      const probe = await probeSurface(http, surface);
+      return { probe, elapsedMs: Math.round(performance.now() - started), receivedAt: Date.now() };
+    }),
+  );
+}
+
+export function surfaceChecks(s: Settings, timed: TimedProbe): Check[] {
+  const { probe } = timed;
+  const where = { surface: probe.surface, url: probe.url, http_status: probe.status, request_id: probe.request_id };
+  const credential = credentialDescription(s, probe.surface);
+  switch (probe.verdict) {
+    case 'accepted':
+      return [
+        row('reachable', 'pass', `answered in ${timed.elapsedMs} ms`, where),
+        row('credential', 'pass', s.apiKey || probe.surface === 'router' ? `accepted: ${credential}` : 'accepted without a credential', where),
+      ];
+    case 'rejected':
+    case 'not_enabled': {
+      const code = probe.verdict === 'not_enabled' ? 'not_enabled' : probe.status === 403 ? 'forbidden' : 'unauthorized';
+      const hint = hintFor(new WesError(probe.message, { exitCode: ExitCode.AUTH, code })) ?? null;
+      return [
+        row('reachable', 'pass', `answered in ${timed.elapsedMs} ms`, where),
+        row('credential', 'fail', `${probe.message} (sent: ${credential})`, { ...where, hint, exit_code: ExitCode.AUTH }),
+      ];
+    }
+    case 'unreachable': {
+      const tried = triedUrl(s, probe.message);
+      return [
+        row('reachable', 'fail', probe.message, { ...where, hint: connectionHint(tried, s.profile, false), exit_code: ExitCode.ERROR }),
+        row('credential', 'skip', 'not checked: the surface did not answer', where),
+      ];
+    }
+    case 'error':
+      return [
+        row('reachable', 'fail', `answered, but not as the ${probe.surface} surface: ${probe.message}`, {
+          ...where,
+          hint: notServedHint(probe.surface),
+          exit_code: probe.status === null ? ExitCode.ERROR : exitCodeForApi(probe.status, undefined),
+        }),
+        row('credential', 'skip', 'not checked: the surface answered with an error', where),
+      ];
+  }
+}
+
+function notServedHint(surface: ApiSurface): string {
+  if (surface === 'router') return 'is the router URL right? Set it with --router-url, WES_ROUTER_URL or `wes config set router_url URL`';
+  return 'is the base URL right (and --deployment, for a serverless gateway)? `wes config list` shows where it comes from';
+}
+
+/** Local clock minus server clock, from the Date header of each answer; the largest one counts. */
+export function clockCheck(probes: TimedProbe[]): Check {
+  // The Date header counts whole seconds: the server's clock was up to one second past it.
+  const skews = probes
+    .filter((p) => p.probe.server_date)
+    .map((p) => ({ surface: p.probe.surface, seconds: (p.receivedAt - Date.parse(p.probe.server_date!)) / 1000 - 0.5 }))
+    .filter((x) => Number.isFinite(x.seconds));
+  if (!skews.length) return row('clock', 'skip', 'no answer carried a Date header');
+  const worst = skews.reduce((a, b) => (Math.abs(b.seconds) > Math.abs(a.seconds) ? b : a));
+  const rounded = Math.round(worst.seconds);
+  const text = rounded === 0 ? 'agrees with the server clock' : `${Math.abs(rounded)} s ${rounded > 0 ? 'ahead of' : 'behind'} the server clock`;
+  if (Math.abs(worst.seconds) > MAX_CLOCK_SKEW_SECONDS) {
+    return row('clock', 'warn', `local clock is ${text} (${worst.surface})`, {
+      surface: worst.surface,
+      hint: 'set the system clock (e.g. enable NTP); signed URLs and tokens are only valid for a limited time',
+    });
+  }
+  return row('clock', 'pass', `local clock ${text} (within ${MAX_CLOCK_SKEW_SECONDS} s)`);
+}
+
+export async function runChecks(f: Factory): Promise<Check[]> {
+  const { check: settings, settings: s } = settingsCheck(f);
+  const file = s ? configFileCheck(f) : row('config_file', 'skip', 'not checked: the settings do not resolve');
+  if (!s) {
+    const skipped = SURFACES.flatMap((surface) => [
+      row('reachable', 'skip', 'not checked: the settings do not resolve', { surface }),
+      row('credential', 'skip', 'not checked: the settings do not resolve', { surface }),
+    ]);
+    return [settings, file, ...skipped, row('clock', 'skip', 'not checked: the settings do not resolve')];
+  }
+  const probes = await runProbes(f);
+  return [settings, file, ...probes.flatMap((p) => surfaceChecks(s, p)), clockCheck(probes)];
+}
+
+/**
+ * 0 when nothing failed (warnings do not count); otherwise the exit code of the most basic
+ * failure, in check order: settings (2), config file (1), reachability (1, or the answer's
+ * class), credentials (4).
+ */
+export function doctorExitCode(checks: Check[]): number {
+  const order: CheckName[] = ['settings', 'config_file', 'reachable', 'credential', 'clock'];
+  for (const name of order) {
+    const failed = checks.find((c) => c.check === name && c.status === 'fail');
+    if (failed) return failed.exit_code;
+  }
+  return ExitCode.OK;
+}

@@ -1,0 +1,41 @@
+// wes doctor: runs every check, prints one row per check (a table, or --json the array), the
+// hints of what failed on stderr, and exits by the most basic failure.
+import type { Factory } from '../../factory.js';
+import { createProgress } from '../../render/progress.js';
+import { renderTable } from '../../render/table.js';
+import { doctorExitCode, runChecks, type Check, type CheckStatus } from './checks.js';
+
+const LABEL: Record<CheckStatus, string> = { pass: '✓ pass', warn: '! warn', fail: '✗ fail', skip: '- skip' };
+
+/** The hints of failed and warned checks, each once, with the checks it is for. */
+function hintsOf(checks: Check[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const c of checks) {
+    if (!c.hint || (c.status !== 'fail' && c.status !== 'warn')) continue;
+    const where = `${c.check}${c.surface ? ` ${c.surface}` : ''}`;
+    out.set(c.hint, [...(out.get(c.hint) ?? []), where]);
+  }
+  return out;
+}
+
+export async function run(f: Factory): Promise<number> {
+  const { io } = f;
+  const progress = io.json ? undefined : createProgress(io, 'checking configuration, surfaces and clock…');
+  let checks: Check[];
+  try {
+    checks = await runChecks(f);
+  } finally {
+    progress?.stop();
+  }
+  if (io.json) {
+    io.printJson(checks);
+  } else {
+    io.println(renderTable(io, ['check', 'surface', 'status', 'detail'], checks.map((c) => [c.check, c.surface ?? '', LABEL[c.status], c.detail])));
+    for (const [hint, where] of hintsOf(checks)) io.warn(`${io.errStyle.yellow('hint')} (${where.join(', ')}): ${hint}`);
+    const failed = checks.filter((c) => c.status === 'fail').length;
+    const warned = checks.filter((c) => c.status === 'warn').length;
+    if (failed) io.warn(io.errStyle.red(`✗ ${failed} of ${checks.length} checks failed`));
+    else io.info(io.errStyle.green(`✓ no check failed${warned ? ` (${warned} warning${warned === 1 ? '' : 's'})` : ''}`));
+  }
+  return doctorExitCode(checks);
+}
