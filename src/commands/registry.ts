@@ -12,6 +12,8 @@ import { registerApi } from './api/index.js';
 import { registerCompletion } from './completion/index.js';
 import { registerJobs } from './jobs/index.js';
 import { registerAssets } from './assets/index.js';
+import { registerModels } from './models/index.js';
+import { registerLegacy } from './legacy/index.js';
 
 export function registerCommands(program: Command, action: ActionFactory): void {
   program.commandsGroup('Job API v2:');
@@ -20,6 +22,8 @@ export function registerCommands(program: Command, action: ActionFactory): void 
   program.commandsGroup('Setup and tools:');
   registerJobs(program, action);
   registerAssets(program, action);
+  registerModels(program, action);
+  registerLegacy(program, action);
   registerAuth(program, action);
   registerConfig(program, action);
   registerProfiles(program, action);

@@ -18,7 +18,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export type Handler = (req: IncomingMessage & { body: Buffer }, res: ServerResponse, n: number) => void | Promise<void>;
+export type Handler = (req: IncomingMessage & { body: Buffer }, res: ServerResponse, n: number) => unknown;
 
 export async function startTestServer(handler: Handler): Promise<TestServer> {
   const requests: RecordedRequest[] = [];
