@@ -4,17 +4,20 @@
 // and the library's type declarations (dist/types, for package.json `exports`).
 import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Build beside dist/ and swap it in, so a `wes` started during a rebuild never finds it half-empty.
+const dist = `${root}dist`;
+const staging = `${root}dist.build-${process.pid}`;
+rmSync(staging, { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli.ts', 'dev-server': 'src/dev-server/index.ts', index: 'src/index.ts' },
-  outdir: 'dist',
+  outdir: staging,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -25,6 +28,10 @@ await build({
   define: { __WES_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
 });
+const retired = `${root}dist.old-${process.pid}`;
+if (existsSync(dist)) renameSync(dist, retired);
+renameSync(staging, dist);
+rmSync(retired, { recursive: true, force: true });
 
 // Child processes: they run while the declarations below are emitted.
 const run = promisify(execFile);

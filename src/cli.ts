@@ -6,6 +6,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`wes ${VERSION}\n`);
     return 0;
   }
+  // A reader that stops early (`wes ... | head`) is not an error: stop writing and exit quietly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+      throw err;
+    });
+  }
   const { runProgram } = await import('./program.js');
   return runProgram({
     argv,
