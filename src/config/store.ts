@@ -1,8 +1,12 @@
-// Profiles on disk, through conf: one JSON file (mode 0600) in WES_CONFIG_DIR or conf's per-user
-// folder. Layout: { current_profile, profiles: { <name>: { base_url, api_key, ... } } }.
-import Conf from 'conf';
-import { chmodSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// Profiles on disk: one JSON file (mode 0600) in WES_CONFIG_DIR or the per-user config folder
+// (the path conf uses: env-paths config folder of "wes"). Layout:
+// { current_profile, profiles: { <name>: { base_url, api_key, ... } } }.
+// Reads parse the file directly; writes go through conf (atomic write, file mode), loaded only
+// then, because conf and its schema validator cost more start-up than any read-only command.
+import envPaths from 'env-paths';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
 import type { ProfileKey } from './keys.js';
 
 export type Profile = Partial<Record<ProfileKey, string>>;
@@ -13,32 +17,49 @@ interface StoreShape {
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const CONFIG_NAME = 'config';
 
 export function isValidProfileName(name: string): boolean {
   return PROFILE_NAME.test(name);
 }
 
 export class ProfileStore {
-  private readonly conf: Conf<StoreShape>;
+  /** The folder holding the config file; caches live below it. */
+  readonly dir: string;
+  readonly path: string;
+  private cache?: StoreShape;
 
   constructor(configDir: string | undefined) {
-    if (configDir) mkdirSync(configDir, { recursive: true, mode: 0o700 });
-    this.conf = new Conf<StoreShape>({
-      projectName: 'wes',
-      projectSuffix: '',
-      configName: 'config',
-      configFileMode: 0o600,
-      ...(configDir ? { cwd: configDir } : {}),
-    });
+    this.dir = configDir ?? envPaths('wes', { suffix: '' }).config;
+    this.path = join(this.dir, `${CONFIG_NAME}.json`);
   }
 
-  get path(): string {
-    return this.conf.path;
+  private read(): StoreShape {
+    if (this.cache) return this.cache;
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return (this.cache = {});
+      throw err;
+    }
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      this.cache = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as StoreShape) : {};
+    } catch (err) {
+      throw new UsageError(`the config file ${this.path} is not valid JSON (${(err as Error).message})`, 'fix or remove it; `wes auth login` writes a new one');
+    }
+    return this.cache;
   }
 
-  /** The folder holding the config file; caches live below it. */
-  get dir(): string {
-    return dirname(this.conf.path);
+  private async write(mutate: (data: StoreShape) => void): Promise<void> {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const { default: Conf } = await import('conf');
+    const conf = new Conf<StoreShape>({ projectName: 'wes', projectSuffix: '', configName: CONFIG_NAME, configFileMode: 0o600, cwd: this.dir });
+    const data = structuredClone(conf.store);
+    mutate(data);
+    conf.store = data;
+    this.cache = data;
   }
 
   /** A private cache folder (0700) for one profile, created on demand. */
@@ -50,15 +71,11 @@ export class ProfileStore {
   }
 
   currentProfile(): string | undefined {
-    return this.conf.get('current_profile');
-  }
-
-  setCurrentProfile(name: string): void {
-    this.conf.set('current_profile', name);
+    return this.read().current_profile;
   }
 
   profiles(): Record<string, Profile> {
-    return this.conf.get('profiles') ?? {};
+    return this.read().profiles ?? {};
   }
 
   profile(name: string): Profile | undefined {
@@ -69,27 +86,36 @@ export class ProfileStore {
     return Object.hasOwn(this.profiles(), name);
   }
 
-  set(name: string, key: ProfileKey, value: string): void {
-    const all = this.profiles();
-    all[name] = { ...(all[name] ?? {}), [key]: value };
-    this.conf.set('profiles', all);
+  setCurrentProfile(name: string): Promise<void> {
+    return this.write((d) => {
+      d.current_profile = name;
+    });
   }
 
-  unset(name: string, key: ProfileKey): boolean {
-    const all = this.profiles();
-    const profile = all[name];
-    if (!profile || profile[key] === undefined) return false;
-    delete profile[key];
-    this.conf.set('profiles', all);
+  set(name: string, key: ProfileKey, value: string): Promise<void> {
+    return this.setMany(name, { [key]: value });
+  }
+
+  setMany(name: string, values: Profile): Promise<void> {
+    return this.write((d) => {
+      d.profiles ??= {};
+      d.profiles[name] = { ...(d.profiles[name] ?? {}), ...values };
+    });
+  }
+
+  async unset(name: string, key: ProfileKey): Promise<boolean> {
+    if (this.profile(name)?.[key] === undefined) return false;
+    await this.write((d) => {
+      delete d.profiles?.[name]?.[key];
+    });
     return true;
   }
 
   /** Ensures the profile exists (possibly empty), so `profiles use` can select it. */
-  ensure(name: string): void {
-    const all = this.profiles();
-    if (!all[name]) {
-      all[name] = {};
-      this.conf.set('profiles', all);
-    }
+  ensure(name: string): Promise<void> {
+    return this.write((d) => {
+      d.profiles ??= {};
+      d.profiles[name] ??= {};
+    });
   }
 }

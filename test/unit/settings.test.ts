@@ -16,20 +16,20 @@ function store(): ProfileStore {
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('settings precedence', () => {
-  it('flag beats env beats profile beats default', () => {
+  it('flag beats env beats profile beats default', async () => {
     const s = store();
-    s.set('default', 'base_url', 'http://profile.test');
+    await s.set('default', 'base_url', 'http://profile.test');
     expect(resolveSettings({}, {}, s).baseUrl).toBe('http://profile.test');
     expect(resolveSettings({}, { WES_BASE_URL: 'http://env.test' }, s).baseUrl).toBe('http://env.test');
     expect(resolveSettings({ baseUrl: 'http://flag.test' }, { WES_BASE_URL: 'http://env.test' }, s).baseUrl).toBe('http://flag.test');
     expect(resolveSettings({}, {}, store()).baseUrl).toBe('http://127.0.0.1:8188');
   });
 
-  it('selects the profile by flag, WES_PROFILE, then the stored current profile', () => {
+  it('selects the profile by flag, WES_PROFILE, then the stored current profile', async () => {
     const s = store();
-    s.set('prod', 'api_key', 'prod-key');
-    s.set('ci', 'api_key', 'ci-key');
-    s.setCurrentProfile('prod');
+    await s.set('prod', 'api_key', 'prod-key');
+    await s.set('ci', 'api_key', 'ci-key');
+    await s.setCurrentProfile('prod');
     expect(resolveSettings({}, {}, s).apiKey).toBe('prod-key');
     expect(resolveSettings({}, { WES_PROFILE: 'ci' }, s).apiKey).toBe('ci-key');
     expect(resolveSettings({ profile: 'prod' }, { WES_PROFILE: 'ci' }, s).apiKey).toBe('prod-key');
@@ -48,9 +48,10 @@ describe('settings precedence', () => {
     expect(() => normalizeBaseUrl('ftp://x', undefined, 'base URL')).toThrow(/http/);
   });
 
-  it('writes the profile file with mode 0600', () => {
+  it('writes the profile file with mode 0600 and reads back what conf wrote', async () => {
     const s = store();
-    s.set('default', 'api_key', 'secret');
+    await s.set('default', 'api_key', 'secret');
+    expect(new ProfileStore(s.dir).profile('default')).toEqual({ api_key: 'secret' });
     expect(statSync(s.path).mode & 0o777).toBe(0o600);
     expect(statSync(s.cacheDir('default', 'schemas')).mode & 0o777).toBe(0o700);
   });

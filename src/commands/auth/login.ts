@@ -51,8 +51,8 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
 
   if (updates.base_url) normalizeBaseUrl(updates.base_url, updates.deployment ?? f.settings().deployment, 'base URL');
   if (updates.router_url) normalizeBaseUrl(updates.router_url, updates.deployment ?? f.settings().deployment, 'router URL');
-  for (const [key, value] of Object.entries(updates)) store.set(profile, key as ProfileKey, value);
-  if (!store.currentProfile()) store.setCurrentProfile(profile);
+  await store.setMany(profile, updates);
+  if (!store.currentProfile()) await store.setCurrentProfile(profile);
 
   const saved = Object.keys(updates);
   io.info(`✓ saved ${saved.length ? saved.join(', ') : 'nothing new'} to profile ${profile} (${store.path})`);

@@ -9,7 +9,7 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   if (key === 'deployment') validateDeployment(value);
   if (key === 'base_url' || key === 'router_url') normalizeBaseUrl(value, value.includes('{deployment}') ? 'placeholder' : undefined, key);
   const profile = f.settings().profile;
-  f.store().set(profile, key, value);
+  await f.store().set(profile, key, value);
   if (f.io.json) f.io.printJson({ profile, key, set: true });
   f.io.info(`✓ set ${key}${SECRET_KEYS.has(key) ? '' : ` to ${value}`} in profile ${profile}`);
   return 0;

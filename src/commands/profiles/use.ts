@@ -11,9 +11,9 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
       const known = Object.keys(store.profiles());
       throw new UsageError(`no profile named ${name}`, known.length ? `profiles: ${known.join(', ')}; or pass --create` : 'create it with --create, or `wes --profile NAME auth login`');
     }
-    store.ensure(name);
+    await store.ensure(name);
   }
-  store.setCurrentProfile(name);
+  await store.setCurrentProfile(name);
   if (f.io.json) f.io.printJson({ current_profile: name });
   f.io.info(`✓ now using profile ${name}`);
   return 0;
