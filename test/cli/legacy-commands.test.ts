@@ -145,9 +145,10 @@ describe('wes legacy status', () => {
   });
 
   it('exits 3 for a lost prompt', async () => {
-    const short = await startFast({ retentionMs: 150, stepMs: 20 });
+    // Expired jobs stay readable for one more retention period: long enough for a slow spawn.
+    const short = await startFast({ retentionMs: 800, stepMs: 20 });
     try {
-      const id = await submit(short, sampleWorkflow(150, 'lost'));
+      const id = await submit(short, longWorkflow('lost', 2));
       const res = await wes(short, ['legacy', 'status', id, '--wait', '--interval', '0.02']);
       expect(res.code).toBe(3);
       expect(res.stdout).toBe('lost\n');

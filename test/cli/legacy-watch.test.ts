@@ -43,8 +43,8 @@ afterAll(async () => {
 
 describe('wes legacy watch', () => {
   it('shows only its own prompt while another runs interleaved, as NDJSON ending with the final state', async () => {
-    const ours = await submit(server, longWorkflow('ours', 2));
-    const theirs = await submit(server, longWorkflow('theirs', 2));
+    const ours = await submit(server, longWorkflow('ours', 3));
+    const theirs = await submit(server, longWorkflow('theirs', 3));
     const res = await wes(server, ['legacy', 'watch', ours, '--json']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).not.toContain(theirs);
@@ -103,7 +103,7 @@ describe('wes legacy watch', () => {
   it('reconnects after the socket drops mid-run, re-checks by REST, and succeeds', async () => {
     const before = countOf(server, 'GET /ws');
     await addFaults(server, [{ match: 'GET /ws', action: 'drop', after_bytes: 1500 }]);
-    const res = await wes(server, ['legacy', 'prompt', flow('drop.json', sampleWorkflow(150, 'drop')), '--ws', '--download', join(dir, 'dropped')]);
+    const res = await wes(server, ['legacy', 'prompt', flow('drop.json', longWorkflow('drop', 2)), '--ws', '--download', join(dir, 'dropped')]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('WebSocket connection lost');
     expect(res.stderr).toContain('WebSocket reconnected; re-checking the status');
