@@ -136,6 +136,10 @@ function usageError(err: CommanderError, cmd: Command): UsageError {
   const [first, ...rest] = err.message.replace(/^error: /, '').split('\n');
   const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim())?.[1];
   const help = `see \`${path} --help\``;
+  const subcommands = cmd.commands.map((c) => c.name());
+  if (err.code === 'commander.excessArguments' && subcommands.length) {
+    return new UsageError([first, ...rest].join(' ').trim(), `its subcommands: ${subcommands.join(', ')}; ${help}`);
+  }
   if (!suggestion) return new UsageError([first, ...rest].join(' ').trim(), help);
   const isCommand = err.code === 'commander.unknownCommand';
   return new UsageError(`${first}${isCommand ? ` for \`${path}\`` : ''}`, `did you mean \`${isCommand ? `${path} ${suggestion}` : suggestion}\`? ${help}`);

@@ -20,8 +20,11 @@ export function createProgress(io: IOStreams, initial: string): Progress {
 
 class SpinnerProgress implements Progress {
   private readonly spinner: Ora;
+  // ora keeps its stream private, so log() writes through this one.
+  private readonly stream: NodeJS.WriteStream;
   constructor(io: IOStreams, initial: string) {
-    this.spinner = ora({ text: sanitizeLine(initial), stream: io.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false }).start();
+    this.stream = io.stderr as NodeJS.WriteStream;
+    this.spinner = ora({ text: sanitizeLine(initial), stream: this.stream, color: 'cyan', discardStdin: false }).start();
   }
   update(text: string): void {
     this.spinner.text = sanitizeLine(text);
@@ -29,7 +32,7 @@ class SpinnerProgress implements Progress {
   log(line: string): void {
     const text = this.spinner.text;
     this.spinner.clear();
-    (this.spinner as unknown as { stream: NodeJS.WriteStream }).stream.write(sanitizeLine(line) + '\n');
+    this.stream.write(sanitizeLine(line) + '\n');
     this.spinner.text = text;
     this.spinner.render();
   }

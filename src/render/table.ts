@@ -53,7 +53,7 @@ export function renderTable(io: IOStreams, headers: string[], rows: Cell[][], st
   const natural = headers.map((h, i) => Math.max(h.length, ...texts.map((r) => [...r[i]!].length)));
   const widths = fitWidths(natural, io.columns);
   const table = new Table({
-    head: headers.map((h) => style.bold(h.toUpperCase())),
+    head: headers.map((h, i) => style.bold(truncate(h.toUpperCase(), widths[i]!))),
     chars: BORDERLESS,
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
   });

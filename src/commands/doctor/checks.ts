@@ -39,8 +39,8 @@ function row(check: CheckName, status: CheckStatus, detail: string, more: Partia
 export function settingsCheck(f: Factory): { check: Check; settings?: Settings } {
   try {
     const s = f.settings();
-    const base = s.values.base_url.source === 'default' ? 'default' : describeSource(s.values.base_url, 'base_url');
-    return { check: row('settings', 'pass', `profile ${s.profile} (${s.profileSource}); base URL ${s.baseUrl} (${base})`), settings: s };
+    const base = s.values.base_url.source === 'default' ? 'the default' : describeSource(s.values.base_url, 'base_url');
+    return { check: row('settings', 'pass', `profile ${s.profile} (${s.profileSource}), base URL from ${base}`), settings: s };
   } catch (thrown) {
     const err = toWesError(thrown);
     const exit = err.exitCode === ExitCode.ERROR ? ExitCode.USAGE : err.exitCode; // an unreadable config file is a local file problem
@@ -54,25 +54,25 @@ export function configFileCheck(f: Factory): Check {
   try {
     mode = statSync(path).mode & 0o777;
   } catch {
-    return row('config_file', 'pass', `${path} does not exist yet (nothing stored)`);
+    return row('config_file', 'pass', `not created yet (nothing stored): ${path}`);
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    return row('config_file', 'fail', `${path} has mode 0${mode.toString(8)}: other users can read the stored credentials`, {
+    return row('config_file', 'fail', `mode 0${mode.toString(8)}, other users can read it: ${path}`, {
       hint: `chmod 600 '${path}'`,
       exit_code: ExitCode.ERROR,
     });
   }
-  return row('config_file', 'pass', `${path} (mode 0${mode.toString(8)})`);
+  return row('config_file', 'pass', `mode 0${mode.toString(8)}: ${path}`);
 }
 
-/** Which credential a surface gets, where it came from, masked: "Bearer API key from WES_API_KEY (sk-t…6789)". */
+/** Which credential a surface gets, masked, and where it came from: "Bearer sk-t…6789 from WES_API_KEY". */
 export function credentialDescription(s: Settings, surface: ApiSurface): string {
   const scheme = surface === 'legacy' ? 'X-API-Key' : 'Bearer';
   if (surface === 'router' && s.values.router_token.value) {
-    return `${scheme} router token from ${describeSource(s.values.router_token, 'router_token')} (${maskSecret(s.values.router_token.value)})`;
+    return `${scheme} ${maskSecret(s.values.router_token.value)} from ${describeSource(s.values.router_token, 'router_token')}`;
   }
-  if (!s.apiKey) return 'no credential sent';
-  return `${scheme} API key from ${describeSource(s.values.api_key, 'api_key')} (${maskSecret(s.apiKey)})`;
+  if (!s.apiKey) return 'no credential';
+  return `${scheme} ${maskSecret(s.apiKey)} from ${describeSource(s.values.api_key, 'api_key')}`;
 }
 
 export interface TimedProbe {
@@ -97,19 +97,20 @@ export function surfaceChecks(s: Settings, timed: TimedProbe): Check[] {
   const { probe } = timed;
   const where = { surface: probe.surface, url: probe.url, http_status: probe.status, request_id: probe.request_id };
   const credential = credentialDescription(s, probe.surface);
+  const answered = `${new URL(probe.url).origin} answered in ${timed.elapsedMs} ms`;
   switch (probe.verdict) {
     case 'accepted':
       return [
-        row('reachable', 'pass', `answered in ${timed.elapsedMs} ms`, where),
-        row('credential', 'pass', s.apiKey || probe.surface === 'router' ? `accepted: ${credential}` : 'accepted without a credential', where),
+        row('reachable', 'pass', answered, where),
+        row('credential', 'pass', `accepted: ${credential}`, where),
       ];
     case 'rejected':
     case 'not_enabled': {
       const code = probe.verdict === 'not_enabled' ? 'not_enabled' : probe.status === 403 ? 'forbidden' : 'unauthorized';
       const hint = hintFor(new WesError(probe.message, { exitCode: ExitCode.AUTH, code })) ?? null;
       return [
-        row('reachable', 'pass', `answered in ${timed.elapsedMs} ms`, where),
-        row('credential', 'fail', `${probe.message} (sent: ${credential})`, { ...where, hint, exit_code: ExitCode.AUTH }),
+        row('reachable', 'pass', answered, where),
+        row('credential', 'fail', `refused ${credential}: ${probe.message}`, { ...where, hint, exit_code: ExitCode.AUTH }),
       ];
     }
     case 'unreachable': {
@@ -146,14 +147,13 @@ export function clockCheck(probes: TimedProbe[]): Check {
   if (!skews.length) return row('clock', 'skip', 'no answer carried a Date header');
   const worst = skews.reduce((a, b) => (Math.abs(b.seconds) > Math.abs(a.seconds) ? b : a));
   const rounded = Math.round(worst.seconds);
-  const text = rounded === 0 ? 'agrees with the server clock' : `${Math.abs(rounded)} s ${rounded > 0 ? 'ahead of' : 'behind'} the server clock`;
+  const text = rounded === 0 ? 'agrees with the server' : `${Math.abs(rounded)} s ${rounded > 0 ? 'ahead of' : 'behind'} the server`;
   if (Math.abs(worst.seconds) > MAX_CLOCK_SKEW_SECONDS) {
     return row('clock', 'warn', `local clock is ${text} (${worst.surface})`, {
-      surface: worst.surface,
       hint: 'set the system clock (e.g. enable NTP); signed URLs and tokens are only valid for a limited time',
     });
   }
-  return row('clock', 'pass', `local clock ${text} (within ${MAX_CLOCK_SKEW_SECONDS} s)`);
+  return row('clock', 'pass', `local clock ${text} (±${MAX_CLOCK_SKEW_SECONDS} s allowed)`);
 }
 
 export async function runChecks(f: Factory): Promise<Check[]> {

@@ -1,0 +1,145 @@
+// wes doctor through the binary: every check against a real dev-server, refused and unknown
+// credentials, an unreachable server, settings that do not resolve, a config file others can
+// read, and a server whose clock is off.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { runWes, tempConfigDir } from '../helpers/cli.js';
+import { useDevServer } from '../helpers/dev-server.js';
+import { json, startTestServer, type TestServer } from '../helpers/http-server.js';
+
+interface Check {
+  check: string;
+  surface: string | null;
+  status: 'pass' | 'warn' | 'fail' | 'skip';
+  detail: string;
+  hint: string | null;
+  exit_code: number;
+}
+
+const dev = useDevServer({ notEnabledTokens: ['router-not-enabled-token'] });
+
+function find(checks: Check[], check: string, surface: string | null = null): Check {
+  const found = checks.find((c) => c.check === check && c.surface === surface);
+  if (!found) throw new Error(`no ${check} ${surface} check in ${JSON.stringify(checks)}`);
+  return found;
+}
+
+async function doctor(args: string[], opts: Parameters<typeof runWes>[1] = {}) {
+  const res = await runWes(['doctor', '--json', ...args], opts);
+  return { ...res, checks: JSON.parse(res.stdout) as Check[] };
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+describe('wes doctor', () => {
+  it('passes every check against a dev-server with the right key, and prints a table', async () => {
+    const { code, checks } = await doctor(['--base-url', dev.server.url, '--api-key', dev.server.apiKey!]);
+    expect(code).toBe(0);
+    expect(checks.map((c) => `${c.check}:${c.surface ?? ''}`)).toEqual([
+      'settings:', 'config_file:', 'reachable:jobs', 'credential:jobs', 'reachable:router', 'credential:router', 'reachable:legacy', 'credential:legacy', 'clock:',
+    ]);
+    expect(checks.every((c) => c.status === 'pass' && c.exit_code === 0)).toBe(true);
+    expect(find(checks, 'credential', 'legacy').detail).toBe('accepted: X-API-Key ******** (11 chars) from --api-key');
+    expect(JSON.stringify(checks)).not.toContain(dev.server.apiKey);
+
+    const table = await runWes(['doctor', '--base-url', dev.server.url], { env: { WES_API_KEY: dev.server.apiKey } });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^credential\tjobs\t✓ pass\taccepted: Bearer \S.* from WES_API_KEY$/m);
+    expect(table.stdout).toMatch(new RegExp(`^reachable\\tjobs\\t✓ pass\\t${dev.server.url} answered in \\d+ ms$`, 'm'));
+    expect(table.stderr).toContain('no check failed');
+  });
+
+  it('exits 4 when the credential is refused, with the hint once for every surface it applies to', async () => {
+    const res = await runWes(['doctor', '--base-url', dev.server.url, '--api-key', 'not-the-right-key-0000']);
+    expect(res.code).toBe(4);
+    expect(res.stdout).toMatch(/^credential\tjobs\t✗ fail\t/m);
+    expect(res.stdout).toContain('not-…0000');
+    expect(res.stderr.match(/^hint/gm)).toHaveLength(1);
+    expect(res.stderr).toContain('credential jobs, credential router, credential legacy');
+    expect(res.stderr).toContain('3 of 9 checks failed');
+  });
+
+  it('reports a router that is not switched on for the credential as a failed credential', async () => {
+    const { code, checks } = await doctor(['--base-url', dev.server.url, '--api-key', dev.server.apiKey!, '--router-token', 'router-not-enabled-token']);
+    expect(code).toBe(4);
+    const router = find(checks, 'credential', 'router');
+    expect(router.status).toBe('fail');
+    expect(router.detail).toMatch(/^refused Bearer rout…oken from --router-token: /);
+    expect(router.hint).toContain('not switched on');
+    expect(find(checks, 'credential', 'jobs').status).toBe('pass');
+  });
+
+  it('exits 1 when nothing answers, saying which URL was tried and where it came from', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const { code, checks } = await doctor([], { env: { WES_BASE_URL: url } });
+    expect(code).toBe(1);
+    const jobs = find(checks, 'reachable', 'jobs');
+    expect(jobs.status).toBe('fail');
+    expect(jobs.hint).toContain(`wes tried ${url}, the base URL from WES_BASE_URL`);
+    expect(find(checks, 'credential', 'jobs').status).toBe('skip');
+    expect(find(checks, 'clock').status).toBe('skip');
+  });
+
+  it('exits 2 and checks nothing else when the settings do not resolve', async () => {
+    const { code, checks } = await doctor(['--deployment', 'Not_A_Label']);
+    expect(code).toBe(2);
+    expect(find(checks, 'settings').status).toBe('fail');
+    expect(find(checks, 'settings').detail).toContain('not a DNS label');
+    expect(checks.slice(1).every((c) => c.status === 'skip')).toBe(true);
+  });
+
+  it('fails the config file check when other users can read it', async () => {
+    const cfg = tempConfigDir();
+    try {
+      const file = join(cfg.dir, 'config.json');
+      writeFileSync(file, JSON.stringify({ profiles: { default: { base_url: dev.server.url, api_key: dev.server.apiKey } } }));
+      chmodSync(file, 0o644);
+      const { code, checks } = await doctor([], { configDir: cfg.dir });
+      expect(code).toBe(1);
+      const check = find(checks, 'config_file');
+      expect(check.status).toBe('fail');
+      expect(check.detail).toBe(`mode 0644, other users can read it: ${file}`);
+      expect(check.hint).toBe(`chmod 600 '${file}'`);
+      expect(find(checks, 'credential', 'jobs').detail).toMatch(/from profile key api_key$/);
+    } finally {
+      cfg.cleanup();
+    }
+  });
+});
+
+describe('wes doctor against a purpose-built server', () => {
+  let skewed: TestServer;
+  beforeAll(async () => {
+    // Every surface answers as it should, but with a Date five minutes in the past; the router
+    // route is missing.
+    skewed = await startTestServer((req, res) => {
+      const headers = { date: new Date(Date.now() - 300_000).toUTCString() };
+      if (req.url!.startsWith('/api/v2/jobs/')) return json(res, 404, { error: { code: 'not_found', message: 'no such job' } }, headers);
+      if (req.url === '/api/queue') return json(res, 200, { queue_running: [], queue_pending: [] }, headers);
+      return json(res, 404, { detail: 'Not Found' }, headers);
+    });
+  });
+  afterAll(() => skewed.close());
+
+  it('warns about clock skew without failing, and fails a surface that is not served', async () => {
+    const { code, checks } = await doctor(['--base-url', skewed.url]);
+    const clock = find(checks, 'clock');
+    expect(clock.status).toBe('warn');
+    expect(clock.detail).toMatch(/^local clock is 30\d s ahead of the server \((jobs|router|legacy)\)$/);
+    expect(clock.hint).toContain('clock');
+    const router = find(checks, 'reachable', 'router');
+    expect(router.status).toBe('fail');
+    expect(router.hint).toContain('--router-url');
+    expect(code).toBe(router.exit_code);
+    expect(code).toBe(5);
+  });
+});
