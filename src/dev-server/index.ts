@@ -40,7 +40,7 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
     await blobs.close();
     throw err;
   }
-  attachLegacyWebSocket(main, state);
+  const legacySockets = attachLegacyWebSocket(main, state);
 
   let closing: Promise<void> | undefined;
   return {
@@ -51,6 +51,7 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
     state,
     close() {
       closing ??= (async () => {
+        legacySockets.close();
         engine.close();
         const closed = Promise.all([closeServer(main), closeServer(signed)]);
         dropMain();

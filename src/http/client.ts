@@ -233,7 +233,7 @@ export class HttpClient {
 
   private statusRetryable(a: { replaySafe: boolean; surface: Surface }, error: ApiError): boolean {
     if (!RETRYABLE_STATUSES.has(error.status!)) return false;
-    if (a.surface === 'legacy' && error.status === 429) return false; // v1 429 means subscription inactive
+    if (error.code === 'subscription_inactive') return false; // v1 429 without a queue reason: waiting will not help
     return a.replaySafe;
   }
 

@@ -92,8 +92,12 @@ const LEGACY_CODES: Record<number, string> = {
   500: 'internal_error',
 };
 
+/** v1 error types that say more than the status (a full queue is not an inactive subscription). */
+const LEGACY_TYPES_KEPT = new Set(['queue_full', 'rate_limited', 'insufficient_credits']);
+
 function decodeLegacy(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {
-  const code = LEGACY_CODES[r.status] ?? `http_${r.status}`;
+  const declared = isObject(json) && isObject(json.error) && typeof json.error.type === 'string' ? json.error.type : undefined;
+  const code = declared && LEGACY_TYPES_KEPT.has(declared) ? declared : (LEGACY_CODES[r.status] ?? `http_${r.status}`);
   let message = fallbackMessage(r.status, r.body);
   if (isObject(json)) {
     const err = json.error;
@@ -101,7 +105,7 @@ function decodeLegacy(r: RawErrorResponse, json: unknown): { code: string; messa
     else if (isObject(err) && typeof err.message === 'string') message = err.message;
     else if (typeof json.message === 'string') message = json.message;
   }
-  if (r.status === 429) message = `subscription inactive: ${message}`;
+  if (code === 'subscription_inactive') message = `subscription inactive: ${message}`;
   return { code, message, details: isObject(json) ? json : undefined };
 }
 
