@@ -1,0 +1,100 @@
+// Downloading a job output (SaveBytes) with `wes jobs download` against `curl -o` of the same
+// signed URL, at several sizes: throughput ratio, peak RSS (flat in size), time per MB (linear).
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { interleave, summary, failureNote } from '../lib/compare.mjs';
+import { measure } from '../lib/measure.mjs';
+import { failed, row, unavailable } from '../lib/report.mjs';
+import { MiB, formatSize, mbPerSecond } from '../lib/stats.mjs';
+import { missingCommand, runWes, tempDir } from '../lib/wes.mjs';
+
+const TARGET_SIZES = [64 * MiB, 1024 * MiB]; // sizes with a row of their own (issue 8)
+const RSS_LIMIT_MB = 150;
+
+function downloadedBytes(dir) {
+  return readdirSync(dir)
+    .filter((name) => name !== 'job.json')
+    .reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+}
+
+async function measureSize(ctx, server, size, config) {
+  const job = await server.bytesJob(size);
+  const work = tempDir('download');
+  const runs = size >= 512 * MiB ? Math.min(ctx.runs(3), 3) : ctx.runs(3);
+  let wrongSize = null;
+  const { results, failed: bad } = await interleave(
+    {
+      wes: async (i) => {
+        const dir = join(work, `wes-${i}`);
+        const result = await runWes(server, config, ['jobs', 'download', job.id, dir]);
+        if (result.code === 0) {
+          const got = downloadedBytes(dir);
+          if (got !== size) wrongSize = `wes saved ${got} bytes, expected ${size}`;
+        }
+        rmSync(dir, { recursive: true, force: true });
+        return result;
+      },
+      curl: async (i) => {
+        const fresh = await server.getJob(job.id); // a fresh signed URL, outside the timing
+        const file = join(work, `curl-${i}.bin`);
+        const result = await measure(ctx.tools.curl, ['-sS', '--fail', '-o', file, fresh.outputs[0].url]);
+        rmSync(file, { force: true });
+        return result;
+      },
+    },
+    { warmup: 1, runs },
+  );
+  rmSync(work, { recursive: true, force: true });
+  if (bad) return { error: failureNote(bad) };
+  if (wrongSize) return { error: wrongSize };
+  return { size, wes: summary(results.wes), curl: summary(results.curl) };
+}
+
+export async function run(ctx) {
+  const missing = missingCommand(['jobs', 'download']);
+  const sizes = ctx.sizes.download;
+  const targetSizes = sizes.filter((s) => TARGET_SIZES.includes(s));
+  const title = (size) => `download ${formatSize(size)} (jobs download)`;
+  const target = (rssPass) => ({ min: 0.8, also: [{ text: `RSS ≤ ${RSS_LIMIT_MB} MB`, pass: rssPass }] });
+  if (missing || !ctx.tools.curl) {
+    const reason = missing ?? 'not available (curl missing)';
+    return [...targetSizes.map((s) => unavailable(`download-${s / MiB}m`, title(s), reason, target())), unavailable('download-growth', 'download growth', reason, { report: true })];
+  }
+  const server = await ctx.server();
+  const config = tempDir('download-cfg');
+  const rows = [];
+  const series = [];
+  for (const size of sizes) {
+    const m = await measureSize(ctx, server, size, config);
+    if (m.error) {
+      rows.push(failed(`download-${size / MiB}m`, title(size), m.error, target()));
+      continue;
+    }
+    series.push(m);
+    if (!TARGET_SIZES.includes(size)) continue;
+    const rssOk = Number.isFinite(m.wes.maxRssMb) ? m.wes.maxRssMb <= RSS_LIMIT_MB : undefined;
+    rows.push(
+      row(`download-${size / MiB}m`, title(size), {
+        wes: { value: mbPerSecond(size, m.wes.wallMs), unit: 'MB/s' },
+        reference: { value: mbPerSecond(size, m.curl.wallMs), unit: 'MB/s', label: 'curl -o' },
+        target: target(rssOk),
+        note: `wes ${m.wes.wallMs.toFixed(0)} ms, peak RSS ${m.wes.maxRssMb.toFixed(0)} MB; curl ${m.curl.wallMs.toFixed(0)} ms, RSS ${m.curl.maxRssMb.toFixed(0)} MB`,
+        details: m,
+      }),
+    );
+  }
+  if (series.length >= 2) {
+    const perMb = series.map((m) => `${formatSize(m.size)}: ${(m.wes.wallMs / (m.size / 1e6)).toFixed(2)} ms/MB (curl ${(m.curl.wallMs / (m.size / 1e6)).toFixed(2)}), RSS ${m.wes.maxRssMb.toFixed(0)} MB`);
+    const last = series[series.length - 1];
+    rows.push(
+      row('download-growth', `download growth ${series.map((m) => formatSize(m.size)).join('/')}`, {
+        wes: { value: last.wes.wallMs / (last.size / 1e6), unit: 'ms/MB' },
+        reference: { value: last.curl.wallMs / (last.size / 1e6), unit: 'ms/MB', label: 'curl' },
+        target: { report: true },
+        note: perMb.join('; '),
+        details: { series },
+      }),
+    );
+  }
+  return rows;
+}

@@ -1,0 +1,43 @@
+// `wes jobs get ID --json` on loopback against what a shell script pays for the same answer:
+// starting node plus one curl of the same URL.
+import { interleave, summary, failureNote } from '../lib/compare.mjs';
+import { measure } from '../lib/measure.mjs';
+import { failed, row, unavailable } from '../lib/report.mjs';
+import { NODE, missingCommand, runWes, tempDir } from '../lib/wes.mjs';
+
+const ID = 'jobs-get';
+const TITLE = 'wes jobs get ID --json';
+const TARGET = { max: 1.5 };
+
+export async function run(ctx) {
+  const missing = missingCommand(['jobs', 'get']);
+  if (missing) return [unavailable(ID, TITLE, missing, TARGET)];
+  if (!ctx.tools.curl) return [unavailable(ID, TITLE, 'not available (curl missing)', TARGET)];
+  const server = await ctx.server();
+  const job = await server.bytesJob(1024);
+  const url = new URL(`/api/v2/jobs/${job.id}`, server.url).href;
+  const config = tempDir('jobs-get');
+  const curlArgs = ['-sS', '--fail', '-H', `Authorization: Bearer ${server.apiKey}`, url];
+  const { results, failed: bad } = await interleave(
+    {
+      wes: () => runWes(server, config, ['jobs', 'get', job.id, '--json']),
+      node: () => measure(NODE, ['-e', '0']),
+      curl: () => measure(ctx.tools.curl, curlArgs),
+    },
+    { warmup: 2, runs: ctx.runs(10) },
+  );
+  if (bad) return [failed(ID, TITLE, failureNote(bad), TARGET)];
+  const wes = summary(results.wes);
+  const node = summary(results.node);
+  const curl = summary(results.curl);
+  const sameJob = JSON.parse(results.wes[0].stdout).id === job.id;
+  return [
+    row(ID, TITLE, {
+      wes: { value: wes.wallMs, unit: 'ms' },
+      reference: { value: node.wallMs + curl.wallMs, unit: 'ms', label: `node -e 0 ${node.wallMs.toFixed(1)} + curl ${curl.wallMs.toFixed(1)}` },
+      target: TARGET,
+      note: sameJob ? `peak RSS ${wes.maxRssMb.toFixed(0)} MB` : 'wes printed another job than asked',
+      details: { wes, node, curl },
+    }),
+  ];
+}
