@@ -56,6 +56,8 @@ Examples:
 Configuration: flags, then WES_* environment variables, then the profile (wes auth login).`,
   );
   registerCommands(program, action);
+  // Root listing only (groups keep their usage terms): names alone keep descriptions readable.
+  program.configureHelp({ showGlobalOptions: true, sortSubcommands: false, subcommandTerm: (c) => c.name() });
   return program;
 }
 

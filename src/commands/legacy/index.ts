@@ -67,11 +67,13 @@ Examples:
   queue
     .command('delete <prompt_id...>')
     .description('Cancel pending or running prompts')
+    .addHelpText('after', '\nExamples:\n  $ wes legacy queue delete "$PROMPT_ID"\n  $ wes legacy queue delete "$ID1" "$ID2"')
     .action(action(() => import('./queue-delete.js')));
 
   legacy
     .command('interrupt')
     .description('Interrupt the prompt running now')
+    .addHelpText('after', '\nExamples:\n  $ wes legacy interrupt\n  $ wes legacy interrupt --quiet && wes legacy queue')
     .action(action(() => import('./interrupt.js')));
 
   legacy

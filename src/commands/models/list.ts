@@ -17,7 +17,7 @@ function parseLimit(raw: unknown): number | undefined {
 }
 
 function printEntries(f: Factory, entries: RouterModelListEntry[]): void {
-  printTable(f.io, ['id', 'provider', 'model', 'charges on policy rejection'], entries.map((e) => [e.id, e.provider, e.model, e.billing.charges_on_policy_rejection]));
+  printTable(f.io, ['id', 'provider', 'model', 'charged if refused'], entries.map((e) => [e.id, e.provider, e.model, e.billing.charges_on_policy_rejection]));
 }
 
 export async function run(f: Factory, _args: string[], opts: Record<string, unknown>): Promise<number> {
