@@ -14,7 +14,8 @@ export interface Progress {
 }
 
 export function createProgress(io: IOStreams, initial: string): Progress {
-  if (io.canAnimate) return new SpinnerProgress(io, initial);
+  // A terminal that reports 0 columns (a pty with no window size) sends ora into an endless clear loop.
+  if (io.canAnimate && ((io.stderr as NodeJS.WriteStream).columns ?? 80) > 0) return new SpinnerProgress(io, initial);
   return new LineProgress(io, initial);
 }
 
