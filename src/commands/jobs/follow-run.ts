@@ -89,7 +89,9 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   if (progress) {
     if (job.status === 'succeeded') progress.succeed(outcomeLine(job));
     else progress.fail(outcomeLine(job));
-    if (job.error) io.warn(renderJobError(io, job.error, io.verbose, 'stderr'));
+    // The outcome line already carries the error summary; the rest (traceback, node errors) follows.
+    const details = job.error ? renderJobError(io, job.error, io.verbose, 'stderr', false) : '';
+    if (details) io.warn(details);
   }
   const code = exitCodeFor(job.status, options.canceledExit);
   if (options.download !== undefined) {

@@ -84,9 +84,9 @@ export function errorSummary(e: JobError): string {
   return sanitizeLine(`${e.code}: ${e.message}${where}`);
 }
 
-/** The error block of a job: summary, traceback (--verbose), node-errors table. */
-export function renderJobError(io: IOStreams, e: JobError, verbose: boolean, stream: 'stdout' | 'stderr'): string {
-  const lines = [`error: ${errorSummary(e)}`];
+/** The error block of a job: summary (unless already shown), traceback (--verbose), node-errors table. */
+export function renderJobError(io: IOStreams, e: JobError, verbose: boolean, stream: 'stdout' | 'stderr', withSummary = true): string {
+  const lines = withSummary ? [`error: ${errorSummary(e)}`] : [];
   if (e.traceback) {
     if (verbose) lines.push(sanitize(e.traceback).trimEnd());
     else lines.push('(traceback hidden; add --verbose to show it)');
