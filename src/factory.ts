@@ -1,8 +1,7 @@
 // What every command gets: IO streams, resolved settings, the profile store and the one HTTP
 // client, built lazily from the global options. Tests build it from buffers.
-import type { Readable, Writable } from 'node:stream';
 import { HttpClient } from './http/client.js';
-import { IOStreams } from './render/io.js';
+import { IOStreams, type IOStreamsInit } from './render/io.js';
 import { ProfileStore } from './config/store.js';
 import { resolveSettings, type GlobalFlags, type Settings } from './config/settings.js';
 import { UsageError } from './errors.js';
@@ -20,16 +19,8 @@ export interface GlobalOptions extends GlobalFlags {
   retries?: string;
 }
 
-export interface FactoryInit {
+export interface FactoryInit extends Pick<IOStreamsInit, 'stdin' | 'stdout' | 'stderr' | 'stdinIsTTY' | 'stdoutIsTTY' | 'stderrIsTTY' | 'env' | 'columns'> {
   globals: GlobalOptions;
-  env: NodeJS.ProcessEnv;
-  stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
-  stdinIsTTY: boolean;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  columns?: number;
   /** Aborted on Ctrl-C (reason InterruptedError) or at the --timeout deadline (TimeoutError). */
   signal: AbortSignal;
 }
@@ -48,14 +39,7 @@ export class Factory {
     this.globals = init.globals;
     this.signal = init.signal;
     this.io = new IOStreams({
-      stdin: init.stdin,
-      stdout: init.stdout,
-      stderr: init.stderr,
-      stdinIsTTY: init.stdinIsTTY,
-      stdoutIsTTY: init.stdoutIsTTY,
-      stderrIsTTY: init.stderrIsTTY,
-      env: init.env,
-      columns: init.columns,
+      ...init,
       json: init.globals.json,
       quiet: init.globals.quiet,
       verbose: init.globals.verbose,
