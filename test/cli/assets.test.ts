@@ -41,7 +41,7 @@ describe('wes assets', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(uploads() - u0).toBe(0);
     expect(fromHash() - f0).toBe(1);
-    expect(second.stderr).toContain('without uploading');
+    expect(second.stderr).toContain('nothing uploaded');
     expect(JSON.parse(second.stdout).hash).toBe(await blake3File(file));
   });
 

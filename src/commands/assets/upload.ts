@@ -18,7 +18,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     sanitizeLine(
       placed.uploaded
         ? `✓ uploaded ${path} as asset ${placed.asset.id} (${placed.hash})`
-        : `✓ the service already held these bytes: created asset ${placed.asset.id} without uploading (${placed.hash})`,
+        : `✓ the service already held these bytes, nothing uploaded: asset ${placed.asset.id} (${placed.hash})`,
     ),
   );
   return 0;
