@@ -1,0 +1,111 @@
+// Faults on reads, through the binary: resets before and during an answer, a body that is not
+// JSON, a stalled body (only --timeout ends it: exit 8), 5xx bursts, and an event stream that
+// stops sending or breaks (the watch finishes by polling). Request counts stay bounded.
+import { describe, expect, it } from 'vitest';
+import { addFaults, imageWorkflow, submitJob, waitForJob } from '../helpers/dev-server.js';
+import { wesAgainst } from '../cli/jobs-env.js';
+import { countsFrom, useFaultServer } from './kit.js';
+
+describe('faults on reads', () => {
+  const fx = useFaultServer({ stepMs: 5 });
+  const wes = wesAgainst(() => fx.server);
+  const finished = async (prefix: string) => {
+    const id = (await submitJob(fx.server, imageWorkflow({ prefix, steps: 1 }))).body.id as string;
+    await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
+    return id;
+  };
+
+  it('a reset before the answer and one mid-answer are both retried; the read succeeds', async () => {
+    const id = await finished('r1');
+    const self = `GET /api/v2/jobs/${id}`;
+    await addFaults(fx.server, [
+      { match: self, action: 'drop' },
+      { match: self, action: 'drop', after_bytes: 30 },
+    ]);
+    const counts = countsFrom(fx.server);
+    const res = await wes(['jobs', 'get', id, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ id, status: 'succeeded' });
+    expect(counts.delta(self)).toBe(3);
+  });
+
+  it('a body that is not JSON (consistent length) is an unreadable response: exit 1, one request', async () => {
+    const id = await finished('r2');
+    const self = `GET /api/v2/jobs/${id}`;
+    await addFaults(fx.server, { match: self, action: 'status', status: 200, body: '{"id":"' + id + '","sta', headers: { 'content-type': 'application/json' } });
+    const counts = countsFrom(fx.server);
+    const res = await wes(['jobs', 'get', id]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('not valid JSON');
+    expect(counts.delta(self)).toBe(1);
+  });
+
+  it('a stalled body is ended by --timeout: exit 8 soon after the deadline, no retry after it', async () => {
+    const id = await finished('r3');
+    const self = `GET /api/v2/jobs/${id}`;
+    await addFaults(fx.server, { match: self, action: 'stall' });
+    const counts = countsFrom(fx.server);
+    const started = Date.now();
+    const res = await wes(['jobs', 'get', id, '--timeout', '0.6']);
+    const took = Date.now() - started;
+    expect(res.code).toBe(8);
+    expect(res.stderr).toContain('timed out');
+    expect(res.stdout).toBe('');
+    expect(took).toBeGreaterThanOrEqual(600);
+    expect(took).toBeLessThan(5000);
+    expect(counts.delta(self)).toBe(1);
+  });
+
+  it('a 500/502/503 burst on a read is retried; a longer one ends with its exit code within --retries', async () => {
+    const id = await finished('r4');
+    const self = `GET /api/v2/jobs/${id}`;
+    await addFaults(fx.server, [500, 502, 503].map((status) => ({ match: self, action: 'status', status, retry_after: 0 })));
+    let counts = countsFrom(fx.server);
+    const ok = await wes(['jobs', 'get', id]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(counts.delta(self)).toBe(4);
+
+    await addFaults(fx.server, { match: self, action: 'status', status: 502, count: 10, retry_after: 0 });
+    counts = countsFrom(fx.server);
+    const bad = await wes(['jobs', 'get', id, '--retries', '2']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('HTTP 502');
+    expect(counts.delta(self)).toBe(3);
+    await fetch(`${fx.server.url}/__dev/faults`, { method: 'DELETE' });
+  });
+
+  it('an event stream that stops sending: the watch still finishes by polling', async () => {
+    const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'sse-stall', steps: 150 }))).body.id as string;
+    const events = `GET /api/v2/jobs/${id}/events`;
+    await addFaults(fx.server, { match: events, action: 'stall' });
+    const counts = countsFrom(fx.server);
+    const started = Date.now();
+    const res = await wes(['jobs', 'watch', id, '--interval', '0.1', '--json']);
+    const took = Date.now() - started;
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout.trim().split('\n').at(-1)!)).toMatchObject({ id, status: 'succeeded' });
+    expect(counts.delta(events)).toBe(1);
+    const polls = counts.delta(`GET /api/v2/jobs/${id}`);
+    expect(polls).toBeGreaterThanOrEqual(1);
+    // Polling at 0.1 s: no more reads than the time allows (plus slack for start-up).
+    expect(polls).toBeLessThanOrEqual(Math.ceil(took / 100) + 3);
+  });
+
+  it('an event stream cut mid-event, or refused with a 429 storm, is not retried: polling takes over', async () => {
+    for (const fault of [
+      { action: 'truncate', after_bytes: 100 },
+      { action: 'status', status: 429, retry_after: 0, count: 5 },
+    ]) {
+      const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'sse-cut', steps: 120 }))).body.id as string;
+      const events = `GET /api/v2/jobs/${id}/events`;
+      await addFaults(fx.server, { match: events, ...fault });
+      const counts = countsFrom(fx.server);
+      const res = await wes(['jobs', 'watch', id, '--interval', '0.1']);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toContain(`job ${id} succeeded`);
+      expect(counts.delta(events)).toBe(1);
+    }
+    await fetch(`${fx.server.url}/__dev/faults`, { method: 'DELETE' });
+  });
+});
