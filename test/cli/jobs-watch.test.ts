@@ -55,6 +55,17 @@ describe('wes jobs watch', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ id, status: 'failed', error: { node_id: '2', class_type: 'Fail' } });
   });
 
+  it('strips terminal control sequences from server text (watch and get)', async () => {
+    const id = await submit(failWorkflow('evil \u001b]0;owned\u0007\u001b[2Jtext\u202e'));
+    const watch = await wes(['jobs', 'watch', id, '--interval', '0.1']);
+    expect(watch.code).toBe(3);
+    expect(watch.stderr).toContain('evil text');
+    const get = await wes(['jobs', 'get', id, '--verbose']);
+    for (const text of [watch.stderr, get.stdout]) expect(text).not.toMatch(/[\u0007\u001b\u202e]/);
+    const json = await wes(['jobs', 'get', id, '--json']);
+    expect(JSON.parse(json.stdout).error.message).toBe('evil \u001b]0;owned\u0007\u001b[2Jtext\u202e');
+  });
+
   it('canceled: cancel --wait ends 0, watch of a canceled job ends 10; --json prints the Job', async () => {
     const id = await submit(imageWorkflow(LONG));
     await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['running']);

@@ -96,7 +96,7 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   const code = exitCodeFor(job.status, options.canceledExit);
   if (options.download !== undefined) {
     if (job.status === 'succeeded') await saveOutputs(f, client, last, options.download, { toStdout: !io.json });
-    else io.info(`not downloading: the job ${job.status === 'canceled' ? 'was canceled' : job.status}`);
+    else io.info(sanitizeLine(`not downloading: the job ${job.status === 'canceled' ? 'was canceled' : job.status}`));
   }
   return code;
 }
