@@ -76,6 +76,17 @@ describe('wes assets', () => {
     expect(here.stdout).toBe('sevens.bin\n');
   });
 
+  it('falls back to the record\'s own URL where the content route is missing', async () => {
+    const file = writeTemp(dir(), Buffer.alloc(3000, 5), 'bin');
+    const record = JSON.parse((await wes(['assets', 'upload', file, '--json'])).stdout);
+    await addFaults(ctx.server, { match: `GET /api/v2/assets/${record.id}/content`, action: 'status', status: 404, body: { error: { code: 'not_found', message: 'Not Found' } } });
+    const target = join(dir(), 'fallback.bin');
+    const res = await wes(['assets', 'download', record.id, target, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ bytes: 3000, verified: true });
+    expect(readFileSync(target).equals(readFileSync(file))).toBe(true);
+  });
+
   it('a corrupted asset download is exit 1 and leaves no file', async () => {
     const file = writeTemp(dir(), Buffer.alloc(50_000, 9), 'bin');
     const id = (await wes(['assets', 'upload', file])).stdout.trim();

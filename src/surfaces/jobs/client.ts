@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { FormData } from 'undici';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { segment } from '../../http/links.js';
+import { ExitCode, WesError } from '../../errors.js';
 import { checkAsset, checkJob } from './check.js';
 import type { AssetFromHashRequest, AssetRecord, Job, SubmitRequest } from './wire.js';
 
@@ -52,6 +53,9 @@ export class JobsClient {
 
   /** Follows `urls.cancel`; the operation is idempotent, so a key makes its retries safe. */
   async cancel(current: FetchedJob): Promise<FetchedJob> {
+    if (!current.job.urls.cancel) {
+      throw new WesError('the service offers no cancel link for this job', { exitCode: ExitCode.ERROR, code: 'bad_response', surface: 'jobs' });
+    }
     const url = this.http.link(current.job.urls.cancel, current.from);
     const res = await this.http.json<unknown>({ surface: 'jobs', method: 'POST', url, idempotencyKey: randomUUID() });
     return { job: checkJob(res), from: res.url };
