@@ -8,7 +8,8 @@ import { parseOptions } from './lib/options.mjs';
 import { setupTools } from './lib/setup.mjs';
 import { useGnuTime } from './lib/measure.mjs';
 import { startServer } from './lib/server.mjs';
-import { failed, printTable, writeJson } from './lib/report.mjs';
+import { failed, markdownTable, printTable, writeJson } from './lib/report.mjs';
+import { writeFileSync } from 'node:fs';
 import { MiB } from './lib/stats.mjs';
 
 const CASES = ['startup', 'jobs-get', 'download', 'blake3', 'upload', 'catalog', 'models-run', 'legacy-watch', 'jobs-watch-idle', 'batch'];
@@ -83,5 +84,22 @@ printTable(rows);
 if (options.json) {
   writeJson(options.json, { date: startedAt.toISOString(), mode: options.full ? 'full' : 'quick', elapsed_s: elapsedS, machine, tools: versions, rows });
   log(`bench: wrote ${options.json}`);
+}
+if (options.markdown) {
+  const notes = rows.filter((r) => r.note).map((r) => `- ${r.title}: ${r.note}`);
+  const tools = Object.entries(versions).map(([tool, version]) => `${tool}: ${version ?? 'missing'}`).join('; ');
+  writeFileSync(
+    options.markdown,
+    [
+      `Machine: ${machine.nproc} CPUs (${machine.cpu}), ${machine.memory_gib} GiB memory, node ${machine.node}, ${machine.platform}. Tools: ${tools}.`,
+      `Date: ${startedAt.toISOString()}; mode ${options.full ? 'full' : 'quick'}; the run took ${elapsedS.toFixed(0)} s.`,
+      '',
+      markdownTable(rows),
+      '',
+      ...notes,
+      '',
+    ].join('\n'),
+  );
+  log(`bench: wrote ${options.markdown}`);
 }
 process.exitCode = 0;

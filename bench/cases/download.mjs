@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { interleave, summary, failureNote } from '../lib/compare.mjs';
 import { measure } from '../lib/measure.mjs';
 import { failed, row, unavailable } from '../lib/report.mjs';
-import { MiB, formatSize, mbPerSecond } from '../lib/stats.mjs';
+import { MiB, formatSize, mbPerSecond, median } from '../lib/stats.mjs';
 import { missingCommand, runWes, tempDir } from '../lib/wes.mjs';
 
 const TARGET_SIZES = [64 * MiB, 1024 * MiB]; // sizes with a row of their own (issue 8)
@@ -22,6 +22,7 @@ async function measureSize(ctx, server, size, config) {
   const work = tempDir('download');
   const runs = size >= 512 * MiB ? Math.min(ctx.runs(3), 3) : ctx.runs(3);
   let wrongSize = null;
+  const checkMs = [];
   const { results, failed: bad } = await interleave(
     {
       wes: async (i) => {
@@ -38,6 +39,8 @@ async function measureSize(ctx, server, size, config) {
         const fresh = await server.getJob(job.id); // a fresh signed URL, outside the timing
         const file = join(work, `curl-${i}.bin`);
         const result = await measure(ctx.tools.curl, ['-sS', '--fail', '-o', file, fresh.outputs[0].url]);
+        // wes also checks the blake3 digest; what checking costs a curl user is reported beside.
+        if (result.code === 0 && ctx.tools.b3sum) checkMs.push((await measure(ctx.tools.b3sum, ['--num-threads', '1', file])).wallMs);
         rmSync(file, { force: true });
         return result;
       },
@@ -47,7 +50,7 @@ async function measureSize(ctx, server, size, config) {
   rmSync(work, { recursive: true, force: true });
   if (bad) return { error: failureNote(bad) };
   if (wrongSize) return { error: wrongSize };
-  return { size, wes: summary(results.wes), curl: summary(results.curl) };
+  return { size, wes: summary(results.wes), curl: summary(results.curl), b3sumMs: checkMs.length ? median(checkMs) : null };
 }
 
 export async function run(ctx) {
@@ -78,7 +81,10 @@ export async function run(ctx) {
         wes: { value: mbPerSecond(size, m.wes.wallMs), unit: 'MB/s' },
         reference: { value: mbPerSecond(size, m.curl.wallMs), unit: 'MB/s', label: 'curl -o' },
         target: target(rssOk),
-        note: `wes ${m.wes.wallMs.toFixed(0)} ms, peak RSS ${m.wes.maxRssMb.toFixed(0)} MB; curl ${m.curl.wallMs.toFixed(0)} ms, RSS ${m.curl.maxRssMb.toFixed(0)} MB`,
+        note: [
+          `wes ${m.wes.wallMs.toFixed(0)} ms, peak RSS ${m.wes.maxRssMb.toFixed(0)} MB; curl ${m.curl.wallMs.toFixed(0)} ms, RSS ${m.curl.maxRssMb.toFixed(0)} MB`,
+          m.b3sumMs !== null ? `curl -o then b3sum (a verified download, as wes does): ${mbPerSecond(size, m.curl.wallMs + m.b3sumMs).toFixed(0)} MB/s` : '',
+        ].filter(Boolean).join('; '),
         details: m,
       }),
     );

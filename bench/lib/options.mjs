@@ -3,18 +3,20 @@
 const USAGE = `usage: npm run bench -- [--full] [--json FILE] [--only NAME[,NAME]] [--no-setup] [--runs N]
   --full       large sizes (1 GiB download and blake3, 256 MiB upload, 30 s idle watch)
   --json FILE  also write the results as JSON
+  --markdown FILE  also write the machine, the table and the notes as Markdown
   --only       run only cases whose id contains one of these words
   --no-setup   never install Debian packages
   --runs N     timed runs per case (default: 10 for start-up cases, 3 for the others)`;
 
 export function parseOptions(argv) {
-  const options = { full: false, json: null, only: [], setup: true, runs: null };
+  const options = { full: false, json: null, markdown: null, only: [], setup: true, runs: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--full') options.full = true;
     else if (arg === '--quick') options.full = false;
     else if (arg === '--json') options.json = argv[++i];
     else if (arg.startsWith('--json=')) options.json = arg.slice('--json='.length);
+    else if (arg === '--markdown') options.markdown = argv[++i];
     else if (arg === '--only') options.only = argv[++i].split(',');
     else if (arg === '--no-setup') options.setup = false;
     else if (arg === '--runs') options.runs = Number(argv[++i]);

@@ -21,7 +21,9 @@ function locate(tool) {
 function toolVersion(tool, path) {
   if (!path) return null;
   const out = spawnSync(path, ['--version'], { encoding: 'utf8' });
-  return (out.stdout || out.stderr || '').split('\n')[0].trim() || null;
+  const first = (out.stdout || out.stderr || '').split('\n')[0];
+  // "curl 7.88.1 (x86_64-pc-linux-gnu) libcurl/..." → "curl 7.88.1"
+  return first.replace(/\([^)]*\)/g, '').replace(/\s+/g, ' ').trim().split(' ').slice(0, 2).join(' ') || null;
 }
 
 export function findTools() {
