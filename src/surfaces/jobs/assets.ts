@@ -7,7 +7,7 @@ import { basename, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ApiError, UsageError } from '../../errors.js';
 import { blake3File } from '../../files/blake3.js';
-import { guessMediaType } from '../../dev-server/assets/media-type.js';
+import { guessMediaType } from '../../files/media-type.js';
 import type { FetchedAsset, JobsClient } from './client.js';
 
 export interface PlacedAsset extends FetchedAsset {

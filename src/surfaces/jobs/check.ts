@@ -1,21 +1,16 @@
 // Every answer is untrusted: before a command relies on a Job or an asset record, the fields it
 // reads are checked for their types, so a malformed answer is one clear error, not a crash later.
 import type { HttpResponse } from '../../http/client.js';
-import { ExitCode, WesError } from '../../errors.js';
+import type { WesError } from '../../errors.js';
 import type { AssetRecord, Job } from './wire.js';
+import { badResponse as badResponseOf, isRecord } from '../shared/response-check.js';
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
+export { isRecord };
+
+/** A malformed answer of this surface. */
 export function badResponse(what: string, res: HttpResponse<unknown>): WesError {
-  return new WesError(`unreadable response from ${res.url.origin}: ${what}`, {
-    exitCode: ExitCode.ERROR,
-    code: 'bad_response',
-    status: res.status,
-    requestId: res.requestId,
-    surface: 'jobs',
-  });
+  return badResponseOf('jobs', what, res);
 }
 
 const OUTPUT_STRINGS = ['name', 'id', 'url'] as const;

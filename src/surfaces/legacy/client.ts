@@ -6,8 +6,9 @@ import type { Readable } from 'node:stream';
 import { FormData } from 'undici';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { segment } from '../../http/links.js';
-import { ExitCode, WesError } from '../../errors.js';
+import type { WesError } from '../../errors.js';
 import type { V1Features, V1JobStatus, V1PromptResponse, V1Queue, V1UploadResult } from './wire.js';
+import { badResponse as badResponseOf, isRecord } from '../shared/response-check.js';
 
 export type ObjectInfo = Record<string, unknown>;
 
@@ -23,18 +24,12 @@ export interface MaskUploadOptions {
   originalRef: { filename: string; subfolder?: string; type?: string };
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
+export { isRecord };
+
+/** A malformed answer of this surface. */
 export function badResponse(what: string, res: HttpResponse<unknown>): WesError {
-  return new WesError(`unreadable response from ${res.url.origin}: ${what}`, {
-    exitCode: ExitCode.ERROR,
-    code: 'bad_response',
-    status: res.status,
-    requestId: res.requestId,
-    surface: 'legacy',
-  });
+  return badResponseOf('legacy', what, res);
 }
 
 export class LegacyClient {

@@ -1,19 +1,15 @@
 // Router answers are untrusted: the fields a command relies on are checked before use, so a
 // malformed answer becomes one clear error instead of a crash later on.
 import type { HttpResponse } from '../../http/client.js';
-import { ExitCode, WesError } from '../../errors.js';
+import type { WesError } from '../../errors.js';
 import { isModelId } from './ids.js';
 import { isObject } from './openapi-doc.js';
 import type { RouterModelDetail, RouterModelListEntry, RouterModelListResponse } from './types.js';
+import { badResponse as badResponseOf } from '../shared/response-check.js';
 
+/** A malformed answer of this surface. */
 export function badResponse(what: string, res: HttpResponse<unknown>): WesError {
-  return new WesError(`unreadable response from ${res.url.origin}: ${what}`, {
-    exitCode: ExitCode.ERROR,
-    code: 'bad_response',
-    status: res.status,
-    requestId: res.requestId,
-    surface: 'router',
-  });
+  return badResponseOf('router', what, res);
 }
 
 function entryProblem(value: unknown): string | undefined {

@@ -1,0 +1,18 @@
+// Every answer is untrusted: the surface clients check the fields they rely on, and a malformed
+// answer becomes one clear error (exit 1) instead of a crash later on.
+import type { HttpResponse } from '../../http/client.js';
+import { ExitCode, WesError, type Surface } from '../../errors.js';
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function badResponse(surface: Surface, what: string, res: HttpResponse<unknown>): WesError {
+  return new WesError(`unreadable response from ${res.url.origin}: ${what}`, {
+    exitCode: ExitCode.ERROR,
+    code: 'bad_response',
+    status: res.status,
+    requestId: res.requestId,
+    surface,
+  });
+}
