@@ -10,6 +10,9 @@ import { startDevServer } from '../dist/dev-server.js';
 const bin = resolve(import.meta.dirname, '../bin/wes.js');
 const work = mkdtempSync(join(tmpdir(), 'wes-demo-'));
 const API_KEY = 'wes-demo-key';
+const color = process.stderr.isTTY && !process.env.NO_COLOR;
+const bold = (t) => (color ? `\x1b[1m${t}\x1b[0m` : t);
+const green = (t) => (color ? `\x1b[32m${t}\x1b[0m` : t);
 
 const workflow = {
   '1': { class_type: 'EmptyImage', inputs: { width: 64, height: 64, color: 3368652 } },
@@ -23,7 +26,7 @@ const server = await startDevServer({ port: 0, apiKey: API_KEY, stepMs: 60 });
 const env = { ...process.env, WES_BASE_URL: server.url, WES_API_KEY: API_KEY, WES_CONFIG_DIR: join(work, 'config') };
 
 function wes(args, { capture = false } = {}) {
-  process.stderr.write(`\n\x1b[1m$ wes ${args.join(' ')}\x1b[0m\n`);
+  process.stderr.write(`\n${bold(`$ wes ${args.join(' ')}`)}\n`);
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [bin, ...args], { env, cwd: work, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
     let out = '';
@@ -46,7 +49,7 @@ try {
   await wes(['models', 'run', 'dev/echo', '-d', '{"prompt":"a lighthouse at dusk","seed":7}']);
   const promptId = await wes(['legacy', 'prompt', 'flow.json', '--quiet'], { capture: true });
   await wes(['legacy', 'watch', promptId]);
-  process.stderr.write('\n\x1b[32mdemo finished: submit, watch, download, model run and legacy watch all succeeded\x1b[0m\n');
+  process.stderr.write(`\n${green('demo finished: submit, watch, download, model run and legacy watch all succeeded')}\n`);
 } catch (err) {
   failed = true;
   process.stderr.write(`\ndemo failed: ${err.message}\n`);
