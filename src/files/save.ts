@@ -2,7 +2,7 @@
 // checked against the expected blake3 when there is one, and only then is the file renamed to
 // its final name. A body that breaks mid-way is resumed with Range when the server allows it,
 // else restarted; a failed or interrupted download leaves nothing behind.
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -58,6 +58,13 @@ function progressCounter(start: number, onProgress?: (bytes: number) => void): T
   });
 }
 
+/** A hasher fed with the first `bytes` bytes of a file. */
+async function hashPrefix(path: string, bytes: number): Promise<Blake3Hasher> {
+  const hasher = await createBlake3();
+  if (bytes > 0) for await (const chunk of createReadStream(path, { start: 0, end: bytes - 1 })) hasher.update(chunk as Buffer);
+  return hasher;
+}
+
 export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
   const finalPath = join(opts.dir, opts.name);
   const partPath = `${finalPath}.part`;
@@ -79,11 +86,12 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
       } catch (err) {
         written += hashing.bytes;
         if ((err as Error).name === 'AbortError' || triesLeft-- <= 0) throw err;
-        // Resume only when the file holds exactly what was hashed; otherwise start over.
-        const onDisk = await stat(partPath).then((s) => s.size, () => -1);
+        // The writer may drop chunks the hasher already saw when the body breaks: resume from
+        // what the file really holds, re-hashing it when the two differ.
+        const onDisk = await stat(partPath).then((s) => s.size, () => 0);
         if (onDisk !== written) {
-          written = 0;
-          hasher = await createBlake3();
+          hasher = await hashPrefix(partPath, onDisk);
+          written = onDisk;
         }
       }
     }

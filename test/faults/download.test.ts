@@ -35,7 +35,8 @@ describe('a signed URL that fails half-way', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(counts.delta(key)).toBe(2);
     await until(() => logged(fx.log, 'GET', signed).length === 2);
-    expect(logged(fx.log, 'GET', signed).map((l) => l.split(' ')[2])).toEqual(['200', '206']);
+    const answers = logged(fx.log, 'GET', signed);
+    expect(answers.map((l) => l.split(' ')[2]).sort(), answers.join('\n')).toEqual(['200', '206']);
     const [saved] = JSON.parse(res.stdout);
     expect(saved).toMatchObject({ bytes: SIZE, hash: output.hash, verified: true });
     expect(await blake3File(join(out, output.name))).toBe(output.hash);
