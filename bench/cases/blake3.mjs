@@ -137,6 +137,7 @@ export async function run(ctx) {
     );
   }
   const best = measured.filter((m) => m.digestOk).sort((a, b) => b.mbps - a.mbps)[0];
-  if (best && rows.length) rows[rows.length - 1].note = [rows[rows.length - 1].note, `fastest JS/WASM candidate: ${best.impl} (${best.mbps.toFixed(0)} MB/s)`].filter(Boolean).join('; ');
+  const main = rows.find((r) => r.id === 'blake3');
+  if (best && main) main.note = [main.note, `fastest JS/WASM candidate on ${formatSize(candSize)}: ${best.impl} (${best.mbps.toFixed(0)} MB/s)`].filter(Boolean).join('; ');
   return rows;
 }

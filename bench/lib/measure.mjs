@@ -5,6 +5,7 @@ import { openSync, closeSync, readFileSync, rmSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+const DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;
 let timeBinary = null;
 let scratch = null;
 
@@ -16,6 +17,14 @@ export function useGnuTime(path) {
 function scratchFile(name) {
   scratch ??= mkdtempSync(join(tmpdir(), 'wes-bench-measure-'));
   return join(scratch, name);
+}
+
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
 }
 
 /** Last line of GNU time's -o file is our format; earlier lines may say "Command exited with non-zero status". */
@@ -35,7 +44,7 @@ function parseTimeReport(path) {
 /**
  * Runs `command args` and resolves with { code, wallMs, maxRssMb?, cpuMs?, stdout, stderr }.
  * opts: env, cwd, stdout ('pipe' | 'ignore' | a file path), input (Buffer/string for stdin),
- * timeoutMs (SIGKILL after), onSpawn(child).
+ * timeoutMs (SIGKILL after; default 5 minutes, so a hung command cannot hang the bench), onSpawn(child).
  */
 export function measure(command, args, opts = {}) {
   const report = timeBinary ? scratchFile(`time-${process.hrtime.bigint()}.txt`) : null;
@@ -44,22 +53,23 @@ export function measure(command, args, opts = {}) {
   const stdoutMode = outFd ?? (opts.stdout === 'ignore' ? 'ignore' : 'pipe');
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    const child = spawn(file, argv, { env: opts.env ?? process.env, cwd: opts.cwd, stdio: [opts.input !== undefined ? 'pipe' : 'ignore', stdoutMode, 'pipe'] });
+    // Own process group: a timeout kills GNU time and the command under it together.
+    const child = spawn(file, argv, { detached: true, env: opts.env ?? process.env, cwd: opts.cwd, stdio: [opts.input !== undefined ? 'pipe' : 'ignore', stdoutMode, 'pipe'] });
     const out = [];
     const err = [];
     child.stdout?.on('data', (c) => out.push(c));
     child.stderr.on('data', (c) => err.push(c));
-    const timer = opts.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs) : null;
+    const timer = setTimeout(() => killGroup(child), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     if (opts.input !== undefined) child.stdin.end(opts.input);
     opts.onSpawn?.(child);
     child.on('error', (error) => {
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
       if (outFd !== null) closeSync(outFd);
       resolve({ code: -1, wallMs: NaN, stdout: '', stderr: String(error), error });
     });
     child.on('close', (code, signal) => {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
       if (outFd !== null) closeSync(outFd);
       const usage = report ? parseTimeReport(report) : {};
       resolve({ code: code ?? (signal ? 128 : -1), signal, wallMs, ...usage, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
