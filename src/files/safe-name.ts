@@ -20,12 +20,18 @@ function truncateUtf8(text: string, maxBytes: number): string {
   return out;
 }
 
+/** The extension worth keeping when a name is cut or numbered: a short one after a real stem. */
+function splitExtension(name: string): { stem: string; ext: string } {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && name.length - dot <= 16 ? { stem: name.slice(0, dot), ext: name.slice(dot) } : { stem: name, ext: '' };
+}
+
 /** Keeps the extension (when short) and cuts the stem so the whole name fits in MAX_BYTES. */
 function limitLength(name: string): string {
   if (Buffer.byteLength(name) <= MAX_BYTES) return name;
-  const dot = name.lastIndexOf('.');
-  const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
-  return truncateUtf8(name.slice(0, name.length - ext.length), MAX_BYTES - Buffer.byteLength(ext)) + ext;
+  const { stem, ext } = splitExtension(name);
+  // A cut can end the name on '.' or ' ', which Windows drops: that could merge two names.
+  return truncateUtf8(stem, MAX_BYTES - Buffer.byteLength(ext)).replace(/[. ]+$/, '') + ext;
 }
 
 export function safeFileName(raw: string, fallback = 'output'): string {
@@ -43,12 +49,13 @@ export class UniqueNames {
 
   reserve(raw: string, fallback?: string): string {
     const base = safeFileName(raw, fallback);
-    const dot = base.lastIndexOf('.');
-    const stem = dot > 0 ? base.slice(0, dot) : base;
-    const ext = dot > 0 ? base.slice(dot) : '';
+    const { stem, ext } = splitExtension(base);
     let candidate = base;
     for (let i = 1; this.taken.has(candidate.toLowerCase()) || candidate.toLowerCase().endsWith('.part'); i++) {
-      candidate = limitLength(`${stem} (${i})${ext === '.part' ? '.bin' : ext}`);
+      // The number must survive the length limit, or a long name would be handed out again
+      // (and this loop would never end): the stem gives way, never the suffix.
+      const suffix = ` (${i})${ext.toLowerCase() === '.part' ? '.bin' : ext}`;
+      candidate = truncateUtf8(stem, MAX_BYTES - Buffer.byteLength(suffix)) + suffix;
     }
     this.taken.add(candidate.toLowerCase());
     return candidate;
