@@ -35,6 +35,24 @@ export function isProfileKey(key: string): key is ProfileKey {
   return (PROFILE_KEYS as readonly string[]).includes(key);
 }
 
+/** How a setting is shown: secrets masked, a password inside a URL redacted. */
+export function shownValue(key: ProfileKey, value: string): string {
+  if (SECRET_KEYS.has(key)) return maskSecret(value);
+  return key === 'base_url' || key === 'router_url' ? withoutPassword(value) : value;
+}
+
+/** A URL with any userinfo password replaced (text that does not parse is shown as is). */
+export function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.password) return url;
+    u.password = 'REDACTED';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
 /** First 4 and last 4 characters at most; short secrets show only their length. */
 export function maskSecret(secret: string): string {
   if (secret.length <= 12) return `${'*'.repeat(Math.min(secret.length, 8))} (${secret.length} chars)`;

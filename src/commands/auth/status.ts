@@ -2,7 +2,7 @@
 // whether each surface accepts them. Exit 4 when a credential is refused, 1 when unreachable.
 import type { Factory } from '../../factory.js';
 import { ExitCode } from '../../errors.js';
-import { maskSecret, SECRET_KEYS, PROFILE_KEYS } from '../../config/keys.js';
+import { PROFILE_KEYS, shownValue, withoutPassword } from '../../config/keys.js';
 import { describeSource } from '../../config/settings.js';
 import { probeAll, type ProbeResult } from '../../surfaces/probe.js';
 import { renderFields, renderTable } from '../../render/table.js';
@@ -13,7 +13,7 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
   const values = Object.fromEntries(
     PROFILE_KEYS.map((k) => {
       const v = s.values[k];
-      const shown = v.value === undefined ? null : SECRET_KEYS.has(k) ? maskSecret(v.value) : v.value;
+      const shown = v.value === undefined ? null : shownValue(k, v.value);
       return [k, { value: shown, source: v.value === undefined ? null : describeSource(v, k) }];
     }),
   );
@@ -22,8 +22,8 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
     profile: s.profile,
     profile_source: s.profileSource,
     config_path: f.store().path,
-    base_url: s.baseUrl,
-    router_url: s.routerUrl,
+    base_url: withoutPassword(s.baseUrl),
+    router_url: withoutPassword(s.routerUrl),
     values,
     surfaces,
   };
@@ -33,8 +33,8 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
       renderFields(io, [
         ['profile', `${s.profile} (${s.profileSource})`],
         ['config', f.store().path],
-        ['base URL', s.baseUrl],
-        ['router URL', s.routerUrl],
+        ['base URL', withoutPassword(s.baseUrl)],
+        ['router URL', withoutPassword(s.routerUrl)],
         ['API key', values.api_key!.value ? `${values.api_key!.value} (${values.api_key!.source})` : 'none'],
         ['router token', s.values.router_token.value ? `${values.router_token!.value} (${values.router_token!.source})` : s.apiKey ? 'the API key' : 'none'],
         ['deployment', values.deployment!.value],

@@ -1,5 +1,5 @@
 import type { Factory } from '../../factory.js';
-import { SECRET_KEYS, maskSecret } from '../../config/keys.js';
+import { shownValue } from '../../config/keys.js';
 import { parseKey } from './key-arg.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
@@ -11,7 +11,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     if (f.io.json) f.io.printJson({ key, value: null });
     return 1;
   }
-  const shown = SECRET_KEYS.has(key) && !opts.reveal ? maskSecret(value) : value;
+  const shown = opts.reveal ? value : shownValue(key, value);
   if (f.io.json) f.io.printJson({ key, value: shown });
   else f.io.println(shown);
   return 0;

@@ -1,5 +1,5 @@
 import type { Factory } from '../../factory.js';
-import { PROFILE_KEYS, SECRET_KEYS, maskSecret } from '../../config/keys.js';
+import { PROFILE_KEYS, shownValue } from '../../config/keys.js';
 import { describeSource } from '../../config/settings.js';
 import { renderTable } from '../../render/table.js';
 
@@ -7,7 +7,7 @@ export async function run(f: Factory): Promise<number> {
   const s = f.settings();
   const rows = PROFILE_KEYS.map((k) => {
     const v = s.values[k];
-    const shown = v.value === undefined ? null : SECRET_KEYS.has(k) ? maskSecret(v.value) : v.value;
+    const shown = v.value === undefined ? null : shownValue(k, v.value);
     return { key: k, value: shown, source: v.value === undefined ? null : describeSource(v, k) };
   });
   if (f.io.json) f.io.printJson({ profile: s.profile, settings: rows });

@@ -2,6 +2,7 @@
 // from (a flag, the environment, a profile, or the built-in default), and what to do next.
 import type { Settings } from '../../config/settings.js';
 import { describeSource } from '../../config/settings.js';
+import { withoutPassword } from '../../config/keys.js';
 import type { WesError } from '../../errors.js';
 
 export interface TriedUrl {
@@ -18,11 +19,11 @@ export function triedUrl(settings: Settings, message: string): TriedUrl {
   const baseOrigin = new URL(settings.baseUrl).origin;
   if (routerOrigin !== baseOrigin && message.includes(routerOrigin)) {
     const v = settings.values.router_url;
-    return { url: settings.routerUrl, source: describeSource(v, 'router_url'), isDefault: false, what: 'router URL' };
+    return { url: withoutPassword(settings.routerUrl), source: describeSource(v, 'router_url'), isDefault: false, what: 'router URL' };
   }
   const v = settings.values.base_url;
   const isDefault = v.source === 'default';
-  return { url: settings.baseUrl, source: isDefault ? 'the default' : describeSource(v, 'base_url'), isDefault, what: 'base URL' };
+  return { url: withoutPassword(settings.baseUrl), source: isDefault ? 'the default' : describeSource(v, 'base_url'), isDefault, what: 'base URL' };
 }
 
 /** `doctor`: whether to point at `wes doctor` (not from inside it). */
