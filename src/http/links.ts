@@ -1,7 +1,7 @@
 // Links embedded in responses are followed, never rebuilt. A host-relative link already carries
 // any mount prefix, so it resolves against the origin of the response that carried it, never
 // against the configured base URL (which may hold the same prefix).
-import { WesError, ExitCode } from '../errors.js';
+import { WesError, ExitCode, UsageError } from '../errors.js';
 
 export function resolveLink(link: string, responseUrl: URL | string): URL {
   const base = typeof responseUrl === 'string' ? new URL(responseUrl) : responseUrl;
@@ -28,8 +28,14 @@ export function joinBase(base: string, path: string): URL {
   return new URL(trimmed + (path.startsWith('/') ? path : `/${path}`));
 }
 
-/** Encodes one path segment so ids cannot change the request path ('/', '..', '%2f'). */
+/**
+ * Encodes one path segment so ids cannot change the request path ('/', '%2f', '?', '#'). URLs
+ * treat '%2e' like '.', so no encoding keeps '.' or '..' from being resolved away (and '' would
+ * name the collection): those are refused, as no id can be one of them.
+ */
 export function segment(value: string): string {
-  if (value === '.' || value === '..') return encodeURIComponent(value).replace(/\./g, '%2E');
+  if (value === '' || value === '.' || value === '..') {
+    throw new UsageError(`${JSON.stringify(value)} is not an id: it would change the request path`, 'pass the id exactly as the service gave it');
+  }
   return encodeURIComponent(value);
 }

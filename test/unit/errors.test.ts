@@ -37,13 +37,13 @@ describe('links', () => {
 
   it('encodes ids so they cannot change the path', () => {
     fc.assert(
-      fc.property(fc.string(), (id) => {
+      fc.property(fc.string().filter((id) => !['', '.', '..'].includes(id)), (id) => {
         const url = new URL(`http://h.test/api/v2/jobs/${segment(id)}`);
         expect(url.pathname.startsWith('/api/v2/jobs/')).toBe(true);
         expect(url.pathname.slice('/api/v2/jobs/'.length)).not.toMatch(/\//);
       }),
     );
-    expect(segment('..')).toBe('%2E%2E');
+    expect(() => segment('..')).toThrow(/not an id/);
     expect(segment('a/b')).toBe('a%2Fb');
   });
 });
