@@ -109,7 +109,7 @@ function checkImage(image: Uint8Array, declared: ImageFormat | null): { ok: true
 
 function decodeUtf8(bytes: Uint8Array): string | null {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes); // a leading U+FEFF is text too
   } catch {
     return null;
   }
