@@ -6,11 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseOptions } from './lib/options.mjs';
 import { setupTools } from './lib/setup.mjs';
-import { useGnuTime } from './lib/measure.mjs';
+import { removeScratch, useGnuTime } from './lib/measure.mjs';
 import { startServer } from './lib/server.mjs';
 import { failed, markdownTable, printTable, writeJson } from './lib/report.mjs';
 import { writeFileSync } from 'node:fs';
 import { MiB } from './lib/stats.mjs';
+import { removeTempDirs } from './lib/wes.mjs';
 
 const CASES = ['startup', 'jobs-get', 'download', 'blake3', 'upload', 'catalog', 'models-run', 'legacy-watch', 'jobs-watch-idle', 'batch'];
 
@@ -70,6 +71,8 @@ for (const name of CASES) {
 
 await Promise.allSettled(servers.map((s) => s.close()));
 rmSync(scratch, { recursive: true, force: true });
+removeTempDirs();
+removeScratch();
 
 const machine = {
   nproc: cpus().length,

@@ -14,6 +14,12 @@ export function useGnuTime(path) {
   timeBinary = path;
 }
 
+/** Removes the folder of GNU time reports (end of the run). */
+export function removeScratch() {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  scratch = null;
+}
+
 function scratchFile(name) {
   scratch ??= mkdtempSync(join(tmpdir(), 'wes-bench-measure-'));
   return join(scratch, name);

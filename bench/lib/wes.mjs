@@ -1,7 +1,7 @@
 // How the harness calls `wes`: the built bin/wes.js under the same node, a private config folder,
 // and a check of whether a command exists yet (other people are still building some).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +13,17 @@ export function wesArgs(...args) {
   return [WES_BIN, ...args];
 }
 
+const made = [];
+
+/** A fresh folder under the system temp dir, removed by removeTempDirs() at the end of the run. */
 export function tempDir(prefix) {
-  return mkdtempSync(join(tmpdir(), `wes-bench-${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `wes-bench-${prefix}-`));
+  made.push(dir);
+  return dir;
+}
+
+export function removeTempDirs() {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 const helpCache = new Map();
