@@ -42,7 +42,15 @@ export function listenForChanges(open: OpenClient, job: FetchedJob, onChange: (e
         },
       });
       const decoder = new StringDecoder('utf8');
-      for await (const chunk of body) parser.feed(decoder.write(chunk as Buffer));
+      let tail = '';
+      for await (const chunk of body) {
+        const text = decoder.write(chunk as Buffer);
+        if (text) tail = text;
+        parser.feed(text);
+      }
+      // A lone CR at the very end did end its line (and maybe the event); the parser is still
+      // waiting to see whether an LF follows.
+      if (tail.endsWith('\r')) parser.feed('\n');
       if (!closed) debug('* the event stream ended; polling only');
     } catch (err) {
       if (!closed) debug(`* the event stream is unavailable (${(err as Error).message}); polling only`);
