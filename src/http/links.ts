@@ -5,13 +5,17 @@ import { WesError, ExitCode, UsageError } from '../errors.js';
 
 export function resolveLink(link: string, responseUrl: URL | string): URL {
   const base = typeof responseUrl === 'string' ? new URL(responseUrl) : responseUrl;
+  const hostRelative = link.startsWith('/') && !link.startsWith('//');
   let url: URL;
   try {
-    url = link.startsWith('/') && !link.startsWith('//') ? new URL(link, base.origin) : new URL(link, base);
+    url = hostRelative ? new URL(link, base.origin) : new URL(link, base);
   } catch {
     throw badLink(link);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badLink(link);
+  // URL parsing reads '/\host' (and '/' + tab + '/host') as another host: such a link only
+  // looks host-relative, and is refused rather than followed elsewhere.
+  if (hostRelative && url.origin !== base.origin) throw badLink(link);
   return url;
 }
 
