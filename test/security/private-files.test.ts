@@ -32,7 +32,7 @@ describe('files wes writes are private', () => {
 
   it('the schema cache: 0600 files in 0700 folders, even with umask 000', async () => {
     const cfg = join(root, 'cache-cfg');
-    const env = { ...process.env, WES_CONFIG_DIR: cfg, WES_BASE_URL: fx.server.url, WES_API_KEY: KEY };
+    const env: NodeJS.ProcessEnv = { ...process.env, WES_CONFIG_DIR: cfg, WES_BASE_URL: fx.server.url, WES_API_KEY: KEY };
     for (const k of ['WES_PROFILE', 'WES_ROUTER_URL', 'WES_ROUTER_TOKEN']) delete env[k];
     // A shell sets the umask for the child, as a careless login session would. (Asynchronously:
     // the dev-server answering it runs in this process.)

@@ -23,11 +23,15 @@ export function registerJobs(program: Command, action: ActionFactory): void {
 
   followFlags(
     jobs
-      .command('submit <workflow>')
+      .command('submit [workflow]')
       .description('Submit an API-format workflow file (- reads standard input); prints the job id, or the Job with --json')
       .option('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', collect, [])
       .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)')
-      .option('--wait', 'then watch the job until it ends; exit code by outcome'),
+      .option('--wait', 'then watch the job until it ends; exit code by outcome')
+      .option('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order')
+      .option('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)')
+      .option('--results <file>', 'with --batch: write the results to FILE instead of stdout')
+      .option('--resume <results.jsonl>', 'with --batch: skip the lines an earlier run\'s results show succeeded'),
     true,
   )
     .addHelpText('after', `
@@ -37,7 +41,13 @@ Examples:
   $ wes jobs submit flow.json
   $ wes jobs submit flow.json --set 3.seed=42 --set 10.image=@cat.png --wait
   $ cat flow.json | wes jobs submit - --download out/
-  $ wes jobs submit flow.json --json | jq -r .id`)
+  $ wes jobs submit flow.json --json | jq -r .id
+
+Batches: each line's Idempotency-Key is derived from the file, the line number and the line, so a
+retried or resumed line never makes a second job. Exit 0 when every line succeeded, else the
+gravest line's code (130 when interrupted; the results then say where to resume).
+  $ wes jobs submit --batch jobs.jsonl --concurrency 8 --download out/ --results results.jsonl
+  $ wes jobs submit --batch jobs.jsonl --resume results.jsonl --results results.jsonl`)
     .action(action(() => import('./submit.js')));
 
   jobs

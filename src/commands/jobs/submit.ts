@@ -13,8 +13,10 @@ import { applyAssignments, parseSet } from './set-inputs.js';
 import { followAndReport, followOptions } from './follow-run.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  if (opts.batch !== undefined) return (await import('./batch.js')).run(f, args, opts);
   const { io } = f;
-  const source = args[0]!;
+  const source = args[0];
+  if (source === undefined) throw new UsageError('name the workflow file to submit (- reads standard input), or give --batch FILE.jsonl');
   const follow = followOptions(opts);
   const key = typeof opts.idempotencyKey === 'string' ? opts.idempotencyKey : randomUUID();
   if (key.trim() === '') throw new UsageError('--idempotency-key must not be empty');

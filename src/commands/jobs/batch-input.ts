@@ -1,0 +1,114 @@
+// Reads the input of `jobs submit --batch FILE.jsonl`: one job per non-blank line, either an
+// API-format workflow or `{"workflow": {...}, "set": {"NODE.INPUT": value}}`. Every line is
+// checked before anything is sent (a bad line refuses the whole batch, naming it), and each line
+// gets an Idempotency-Key derived from what it is, so a retried or resumed line can only ever
+// reach the job it made the first time.
+import { createHash } from 'node:crypto';
+import { readFile, realpath } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { UsageError } from '../../errors.js';
+import { findJsonProblem } from './json-position.js';
+import { parseSet, type InputAssignment } from './set-inputs.js';
+import { isUiFormat, UI_FORMAT_HINT } from './workflow-file.js';
+
+export interface BatchLine {
+  /** The line number in the file (1-based); results and download folders are named by it. */
+  index: number;
+  workflow: Record<string, unknown>;
+  /** The command's --set flags, then the line's own `set` (values as given, never files). */
+  assignments: InputAssignment[];
+  key: string;
+}
+
+const SHOWN_PROBLEMS = 5;
+const BATCH_HINT = 'each line holds one API-format workflow, or {"workflow": {...}, "set": {"NODE.INPUT": value}}';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A wrapper line has only `workflow` (an object) and optionally `set`; anything else is a workflow. */
+function unwrap(value: Record<string, unknown>): { workflow: unknown; set: unknown } {
+  const keys = Object.keys(value);
+  if (isObject(value.workflow) && keys.every((k) => k === 'workflow' || k === 'set')) return { workflow: value.workflow, set: value.set };
+  return { workflow: value, set: undefined };
+}
+
+function parseLine(text: string, where: string, globalSets: string[]): Omit<BatchLine, 'index' | 'key'> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const problem = findJsonProblem(text);
+    throw new UsageError(`${where}${problem ? `, column ${problem.column}` : ''}: not valid JSON (${problem?.message ?? (err as Error).message})`);
+  }
+  if (!isObject(value)) throw new UsageError(`${where}: not a JSON object`);
+  const { workflow, set } = unwrap(value);
+  if (isUiFormat(workflow)) throw new UsageError(`${where}: a workflow in UI format (it has "nodes" and "links" arrays)`, UI_FORMAT_HINT);
+  if (!isObject(workflow)) throw new UsageError(`${where}: "workflow" is not an API-format workflow (an object keyed by node id)`);
+  if (set !== undefined && !isObject(set)) throw new UsageError(`${where}: "set" must be an object of "NODE.INPUT": value`);
+  // A line's values are JSON already: written back as JSON, parseSet reads them unchanged (a
+  // string starting with '@' stays a string; files are for --set flags only).
+  const lineSets = Object.entries(set ?? {}).map(([target, v]) => `${target}=${JSON.stringify(v)}`);
+  const assignments = [...globalSets, ...lineSets].map((arg) => {
+    try {
+      return parseSet(arg, workflow);
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(`${where}: ${err.message}`, err.hint);
+      throw err;
+    }
+  });
+  return { workflow, assignments };
+}
+
+/** sha256 of where the line comes from, its place, its text and the --set flags applied to it. */
+export function lineKey(source: string, index: number, text: string, globalSets: string[]): string {
+  const digest = createHash('sha256').update(JSON.stringify([source, index, text, globalSets])).digest('hex');
+  return `wes-batch-${digest.slice(0, 48)}`;
+}
+
+export interface BatchInput {
+  lines: BatchLine[];
+  /** What names the input in keys and hints: the file's real path, or "-" for standard input. */
+  source: string;
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function readBatch(path: string, stdin: Readable, globalSets: string[]): Promise<BatchInput> {
+  let text: string;
+  let source: string;
+  if (path === '-') {
+    text = await readAll(stdin);
+    source = '-';
+  } else {
+    text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a folder' : err.message}`);
+    });
+    source = await realpath(path);
+  }
+  const name = path === '-' ? 'standard input' : path;
+  const lines: BatchLine[] = [];
+  const problems: UsageError[] = [];
+  text.replace(/^\ufeff/, '').split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '') return;
+    try {
+      lines.push({ index: i + 1, ...parseLine(line, `${name} line ${i + 1}`, globalSets), key: lineKey(source, i + 1, line, globalSets) });
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      problems.push(err);
+    }
+  });
+  if (problems.length) {
+    const shown = problems.slice(0, SHOWN_PROBLEMS).map((p) => p.message);
+    if (problems.length > SHOWN_PROBLEMS) shown.push(`… and ${problems.length - SHOWN_PROBLEMS} more`);
+    throw new UsageError(`${problems.length} line(s) of the batch cannot be submitted; nothing was sent:\n  ${shown.join('\n  ')}`, problems[0]!.hint ?? BATCH_HINT);
+  }
+  if (lines.length === 0) throw new UsageError(`${name} holds no jobs (every line is blank)`, BATCH_HINT);
+  return { lines, source };
+}

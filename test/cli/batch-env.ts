@@ -1,0 +1,42 @@
+// Shared pieces of the `jobs submit --batch` tests: batch files of tagged workflows, result
+// lines read back, and the jobs the engine really made for a tag.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DevServerHandle } from '../../src/dev-server/index.js';
+import type { BatchResult } from '../../src/surfaces/jobs/batch-run.js';
+import type { Json } from '../helpers/dev-server.js';
+
+/** A quick job: an image saved under a prefix carrying the tag and the line's number. */
+export function quickWorkflow(tag: string, i: number, extra: { steps?: number } = {}): Json {
+  if (extra.steps) {
+    return {
+      '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, color: i } },
+      '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: extra.steps, seed: i, denoise: 1, sampler_name: 'euler' } },
+      '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: `${tag}-${i}` } },
+    };
+  }
+  return {
+    '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, color: i } },
+    '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: `${tag}-${i}` } },
+  };
+}
+
+/** Writes one JSON value per line. */
+export function writeBatch(dir: string, name: string, lines: unknown[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
+  return path;
+}
+
+export function readResultLines(text: string): BatchResult[] {
+  return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as BatchResult);
+}
+
+export function resultsFile(path: string): BatchResult[] {
+  return readResultLines(readFileSync(path, 'utf8'));
+}
+
+/** Jobs the engine holds whose workflow mentions `tag`. */
+export function engineJobs(server: DevServerHandle, tag: string): string[] {
+  return server.state.engine.list().filter((j) => JSON.stringify(j.workflow).includes(`"${tag}-`)).map((j) => j.id);
+}

@@ -1,0 +1,160 @@
+// `wes jobs submit --batch` through the binary: 200 jobs through a small queue and injected
+// faults (every line exactly one result, in input order, and exactly 200 jobs in the engine),
+// mixed outcomes and the exit code, --set per line and per batch, --download folders, local
+// refusals, a refused credential halting the batch, and Ctrl-C followed by --resume.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { addFaults, useDevServer } from '../helpers/dev-server.js';
+import { failWorkflow, interruptWhen, seen, useTempDir, wesAgainst } from './jobs-env.js';
+import { engineJobs, quickWorkflow, readResultLines, resultsFile, writeBatch } from './batch-env.js';
+
+describe('jobs submit --batch at scale', () => {
+  // maxQueue 4 with 4 slots: at concurrency 12 the queue is full again and again (429 queue_full).
+  const ctx = useDevServer({ faults: true, stepMs: 1, slots: 4, maxQueue: 4 });
+  const wes = wesAgainst(() => ctx.server);
+  const dir = useTempDir();
+
+  it('200 jobs through a full queue, 429/503 storms and lost answers: one result per line, in order, 200 jobs', async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => quickWorkflow('scale', i + 1));
+    const file = writeBatch(dir(), 'scale.jsonl', lines);
+    await addFaults(ctx.server, [
+      { match: 'POST /api/v2/jobs', action: 'status', status: 503, count: 6, retry_after: 0, body: { error: { code: 'service_unavailable', message: 'busy' } } },
+      { match: 'POST /api/v2/jobs', action: 'drop', after_bytes: 30, count: 6 },
+      { match: 'POST /api/v2/jobs', action: 'status', status: 429, count: 6, retry_after: 0, body: { error: { code: 'rate_limited', message: 'slow down' } } },
+      { match: 'GET /api/v2/jobs/*', action: 'status', status: 503, count: 10, retry_after: 0 },
+    ]);
+    const posts = seen(ctx.server, 'POST /api/v2/jobs');
+    const res = await wes(['jobs', 'submit', '--batch', file, '--concurrency', '12', '--interval', '0.05', '--verbose'], { timeoutMs: 90_000 });
+    expect(res.code, res.stderr.slice(-2000)).toBe(0);
+    const results = readResultLines(res.stdout);
+    expect(results.map((r) => r.index)).toEqual(lines.map((_, i) => i + 1));
+    expect(results.every((r) => r.status === 'succeeded' && r.error === null && r.outputs.length === 1)).toBe(true);
+    expect(results.map((r) => r.outputs[0]!.name)).toEqual(lines.map((_, i) => `scale-${i + 1}_00001_.png`));
+    const jobs = engineJobs(ctx.server, 'scale');
+    expect(jobs).toHaveLength(200);
+    expect(new Set(results.map((r) => r.job_id))).toEqual(new Set(jobs));
+    expect(new Set(results.map((r) => r.idempotency_key)).size).toBe(200);
+    // Every submit attempt is accounted for: 200 that made a job, 18 faults, and the queue_full refusals.
+    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBeGreaterThan(218);
+    expect(res.stderr).toContain('batch of 200: 200 succeeded');
+    // The queue really was full, and wes waited as told (Retry-After: 2) instead of giving up.
+    expect(res.stderr).toMatch(/retry \d\/4 in 2000 ms: the queue is full/);
+  });
+});
+
+describe('jobs submit --batch', () => {
+  const ctx = useDevServer({ faults: true, stepMs: 2, slots: 2 });
+  const wes = wesAgainst(() => ctx.server);
+  const dir = useTempDir();
+
+  it('mixed outcomes in input order, the gravest exit code, --set per line and per batch, --download folders', async () => {
+    const file = writeBatch(dir(), 'mixed.jsonl', [
+      quickWorkflow('mixed', 1),
+      { workflow: failWorkflow('line two breaks'), set: { '3.filename_prefix': 'mixed-2' } },
+      '',
+      { '1': { class_type: 'NoSuchNode', inputs: {} }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'mixed-4' } } },
+      { workflow: quickWorkflow('mixed', 5), set: { '2.filename_prefix': 'mixed-5-renamed' } },
+    ]);
+    const out = join(dir(), 'mixed-out');
+    const res = await wes(['jobs', 'submit', '--batch', file, '--set', '1.width=6', '--download', out, '--interval', '0.05']);
+    expect(res.code).toBe(6); // refused (6) outranks failed (3)
+    const results = readResultLines(res.stdout);
+    expect(results.map((r) => [r.index, r.status])).toEqual([[1, 'succeeded'], [2, 'failed'], [4, 'refused'], [5, 'succeeded']]);
+    expect(results[1]!.error).toMatchObject({ code: 'execution_error', exit_code: 3 });
+    expect(results[1]!.error!.message).toContain('line two breaks');
+    expect(results[2]).toMatchObject({ job_id: null, error: { code: 'invalid_workflow', status: 422, exit_code: 6 } });
+    expect(results[3]!.outputs[0]!.name).toBe('mixed-5-renamed_00001_.png');
+    const first = results[0]!;
+    expect(first.outputs[0]).toMatchObject({ verified: true, path: join(out, `1-${first.job_id}`, 'mixed-1_00001_.png') });
+    expect(existsSync(first.outputs[0]!.path!)).toBe(true);
+    expect(readdirSync(out).sort()).toEqual([`1-${first.job_id}`, `5-${results[3]!.job_id}`].sort());
+    const job = ctx.server.state.engine.get(first.job_id!)!;
+    expect((job.workflow['1'] as unknown as { inputs: { width: number } }).inputs.width).toBe(6);
+    expect(res.stderr).toMatch(/line 2: job \S+ failed: execution_error: .*line two breaks/);
+
+    // A resume retries what failed or was refused (as a new attempt) and keeps what succeeded.
+    const posts = seen(ctx.server, 'POST /api/v2/jobs');
+    const earlier = writeBatch(dir(), 'mixed-results.jsonl', results);
+    const resumed = await wes(['jobs', 'submit', '--batch', file, '--set', '1.width=6', '--resume', earlier, '--interval', '0.05']);
+    expect(resumed.code).toBe(6);
+    const again = readResultLines(resumed.stdout);
+    expect(again[0]).toEqual(first);
+    expect(again[3]).toEqual(results[3]);
+    expect(again[1]!.job_id).not.toBe(results[1]!.job_id);
+    expect(again[1]!.idempotency_key).toBe(`${results[1]!.idempotency_key}.2`);
+    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBe(2);
+    expect(resumed.stderr).toContain('resuming: 2 of 4 line(s) already succeeded');
+  });
+
+  it('refuses locally before sending anything: a bad line (named), single-job flags, no input at all', async () => {
+    const posts = seen(ctx.server, 'POST /api/v2/jobs');
+    const file = writeBatch(dir(), 'bad.jsonl', [quickWorkflow('bad', 1), '{"1": {', { nodes: [], links: [] }, { workflow: quickWorkflow('bad', 4), set: { '9.seed': 1 } }]);
+    const bad = await wes(['jobs', 'submit', '--batch', file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('3 line(s) of the batch cannot be submitted; nothing was sent');
+    expect(bad.stderr).toMatch(/line 2, column \d+: not valid JSON/);
+    expect(bad.stderr).toMatch(/line 3: a workflow in UI format/);
+    expect(bad.stderr).toMatch(/line 4: .*no node "9"/);
+    const good = writeBatch(dir(), 'good.jsonl', [quickWorkflow('flags', 1)]);
+    for (const args of [
+      ['jobs', 'submit', '--batch', good, '--idempotency-key', 'k'],
+      ['jobs', 'submit', 'flow.json', '--batch', good],
+      ['jobs', 'submit', '--batch', good, '--concurrency', '0'],
+      ['jobs', 'submit'],
+      ['jobs', 'submit', '--batch', writeBatch(dir(), 'blank.jsonl', ['', '  '])],
+      ['jobs', 'submit', '--batch', good, '--resume', join(dir(), 'missing.jsonl')],
+    ]) {
+      const res = await wes(args);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stdout).toBe('');
+    }
+    expect(seen(ctx.server, 'POST /api/v2/jobs')).toBe(posts);
+  });
+
+  it('a refused credential halts the batch: the rest is not submitted, exit 4', async () => {
+    const file = writeBatch(dir(), 'auth.jsonl', Array.from({ length: 20 }, (_, i) => quickWorkflow('auth', i + 1)));
+    const posts = seen(ctx.server, 'POST /api/v2/jobs');
+    const res = await wes(['jobs', 'submit', '--batch', file, '--concurrency', '3'], { env: { WES_API_KEY: 'not-the-key' } });
+    expect(res.code).toBe(4);
+    const results = readResultLines(res.stdout);
+    expect(results).toHaveLength(20);
+    expect(results.filter((r) => r.status === 'refused').length).toBeLessThanOrEqual(3);
+    expect(results.filter((r) => r.status === 'not_submitted').length).toBeGreaterThanOrEqual(17);
+    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBeLessThanOrEqual(3);
+    expect(res.stderr).toContain('stopped submitting');
+  });
+
+  it('Ctrl-C stops submitting and leaves a results file; --resume completes it without a second job for any line', async () => {
+    const lines = Array.from({ length: 24 }, (_, i) => quickWorkflow('resume', i + 1, { steps: 20 }));
+    const file = writeBatch(dir(), 'resume.jsonl', lines);
+    const results = join(dir(), 'resume-results.jsonl');
+    const first = await wes(['jobs', 'submit', '--batch', file, '--results', results, '--interval', '0.05'], {
+      onSpawn: interruptWhen(/(line \d+: job \S+ succeeded[^\n]*\n[^]*){5}/),
+    });
+    expect(first.code, first.stderr).toBe(130);
+    expect(first.stdout).toBe('');
+    expect(first.stderr).toContain(`resume with: wes jobs submit --batch ${file} --resume ${results}`);
+    const partial = resultsFile(results);
+    expect(partial.map((r) => r.index)).toEqual(lines.map((_, i) => i + 1));
+    const succeeded = partial.filter((r) => r.status === 'succeeded').length;
+    expect(succeeded).toBeGreaterThanOrEqual(5);
+    expect(succeeded).toBeLessThan(24);
+    expect(partial.some((r) => r.status === 'not_submitted')).toBe(true);
+    const running = partial.filter((r) => r.job_id && r.status !== 'succeeded');
+    for (const r of running) expect(r.error?.code).toBe('interrupted');
+
+    const posts = seen(ctx.server, 'POST /api/v2/jobs');
+    const second = await wes(['jobs', 'submit', '--batch', file, '--resume', results, '--results', results, '--interval', '0.05']);
+    expect(second.code, second.stderr).toBe(0);
+    const complete = resultsFile(results);
+    expect(complete.map((r) => r.index)).toEqual(lines.map((_, i) => i + 1));
+    expect(complete.every((r) => r.status === 'succeeded' && r.error === null)).toBe(true);
+    // Lines in flight at Ctrl-C found their jobs again by key: 24 lines, 24 jobs, no more.
+    const jobs = engineJobs(ctx.server, 'resume');
+    expect(jobs).toHaveLength(24);
+    expect(new Set(complete.map((r) => r.job_id))).toEqual(new Set(jobs));
+    for (const r of running) expect(complete[r.index - 1]!.job_id).toBe(r.job_id);
+    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBe(24 - succeeded);
+  });
+});
