@@ -5,10 +5,11 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Transform, type Readable } from 'node:stream';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { ExitCode, WesError } from '../errors.js';
-import { createBlake3, HashingStream, sameHash, type Blake3Hasher } from './blake3.js';
+import { createBlake3, sameHash, type Blake3Hasher } from './blake3.js';
 
 export interface OpenedBody {
   status: number;
@@ -47,15 +48,38 @@ export class IntegrityError extends WesError {
   }
 }
 
-function progressCounter(start: number, onProgress?: (bytes: number) => void): Transform {
-  let bytes = start;
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      bytes += chunk.length;
-      onProgress?.(bytes);
-      done(null, chunk);
-    },
-  });
+/**
+ * Appends a body to the part file, hashing what arrives. When the body breaks, every byte that
+ * did arrive is still written out (the file is ended, not destroyed), so the file holds exactly
+ * the hashed bytes and the download can go on from there.
+ */
+async function appendBody(
+  body: Readable,
+  partPath: string,
+  from: number,
+  hasher: Blake3Hasher,
+  onProgress?: (bytes: number) => void,
+): Promise<{ received: number; failure?: unknown }> {
+  const out = createWriteStream(partPath, { flags: from > 0 ? 'a' : 'w', highWaterMark: 1 << 20 });
+  // Listens for a write error (disk full) from the start; it is thrown once the file is ended.
+  const written = finished(out);
+  written.catch(() => undefined);
+  let received = 0;
+  let failure: unknown;
+  try {
+    for await (const chunk of body) {
+      hasher.update(chunk as Buffer);
+      received += (chunk as Buffer).length;
+      onProgress?.(from + received);
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+  } catch (err) {
+    failure = err;
+    body.destroy();
+  }
+  out.end();
+  await written;
+  return { received, failure };
 }
 
 /** A hasher fed with the first `bytes` bytes of a file. */
@@ -78,21 +102,15 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
         written = 0; // the server ignored Range: start over
         hasher = await createBlake3();
       }
-      const hashing = new HashingStream(hasher);
-      try {
-        await pipeline(res.body, hashing, progressCounter(written, opts.onProgress), createWriteStream(partPath, { flags: written > 0 ? 'a' : 'w', highWaterMark: 1 << 20 }));
-        written += hashing.bytes;
-        break;
-      } catch (err) {
-        written += hashing.bytes;
-        if ((err as Error).name === 'AbortError' || triesLeft-- <= 0) throw err;
-        // The writer may drop chunks the hasher already saw when the body breaks: resume from
-        // what the file really holds, re-hashing it when the two differ.
-        const onDisk = await stat(partPath).then((s) => s.size, () => 0);
-        if (onDisk !== written) {
-          hasher = await hashPrefix(partPath, onDisk);
-          written = onDisk;
-        }
+      const { received, failure } = await appendBody(res.body, partPath, written, hasher, opts.onProgress);
+      written += received;
+      if (failure === undefined) break;
+      if ((failure as Error).name === 'AbortError' || triesLeft-- <= 0) throw failure;
+      // The file should hold exactly the hashed bytes; if anything disagrees, trust the file.
+      const onDisk = await stat(partPath).then((s) => s.size, () => 0);
+      if (onDisk !== written) {
+        hasher = await hashPrefix(partPath, onDisk);
+        written = onDisk;
       }
     }
     const hash = `blake3:${hasher.digest('hex')}`;
