@@ -1,4 +1,5 @@
 // Entry point of bin/wes.js. `--version` answers before anything else loads.
+import { setFlagsFromString } from 'node:v8';
 import { VERSION } from './factory-version.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -6,6 +7,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`wes ${VERSION}\n`);
     return 0;
   }
+  // A short command used to wait ~35 ms at exit for V8 to finish optimising undici's WASM HTTP
+  // parser (tier-up runs in the background and exit waits for it). A larger tier-up budget keeps
+  // one small response from triggering it, while long work (blake3 over a download) still tiers
+  // up within its first megabytes. Measured: `jobs get` 158 -> 124 ms, blake3 1040 -> 1023 MB/s.
+  setFlagsFromString('--wasm-tiering-budget=20000000');
   // A reader that stops early (`wes ... | head`) is not an error: stop writing and exit quietly.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
