@@ -87,6 +87,22 @@ describe('jobs submit --batch', () => {
     expect(resumed.stderr).toContain('resuming: 2 of 4 line(s) already succeeded');
   });
 
+  it('follows jobs like watch does: the event stream wakes the poll (a 30 s interval still ends at once); --no-events polls only', async () => {
+    const file = writeBatch(dir(), 'events.jsonl', Array.from({ length: 6 }, (_, i) => quickWorkflow('events', i + 1)));
+    const events = () => [...ctx.server.state.requestCounts].filter(([k]) => k.endsWith('/events')).reduce((n, [, v]) => n + v, 0);
+    const before = events();
+    const started = Date.now();
+    const woken = await wes(['jobs', 'submit', '--batch', file, '--concurrency', '3', '--interval', '30']);
+    expect(woken.code, woken.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(events() - before).toBeGreaterThan(0);
+    const polled = writeBatch(dir(), 'polled.jsonl', Array.from({ length: 3 }, (_, i) => quickWorkflow('polled', i + 1)));
+    const quiet = events();
+    const res = await wes(['jobs', 'submit', '--batch', polled, '--no-events', '--interval', '0.05']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(events()).toBe(quiet);
+  });
+
   it('refuses locally before sending anything: a bad line (named), single-job flags, no input at all', async () => {
     const posts = seen(ctx.server, 'POST /api/v2/jobs');
     const file = writeBatch(dir(), 'bad.jsonl', [quickWorkflow('bad', 1), '{"1": {', { nodes: [], links: [] }, { workflow: quickWorkflow('bad', 4), set: { '9.seed': 1 } }]);

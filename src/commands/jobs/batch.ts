@@ -1,7 +1,8 @@
 // wes jobs submit --batch FILE.jsonl [--concurrency N] [--resume RESULTS] [--results FILE]
 // [--download DIR]: many jobs, N at a time, each submitted with a key derived from its line,
-// followed by polling and saved when asked; one NDJSON result per line in input order. Ctrl-C
-// stops submitting, leaves running jobs running, writes what it knows and says how to resume.
+// followed like `jobs watch` (polling, woken by the event stream) and saved when asked; one
+// NDJSON result per line in input order. Ctrl-C stops submitting, leaves running jobs running,
+// writes what it knows and says how to resume.
 import type { Factory } from '../../factory.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { sanitizeLine } from '../../render/sanitize.js';
@@ -63,14 +64,14 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   const intervalMs = parseInterval(opts.interval);
   const input = await readBatch(batchPath, io.stdin, (opts.set as string[] | undefined) ?? []);
   const previous = typeof opts.resume === 'string' ? await readResults(opts.resume) : new Map<number, BatchResult>();
-  const done = input.lines.filter((line) => alreadyDone(previous.get(line.index), line.key));
-  const todo = input.lines.filter((line) => !done.includes(line));
+  const done = new Set(input.lines.filter((line) => alreadyDone(previous.get(line.index), line.key)));
+  const todo = input.lines.filter((line) => !done.has(line));
 
   const resultsPath = typeof opts.results === 'string' ? opts.results : undefined;
   const sink = resultsPath ? await fileSink(resultsPath) : streamSink(io.stdout);
   const ordered = new OrderedResults(input.lines.map((l) => l.index), sink);
   for (const line of done) ordered.put(previous.get(line.index)!);
-  if (done.length) io.info(`resuming: ${done.length} of ${input.lines.length} line(s) already succeeded; running the other ${todo.length}`);
+  if (done.size) io.info(`resuming: ${done.size} of ${input.lines.length} line(s) already succeeded; running the other ${todo.length}`);
 
   const client = new JobsClient(f.http());
   const placer = new AssetPlacer(client);
@@ -85,6 +86,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     concurrency,
     intervalMs,
     signal: f.signal,
+    openEvents: opts.events !== false ? (signal) => new JobsClient(f.http(AbortSignal.any([f.signal, signal]))) : undefined,
     downloadDir: typeof opts.download === 'string' ? opts.download : undefined,
     onSubmitted: (item, jobId) => io.debug(`line ${item.index}: submitted job ${jobId}`),
     onThrottled: (item, delayMs, err) => io.debug(sanitizeLine(`line ${item.index}: ${err.code} (${err.message}); submitting again in ${delayMs} ms`)),
@@ -95,8 +97,9 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   });
   await sink.commit();
 
-  const all = input.lines.map((line) => previous.get(line.index) && done.includes(line) ? previous.get(line.index)! : outcome.results.find((r) => r.index === line.index)!);
-  io.info(summary(all, done.length));
+  const ran = new Map(outcome.results.map((r) => [r.index, r]));
+  const all = input.lines.map((line) => (done.has(line) ? previous.get(line.index)! : ran.get(line.index)!));
+  io.info(summary(all, done.size));
   if (resultsPath) io.info(`results: ${resultsPath}`);
   const stopped = outcome.stoppedBy;
   if (stopped && f.signal.aborted) {

@@ -1,6 +1,6 @@
 // Runs many jobs with at most N in flight: each item is submitted (with its own Idempotency-Key,
-// patiently through a full queue), followed by polling to a terminal status, and its outputs
-// saved when asked. Items are started in input order; every item ends as one BatchResult, also
+// patiently through a full queue), followed to a terminal status as `jobs watch` does (polling,
+// woken early by the job's event stream), and its outputs saved when asked. Items are started in input order; every item ends as one BatchResult, also
 // when the run is stopped (Ctrl-C, --timeout) or halted by a refused credential. No printing.
 import { join } from 'node:path';
 import { ApiError, ExitCode, WesError, toWesError } from '../../errors.js';
@@ -8,6 +8,7 @@ import { backoffDelay, sleep } from '../../http/retry.js';
 import { safeFileName } from '../../files/safe-name.js';
 import type { FetchedJob, JobsClient } from './client.js';
 import { downloadOutputs } from './download.js';
+import type { OpenClient } from './events.js';
 import { followJob } from './follow.js';
 import type { Output, SubmitRequest } from './wire.js';
 
@@ -58,6 +59,8 @@ export interface BatchOptions {
   intervalMs: number;
   /** Ctrl-C or --timeout: stops submitting; running items end as they stand. */
   signal: AbortSignal;
+  /** A client for each job's event stream, which wakes the poll early; absent: polling only. */
+  openEvents?: OpenClient;
   /** Each job's outputs go to `<dir>/<index>-<job id>/`. */
   downloadDir?: string;
   onSubmitted?: (item: BatchItem, jobId: string) => void;
@@ -113,7 +116,8 @@ class ItemRun {
     this.status = submitted.job.status;
     this.options.onSubmitted?.(this.item, this.jobId);
     let last = submitted;
-    for await (const snapshot of followJob(this.client, submitted, { intervalMs: this.options.intervalMs, signal: this.options.signal })) {
+    const follow = { intervalMs: this.options.intervalMs, signal: this.options.signal, openEvents: this.options.openEvents };
+    for await (const snapshot of followJob(this.client, submitted, follow)) {
       last = snapshot;
       this.status = snapshot.job.status;
     }
