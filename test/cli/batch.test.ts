@@ -141,6 +141,20 @@ describe('jobs submit --batch', () => {
     expect(res.stderr).toContain('stopped submitting');
   });
 
+  it('--timeout ends a batch like Ctrl-C does, with exit 8: every line has a result, the jobs keep running', async () => {
+    const file = writeBatch(dir(), 'deadline.jsonl', Array.from({ length: 6 }, (_, i) => quickWorkflow('deadline', i + 1, { steps: 150 })));
+    const res = await wes(['jobs', 'submit', '--batch', file, '--concurrency', '2', '--timeout', '0.8', '--interval', '0.05']);
+    expect(res.code).toBe(8);
+    expect(res.stderr).toMatch(/timed out; stopped submitting, \d job\(s\) keep running on the service/);
+    expect(res.stderr).toContain(`resume with: wes jobs submit --batch ${file} --resume <the results saved from stdout>`);
+    const results = readResultLines(res.stdout);
+    expect(results.map((r) => r.index)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(results.filter((r) => r.status === 'not_submitted').every((r) => r.error?.exit_code === 8)).toBe(true);
+    const running = results.filter((r) => r.job_id !== null && r.status !== 'succeeded');
+    expect(running.length).toBeGreaterThan(0);
+    for (const r of running) expect(r.error).toMatchObject({ code: 'timeout', exit_code: 8 });
+  });
+
   it('Ctrl-C stops submitting and leaves a results file; --resume completes it without a second job for any line', async () => {
     const lines = Array.from({ length: 24 }, (_, i) => quickWorkflow('resume', i + 1, { steps: 20 }));
     const file = writeBatch(dir(), 'resume.jsonl', lines);

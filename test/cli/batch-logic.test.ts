@@ -1,0 +1,90 @@
+// The pure rules of batch mode: results come out in input order whatever order lines finish in,
+// which key a resumed line runs with, which exit code a mixed batch ends with, and what the
+// line key depends on. (The binary is tested in batch.test.ts.)
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { lineKey } from '../../src/commands/jobs/batch-input.js';
+import { alreadyDone, keyForRun, OrderedResults } from '../../src/commands/jobs/batch-results.js';
+import { worstExitCode } from '../../src/commands/jobs/batch.js';
+import type { BatchResult } from '../../src/surfaces/jobs/batch-run.js';
+
+function result(index: number, status: string, key = 'K', error: BatchResult['error'] = null): BatchResult {
+  return { index, job_id: status === 'not_submitted' ? null : `job-${index}`, status, outputs: [], error, idempotency_key: key };
+}
+
+describe('OrderedResults', () => {
+  it('writes every line once, in input order, whatever order they finish in', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 60 }), fc.infiniteStream(fc.nat()), (indices, randomness) => {
+        const order = [...indices].sort((a, b) => a - b);
+        const finishing = [...order];
+        for (let i = finishing.length - 1; i > 0; i--) {
+          const j = randomness.next().value % (i + 1);
+          [finishing[i], finishing[j]] = [finishing[j]!, finishing[i]!];
+        }
+        const written: number[] = [];
+        const ordered = new OrderedResults(order, { write: (line) => written.push(JSON.parse(line).index), commit: async () => {} });
+        finishing.forEach((index, n) => {
+          ordered.put(result(index, 'succeeded'));
+          // Nothing is written ahead of a line still running.
+          expect(written).toEqual(order.slice(0, written.length));
+          expect(written.length).toBeLessThanOrEqual(n + 1);
+        });
+        expect(written).toEqual(order);
+      }),
+    );
+  });
+});
+
+describe('resuming', () => {
+  it('skips only a success of the same line with no error', () => {
+    expect(alreadyDone(result(1, 'succeeded', 'K'), 'K')).toBe(true);
+    expect(alreadyDone(result(1, 'succeeded', 'K.3'), 'K')).toBe(true);
+    expect(alreadyDone(result(1, 'succeeded', 'OTHER'), 'K')).toBe(false);
+    expect(alreadyDone(result(1, 'succeeded', 'K.x'), 'K')).toBe(false);
+    expect(alreadyDone(result(1, 'succeeded', 'K', { code: 'integrity_check_failed', message: 'bad', status: null, exit_code: 1 }), 'K')).toBe(false);
+    expect(alreadyDone(result(1, 'running', 'K'), 'K')).toBe(false);
+  });
+
+  it('keeps the key of a line whose job may exist, and starts a new attempt after a final failure', () => {
+    const interrupted = { code: 'interrupted', message: 'interrupted', status: null, exit_code: 130 };
+    expect(keyForRun('K', undefined)).toBe('K');
+    expect(keyForRun('K', result(1, 'running', 'K', interrupted))).toBe('K');
+    expect(keyForRun('K', result(1, 'interrupted', 'K.2', interrupted))).toBe('K.2');
+    expect(keyForRun('K', result(1, 'not_submitted', 'K'))).toBe('K');
+    expect(keyForRun('K', result(1, 'error', 'K'))).toBe('K');
+    expect(keyForRun('K', result(1, 'failed', 'K'))).toBe('K.2');
+    expect(keyForRun('K', result(1, 'refused', 'K.2'))).toBe('K.3');
+    expect(keyForRun('K', result(1, 'canceled', 'K.9'))).toBe('K.10');
+    expect(keyForRun('K', result(1, 'failed', 'SOMETHING-ELSE'))).toBe('K'); // the line changed since
+  });
+
+  it('derives a line key from the source, the line number, the text and the --set flags only', () => {
+    const base = lineKey('/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2']);
+    expect(base).toMatch(/^wes-batch-[0-9a-f]{48}$/);
+    expect(lineKey('/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2'])).toBe(base);
+    for (const other of [
+      lineKey('/data/other.jsonl', 3, '{"1":{}}', ['1.seed=2']),
+      lineKey('/data/jobs.jsonl', 4, '{"1":{}}', ['1.seed=2']),
+      lineKey('/data/jobs.jsonl', 3, '{"1":{ }}', ['1.seed=2']),
+      lineKey('/data/jobs.jsonl', 3, '{"1":{}}', []),
+    ]) expect(other).not.toBe(base);
+  });
+});
+
+describe('the exit code of a batch', () => {
+  it.each([
+    [[0, 0, 0], 0],
+    [[0, 3, 0], 3],
+    [[10, 3], 3],
+    [[3, 6], 6],
+    [[6, 5, 7], 7],
+    [[7, 1], 1],
+    [[1, 8], 8],
+    [[8, 9, 3], 9],
+    [[9, 4], 4],
+    [[4, 130, 0], 130],
+  ])('%j ends with %i', (codes, expected) => {
+    expect(worstExitCode(codes)).toBe(expected);
+  });
+});
