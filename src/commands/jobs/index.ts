@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../program.js';
+import { collect } from '../option-values.js';
 
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
 
 /** Flags of every command that waits for a job. */
 function followFlags(cmd: Command, withDownload: boolean): Command {
@@ -25,7 +23,7 @@ export function registerJobs(program: Command, action: ActionFactory): void {
     jobs
       .command('submit [workflow]')
       .description('Submit an API-format workflow file (- reads standard input); prints the job id, or the Job with --json')
-      .option('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', collect, [])
+      .option('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', collect)
       .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)')
       .option('--wait', 'then watch the job until it ends; exit code by outcome')
       .option('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order')

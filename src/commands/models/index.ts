@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../program.js';
+import { collect } from '../option-values.js';
 
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
 
 export function registerModels(program: Command, action: ActionFactory): void {
   const models = program
