@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
+import type { Progress } from '../surfaces/jobs/wire.js';
 
 export type SurfaceKind = 'cloud' | 'serverless' | 'self-hosted';
 
@@ -154,16 +155,7 @@ export interface EngineJob {
   started_at: string | null;
   completed_at: string | null;
   expires_at: string;
-  progress: {
-    value: number;
-    nodes_done: number;
-    nodes_total: number;
-    current_node?: string | null;
-    current_node_class?: string | null;
-    step?: number | null;
-    steps?: number | null;
-    message?: string | null;
-  } | null;
+  progress: Progress | null;
   outputs: StoredOutput[];
   error: {
     code: string;

@@ -2,19 +2,10 @@
 // Signed URLs are minted at read time, so every read carries a fresh `url_expires_at`.
 import type { EngineJob, RequestContext, StoredOutput } from '../contract.js';
 import { jobUrls } from './links.js';
+import type { Output } from '../../surfaces/jobs/wire.js';
 
-export interface OutputJson {
-  node_id: string;
-  name: string;
-  type: StoredOutput['type'];
-  content_type: string;
-  size_bytes: number;
-  id: string;
-  hash: string | null;
-  url: string;
-  url_expires_at: string;
-  job_id: string | null;
-}
+/** The interface's Output (the client's wire type), with the fields this server always sets. */
+export type OutputJson = Output & { type: StoredOutput['type']; job_id: string | null };
 
 export function outputJson(ctx: RequestContext, output: StoredOutput): OutputJson {
   const signed = ctx.state.signer.signAsset(output);

@@ -5,6 +5,7 @@ import { MODEL_ID_MAX, parseModelId } from '../../surfaces/models/ids.js';
 import type { RouterModelListEntry } from '../../surfaces/models/types.js';
 import { RUNNABLE_MODELS, type ModelBehaviour } from './models/index.js';
 import { generatedBehaviour } from './models/generated.js';
+import { seededRandom } from '../engine/prng.js';
 
 export const CHARGE_POLICIES = ['always', 'never', 'when_provider_charges'] as const;
 
@@ -35,17 +36,6 @@ export interface Catalog {
   byId: Map<string, CatalogModel>;
 }
 
-/** Small deterministic PRNG so a generation always gives the same order. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generatedModel(index: number): CatalogModel {
   const provider = GENERATED_PROVIDERS[index % GENERATED_PROVIDERS.length]!;
@@ -69,7 +59,7 @@ export function buildCatalog(size: number, generation: number): Catalog {
     schemaPublished: true,
   }));
   for (let i = 0; models.length < size; i++) models.push(generatedModel(i));
-  const random = mulberry32(0x9e3779b9 ^ generation);
+  const random = seededRandom(0x9e3779b9 ^ generation);
   for (let i = models.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [models[i], models[j]] = [models[j]!, models[i]!];
