@@ -48,32 +48,30 @@ export class LegacyClient {
     return { supports_preview_metadata: res.body.supports_preview_metadata === true };
   }
 
-  async upload(options: UploadOptions): Promise<V1UploadResult> {
-    const blob = await openAsBlob(options.path);
-    const name = basename(options.path);
+  upload(options: UploadOptions): Promise<V1UploadResult> {
+    return this.postImage('/api/upload/image', options.path, { type: options.type, overwrite: options.overwrite ? 'true' : 'false' });
+  }
+
+  uploadMask(options: MaskUploadOptions): Promise<V1UploadResult> {
+    return this.postImage('/api/upload/mask', options.path, {
+      type: options.type,
+      subfolder: options.originalRef.subfolder ?? '',
+      original_ref: JSON.stringify(options.originalRef),
+    });
+  }
+
+  /** Multipart with the file as `image` plus text fields; no hand-set Content-Type. */
+  private async postImage(route: string, path: string, fields: Record<string, string>): Promise<V1UploadResult> {
+    const blob = await openAsBlob(path);
+    const name = basename(path);
     // A builder, not a value: each attempt re-opens the file-backed blob as a fresh stream.
     const form = (): FormData => {
       const fd = new FormData();
       fd.append('image', blob, name);
-      fd.append('type', options.type);
-      fd.append('overwrite', options.overwrite ? 'true' : 'false');
+      for (const [key, value] of Object.entries(fields)) fd.append(key, value);
       return fd;
     };
-    return this.uploadResult(await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: '/api/upload/image', body: form }));
-  }
-
-  async uploadMask(options: MaskUploadOptions): Promise<V1UploadResult> {
-    const blob = await openAsBlob(options.path);
-    const name = basename(options.path);
-    const form = (): FormData => {
-      const fd = new FormData();
-      fd.append('image', blob, name);
-      fd.append('type', options.type);
-      fd.append('subfolder', options.originalRef.subfolder ?? '');
-      fd.append('original_ref', JSON.stringify(options.originalRef));
-      return fd;
-    };
-    return this.uploadResult(await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: '/api/upload/mask', body: form }));
+    return this.uploadResult(await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: route, body: form }));
   }
 
   private uploadResult(res: HttpResponse<unknown>): V1UploadResult {
