@@ -139,6 +139,8 @@ const CODE_EXITS: Record<string, number> = {
   deployment_not_ready: ExitCode.THROTTLED,
   deployment_unavailable: ExitCode.THROTTLED,
   subscription_inactive: ExitCode.THROTTLED,
+  internal_error: ExitCode.ERROR,
+  upstream_error: ExitCode.ERROR,
   deadline_exceeded: ExitCode.TIMEOUT,
   provider_timeout: ExitCode.TIMEOUT,
 };

@@ -85,6 +85,13 @@ export class Factory {
     });
   }
 
+  /** Forgets resolved settings and the client built from them (after a command changed the profile). */
+  async reload(): Promise<void> {
+    await this.httpInstance?.close();
+    this.httpInstance = undefined;
+    this.settingsInstance = undefined;
+  }
+
   async dispose(): Promise<void> {
     await this.httpInstance?.close();
   }

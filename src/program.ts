@@ -109,7 +109,10 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     await program.parseAsync(io.argv, { from: 'user' });
     return exitCode;
   } catch (err) {
-    if (err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')) return 0;
+    if (err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version')) return 0;
+    // Help shown because a group was given no subcommand: bare `wes` is a request for help (0);
+    // `wes jobs` in a script is a usage error (2), the help already on stderr.
+    if (err instanceof CommanderError && err.code === 'commander.help') return io.argv.length === 0 ? 0 : ExitCode.USAGE;
     const { renderError } = await import('./render/error.js');
     const { Factory } = await import('./factory.js');
     const errIo = factory?.io ?? new Factory({ ...io, globals: { json: io.argv.includes('--json') }, signal: controller.signal }).io;

@@ -49,7 +49,8 @@ export function withoutPassword(url: string): string {
     u.password = 'REDACTED';
     return u.toString();
   } catch {
-    return url;
+    // Not a URL, but it may still look like one: hide anything between '//user:' and '@'.
+    return url.replace(/(\/\/[^/:@\s]*:)[^@/\s]*@/g, '$1REDACTED@');
   }
 }
 

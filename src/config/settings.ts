@@ -1,7 +1,7 @@
 // Every setting resolves in one order: flag, environment variable, the selected profile, default.
 import { UsageError } from '../errors.js';
-import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, type ProfileKey } from './keys.js';
-import type { Profile, ProfileStore } from './store.js';
+import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, withoutPassword, type ProfileKey } from './keys.js';
+import { isValidProfileName, type Profile, type ProfileStore } from './store.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
@@ -49,11 +49,18 @@ function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
+function checkedProfileName(name: string, from: string): string {
+  if (!isValidProfileName(name)) {
+    throw new UsageError(`invalid profile name ${JSON.stringify(name)} (from ${from})`, 'use letters, digits, ".", "_" and "-", starting with a letter or digit');
+  }
+  return name;
+}
+
 export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, store: ProfileStore | undefined): { name: string; source: SettingSource } {
   const flag = nonEmpty(flags.profile);
-  if (flag) return { name: flag, source: 'flag' };
+  if (flag) return { name: checkedProfileName(flag, '--profile'), source: 'flag' };
   const fromEnv = nonEmpty(env.WES_PROFILE);
-  if (fromEnv) return { name: fromEnv, source: 'env' };
+  if (fromEnv) return { name: checkedProfileName(fromEnv, 'WES_PROFILE'), source: 'env' };
   const current = store?.currentProfile();
   if (current) return { name: current, source: 'profile' };
   return { name: 'default', source: 'default' };
@@ -71,10 +78,11 @@ export function resolveValue(key: ProfileKey, flags: GlobalFlags, env: NodeJS.Pr
 
 /** Validates a base URL and substitutes `{deployment}`; returns it without a trailing slash. */
 export function normalizeBaseUrl(raw: string, deployment: string | undefined, what: string): string {
+  const shown = withoutPassword(raw);
   let text = raw;
   if (text.includes('{deployment}')) {
     if (!deployment) {
-      throw new UsageError(`${what} ${raw} contains {deployment} but no deployment id is set`, 'pass --deployment ID or set WES_DEPLOYMENT');
+      throw new UsageError(`${what} ${shown} contains {deployment} but no deployment id is set`, 'pass --deployment ID or set WES_DEPLOYMENT');
     }
     text = text.replaceAll('{deployment}', deployment);
   }
@@ -82,12 +90,12 @@ export function normalizeBaseUrl(raw: string, deployment: string | undefined, wh
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`${what} is not a valid URL: ${raw}`, 'use a full URL such as https://api.example.com');
+    throw new UsageError(`${what} is not a valid URL: ${shown}`, 'use a full URL such as https://api.example.com');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${what} must use http or https: ${raw}`);
+    throw new UsageError(`${what} must use http or https: ${shown}`);
   }
-  if (url.search || url.hash) throw new UsageError(`${what} must not carry a query or fragment: ${raw}`);
+  if (url.search || url.hash) throw new UsageError(`${what} must not carry a query or fragment: ${shown}`);
   return url.toString().replace(/\/+$/, '');
 }
 

@@ -80,7 +80,8 @@ export function renderError(io: IOStreams, thrown: unknown): number {
   if (err.requestId) meta.push(`request id ${sanitizeLine(err.requestId)}`);
   if (meta.length) io.warn(s.dim(`  (${meta.join(', ')})`));
   const hint = err.hint ?? hintFor(err);
-  if (hint) io.warn(`${s.yellow('hint:')} ${hint}`);
+  // Hints may quote server text (class names, ids): sanitized like everything else.
+  if (hint) io.warn(`${s.yellow('hint:')} ${sanitize(hint)}`);
   return err.exitCode;
 }
 

@@ -7,6 +7,11 @@ function escapeChar(ch: string): string {
   return '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0');
 }
 
+/** The same escaping for JSON text received as is (a document printed unchanged). */
+export function escapeUnsafeJsonText(text: string): string {
+  return text.replace(UNSAFE_IN_JSON, escapeChar);
+}
+
 export function toSafeJson(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON, escapeChar);
 }

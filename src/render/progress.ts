@@ -23,9 +23,12 @@ class SpinnerProgress implements Progress {
   private readonly spinner: Ora;
   // ora keeps its stream private, so log() writes through this one.
   private readonly stream: NodeJS.WriteStream;
+  private readonly color: boolean;
   constructor(io: IOStreams, initial: string) {
     this.stream = io.stderr as NodeJS.WriteStream;
-    this.spinner = ora({ text: sanitizeLine(initial), stream: this.stream, color: 'cyan', discardStdin: false }).start();
+    // ora colours on its own; follow the IO's decision (NO_COLOR, CLICOLOR=0, --no-color).
+    this.color = io.errStyle.level > 0;
+    this.spinner = ora({ text: sanitizeLine(initial), stream: this.stream, color: this.color ? 'cyan' : false, discardStdin: false }).start();
   }
   update(text: string): void {
     this.spinner.text = sanitizeLine(text);
@@ -38,10 +41,12 @@ class SpinnerProgress implements Progress {
     this.spinner.render();
   }
   succeed(text: string): void {
-    this.spinner.succeed(sanitizeLine(text));
+    if (this.color) this.spinner.succeed(sanitizeLine(text));
+    else this.spinner.stopAndPersist({ symbol: '✓', text: sanitizeLine(text) });
   }
   fail(text: string): void {
-    this.spinner.fail(sanitizeLine(text));
+    if (this.color) this.spinner.fail(sanitizeLine(text));
+    else this.spinner.stopAndPersist({ symbol: '✗', text: sanitizeLine(text) });
   }
   stop(): void {
     this.spinner.stop();

@@ -70,5 +70,5 @@ export function printTable(io: IOStreams, headers: string[], rows: Cell[][]): vo
 export function renderFields(io: IOStreams, fields: Array<[string, Cell]>): string {
   const shown = fields.filter(([, v]) => v !== undefined && v !== null && v !== '');
   const width = Math.max(0, ...shown.map(([k]) => k.length));
-  return shown.map(([k, v]) => `${io.out.bold(k.padEnd(width))}  ${cellText(v)}`).join('\n');
+  return shown.map(([k, v]) => `${io.out.bold(cellText(k).padEnd(width))}  ${cellText(v)}`).join('\n');
 }

@@ -119,3 +119,45 @@ describe('exit codes and errors', () => {
     expect(help.stdout).toContain('Global options:');
   });
 });
+
+describe('review fixes', () => {
+  it('refuses a profile name that could leave the config folder', async () => {
+    const res = await runWes(['--profile', '../../evil', 'config', 'list']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('invalid profile name');
+    expect((await runWes(['config', 'list'], { env: { WES_PROFILE: 'a/b' } })).code).toBe(2);
+  });
+
+  it('never echoes a URL password in a usage error', async () => {
+    const res = await runWes(['--base-url', 'ftp://user:s3cret-pw@127.0.0.1/', 'config', 'list']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('user:REDACTED@');
+    expect(res.stderr).not.toContain('s3cret-pw');
+  });
+
+  it('says when a setting is not set, and exits 2 for a group without a subcommand', async () => {
+    const unset = await runWes(['config', 'get', 'partner_key']);
+    expect(unset.code).toBe(1);
+    expect(unset.stderr).toContain('partner_key is not set');
+    expect((await runWes(['jobs'])).code).toBe(2);
+    expect((await runWes([])).code).toBe(0);
+  });
+
+  it('prints the exit-code table as JSON with --json', async () => {
+    const res = await runWes(['help', 'exit-codes', '--json']);
+    const table = JSON.parse(res.stdout) as Array<{ code: number; meaning: string }>;
+    expect(table.map((r) => r.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130]);
+  });
+
+  it('verifies the credential it has just saved, not the one it started with', async () => {
+    const cfg = tempConfigDir();
+    try {
+      const res = await runWes(['auth', 'login', '--with-token', '--base-url', server.url], { configDir: cfg.dir, input: `${SECRET}\n` });
+      expect(res.code).toBe(0);
+      expect(res.stderr).toMatch(/✓ jobs: accepted/);
+      expect(res.stderr).not.toContain('rejected');
+    } finally {
+      cfg.cleanup();
+    }
+  });
+});

@@ -180,7 +180,7 @@ describe('router outcomes', () => {
     const fault = { match: 'POST /v1/models/dev/echo', action: 'status' as const, status: 400, body: { detail: 'quota frozen for today', error_type: 'quota_frozen' }, headers: { 'x-service-error-type': 'quota_frozen' } };
     holder.server.state.faults.add(fault);
     const human = await wes(['models', 'run', 'dev/echo', '-d', '{}']);
-    expect(human.code).toBe(6);
+    expect(human.code).toBe(1); // handled as internal_error: exit 1, whatever the status
     expect(human.stderr).toMatch(/quota frozen for today/);
     expect(human.stderr).toMatch(/unknown error type quota_frozen; handled as internal_error/);
     holder.server.state.faults.add(fault);

@@ -2,9 +2,10 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { normalizeBaseUrl } from '../../config/settings.js';
-import { maskSecret, type ProfileKey } from '../../config/keys.js';
+import { ENV_FOR_KEY, maskSecret, type ProfileKey } from '../../config/keys.js';
 import { probeAll } from '../../surfaces/probe.js';
 import { prompt, readStdinLines } from './read-secret.js';
+import { sanitizeLine } from '../../render/sanitize.js';
 
 export interface LoginOptions {
   withToken: boolean;
@@ -59,10 +60,16 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
   if (updates.api_key) io.info(`  API key ${maskSecret(updates.api_key)}`);
 
   if (opts.verify) {
+    // Check what was just saved, not the settings this command started with.
+    await f.reload();
+    const now = f.settings();
+    for (const key of Object.keys(updates) as ProfileKey[]) {
+      if (now.values[key].source === 'env') io.warn(`  ! ${ENV_FOR_KEY[key]} is set and overrides the saved ${key}`);
+    }
     const results = await probeAll(f.http());
     for (const r of results) {
       if (r.verdict === 'accepted') io.info(`  ✓ ${r.surface}: accepted by ${new URL(r.url).origin}`);
-      else io.warn(`  ! ${r.surface}: ${r.verdict} (${r.message})`);
+      else io.warn(`  ! ${r.surface}: ${r.verdict} (${sanitizeLine(r.message)})`);
     }
   }
   if (io.json) io.printJson({ profile, saved, config_path: store.path });

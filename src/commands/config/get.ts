@@ -1,5 +1,5 @@
 import type { Factory } from '../../factory.js';
-import { shownValue } from '../../config/keys.js';
+import { ENV_FOR_KEY, shownValue } from '../../config/keys.js';
 import { parseKey } from './key-arg.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
@@ -9,6 +9,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   const value = key === 'base_url' ? s.baseUrl : key === 'router_url' ? s.routerUrl : s.values[key].value;
   if (value === undefined) {
     if (f.io.json) f.io.printJson({ key, value: null });
+    else f.io.warn(`${key} is not set (no flag, no ${ENV_FOR_KEY[key]}, nothing in profile ${s.profile})`);
     return 1;
   }
   const shown = opts.reveal ? value : shownValue(key, value);

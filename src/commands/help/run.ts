@@ -1,6 +1,6 @@
 // wes help [topic | command...]: topics print their text; anything else shows that command's help.
 import type { Factory } from '../../factory.js';
-import { UsageError } from '../../errors.js';
+import { EXIT_CODE_TABLE, UsageError } from '../../errors.js';
 import { exitCodesTopic, environmentTopic, formattingTopic } from './topics.js';
 import { HELP_TOPICS } from './index.js';
 
@@ -12,6 +12,10 @@ const TOPICS: Record<(typeof HELP_TOPICS)[number], () => string> = {
 
 export async function run(f: Factory, args: string[]): Promise<number> {
   const topic = args.join(' ');
+  if (topic === 'exit-codes' && f.io.json) {
+    f.io.printJson(EXIT_CODE_TABLE.map(([code, meaning]) => ({ code, meaning })));
+    return 0;
+  }
   if (topic in TOPICS) {
     f.io.println(TOPICS[topic as keyof typeof TOPICS]());
     return 0;

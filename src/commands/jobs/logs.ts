@@ -12,6 +12,7 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   const current = await client.get(args[0]!);
   const link = current.job.urls.logs;
   if (!link) {
+    if (io.json) io.printJson({ job_id: current.job.id, log: null, reason: 'no_logs_on_surface' });
     io.info('this surface keeps no logs');
     return 0;
   }
@@ -29,7 +30,14 @@ export async function run(f: Factory, args: string[]): Promise<number> {
     });
   }
   if (answer.kind === 'empty') {
+    if (io.json) io.printJson({ job_id: current.job.id, log: null, reason: 'empty' });
     io.info('no log for this job');
+    return 0;
+  }
+  if (io.json) {
+    // One JSON document: the text exactly as sent (the JSON writer escapes control characters).
+    const text = Buffer.concat(await answer.body.toArray()).toString('utf8');
+    io.printJson({ job_id: current.job.id, log: text, reason: null });
     return 0;
   }
   await streamSanitized(answer.body, io.stdout);

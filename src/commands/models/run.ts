@@ -3,7 +3,8 @@
 // output bytes exactly as the router sent them. The validator, the spinner and the downloader
 // load only when used: a plain run should start as fast as the process can.
 import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../files/write-atomic.js';
 import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
 import type { Progress } from '../../render/progress.js';
@@ -106,8 +107,9 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
 
   const retries = f.http().retries;
   let progress: Progress | undefined;
+  const idempotencyKey = opts.idempotencyKey === undefined ? randomUUID() : String(opts.idempotencyKey);
   const answer = await runWithRetries(client, ref, input.bytes, {
-    idempotencyKey: opts.idempotencyKey === undefined ? randomUUID() : String(opts.idempotencyKey),
+    idempotencyKey,
     retries,
     signal: f.signal,
     onWait: async (wait) => {
@@ -116,10 +118,18 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
       const { createProgress } = await import('../../render/progress.js');
       progress = createProgress(f.io, text);
     },
-  }).finally(() => progress?.stop());
+  })
+    .catch((err: unknown) => {
+      // The generation may still finish at the provider: the same key collects it.
+      if (err instanceof ApiError && (err.code === 'deadline_exceeded' || err.code === 'provider_timeout')) {
+        err.hint = `the model took too long; run again with --idempotency-key ${idempotencyKey} to collect the result instead of starting another`;
+      }
+      throw err;
+    })
+    .finally(() => progress?.stop());
 
   if (opts.output !== undefined) {
-    await writeFile(String(opts.output), answer.body);
+    await writeFileAtomic(String(opts.output), answer.body);
     f.io.info(`wrote the output of ${ref.id} to ${opts.output} (${answer.body.length} bytes)`);
   } else {
     await writeStdout(f, answer.body);

@@ -3,6 +3,7 @@
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { printTable } from '../../render/table.js';
+import { escapeUnsafeJsonText } from '../../render/json.js';
 import { SchemaDocumentError } from '../../surfaces/models/openapi-doc.js';
 import { fieldRows } from '../../surfaces/models/schema-fields.js';
 import { modelArg, schemaSource } from './context.js';
@@ -13,7 +14,9 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   const ref = modelArg(args[0]);
   const loaded = await schemaSource(f).load(ref, { refresh: Boolean(opts.refresh) });
   if (f.io.json) {
-    f.io.printJson(loaded.doc);
+    // The document as the router sent it (key order, number precision), terminal-safe.
+    const text = escapeUnsafeJsonText(loaded.text);
+    f.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     return 0;
   }
   let rows;

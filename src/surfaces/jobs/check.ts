@@ -3,7 +3,7 @@
 import type { HttpResponse } from '../../http/client.js';
 import type { WesError } from '../../errors.js';
 import type { AssetRecord, Job } from './wire.js';
-import { badResponse as badResponseOf, isRecord } from '../shared/response-check.js';
+import { badResponse as badResponseOf, isRecord, SAFE_ID } from '../shared/response-check.js';
 
 
 export { isRecord };
@@ -15,8 +15,6 @@ export function badResponse(what: string, res: HttpResponse<unknown>): WesError 
 
 const OUTPUT_STRINGS = ['name', 'id', 'url'] as const;
 
-/** Ids are printed bare and put in commands to copy: printable ASCII only (a UUID qualifies). */
-const SAFE_ID = /^[\x21-\x7e]{1,200}$/;
 
 /** Why an output cannot be used, or undefined when it can. */
 function outputProblem(value: unknown): string | undefined {

@@ -3,7 +3,8 @@
 // in (one re-read of the job for all outputs); a signed URL that has expired, or that the signed
 // host refuses, is replaced by re-reading the job. Names are made safe and unique; job.json is
 // written beside the outputs.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeFileAtomic } from '../../files/write-atomic.js';
 import { join } from 'node:path';
 import { ApiError } from '../../errors.js';
 import { UniqueNames } from '../../files/safe-name.js';
@@ -162,6 +163,6 @@ export async function downloadOutputs(client: JobsClient, start: FetchedJob, opt
     }
   });
   const jobFile = join(options.dir, JOB_FILE);
-  await writeFile(jobFile, JSON.stringify(snapshots.latest.fetched.job, null, 2) + '\n');
+  await writeFileAtomic(jobFile, JSON.stringify(snapshots.latest.fetched.job, null, 2) + '\n');
   return { saved: saved.filter((s): s is SavedOutput => s !== undefined), job: snapshots.latest.fetched, jobFile, errors };
 }

@@ -8,7 +8,7 @@ import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { segment } from '../../http/links.js';
 import type { WesError } from '../../errors.js';
 import type { V1Features, V1JobStatus, V1PromptResponse, V1Queue, V1UploadResult } from './wire.js';
-import { badResponse as badResponseOf, isRecord } from '../shared/response-check.js';
+import { badResponse as badResponseOf, isRecord, SAFE_ID } from '../shared/response-check.js';
 
 export type ObjectInfo = Record<string, unknown>;
 
@@ -87,6 +87,7 @@ export class LegacyClient {
     if (!isRecord(res.body)) throw badResponse('the submit answer is not a JSON object', res);
     const body = res.body as V1PromptResponse;
     if (body.error === undefined && typeof body.prompt_id !== 'string') throw badResponse('the submit answer has no `prompt_id`', res);
+    if (typeof body.prompt_id === 'string' && !SAFE_ID.test(body.prompt_id)) throw badResponse('the submit answer has a `prompt_id` that is not printable ASCII', res);
     return body;
   }
 
