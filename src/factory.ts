@@ -33,6 +33,8 @@ export class Factory {
   private storeInstance?: ProfileStore;
   private settingsInstance?: Settings;
   private httpInstance?: HttpClient;
+  /** Clients built for another signal (e.g. cancelling after Ctrl-C), closed with the rest. */
+  private readonly extraClients: HttpClient[] = [];
 
   constructor(init: FactoryInit) {
     this.env = init.env;
@@ -66,7 +68,11 @@ export class Factory {
 
   /** The HTTP client for this command; `signal` overrides the command's own (e.g. after Ctrl-C). */
   http(signal: AbortSignal = this.signal): HttpClient {
-    if (signal !== this.signal) return this.buildHttp(signal);
+    if (signal !== this.signal) {
+      const client = this.buildHttp(signal);
+      this.extraClients.push(client);
+      return client;
+    }
     this.httpInstance ??= this.buildHttp(signal);
     return this.httpInstance;
   }
@@ -93,6 +99,7 @@ export class Factory {
   }
 
   async dispose(): Promise<void> {
+    await Promise.all(this.extraClients.splice(0).map((c) => c.close()));
     await this.httpInstance?.close();
   }
 }
