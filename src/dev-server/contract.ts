@@ -4,7 +4,7 @@
 // the core calls them in turn and the first that returns true owns the request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventEmitter } from 'node:events';
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import type { Progress } from '../surfaces/jobs/wire.js';
 
 export type SurfaceKind = 'cloud' | 'serverless' | 'self-hosted';
@@ -56,6 +56,7 @@ export interface RequestContext {
   path: string;
   /** The mount prefix the request came in on ('' when none), to be put in front of every link. */
   mountPrefix: string;
+  /** The id in the mount prefix; null without a prefix, or when the prefix's id does not decode. */
   deploymentId: string | null;
   origin: string; // scheme + authority of the request, for absolute links
   requestId: string;
@@ -233,7 +234,8 @@ export interface Engine {
 
 export interface BlobStore {
   /** Streams `source` into the store while hashing; returns the blake3 hash and whether it was new. */
-  put(source: Readable): Promise<{ hash: string; size: number; created: boolean }>;
+  /** Streams `source` (through `through`, e.g. a scanner) into a blob; listens for the source's errors at once. */
+  put(source: Readable, through?: Transform[]): Promise<{ hash: string; size: number; created: boolean }>;
   has(hash: string): boolean;
   size(hash: string): number | undefined;
   open(hash: string, range?: { start: number; end: number }): Readable;

@@ -3,9 +3,9 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { DevState, RequestContext, RouteHandler } from '../contract.js';
 import { BodyError } from '../http-kit.js';
 import { checkCredential } from './auth.js';
-import { buildContext, newRequestId } from './context.js';
+import { buildContext, fallbackContext, newRequestId } from './context.js';
 import { DEV_PREFIX, handleDevRoutes } from './dev-routes.js';
-import { runFront } from './front.js';
+import { REQUEST_ID_HEADER, runFront } from './front.js';
 import { sendBodyError, sendInternalError, sendNotFound, surfaceOfPath } from './surface.js';
 
 function answerError(ctx: RequestContext, err: unknown): void {
@@ -17,7 +17,7 @@ function answerError(ctx: RequestContext, err: unknown): void {
 /** Serverless: v2 lives only under the deployment prefix; a prefix naming another deployment is unknown. */
 function outsideMount(ctx: RequestContext): boolean {
   if (ctx.state.options.surface !== 'serverless') return false;
-  if (ctx.deploymentId !== null) return ctx.deploymentId !== ctx.state.options.deploymentId;
+  if (ctx.mountPrefix !== '') return ctx.deploymentId !== ctx.state.options.deploymentId;
   return surfaceOfPath(ctx.path) === 'v2';
 }
 
@@ -36,7 +36,15 @@ async function route(ctx: RequestContext, handlers: RouteHandler[]): Promise<voi
 export function createMainListener(state: DevState, handlers: RouteHandler[]): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = newRequestId();
-    const ctx = buildContext(req, res, state, requestId);
+    let ctx: RequestContext;
+    try {
+      ctx = buildContext(req, res, state, requestId);
+    } catch (err) {
+      // A target that is not a URL (or a Host that is not an authority) gets a 400, never a crash.
+      const fallback = fallbackContext(req, res, state, requestId);
+      res.setHeader(REQUEST_ID_HEADER, requestId);
+      return answerError(fallback, err);
+    }
     void runFront(state, req, res, ctx.path, requestId, () => route(ctx, handlers), (err) => answerError(ctx, err));
   };
 }

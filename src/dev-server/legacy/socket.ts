@@ -15,6 +15,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { DevState, EngineEvent, FaultSpec } from '../contract.js';
 import { encodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT } from '../../surfaces/legacy/frames.js';
+import { newRequestId, parseTarget } from '../core/context.js';
 import { checkV1Credential } from './access.js';
 import { V1MessageMapper, type OutgoingItem } from './messages.js';
 
@@ -40,6 +41,7 @@ function refuse(socket: Duplex, status: number, body: unknown, headers: Record<s
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(text)}`,
     'Connection: close',
+    `X-Service-Request-Id: ${newRequestId()}`,
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ];
   socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
@@ -131,7 +133,11 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
   }
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = parseTarget(req.url);
+    if (!url) {
+      refuse(socket, 400, { error: { type: 'invalid_request', message: 'the request target is not a valid URL' } });
+      return;
+    }
     if (!WS_PATH.test(url.pathname)) {
       refuse(socket, 404, { error: { type: 'not_found', message: `no WebSocket at ${url.pathname}` } });
       return;

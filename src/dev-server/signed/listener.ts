@@ -3,8 +3,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { DevState } from '../contract.js';
-import { newRequestId } from '../core/context.js';
-import { runFront } from '../core/front.js';
+import { newRequestId, parseTarget } from '../core/context.js';
+import { REQUEST_ID_HEADER, runFront } from '../core/front.js';
 import { parseRange } from './range.js';
 import { assetIdOfTarget, type HmacUrlSigner } from './signer.js';
 
@@ -61,8 +61,12 @@ export async function serveSigned(req: IncomingMessage, res: ServerResponse, url
 
 export function createSignedListener(state: DevState, signer: HmacUrlSigner): RequestListener {
   return (req, res) => {
-    const url = new URL(req.url ?? '/', signer.origin || 'http://127.0.0.1');
     const requestId = newRequestId();
+    const url = parseTarget(req.url, signer.origin || 'http://127.0.0.1');
+    if (!url) {
+      res.setHeader(REQUEST_ID_HEADER, requestId);
+      return refuse(res, 400, 'invalid_request', 'the request target is not a valid URL');
+    }
     void runFront(state, req, res, url.pathname, requestId, () => serveSigned(req, res, url, state, signer), () =>
       refuse(res, 500, 'internal_error', 'unexpected failure'),
     );
