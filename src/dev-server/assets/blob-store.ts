@@ -43,7 +43,8 @@ export class FileBlobStore implements BlobStore {
   private readonly sizes = new Map<string, number>();
   private readonly assets = new Map<string, StoredOutput>();
 
-  private constructor(private readonly dir: string) {}
+  /** `dir` is where blobs and in-flight `incoming-*` temp files live. */
+  private constructor(readonly dir: string) {}
 
   static async create(): Promise<FileBlobStore> {
     return new FileBlobStore(await mkdtemp(join(tmpdir(), 'wes-dev-blobs-')));
@@ -53,23 +54,35 @@ export class FileBlobStore implements BlobStore {
     return join(this.dir, hash.replace(/^blake3:/, ''));
   }
 
-  async put(source: Readable): Promise<{ hash: string; size: number; created: boolean }> {
+  async put(source: Readable, through: Transform[] = []): Promise<{ hash: string; size: number; created: boolean }> {
+    // The hasher is made asynchronously; a source that fails meanwhile (a multipart body cut short)
+    // must already have an 'error' listener, or the process dies. pipeline sees the stored error.
+    const parked = (): void => undefined;
+    source.on('error', parked);
     const temp = join(this.dir, `incoming-${randomUUID()}`);
-    const { tap, digest, size } = await blake3Tap();
     try {
-      await pipeline(source, tap, createWriteStream(temp));
-    } catch (err) {
-      await rm(temp, { force: true });
-      throw err;
+      const { tap, digest, size } = await blake3Tap();
+      try {
+        await pipeline([source, ...through, tap, createWriteStream(temp)]);
+      } catch (err) {
+        await rm(temp, { force: true });
+        throw err;
+      }
+      return await this.keep(temp, digest(), size());
+    } finally {
+      source.off('error', parked);
     }
-    const hash = digest();
+  }
+
+  /** Moves a fully written temp file to its content address (or drops it when the blob exists). */
+  private async keep(temp: string, hash: string, size: number): Promise<{ hash: string; size: number; created: boolean }> {
     if (this.sizes.has(hash)) {
       await rm(temp, { force: true });
-      return { hash, size: size(), created: false };
+      return { hash, size, created: false };
     }
     await rename(temp, this.pathOf(hash));
-    this.sizes.set(hash, size());
-    return { hash, size: size(), created: true };
+    this.sizes.set(hash, size);
+    return { hash, size, created: true };
   }
 
   /** Forgets a blob (an upload refused after it was stored). */

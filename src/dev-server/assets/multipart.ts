@@ -1,7 +1,9 @@
 // Reads an asset upload (multipart/form-data) and streams the `file` part straight into the
 // blob store while hashing and scanning it; nothing is held whole in memory.
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { RequestContext } from '../contract.js';
+import { tearDownOnAbort } from '../core/form-abort.js';
 import { BodyError } from '../http-kit.js';
 import type { FileBlobStore } from './blob-store.js';
 import { moderationTap } from './moderation.js';
@@ -27,6 +29,7 @@ export async function readUpload(ctx: RequestContext, blobs: FileBlobStore): Pro
   let storing: Promise<ParsedUpload['file']> | null = null;
   let tooLarge = false;
   let extraFile = false;
+  let filePart: Readable | null = null;
 
   const finished = new Promise<void>((resolve, reject) => {
     parser.on('field', (name, value) => {
@@ -41,8 +44,10 @@ export async function readUpload(ctx: RequestContext, blobs: FileBlobStore): Pro
       stream.on('limit', () => {
         tooLarge = true;
       });
+      filePart = stream;
       const { tap, flagged } = moderationTap();
-      storing = blobs.put(stream.pipe(tap)).then((stored) => ({ ...stored, mimeType: info.mimeType, flagged: flagged() }));
+      // put() listens for the part's errors at once: a body cut short inside the part fails it.
+      storing = blobs.put(stream, [tap]).then((stored) => ({ ...stored, mimeType: info.mimeType, flagged: flagged() }));
       // A failed store is reported by awaiting `storing` below; keep it from being unhandled meanwhile.
       storing.catch(() => undefined);
     });
@@ -51,7 +56,7 @@ export async function readUpload(ctx: RequestContext, blobs: FileBlobStore): Pro
     });
     parser.on('close', resolve);
     parser.on('error', (err: Error) => reject(new UploadProblem(`malformed multipart request: ${err.message}`)));
-    ctx.req.on('aborted', () => reject(new UploadProblem('the upload was aborted')));
+    tearDownOnAbort(ctx.req, parser, () => filePart, (err) => reject(new UploadProblem(err.message)));
   });
   ctx.req.pipe(parser);
   await finished;

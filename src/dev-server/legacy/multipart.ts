@@ -1,7 +1,9 @@
 // Reads a v1 upload form: small text fields plus one file part, streamed straight into the blob
 // store (never buffered whole), so large uploads cost no memory.
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { RequestContext } from '../contract.js';
+import { tearDownOnAbort } from '../core/form-abort.js';
 import { BodyError } from '../http-kit.js';
 
 export interface StoredFilePart {
@@ -36,10 +38,11 @@ export function readUploadForm(ctx: RequestContext, fileField: string): Promise<
     const fields: Record<string, string> = {};
     let stored: Promise<StoredFilePart> | null = null;
     let failure: Error | null = null;
+    let filePart: Readable | null = null;
     parser.on('field', (name: string, value: string) => {
       fields[name] = value;
     });
-    parser.on('file', (name: string, stream: NodeJS.ReadableStream & { truncated?: boolean }, info: busboy.FileInfo) => {
+    parser.on('file', (name: string, stream: Readable, info: busboy.FileInfo) => {
       if (name !== fileField || stored) {
         stream.resume();
         return;
@@ -47,7 +50,9 @@ export function readUploadForm(ctx: RequestContext, fileField: string): Promise<
       stream.on('limit', () => {
         failure = new BodyError(413, `file over the ${limit}-byte upload limit`);
       });
-      stored = ctx.state.blobs.put(stream as unknown as import('node:stream').Readable).then((put) => ({
+      filePart = stream;
+      // put() listens for the part's errors at once: a body cut short inside the part fails it.
+      stored = ctx.state.blobs.put(stream).then((put) => ({
         field: name,
         filename: info.filename ?? '',
         mimeType: info.mimeType,
@@ -69,6 +74,7 @@ export function readUploadForm(ctx: RequestContext, fileField: string): Promise<
       }
       (stored as Promise<StoredFilePart>).then((file) => (failure ? reject(failure) : resolve({ fields, file })), reject);
     });
+    tearDownOnAbort(ctx.req, parser, () => filePart, (err) => reject(new BodyError(400, err.message)));
     ctx.req.pipe(parser);
   });
 }
