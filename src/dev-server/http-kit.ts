@@ -23,18 +23,42 @@ export async function readBody(ctx: RequestContext, limit = ctx.state.options.ma
   return Buffer.concat(chunks);
 }
 
-/** Reads a JSON body; content type must be JSON (or absent), the text must parse. */
+/** Deeper JSON is refused: handlers walk bodies recursively (canonical form, schema checks, echoes). */
+export const MAX_JSON_DEPTH = 512;
+
+/** Whether a parsed JSON value nests objects/arrays deeper than `max`; iterative, so any depth is safe to check. */
+export function jsonTooDeep(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+export const TOO_DEEP_MESSAGE = `body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`;
+
+/** Reads a JSON body; content type must be JSON (or absent), the text must parse, nesting is capped. */
 export async function readJson(ctx: RequestContext): Promise<unknown> {
   const type = String(ctx.req.headers['content-type'] ?? 'application/json');
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
     throw new BodyError(415, `expected a JSON body (Content-Type: application/json), got ${type}`);
   }
-  const raw = await readBody(ctx);
+  return parseJsonBody((await readBody(ctx)).toString('utf8'));
+}
+
+/** Parses a body's text; BodyError(400) when it is not JSON or nests too deep. */
+export function parseJsonBody(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(text);
   } catch (err) {
     throw new BodyError(400, `body is not valid JSON: ${(err as Error).message}`);
   }
+  if (jsonTooDeep(value)) throw new BodyError(400, TOO_DEEP_MESSAGE);
+  return value;
 }
 
 export function sendJson(

@@ -10,7 +10,7 @@ import { DevEngine } from './engine/engine.js';
 import { ScriptedFaults } from './faults/table.js';
 import { handleJobsApi } from './jobs/index.js';
 import { attachLegacyWebSocket, handleLegacy } from './legacy/index.js';
-import { handleRouter } from './router/index.js';
+import { closeRouter, handleRouter } from './router/index.js';
 import { createSignedListener } from './signed/listener.js';
 import { HmacUrlSigner } from './signed/signer.js';
 
@@ -53,6 +53,7 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
       closing ??= (async () => {
         legacySockets.close();
         engine.close();
+        closeRouter(state);
         const closed = Promise.all([closeServer(main), closeServer(signed)]);
         dropMain();
         dropSigned();

@@ -1,6 +1,6 @@
 // Control routes for tests (loopback only): scripted faults, request counters, deployment state.
 import type { RequestContext } from '../contract.js';
-import { BodyError, readBody, sendEmpty, sendJson, sendV1Error } from '../http-kit.js';
+import { parseJsonBody, readBody, sendEmpty, sendJson, sendV1Error } from '../http-kit.js';
 import { ScriptedFaults, validateFaultSpec } from '../faults/table.js';
 import { handleRouterControl } from '../router/index.js';
 
@@ -11,12 +11,7 @@ export const DEV_PREFIX = '/__dev/';
 
 /** Control routes take JSON whatever Content-Type a quick test script sends. */
 async function readControlJson(ctx: RequestContext): Promise<unknown> {
-  const raw = await readBody(ctx);
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch (err) {
-    throw new BodyError(400, `body is not valid JSON: ${(err as Error).message}`);
-  }
+  return parseJsonBody((await readBody(ctx)).toString('utf8'));
 }
 
 function pendingFaults(ctx: RequestContext): unknown[] {

@@ -1,6 +1,6 @@
 // GET/POST /api/queue and POST /api/interrupt, in the local engine's shapes.
 import type { EngineJob, RequestContext } from '../contract.js';
-import { BodyError, readBody, sendJson, sendV1Error } from '../http-kit.js';
+import { BodyError, parseJsonBody, readBody, sendJson, sendV1Error } from '../http-kit.js';
 import type { V1Queue, V1QueueEntry } from '../../surfaces/legacy/wire.js';
 import { promptNumber } from './numbers.js';
 
@@ -37,12 +37,7 @@ export async function getQueue(ctx: RequestContext): Promise<void> {
 async function optionalJsonObject(ctx: RequestContext): Promise<Record<string, unknown>> {
   const raw = (await readBody(ctx)).toString('utf8').trim();
   if (raw === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (err) {
-    throw new BodyError(400, `body is not valid JSON: ${(err as Error).message}`);
-  }
+  const value = parseJsonBody(raw);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BodyError(400, 'the body must be a JSON object');
   return value as Record<string, unknown>;
 }

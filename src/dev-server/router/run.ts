@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { RequestContext } from '../contract.js';
-import { BodyError, readBody } from '../http-kit.js';
+import { BodyError, jsonTooDeep, readBody, TOO_DEEP_MESSAGE } from '../http-kit.js';
 import type { RouterValidationErrorDetail } from '../../surfaces/models/types.js';
 import type { RouterCaller } from './auth.js';
 import type { CatalogModel } from './catalog.js';
@@ -27,7 +27,10 @@ function digest(...parts: Array<string | Buffer>): string {
 
 function parseBody(raw: Buffer): { value?: unknown; problem?: RouterValidationErrorDetail } {
   try {
-    return { value: JSON.parse(raw.toString('utf8')) };
+    const value: unknown = JSON.parse(raw.toString('utf8'));
+    // The call route has no 400: like unparseable JSON, a too-deep body is a 422 on the body.
+    if (jsonTooDeep(value)) return { problem: { loc: ['body'], msg: TOO_DEEP_MESSAGE, type: 'json_invalid' } };
+    return { value };
   } catch (err) {
     const message = (err as Error).message;
     return { problem: { loc: ['body'], msg: `Invalid JSON: ${message}`, type: 'json_invalid', ctx: { error: message } } };
@@ -130,6 +133,7 @@ export async function runModel(ctx: RequestContext, state: RouterState, caller: 
     credential: caller.token,
     callDigest: digest(caller.token, id, raw),
     memory: modelMemory(state, id),
+    signal: state.shutdown.signal,
     publish: publisher(ctx),
   };
   const outcome = model.behaviour

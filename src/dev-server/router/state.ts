@@ -19,6 +19,8 @@ export interface RouterState {
   /** Per-model memory the dev models keep between calls. */
   memory: Map<string, Map<string, unknown>>;
   idempotency: IdempotencyStore;
+  /** Aborted by closeRouter: ends every model's pending wait. */
+  shutdown: AbortController;
 }
 
 const states = new WeakMap<DevState, RouterState>();
@@ -39,10 +41,16 @@ export function routerState(dev: DevState): RouterState {
       usage: new Map(),
       memory: new Map(),
       idempotency: new IdempotencyStore(),
+      shutdown: new AbortController(),
     };
     states.set(dev, state);
   }
   return state;
+}
+
+/** Ends the router's pending model calls, so no model timer outlives the server. */
+export function closeRouter(dev: DevState): void {
+  states.get(dev)?.shutdown.abort(new Error('the dev server is closing'));
 }
 
 /** Rebuilds the catalog in a new order: every cursor handed out so far becomes stale. */

@@ -58,7 +58,7 @@ export const meteredModel = textBased('dev/metered', `Allows ${METERED_ALLOWANCE
 });
 
 /** The provider never answers within its own deadline. */
-export const timeoutModel = textBased('dev/timeout', 'Its provider never answers in time (provider_timeout).', async () => {
-  await sleep(PROVIDER_DEADLINE_MS);
+export const timeoutModel = textBased('dev/timeout', 'Its provider never answers in time (provider_timeout).', async (call) => {
+  await sleep(PROVIDER_DEADLINE_MS, call.signal);
   return failure(504, 'provider_timeout', `The provider did not answer within its ${PROVIDER_DEADLINE_MS} ms deadline.`);
 });

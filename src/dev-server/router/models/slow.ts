@@ -24,7 +24,7 @@ export const slowModel: ModelBehaviour = {
   run: async (call) => {
     const started = Date.now();
     const duration = numberField(call.input, 'duration_ms', 1500);
-    await sleep(duration);
+    await sleep(duration, call.signal);
     return okJson({ prompt: stringField(call.input, 'prompt'), duration_ms: duration, took_ms: Date.now() - started });
   },
 };

@@ -1,5 +1,6 @@
 // What one dev-router model is: its input schema, its price, extra provider checks, and how it
 // answers a call. The router (run.ts) owns auth, limits, idempotency and the deadline around it.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { RouterValidationErrorDetail } from '../../../surfaces/models/types.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -18,6 +19,8 @@ export interface ModelCall {
   callDigest: string;
   /** Per-server, per-model memory (attempt counters, rate windows). */
   memory: Map<string, unknown>;
+  /** Aborted when the server closes: a model's waits end with it instead of holding the process. */
+  signal: AbortSignal;
   /** Stores bytes as an asset and returns a signed URL on the signed listener (no credentials needed). */
   publish(bytes: Buffer, name: string, contentType: string): Promise<PublishedFile>;
 }
@@ -48,8 +51,9 @@ export function failure(status: number, errorType: string, detail: string, heade
   return { kind: 'error', status, errorType, detail, ...(headers ? { headers } : {}) };
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`; rejects at once when `signal` aborts (the server is closing). */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return delay(ms, undefined, { signal });
 }
 
 export function stringField(input: JsonObject, key: string, fallback = ''): string {
