@@ -33,7 +33,7 @@ export const QUEUE_FULL_RETRY_AFTER = 2;
 type Dispatch = { plan: Plan } | { refusal: NonNullable<EngineJob['error']> };
 
 function onlyReasons(nodeErrors: Record<string, NodeError>, type: string): Record<string, NodeError> {
-  const picked: Record<string, NodeError> = {};
+  const picked = Object.create(null) as Record<string, NodeError>; // node ids may be `__proto__`
   for (const [id, error] of Object.entries(nodeErrors)) {
     const errors = error.errors.filter((r) => r.type === type);
     if (errors.length > 0) picked[id] = { ...error, errors };

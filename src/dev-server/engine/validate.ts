@@ -39,6 +39,10 @@ function parseInput(entry: unknown[]): ParsedInput {
   return { type: String(head), options: opts };
 }
 
+function ownValue<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value));
 }
@@ -80,7 +84,9 @@ export function validateWorkflow(
   info: Record<string, NodeClassInfo>,
   options: ValidationOptions = {},
 ): ValidationReport {
-  const nodeErrors: Record<string, NodeError> = {};
+  // Node ids and class names are client text: `__proto__`, `constructor` or `toString` must be
+  // plain keys, never Object.prototype members.
+  const nodeErrors: Record<string, NodeError> = Object.create(null) as Record<string, NodeError>;
   const unknown = new Set<string>();
   const deps = new Map<string, string[]>();
   let hasOutputNode = false;
@@ -103,10 +109,10 @@ export function validateWorkflow(
       add(id, classType, [{ type: 'invalid_node', message: 'Node inputs must be an object', details: `inputs: ${show(inputs)}` }]);
       continue;
     }
-    const definition = info[classType];
+    const definition = ownValue(info, classType);
     if (!definition) {
       unknown.add(classType);
-      const pack = options.knownPacks?.[classType];
+      const pack = options.knownPacks ? ownValue(options.knownPacks, classType) : undefined;
       add(id, classType, [{
         type: 'unknown_node_class',
         message: `Node class ${classType} is not contained in this deployment's build${pack ? `; it is provided by the node pack ${pack}` : ''}`,
@@ -122,7 +128,7 @@ export function validateWorkflow(
     ];
     for (const [name, entry, required] of specs) {
       const spec = parseInput(entry);
-      const value = given[name];
+      const value = ownValue(given, name);
       if (value === undefined) {
         if (required) add(id, classType, [{ type: 'required_input_missing', message: 'Required input is missing', details: name }]);
         continue;
@@ -132,13 +138,13 @@ export function validateWorkflow(
         continue;
       }
       const [source, slot] = value;
-      const target = workflow[source] as { class_type?: unknown } | undefined;
+      const target = ownValue(workflow, source) as { class_type?: unknown } | undefined;
       if (target === undefined) {
         add(id, classType, [{ type: 'bad_linked_input', message: `Input links to node ${source}, which is not in the workflow`, details: `${name}: ${show(value)}` }]);
         continue;
       }
       deps.get(id)!.push(source);
-      const sourceInfo = typeof target?.class_type === 'string' ? info[target.class_type] : undefined;
+      const sourceInfo = typeof target?.class_type === 'string' ? ownValue(info, target.class_type) : undefined;
       if (!sourceInfo) continue; // the source node's own error says why
       const outputType = sourceInfo.output[slot];
       if (outputType === undefined) {
@@ -155,7 +161,7 @@ export function validateWorkflow(
 
   const cyclic = nodesOnCycles(deps);
   for (const id of cyclic) {
-    const classType = (workflow[id] as { class_type?: string }).class_type;
+    const classType = (ownValue(workflow, id) as { class_type?: string } | undefined)?.class_type;
     const via = (deps.get(id) ?? []).filter((d) => cyclic.has(d));
     add(id, classType, [{ type: 'dependency_cycle', message: 'Dependency cycle detected', details: `${id} depends on ${via.join(', ')}` }]);
   }
