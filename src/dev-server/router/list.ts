@@ -4,7 +4,7 @@ import type { RequestContext } from '../contract.js';
 import { sendJson } from '../http-kit.js';
 import type { RouterModelListResponse } from '../../surfaces/models/types.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { invalidInput } from './respond.js';
+import { routerError } from './respond.js';
 import type { RouterState } from './state.js';
 
 export const DEFAULT_LIMIT = 20;
@@ -28,11 +28,8 @@ export function pageSize(page: number, limit: number): number {
 
 export function listModels(ctx: RequestContext, state: RouterState): void {
   const limit = effectiveLimit(ctx.url.searchParams.get('limit'));
-  if (limit === undefined) {
-    return invalidInput(ctx, [
-      { loc: ['query', 'limit'], msg: 'Input should be a valid integer', type: 'int_parsing', input: ctx.url.searchParams.get('limit') },
-    ]);
-  }
+  // The list route answers 400 RouterErrorResponse (it has no 422) for a bad query.
+  if (limit === undefined) return routerError(ctx, 400, 'invalid_input', '`limit` must be an integer.');
   const catalog = state.catalog;
   let position = 0;
   let page = 0;
@@ -40,14 +37,9 @@ export function listModels(ctx: RequestContext, state: RouterState): void {
   if (cursor !== null) {
     const verdict = decodeCursor(state.cursorKey, cursor, catalog.generation);
     if (!verdict.ok) {
-      const stale = verdict.reason === 'stale';
-      return invalidInput(ctx, [
-        {
-          loc: ['query', 'cursor'],
-          msg: stale ? 'Cursor has expired: the catalog was rebuilt; start the walk again without a cursor' : 'Cursor is malformed or was not issued by this service',
-          type: stale ? 'cursor_expired' : 'cursor_invalid',
-        },
-      ]);
+      return routerError(ctx, 400, 'invalid_input', verdict.reason === 'stale'
+        ? 'Cursor has expired: the catalog was rebuilt; start the walk again without a cursor.'
+        : 'Cursor is malformed or was not issued by this service.');
     }
     position = Math.min(verdict.state.position, catalog.order.length);
     page = verdict.state.page;
