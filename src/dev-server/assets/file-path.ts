@@ -6,6 +6,9 @@ export function filePathProblem(value: unknown): string | null {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return '`file_path` contains control characters';
   if (value.startsWith('/') || /^[a-z]:/i.test(value)) return '`file_path` must be relative';
-  if (value.split(/[\\/]/).some((segment) => segment === '..')) return '`file_path` must not contain `..`';
+  // `a/.` or `a/` would name no file (an empty name, a signed URL that always fails).
+  if (value.split(/[\\/]/).some((segment) => segment === '..' || segment === '.' || segment === '')) {
+    return '`file_path` segments must not be empty, `.` or `..`';
+  }
   return null;
 }

@@ -1,4 +1,5 @@
 // The scripted-fault table: each entry answers the next `count` requests matching its pattern.
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FaultSpec, FaultTable } from '../contract.js';
 
 export const FAULT_ACTIONS = ['status', 'delay', 'drop', 'truncate', 'stall', 'corrupt'] as const;
@@ -48,8 +49,17 @@ export function validateFaultSpec(raw: unknown): FaultSpec {
   }
   if (spec.headers !== undefined) {
     const headers = spec.headers;
-    if (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string')) {
+    if (typeof headers !== 'object' || headers === null || Array.isArray(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {
       throw new Error('`headers` must map names to strings');
+    }
+    // A name or value Node refuses would throw later, mid-answer, instead of here as a 400.
+    for (const [name, value] of Object.entries(headers as Record<string, string>)) {
+      try {
+        validateHeaderName(name);
+        validateHeaderValue(name, value);
+      } catch (err) {
+        throw new Error(`\`headers\`: ${(err as Error).message}`);
+      }
     }
   }
   return spec as unknown as FaultSpec;
