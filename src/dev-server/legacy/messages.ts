@@ -38,6 +38,10 @@ function splitTraceback(traceback: string): string[] {
   return traceback === '' ? [] : traceback.split(/(?<=\n)/);
 }
 
+function json(message: V1WsMessage): OutgoingItem {
+  return { kind: 'json', message };
+}
+
 export class V1MessageMapper {
   private readonly tracks = new Map<string, JobTrack>();
 
@@ -97,7 +101,6 @@ export class V1MessageMapper {
   }
 
   map(promptId: string, event: EngineEvent): OutgoingItem[] {
-    const json = (message: V1WsMessage): OutgoingItem => ({ kind: 'json', message });
     const timestamp = Date.now();
     switch (event.type) {
       case 'queued':
@@ -157,63 +160,48 @@ export class V1MessageMapper {
           json({ type: 'executing', data: { node: null, display_node: null, prompt_id: promptId } }),
           json(this.statusMessage(promptId)),
         ];
-      case 'failed': {
-        const track = this.track(promptId);
-        const node = event.node ?? track.current;
-        this.finish(promptId);
-        return [
-          json({
-            type: 'execution_error',
-            data: {
-              prompt_id: promptId,
-              node_id: node,
-              node_type: this.classOf(promptId, node),
-              executed: track.executed,
-              exception_type: event.exception_type,
-              exception_message: event.message,
-              traceback: splitTraceback(event.traceback),
-              current_inputs: {},
-              current_outputs: {},
-              timestamp,
-            },
-          }),
-          json(this.statusMessage(promptId)),
-        ];
-      }
-      case 'canceled': {
-        const track = this.track(promptId);
-        this.finish(promptId);
-        return [
-          json({
-            type: 'execution_interrupted',
-            data: { prompt_id: promptId, node_id: track.current, node_type: this.classOf(promptId, track.current), executed: track.executed, timestamp },
-          }),
-          json(this.statusMessage(promptId)),
-        ];
-      }
-      case 'expired': {
+      case 'failed':
+        return this.ended(promptId, {
+          type: 'execution_error',
+          data: {
+            ...this.endedAt(promptId, event.node),
+            exception_type: event.exception_type,
+            exception_message: event.message,
+            traceback: splitTraceback(event.traceback),
+            current_inputs: {},
+            current_outputs: {},
+            timestamp,
+          },
+        });
+      case 'canceled':
+        return this.ended(promptId, { type: 'execution_interrupted', data: { ...this.endedAt(promptId, null), timestamp } });
+      case 'expired':
         // v1 has no message for a job that vanished; the status endpoint calls it `lost`.
-        const track = this.track(promptId);
-        this.finish(promptId);
-        return [
-          json({
-            type: 'execution_error',
-            data: {
-              prompt_id: promptId,
-              node_id: track.current,
-              node_type: this.classOf(promptId, track.current),
-              executed: track.executed,
-              exception_type: 'JobLostError',
-              exception_message: 'The job passed its retention deadline before finishing.',
-              traceback: [],
-              current_inputs: {},
-              current_outputs: {},
-              timestamp,
-            },
-          }),
-          json(this.statusMessage(promptId)),
-        ];
-      }
+        return this.ended(promptId, {
+          type: 'execution_error',
+          data: {
+            ...this.endedAt(promptId, null),
+            exception_type: 'JobLostError',
+            exception_message: 'The job passed its retention deadline before finishing.',
+            traceback: [],
+            current_inputs: {},
+            current_outputs: {},
+            timestamp,
+          },
+        });
     }
+  }
+
+  /** Where a prompt that did not succeed stopped: the node, its class, what had run. */
+  private endedAt(promptId: string, node: string | null) {
+    const track = this.track(promptId);
+    const at = node ?? track.current;
+    return { prompt_id: promptId, node_id: at, node_type: this.classOf(promptId, at), executed: track.executed };
+  }
+
+  /** The message that ends a prompt that did not succeed, then the queue status. */
+  private ended(promptId: string, message: V1WsMessage): OutgoingItem[] {
+    this.finish(promptId);
+    return [json(message), json(this.statusMessage(promptId))];
   }
 }
