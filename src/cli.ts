@@ -12,13 +12,22 @@ export async function main(argv: string[]): Promise<number> {
   // one small response from triggering it, while long work (blake3 over a download) still tiers
   // up within its first megabytes. Measured: `jobs get` 158 -> 124 ms, blake3 1040 -> 1023 MB/s.
   setFlagsFromString('--wasm-tiering-budget=20000000');
-  // A reader that stops early (`wes ... | head`) is not an error: stop writing and exit quietly.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
-      throw err;
-    });
-  }
+  // A reader that goes away (`wes ... | head`) is not an error. Further output is dropped; if the
+  // command is still working it stops as on Ctrl-C, so what keeps state (a batch's results file)
+  // is written out, and the exit code says it was cut short (130). A finished command keeps its code.
+  let stopped = false;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    discardWrites(process.stdout);
+    if (!stopped) {
+      stopped = true;
+      process.emit('SIGINT');
+    }
+  });
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    discardWrites(process.stderr);
+  });
   const { runProgram } = await import('./program.js');
   return runProgram({
     argv,
@@ -31,4 +40,12 @@ export async function main(argv: string[]): Promise<number> {
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: process.stdout.columns ?? process.stderr.columns,
   });
+}
+
+function discardWrites(stream: NodeJS.WriteStream): void {
+  stream.write = ((_chunk: unknown, encoding?: unknown, callback?: unknown) => {
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+    return true;
+  }) as typeof stream.write;
 }

@@ -59,6 +59,8 @@ export interface HttpRequest {
   accept?: number[];
   /** Overrides the retry count for this call (0: no retry). */
   retries?: number;
+  /** A deadline for each attempt of this call (a probe must not hang on a stalled surface). */
+  timeoutMs?: number;
 }
 
 export interface HttpResponse<B> {
@@ -200,13 +202,13 @@ export class HttpClient {
       body = JSON.stringify(req.json);
     }
     return this.attemptLoop(
-      { method, url, headers, body, surface: req.surface, replaySafe: isReplaySafe(method, Boolean(req.idempotencyKey)), accept: req.accept, retries: req.retries },
+      { method, url, headers, body, surface: req.surface, replaySafe: isReplaySafe(method, Boolean(req.idempotencyKey)), accept: req.accept, retries: req.retries, timeoutMs: req.timeoutMs },
       read,
     );
   }
 
   private async attemptLoop(
-    a: { method: string; url: URL; headers: Record<string, string>; body?: BodySource; surface: Surface; replaySafe: boolean; accept?: number[]; retries?: number },
+    a: { method: string; url: URL; headers: Record<string, string>; body?: BodySource; surface: Surface; replaySafe: boolean; accept?: number[]; retries?: number; timeoutMs?: number },
     read: Read,
   ): Promise<HttpResponse<Buffer | Readable>> {
     const maxRetries = a.retries ?? this.retries;
@@ -221,7 +223,10 @@ export class HttpClient {
         const aborted = this.opts.signal?.aborted;
         if (aborted) throw this.opts.signal!.reason;
         if (err instanceof WesError) throw err;
-        failure = { error: networkError(err, a.url), retryable: a.replaySafe || isConnectFailure(err) };
+        const error = (err as Error)?.name === 'TimeoutError' && a.timeoutMs
+          ? new NetworkError(`no answer from ${a.url.origin} within ${a.timeoutMs / 1000} s`, undefined, err)
+          : networkError(err, a.url);
+        failure = { error, retryable: a.replaySafe || isConnectFailure(err) };
       }
       if (!failure.retryable || attempt >= maxRetries) throw failure.error;
       const delayMs = failure.delayMs ?? backoffDelay(attempt);
@@ -238,19 +243,34 @@ export class HttpClient {
   }
 
   private async attempt(
-    a: { method: string; url: URL; headers: Record<string, string>; body?: BodySource },
+    a: { method: string; url: URL; headers: Record<string, string>; body?: BodySource; timeoutMs?: number },
     read: Read,
   ): Promise<HttpResponse<Buffer | Readable>> {
     const started = performance.now();
     this.opts.debug?.(`> ${a.method} ${redactUrl(a.url)}`);
     if (this.opts.debug) for (const [k, v] of Object.entries(redactHeaders(a.headers))) this.opts.debug(`> ${k}: ${v}`);
     const body = typeof a.body === 'function' ? a.body() : a.body;
+    const deadline = a.timeoutMs ? attemptDeadline(a.timeoutMs, this.opts.signal) : undefined;
+    try {
+      return await this.exchange(a, body, deadline?.signal ?? this.opts.signal, read, started);
+    } finally {
+      deadline?.clear();
+    }
+  }
+
+  private async exchange(
+    a: { method: string; url: URL; headers: Record<string, string> },
+    body: unknown,
+    signal: AbortSignal | undefined,
+    read: Read,
+    started: number,
+  ): Promise<HttpResponse<Buffer | Readable>> {
     const res: Dispatcher.ResponseData = await undiciRequest(a.url, {
       method: a.method as Dispatcher.HttpMethod,
       headers: a.headers,
       body: body as Dispatcher.DispatchOptions['body'] | FormData,
       dispatcher: this.agent,
-      signal: this.opts.signal,
+      signal,
     });
     const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
     const requestId = headers['x-service-request-id'];
@@ -265,6 +285,24 @@ export class HttpClient {
   async close(): Promise<void> {
     await this.agent.close().catch(() => this.agent.destroy());
   }
+}
+
+/**
+ * A signal that aborts after `ms` or with `parent`. A plain timer rather than AbortSignal.any with
+ * AbortSignal.timeout: Node holds any()'s sources weakly, and a collected timeout never fires.
+ */
+function attemptDeadline(ms: number, parent: AbortSignal | undefined): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')), ms);
+  const onParent = () => controller.abort(parent!.reason);
+  parent?.addEventListener('abort', onParent, { once: true });
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', onParent);
+    },
+  };
 }
 
 function networkError(err: unknown, url: URL): WesError {

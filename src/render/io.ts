@@ -3,6 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { toSafeJson } from './json.js';
+import { sanitizeLine } from './sanitize.js';
 
 export interface IOStreamsInit {
   stdin: Readable;
@@ -89,6 +90,7 @@ export class IOStreams {
 
   /** A --verbose diagnostic on stderr. */
   debug(line: string): void {
-    if (this.verbose) this.stderr.write(this.errStyle.dim(line) + '\n');
+    // Debug lines quote server text (retry reasons): sanitized like everything else.
+    if (this.verbose) this.stderr.write(this.errStyle.dim(sanitizeLine(line)) + '\n');
   }
 }

@@ -3,6 +3,7 @@
 // queue. Used by `wes auth status` and `wes doctor`.
 import type { ApiSurface, HttpClient, HttpResponse } from '../http/client.js';
 import { ApiError, WesError } from '../errors.js';
+import { withoutPassword } from '../config/keys.js';
 
 export type ProbeVerdict = 'accepted' | 'rejected' | 'not_enabled' | 'unreachable' | 'error';
 
@@ -17,6 +18,9 @@ export interface ProbeResult {
   server_date: string | null;
 }
 
+/** A surface that does not answer within this is reported unreachable; the others still are. */
+const PROBE_TIMEOUT_MS = 10_000;
+
 const PROBES: Record<ApiSurface, { path: string; okStatuses: number[] }> = {
   jobs: { path: '/api/v2/jobs/00000000-0000-0000-0000-000000000000', okStatuses: [404] },
   router: { path: '/v1/models?limit=1', okStatuses: [] },
@@ -25,11 +29,11 @@ const PROBES: Record<ApiSurface, { path: string; okStatuses: number[] }> = {
 
 export async function probeSurface(http: HttpClient, surface: ApiSurface): Promise<ProbeResult> {
   const { path, okStatuses } = PROBES[surface];
-  const url = http.target(surface, path).toString();
+  const url = withoutPassword(http.target(surface, path).toString());
   const base = { surface, url, request_id: null, server_date: null } as const;
   let res: HttpResponse<Buffer>;
   try {
-    res = await http.buffer({ surface, url: path, accept: okStatuses, retries: 0 });
+    res = await http.buffer({ surface, url: path, accept: okStatuses, retries: 0, timeoutMs: PROBE_TIMEOUT_MS });
   } catch (err) {
     if (err instanceof ApiError) {
       const verdict: ProbeVerdict = err.code === 'not_enabled' ? 'not_enabled' : err.status === 401 || err.status === 403 ? 'rejected' : 'error';
@@ -38,7 +42,20 @@ export async function probeSurface(http: HttpClient, surface: ApiSurface): Promi
     if (err instanceof WesError && err.code === 'network_error') return { ...base, verdict: 'unreachable', status: null, message: err.message };
     throw err;
   }
+  // Any web server answers 404 to an unknown path: only the job API's own not_found proves the key was accepted.
+  if (res.status === 404 && !isJobNotFound(res.body)) {
+    return { ...base, verdict: 'error', status: 404, message: 'answered 404, but not as the job API (is the base URL or its path prefix right?)', request_id: res.requestId ?? null, server_date: res.headers.date ?? null };
+  }
   return { ...base, verdict: 'accepted', status: res.status, message: 'credential accepted', request_id: res.requestId ?? null, server_date: res.headers.date ?? null };
+}
+
+function isJobNotFound(body: Buffer): boolean {
+  try {
+    const json = JSON.parse(body.toString('utf8')) as { error?: { code?: unknown } };
+    return json?.error?.code === 'not_found';
+  } catch {
+    return false;
+  }
 }
 
 export async function probeAll(http: HttpClient): Promise<ProbeResult[]> {

@@ -146,7 +146,8 @@ describe('jobs submit --batch', () => {
     const res = await wes(['jobs', 'submit', '--batch', file, '--concurrency', '2', '--timeout', '0.8', '--interval', '0.05']);
     expect(res.code).toBe(8);
     expect(res.stderr).toMatch(/timed out; stopped submitting, \d job\(s\) keep running on the service/);
-    expect(res.stderr).toContain(`resume with: wes jobs submit --batch ${file} --resume <the results saved from stdout>`);
+    // The hint repeats the pace flags and points at the lines printed on stdout.
+    expect(res.stderr).toContain(`resume with: wes jobs submit --batch ${file} --concurrency 2 --interval 0.05 --resume RESULTS.jsonl   (RESULTS.jsonl: the lines this run printed on stdout)`);
     const results = readResultLines(res.stdout);
     expect(results.map((r) => r.index)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(results.filter((r) => r.status === 'not_submitted').every((r) => r.error?.exit_code === 8)).toBe(true);
@@ -164,7 +165,7 @@ describe('jobs submit --batch', () => {
     });
     expect(first.code, first.stderr).toBe(130);
     expect(first.stdout).toBe('');
-    expect(first.stderr).toContain(`resume with: wes jobs submit --batch ${file} --resume ${results}`);
+    expect(first.stderr).toContain(`resume with: wes jobs submit --batch ${file} --interval 0.05 --resume ${results} --results ${results}`);
     const partial = resultsFile(results);
     expect(partial.map((r) => r.index)).toEqual(lines.map((_, i) => i + 1));
     const succeeded = partial.filter((r) => r.status === 'succeeded').length;

@@ -70,7 +70,8 @@ describe('wes completion', () => {
 
   it('answers __complete profiles with valid stored names only, and stays out of help', async () => {
     const res = await runWes(['__complete', 'profiles'], { configDir: cfg.dir });
-    expect(res.stdout.split('\n').filter(Boolean)).toEqual(['prod', 'staging-eu']);
+    // 'default' is always offered: it is the profile in use when none is chosen.
+    expect(res.stdout.split('\n').filter(Boolean)).toEqual(['default', 'prod', 'staging-eu']);
     expect((await runWes(['--help'])).stdout).not.toContain('__complete');
   });
 });
@@ -115,7 +116,7 @@ describe.skipIf(!hasShell('bash'))('bash', () => {
   });
 
   it('completes profile names from the config file, and never runs a hand-edited one', () => {
-    expect(bashComplete(bashScript, ['wes', '--profile', ''], sh)).toEqual(['prod', 'staging-eu']);
+    expect(bashComplete(bashScript, ['wes', '--profile', ''], sh)).toEqual(['default', 'prod', 'staging-eu']);
     expect(bashComplete(bashScript, ['wes', 'profiles', 'use', 'st'], sh)).toEqual(['staging-eu']);
     expect(existsSync(join(sh.cwd, 'PWNED'))).toBe(false);
   });
@@ -136,7 +137,7 @@ describe.skipIf(!hasShell('zsh'))('zsh', () => {
     expect(zshComplete(zshScript, ['wes', ''], sh)).toEqual(visible(program).map((c) => c.name()));
     expect(zshComplete(zshScript, ['wes', 'dev-server', '--surface', ''], sh)).toEqual(['cloud', 'serverless', 'self-hosted']);
     expect(zshComplete(zshScript, ['wes', 'api', '--'], sh)).toEqual(expect.arrayContaining(['--paginate', '--include', '--json']));
-    expect(zshComplete(zshScript, ['wes', 'profiles', 'use', ''], sh)).toEqual(['prod', 'staging-eu']);
+    expect(zshComplete(zshScript, ['wes', 'profiles', 'use', ''], sh)).toEqual(['default', 'prod', 'staging-eu']);
     expect(zshComplete(zshScript, ['wes', 'api', 'GET', '/x', '--input', ''], sh)).toEqual(['<files >']);
   });
 });
@@ -147,7 +148,7 @@ describe.skipIf(!hasShell('fish'))('fish', () => {
     expect(fishComplete(fishScript, 'wes dev-server --surface ', sh).sort()).toEqual(['cloud', 'self-hosted', 'serverless']);
     expect(fishComplete(fishScript, 'wes dev-server --surface=se', sh).sort()).toEqual(['--surface=self-hosted', '--surface=serverless']);
     expect(fishComplete(fishScript, 'wes doctor --js', sh)).toEqual(['--json']);
-    expect(fishComplete(fishScript, 'wes --profile ', sh)).toEqual(['prod', 'staging-eu']);
+    expect(fishComplete(fishScript, 'wes --profile ', sh)).toEqual(['default', 'prod', 'staging-eu']);
     expect(fishComplete(fishScript, 'wes api POST /api/prompt --input fl', sh).sort()).toEqual(['flow.json', 'flows/']);
   });
 });

@@ -143,3 +143,25 @@ describe('wes doctor against a purpose-built server', () => {
     expect(code).toBe(5);
   });
 });
+
+describe('doctor review fixes', () => {
+  it('never prints a password from the base URL, even in --json', async () => {
+    const base = new URL(dev.server.url);
+    base.username = 'user';
+    base.password = 'pw-s3cret-123';
+    const res = await doctor([], { env: { WES_BASE_URL: base.toString(), WES_API_KEY: 'wes-dev-key' } });
+    expect(res.stdout + res.stderr).not.toContain('pw-s3cret-123');
+  });
+
+  it('does not take any 404 for the job API accepting the key', async () => {
+    const plain = await startTestServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+    try {
+      const res = await doctor([], { env: { WES_BASE_URL: plain.url, WES_API_KEY: 'wrong-key-00000000' } });
+      expect(find(res.checks, 'reachable', 'jobs').status).toBe('fail');
+      expect(find(res.checks, 'reachable', 'jobs').detail).toContain('not as the job API');
+      expect(res.code).not.toBe(0);
+    } finally {
+      await plain.close();
+    }
+  });
+});

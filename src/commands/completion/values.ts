@@ -8,7 +8,7 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   if (args[0] !== 'profiles') return 0;
   try {
     const store = f.store();
-    const names = new Set(Object.keys(store.profiles()));
+    const names = new Set(['default', ...Object.keys(store.profiles())]);
     const current = store.currentProfile();
     if (current) names.add(current);
     for (const name of [...names].filter(isValidProfileName).sort()) f.io.println(name);

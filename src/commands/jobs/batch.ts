@@ -105,10 +105,29 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   if (stopped && f.signal.aborted) {
     const running = outcome.results.filter((r) => r.job_id !== null && !isTerminal(r.status)).length;
     io.warn(`${stopped.code === 'timeout' ? 'timed out' : 'interrupted'}; stopped submitting${running ? `, ${running} job(s) keep running on the service` : ''}.`);
-    const source = input.source === '-' ? '-' : batchPath;
-    io.warn(`resume with: wes jobs submit --batch ${source} --resume ${resultsPath ?? '<the results saved from stdout>'}`);
+    io.warn(`resume with: ${resumeCommand(input.source === '-' ? '-' : batchPath, resultsPath, opts)}`);
     return stopped.exitCode;
   }
   if (stopped) io.warn(sanitizeLine(`stopped submitting after line ${all.find((r) => r.error?.exit_code === stopped.exitCode)?.index ?? '?'}: ${stopped.message}`));
   return worstExitCode(all.map(resultExitCode));
+}
+
+/** Shell-quotes one word (POSIX single quotes) unless it is plainly safe. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command that completes this run: the same file, the same --set flags (they are part of each
+ * line's key), the same folders and pace, with --resume pointing at the results.
+ */
+function resumeCommand(source: string, resultsPath: string | undefined, opts: Record<string, unknown>): string {
+  const words = ['wes', 'jobs', 'submit', '--batch', source];
+  for (const set of (opts.set as string[] | undefined) ?? []) words.push('--set', set);
+  for (const flag of ['concurrency', 'interval', 'download'] as const) {
+    if (typeof opts[flag] === 'string') words.push(`--${flag}`, opts[flag] as string);
+  }
+  words.push('--resume', resultsPath ?? 'RESULTS.jsonl');
+  if (resultsPath) words.push('--results', resultsPath);
+  return words.map(shellWord).join(' ') + (resultsPath ? '' : '   (RESULTS.jsonl: the lines this run printed on stdout)');
 }

@@ -10,8 +10,8 @@ import { isTerminal, type Job } from './wire.js';
 export interface FollowOptions {
   /** Poll interval in ms (the contract's default is 1 s). */
   intervalMs: number;
-  /** Aborts the wait (Ctrl-C, --timeout); its reason is thrown. */
-  signal: AbortSignal;
+  /** Aborts the wait (Ctrl-C, --timeout); its reason is thrown. Absent: wait until the job ends. */
+  signal?: AbortSignal;
   /** A client for the event stream with its own lifetime; absent: polling only. */
   openEvents?: OpenClient;
   /** Shortest gap between two reads woken by events. */
@@ -30,6 +30,8 @@ export function changeKey(job: Job): string {
 }
 
 /** Yields the starting snapshot, then every changed one; the last yielded is terminal. */
+const NEVER_ABORTED = new AbortController().signal;
+
 export async function* followJob(client: JobsClient, start: FetchedJob, options: FollowOptions): AsyncGenerator<FetchedJob> {
   const debug = options.debug ?? (() => {});
   let current = start;
@@ -43,7 +45,7 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
   let throttled = 0;
   try {
     for (;;) {
-      await waker.wait(delay, options.signal);
+      await waker.wait(delay, options.signal ?? NEVER_ABORTED);
       try {
         current = await client.refresh(current);
       } catch (err) {
