@@ -1,6 +1,6 @@
 // Every setting resolves in one order: flag, environment variable, the selected profile, default.
 import { UsageError } from '../errors.js';
-import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, withoutPassword, type ProfileKey } from './keys.js';
+import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, shownValue, withoutPassword, type ProfileKey } from './keys.js';
 import { isValidProfileName, type Profile, type ProfileStore } from './store.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
@@ -143,4 +143,20 @@ export function describeSource(v: ResolvedValue, key: ProfileKey): string {
     default:
       return 'default';
   }
+}
+
+export interface ShownSetting {
+  key: ProfileKey;
+  /** Secrets masked, URL passwords redacted; null when unset. */
+  value: string | null;
+  /** Where the value came from (`--api-key`, `WES_API_KEY`, `profile key api_key`); null when unset. */
+  source: string | null;
+}
+
+/** Every setting as it may be shown to a person or a script: never a whole secret. */
+export function shownSettings(s: Settings): ShownSetting[] {
+  return PROFILE_KEYS.map((key) => {
+    const v = s.values[key];
+    return v.value === undefined ? { key, value: null, source: null } : { key, value: shownValue(key, v.value), source: describeSource(v, key) };
+  });
 }

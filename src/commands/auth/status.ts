@@ -2,21 +2,15 @@
 // whether each surface accepts them. Exit 4 when a credential is refused, 1 when unreachable.
 import type { Factory } from '../../factory.js';
 import { ExitCode } from '../../errors.js';
-import { PROFILE_KEYS, shownValue, withoutPassword } from '../../config/keys.js';
-import { describeSource } from '../../config/settings.js';
+import { withoutPassword } from '../../config/keys.js';
+import { shownSettings } from '../../config/settings.js';
 import { probeAll, type ProbeResult } from '../../surfaces/probe.js';
 import { renderFields, renderTable } from '../../render/table.js';
 
 export async function run(f: Factory, _args: string[], raw: Record<string, unknown>): Promise<number> {
   const { io } = f;
   const s = f.settings();
-  const values = Object.fromEntries(
-    PROFILE_KEYS.map((k) => {
-      const v = s.values[k];
-      const shown = v.value === undefined ? null : shownValue(k, v.value);
-      return [k, { value: shown, source: v.value === undefined ? null : describeSource(v, k) }];
-    }),
-  );
+  const values = Object.fromEntries(shownSettings(s).map(({ key, value, source }) => [key, { value, source }]));
   const surfaces: ProbeResult[] = raw.offline ? [] : await probeAll(f.http());
   const summary = {
     profile: s.profile,
