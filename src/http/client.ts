@@ -122,23 +122,20 @@ export class HttpClient {
   }
 
   /**
-   * The credential for a surface, only when the URL's origin is the configured origin of that
-   * surface: a link to any other host gets no credential.
+   * The credential for a surface, only when the URL's origin (ws/wss counted as http/https, for
+   * the v1 WebSocket token) is the configured origin of that surface: any other host gets none.
    */
-  credentialHeaders(surface: ApiSurface, url: URL): Record<string, string> {
-    const origin = surface === 'router' ? this.routerOrigin : this.baseOrigin;
-    if (url.origin !== origin) return {};
-    if (surface === 'router') return this.opts.routerToken ? { authorization: `Bearer ${this.opts.routerToken}` } : {};
-    if (surface === 'legacy') return this.opts.apiKey ? { 'x-api-key': this.opts.apiKey } : {};
-    return this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {};
-  }
-
-  /** Whether the credential for a surface would be sent to this URL (for the WebSocket token). */
   credentialFor(surface: ApiSurface, url: URL): string | undefined {
     const origin = surface === 'router' ? this.routerOrigin : this.baseOrigin;
-    const wsOrigin = url.origin.replace(/^ws/, 'http');
-    if (wsOrigin !== origin) return undefined;
+    if (url.origin.replace(/^ws/, 'http') !== origin) return undefined;
     return surface === 'router' ? this.opts.routerToken : this.opts.apiKey;
+  }
+
+  /** The credential header of a surface: Bearer for A and B, X-API-Key for C. */
+  credentialHeaders(surface: ApiSurface, url: URL): Record<string, string> {
+    const credential = this.credentialFor(surface, url);
+    if (!credential) return {};
+    return surface === 'legacy' ? { 'x-api-key': credential } : { authorization: `Bearer ${credential}` };
   }
 
   async buffer(req: HttpRequest): Promise<HttpResponse<Buffer>> {
