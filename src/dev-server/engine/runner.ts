@@ -10,6 +10,7 @@ import { NODE_CLASSES } from './nodes/index.js';
 import type { NodeRunContext, NodeValue } from './nodes/types.js';
 import { isLink } from './graph.js';
 import { syntheticStream } from './synthetic.js';
+import { sleep } from '../../util/sleep.js';
 
 /** Largest asset LoadImage reads into memory. */
 const MAX_IMAGE_BYTES = 64 * 1024 * 1024;
@@ -49,21 +50,6 @@ export function planJob(job: EngineJob, order: string[]): Plan {
     weights.set(id, Math.max(1, NODE_CLASSES.get(node.class_type)?.weight?.(node.inputs) ?? 1));
   }
   return { order, weights };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 async function readAll(stream: Readable, limit: number): Promise<Buffer | null> {
