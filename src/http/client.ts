@@ -4,6 +4,7 @@
 import { Agent, request as undiciRequest, type Dispatcher, FormData } from 'undici';
 import type { Readable } from 'node:stream';
 import { ApiError, NetworkError, WesError, ExitCode, type Surface } from '../errors.js';
+import { stringifyJsonExact } from '../util/exact-json.js';
 import { decodeError } from './decode-error.js';
 import { joinBase, resolveLink } from './links.js';
 import { redactHeaders, redactUrl } from './redact.js';
@@ -196,7 +197,7 @@ export class HttpClient {
     let body = req.body;
     if (req.json !== undefined) {
       headers['content-type'] = 'application/json';
-      body = JSON.stringify(req.json);
+      body = stringifyJsonExact(req.json);
     }
     return this.attemptLoop(
       { method, url, headers, body, surface: req.surface, replaySafe: isReplaySafe(method, Boolean(req.idempotencyKey)), accept: req.accept, retries: req.retries, timeoutMs: req.timeoutMs },

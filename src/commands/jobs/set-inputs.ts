@@ -2,6 +2,7 @@
 // plain string; `@PATH` names a local file that is uploaded as an asset, whose id goes in. A node
 // id may itself hold dots, so the node is the longest dotted prefix that the workflow has.
 import { UsageError } from '../../errors.js';
+import { isLosslessNumber, JsonNumberRangeError, parseJsonExact } from '../../util/exact-json.js';
 
 export type InputValue = { kind: 'value'; value: unknown } | { kind: 'file'; path: string };
 
@@ -20,8 +21,9 @@ export function parseValue(text: string): InputValue {
     return { kind: 'file', path };
   }
   try {
-    return { kind: 'value', value: JSON.parse(text) };
-  } catch {
+    return { kind: 'value', value: parseJsonExact(text) };
+  } catch (err) {
+    if (err instanceof JsonNumberRangeError) throw new UsageError(`--set: ${err.message}`, SET_HINT);
     return { kind: 'value', value: text };
   }
 }
@@ -57,6 +59,13 @@ export function parseSet(arg: string, workflow: Record<string, unknown>): InputA
   return { node, input, value: parseValue(arg.slice(eq + 1)) };
 }
 
+/** A deep copy of parsed JSON; structuredClone would turn each exact number into a plain object. */
+function copyJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyJson);
+  if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyJson(v)]));
+}
+
 /**
  * A copy of the workflow with every assignment applied; `placeFile` turns a local path into the
  * asset id that goes into the input.
@@ -66,7 +75,7 @@ export async function applyAssignments(
   assignments: InputAssignment[],
   placeFile: (path: string) => Promise<string>,
 ): Promise<Record<string, unknown>> {
-  const out = structuredClone(workflow) as Record<string, Record<string, unknown>>;
+  const out = copyJson(workflow) as Record<string, Record<string, unknown>>;
   for (const a of assignments) {
     const node = out[a.node]!;
     const inputs = typeof node.inputs === 'object' && node.inputs !== null && !Array.isArray(node.inputs) ? (node.inputs as Record<string, unknown>) : {};

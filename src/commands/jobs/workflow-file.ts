@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../../errors.js';
+import { isLosslessNumber, JsonNumberRangeError, parseJsonExact } from '../../util/exact-json.js';
 import { findJsonProblem } from './json-position.js';
 
 export const UI_FORMAT_HINT = 'export the workflow in API format (the editor\'s "Export (API)" menu item), not its UI save format';
@@ -20,8 +21,9 @@ export function parseWorkflow(text: string, source: string): Record<string, unkn
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = parseJsonExact(body);
   } catch (err) {
+    if (err instanceof JsonNumberRangeError) throw new UsageError(`${source}: ${err.message}`);
     const problem = findJsonProblem(body);
     if (problem) throw new UsageError(`${source}:${problem.line}:${problem.column}: not valid JSON: ${problem.message}`, 'the workflow must be a JSON file in API format');
     throw new UsageError(`${source}: not valid JSON (${(err as Error).message})`);
@@ -29,7 +31,7 @@ export function parseWorkflow(text: string, source: string): Record<string, unkn
   if (isUiFormat(value)) {
     throw new UsageError(`${source} is a workflow in UI format (it has "nodes" and "links" arrays); the service runs the API format`, UI_FORMAT_HINT);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value)) {
     throw new UsageError(`${source} is not an API-format workflow: expected a JSON object keyed by node id`, UI_FORMAT_HINT);
   }
   return value as Record<string, unknown>;

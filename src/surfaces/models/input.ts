@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { isLosslessNumber, JsonNumberRangeError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
 import { isObject, type JsonObject } from './openapi-doc.js';
 import { fieldTypes, inputFields, isBinaryString, type InputField } from './schema-fields.js';
 
@@ -27,11 +28,12 @@ export interface BuiltInput {
 function parseObject(text: string, origin: string): JsonObject {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonExact(text);
   } catch (err) {
+    if (err instanceof JsonNumberRangeError) throw new UsageError(`${origin}: ${err.message}`);
     throw new UsageError(`${origin} is not valid JSON: ${(err as Error).message}`);
   }
-  if (!isObject(value)) throw new UsageError(`${origin} must be a JSON object (the model's input), got ${Array.isArray(value) ? 'an array' : typeof value}`);
+  if (!isObject(value) || isLosslessNumber(value)) throw new UsageError(`${origin} must be a JSON object (the model's input), got ${Array.isArray(value) ? 'an array' : typeof value}`);
   return value;
 }
 
@@ -47,26 +49,35 @@ function dataUri(bytes: Buffer, path: string, schema: JsonObject): string {
   return `data:${type};base64,${bytes.toString('base64')}`;
 }
 
-function parseJsonOr(text: string): unknown {
+/** The value of JSON text, exact in its numbers; undefined when it is not JSON. A number JSON cannot hold is exit 2. */
+function parseJsonOr(text: string, key: string): unknown {
   try {
-    return JSON.parse(text);
-  } catch {
+    return parseJsonExact(text);
+  } catch (err) {
+    if (err instanceof JsonNumberRangeError) throw new UsageError(`-i ${key}: ${err.message}`);
     return undefined;
   }
 }
 
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** A number typed on the command line: a JSON literal keeps its digits exactly (a 64-bit seed stays whole). */
+function numberOf(text: string, key: string): unknown {
+  return JSON_NUMBER.test(text) ? parseJsonOr(text, key) : Number(text);
+}
+
 /** Types one value by the field's declared JSON types; undefined `field`: JSON when it parses, else text. */
 export function typeValue(doc: unknown, key: string, text: string, field: InputField | undefined): unknown {
-  if (!field) return parseJsonOr(text) ?? text;
+  if (!field) return parseJsonOr(text, key) ?? text;
   const types = fieldTypes(doc, field.schema);
-  if (types.length === 0) return parseJsonOr(text) ?? text;
+  if (types.length === 0) return parseJsonOr(text, key) ?? text;
   const trimmed = text.trim();
-  if (types.includes('integer') && /^-?\d+$/.test(trimmed)) return Number(trimmed);
-  if (types.includes('number') && trimmed !== '' && Number.isFinite(Number(trimmed))) return Number(trimmed);
+  if (types.includes('integer') && /^-?\d+$/.test(trimmed)) return numberOf(trimmed, key);
+  if (types.includes('number') && trimmed !== '' && (JSON_NUMBER.test(trimmed) || Number.isFinite(Number(trimmed)))) return numberOf(trimmed, key);
   if (types.includes('boolean') && /^(true|false)$/i.test(trimmed)) return trimmed.toLowerCase() === 'true';
   if (types.includes('array') || types.includes('object')) {
-    const parsed = parseJsonOr(trimmed);
-    if ((Array.isArray(parsed) && types.includes('array')) || (isObject(parsed) && types.includes('object'))) return parsed;
+    const parsed = parseJsonOr(trimmed, key);
+    if ((Array.isArray(parsed) && types.includes('array')) || (isObject(parsed) && !isLosslessNumber(parsed) && types.includes('object'))) return parsed;
   }
   if (types.includes('null') && trimmed === 'null') return null;
   if (types.includes('string')) return text;
@@ -104,5 +115,5 @@ export async function buildInput(sources: InputSources): Promise<BuiltInput> {
     const [key, typed] = await pairValue(pair, doc, fields, sources.cwd);
     value[key] = typed;
   }
-  return { bytes: Buffer.from(JSON.stringify(value)), value };
+  return { bytes: Buffer.from(stringifyJsonExact(value)), value };
 }
