@@ -78,6 +78,8 @@ export class ApiError extends WesError {
   readonly retryAfterSeconds?: number;
   /** The error answer's body as received (`wes api` prints it). */
   readonly body?: Buffer;
+  /** The path of the request that was answered (hints tell an asset upload from a submit by it). */
+  readonly path?: string;
   constructor(
     message: string,
     fields: Omit<WesErrorFields, 'exitCode'> & {
@@ -86,12 +88,14 @@ export class ApiError extends WesError {
       headers?: Record<string, string>;
       retryAfterSeconds?: number;
       body?: Buffer;
+      path?: string;
     },
   ) {
     super(message, { ...fields, exitCode: exitCodeForApi(fields.status, fields.code) });
     this.headers = fields.headers ?? {};
     this.retryAfterSeconds = fields.retryAfterSeconds;
     this.body = fields.body;
+    this.path = fields.path;
   }
 }
 

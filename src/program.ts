@@ -50,7 +50,7 @@ export function buildProgram(action: ActionFactory): Command {
 Examples:
   $ wes dev-server                       # a local service to try everything
   $ wes jobs submit flow.json --wait --download out/
-  $ wes models run acme/echo -d '{"prompt":"hi"}'
+  $ wes models run dev/echo -d '{"prompt":"hi"}'
   $ wes help exit-codes
 
 Configuration: flags, then WES_* environment variables, then the profile (wes auth login).`,

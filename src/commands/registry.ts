@@ -6,6 +6,7 @@ import { registerAuth } from './auth/index.js';
 import { registerConfig } from './config/index.js';
 import { registerProfiles } from './profiles/index.js';
 import { registerHelp } from './help/index.js';
+import { registerVersion } from './version/index.js';
 import { registerDevServer } from './dev-server/index.js';
 import { registerDoctor } from './doctor/index.js';
 import { registerApi } from './api/index.js';
@@ -31,5 +32,6 @@ export function registerCommands(program: Command, action: ActionFactory): void 
   registerDoctor(program, action);
   registerApi(program, action);
   registerCompletion(program, action);
+  registerVersion(program, action);
   registerHelp(program, action);
 }

@@ -54,8 +54,11 @@ export function withoutPassword(url: string): string {
   }
 }
 
-/** First 4 and last 4 characters at most; short secrets show only their length. */
+/**
+ * The last 4 characters and the length; short secrets only their length. Four characters are
+ * enough to tell two keys apart, and (unlike a prefix such as `sk-t`) say nothing shared by all keys.
+ */
 export function maskSecret(secret: string): string {
-  if (secret.length <= 12) return `${'*'.repeat(Math.min(secret.length, 8))} (${secret.length} chars)`;
-  return `${secret.slice(0, 4)}…${secret.slice(-4)}`;
+  if (secret.length < 16) return `${'*'.repeat(Math.min(secret.length, 8))} (${secret.length} chars)`;
+  return `…${secret.slice(-4)} (${secret.length} chars)`;
 }

@@ -130,6 +130,7 @@ export function decodeError(r: RawErrorResponse): ApiError {
     requestId: r.headers['x-service-request-id'],
     headers: r.headers,
     body: r.body,
+    path: r.url.pathname,
     retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.round(retryAfterMs / 1000),
   });
 }

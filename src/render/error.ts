@@ -2,7 +2,7 @@
 // hint, the request id, and the details tables (node errors, validation rows, spend figures);
 // with --json, the error object of the CLI contract instead.
 import type { IOStreams } from './io.js';
-import { toWesError, type WesError } from '../errors.js';
+import { ApiError, toWesError, type WesError } from '../errors.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 import { toSafeJson } from './json.js';
 import { renderTable } from './table.js';
@@ -85,8 +85,20 @@ export function renderError(io: IOStreams, thrown: unknown): number {
   return err.exitCode;
 }
 
+/** An API path that appears twice: the base URL already carried it (`…/api/v2` as base URL). */
+const DOUBLED_API_PATH = /(\/api\/v2|\/v1\/models|\/api)(?:\/.*)?\1(\/|$)/;
+
 /** Hints for codes of every surface, where one helps. */
 export function hintFor(err: WesError): string | undefined {
+  const path = err instanceof ApiError ? err.path : undefined;
+  if (path && (err.status === 404 || err.status === 405) && DOUBLED_API_PATH.test(path)) {
+    return `check the base URL: the request went to ${path}, so the base URL seems to end in an API path already; give the service's root (e.g. https://api.example.com, or …/deployment/ID for serverless), not …/api/v2`;
+  }
+  if (err.status === 413) {
+    return path?.includes('/assets')
+      ? 'the file is over the service\'s upload size limit'
+      : 'the request body is over the service\'s size limit; keep large data out of the workflow: upload it as an asset (`--set NODE.INPUT=@FILE`) and refer to it by id';
+  }
   switch (err.code) {
     case 'unauthorized':
       return 'check the API key: `wes auth status`, or log in with `wes auth login`';
@@ -129,7 +141,7 @@ export function hintFor(err: WesError): string | undefined {
     case 'blob_not_found':
       return 'the service holds no file with that hash; upload it with `wes assets upload FILE`';
     case 'invalid_request':
-      return err.surface === 'jobs' ? 'the service refused the asset request as malformed; check the file and the --content-type / --name given' : undefined;
+      return err.surface === 'jobs' && path?.includes('/assets') ? 'the service refused the asset request as malformed; check the file and the --content-type / --name given' : undefined;
     case 'upstream_error':
       return 'a failure inside the service; reads were retried automatically. Try again later';
     case 'not_found':

@@ -47,7 +47,7 @@ describe('configuration', () => {
       expect(statSync(join(cfg.dir, 'config.json')).mode & 0o777).toBe(0o600);
       const status = await runWes(['auth', 'status', '--verbose'], { configDir: cfg.dir });
       expect(status.code).toBe(0);
-      expect(status.stdout).toContain('sk-t…6789');
+      expect(status.stdout).toContain('…6789 (35 chars)');
       expect(status.stdout + status.stderr).not.toContain(SECRET);
       expect(status.stderr).toContain('authorization: Bearer REDACTED');
       const logout = await runWes(['auth', 'logout'], { configDir: cfg.dir });

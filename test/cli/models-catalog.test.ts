@@ -105,7 +105,7 @@ describe('wes models show', () => {
     const human = await wes(['models', 'show', 'dev/upscale']);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/charges on policy rejection\s+when_provider_charges/);
-    expect(human.stdout).toMatch(/input schema\s+https:\/\/.*\/v1\/models\/dev\/upscale\/openapi\.json/);
+    expect(human.stdout).toMatch(/input schema\s+http:\/\/.*\/v1\/models\/dev\/upscale\/openapi\.json/);
     const json = await wes(['models', 'show', 'dev/upscale', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: 'dev/upscale', provider: 'dev', model: 'upscale', input_schema_url: expect.stringMatching(/^https:\/\//) });
   });

@@ -58,8 +58,10 @@ describe('settings precedence', () => {
 });
 
 describe('maskSecret', () => {
-  it('shows at most the first and last four characters', () => {
-    expect(maskSecret('abcdefghijklmnopqrstuvwxyz')).toBe('abcd…wxyz');
+  it('shows at most the last four characters', () => {
+    expect(maskSecret('abcdefghijklmnopqrstuvwxyz')).toBe('…wxyz (26 chars)');
+    expect(maskSecret('0123456789abcdef')).toBe('…cdef (16 chars)');
+    expect(maskSecret('0123456789abcde')).toBe('******** (15 chars)');
     expect(maskSecret('short')).not.toContain('short');
   });
 });

@@ -1,7 +1,8 @@
 // wes dev-server: starts the local service and keeps it running until Ctrl-C or SIGTERM. The
 // listening URL is the first line on stdout, so a script can start it with --port 0 and read it.
 import type { Factory } from '../../factory.js';
-import { UsageError } from '../../errors.js';
+import { networkInterfaces } from 'node:os';
+import { ExitCode, UsageError, WesError } from '../../errors.js';
 import type { SurfaceKind } from '../../dev-server/contract.js';
 
 export const DEFAULT_DEV_API_KEY = 'wes-dev-key';
@@ -18,8 +19,9 @@ export async function run(f: Factory, _args: string[], opts: Record<string, unkn
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
   const apiKey = surface === 'self-hosted' ? (opts.token as string | undefined) : (f.globals.apiKey ?? f.env.WES_DEV_API_KEY ?? DEFAULT_DEV_API_KEY);
   const { startDevServer } = await import('../../dev-server/index.js');
+  const host = String(opts.host);
   const server = await startDevServer({
-    host: String(opts.host),
+    host,
     port,
     surface,
     apiKey,
@@ -30,10 +32,14 @@ export async function run(f: Factory, _args: string[], opts: Record<string, unkn
     faults: Boolean(opts.faults),
     ...(f.globals.deployment ? { deploymentId: f.globals.deployment } : {}),
     log: opts.quietLog || f.io.quiet ? undefined : (line) => f.io.stderr.write(line + '\n'),
+  }).catch((err: unknown) => {
+    throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portBusy(host, port) : err;
   });
   const base = surface === 'serverless' ? `${server.url}/deployment/${server.state.options.deploymentId}` : server.url;
   f.io.println(server.url);
   f.io.info(`wes dev-server: ${surface} surface listening on ${server.url} (signed URLs on ${server.signedOrigin})`);
+  const remote = remoteOrigins(host, server.state.options.port);
+  if (remote.length) f.io.info(`Listening on every interface: from other machines use ${remote.join(' or ')} (the URLs above work on this machine)`);
   f.io.info('Point wes at it from another terminal:');
   f.io.info(`  export WES_BASE_URL=${base}`);
   if (apiKey) f.io.info(`  export WES_API_KEY=${apiKey}`);
@@ -47,4 +53,25 @@ export async function run(f: Factory, _args: string[], opts: Record<string, unkn
   await server.close();
   f.io.info('wes dev-server: stopped');
   return 0;
+}
+
+function portBusy(host: string, port: number): WesError {
+  return new WesError(`port ${port} on ${host} is already in use (another wes dev-server?)`, {
+    exitCode: ExitCode.ERROR,
+    code: 'address_in_use',
+    hint: `stop the other server, choose another port with --port N, or use --port 0 for a free one (printed on the first line)`,
+  });
+}
+
+/** For a wildcard listener, the http origins other machines can reach: one per external address. */
+function remoteOrigins(host: string, port: number): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [];
+  const origins: string[] = [];
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const a of addresses ?? []) {
+      if (a.internal || (host === '0.0.0.0' && a.family !== 'IPv4') || (a.family === 'IPv6' && a.address.startsWith('fe80'))) continue;
+      origins.push(`http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${port}`);
+    }
+  }
+  return origins.length ? origins : [`http://<this machine's address>:${port}`];
 }

@@ -65,7 +65,7 @@ export function configFileCheck(f: Factory): Check {
   return row('config_file', 'pass', `mode 0${mode.toString(8)}: ${path}`);
 }
 
-/** Which credential a surface gets, masked, and where it came from: "Bearer sk-t…6789 from WES_API_KEY". */
+/** Which credential a surface gets, masked, and where it came from: "Bearer …6789 (40 chars) from WES_API_KEY". */
 export function credentialDescription(s: Settings, surface: ApiSurface): string {
   const scheme = surface === 'legacy' ? 'X-API-Key' : 'Bearer';
   if (surface === 'router' && s.values.router_token.value) {

@@ -90,7 +90,7 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
     if (job.status === 'succeeded') progress.succeed(outcomeLine(job));
     else progress.fail(outcomeLine(job));
     // The outcome line already carries the error summary; the rest (traceback, node errors) follows.
-    const details = job.error ? renderJobError(io, job.error, io.verbose, 'stderr', false) : '';
+    const details = job.error ? renderJobError(io, job.id, job.error, io.verbose, 'stderr', false) : '';
     if (details) io.warn(details);
   }
   const code = exitCodeFor(job.status, options.canceledExit);

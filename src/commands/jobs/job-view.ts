@@ -85,11 +85,12 @@ export function errorSummary(e: JobError): string {
 }
 
 /** The error block of a job: summary (unless already shown), traceback (--verbose), node-errors table. */
-export function renderJobError(io: IOStreams, e: JobError, verbose: boolean, stream: 'stdout' | 'stderr', withSummary = true): string {
+export function renderJobError(io: IOStreams, jobId: string, e: JobError, verbose: boolean, stream: 'stdout' | 'stderr', withSummary = true): string {
   const lines = withSummary ? [`error: ${errorSummary(e)}`] : [];
   if (e.traceback) {
     if (verbose) lines.push(sanitize(e.traceback).trimEnd());
-    else lines.push('(traceback hidden; add --verbose to show it)');
+    // Not "add --verbose": after `submit --wait` that would submit a second job.
+    else lines.push(sanitizeLine(`(traceback hidden; show it with: wes jobs get ${jobId} --verbose)`));
   }
   if (e.node_errors && typeof e.node_errors === 'object' && Object.keys(e.node_errors).length) {
     lines.push(renderTable(io, ['node', 'class', 'type', 'message', 'details'], nodeErrorRows(e.node_errors), stream));
@@ -134,6 +135,6 @@ export function renderJob(io: IOStreams, job: Job, verbose: boolean): string {
     sections.push(`\noutputs (${job.outputs.length}):`);
     sections.push(renderTable(io, ['name', 'type', 'size', 'node'], job.outputs.map((o) => [o.name, o.type, formatBytes(o.size_bytes), o.node_id])));
   }
-  if (job.error) sections.push('\n' + renderJobError(io, job.error, verbose, 'stdout'));
+  if (job.error) sections.push('\n' + renderJobError(io, job.id, job.error, verbose, 'stdout'));
   return sections.join('\n');
 }

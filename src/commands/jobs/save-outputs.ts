@@ -53,8 +53,12 @@ export async function saveOutputs(f: Factory, client: JobsClient, job: FetchedJo
   else for (const s of saved) io.info(`saved ${s.path}`);
   const unverified = saved.filter((s) => !s.verified).length;
   if (unverified) io.info(`note: ${unverified} file(s) saved without a blake3 check: the service reported no hash yet`);
-  io.info(`✓ saved ${saved.length} of ${job.job.outputs.length} output(s) and ${result.jobFile}`);
-  if (result.errors.length > 1) io.warn(`${result.errors.length} outputs could not be saved; the first reason follows`);
-  if (result.errors.length) throw result.errors[0]!.error;
-  return saved;
+  const counts = `${saved.length} of ${job.job.outputs.length} output(s) and ${result.jobFile}`;
+  if (!result.errors.length) {
+    io.info(`✓ saved ${counts}`);
+    return saved;
+  }
+  const failed = result.errors.length;
+  io.warn(`✗ saved only ${counts}: ${failed} output${failed === 1 ? '' : 's'} could not be saved${failed > 1 ? '; the first reason follows' : ''}`);
+  throw result.errors[0]!.error;
 }

@@ -1,6 +1,8 @@
 // wes models show <provider/model>: one catalog entry.
 import type { Factory } from '../../factory.js';
+import { joinBase } from '../../http/links.js';
 import { renderFields } from '../../render/table.js';
+import { modelPath } from '../../surfaces/models/ids.js';
 import { modelArg, modelsClient } from './context.js';
 
 export async function run(f: Factory, args: string[]): Promise<number> {
@@ -10,14 +12,29 @@ export async function run(f: Factory, args: string[]): Promise<number> {
     f.io.printJson(detail);
     return 0;
   }
+  const schemaUrl = detail.input_schema_url === undefined ? undefined : shownSchemaUrl(detail.input_schema_url, joinBase(f.settings().routerUrl, `${modelPath(ref)}/openapi.json`));
   f.io.println(
     renderFields(f.io, [
       ['id', detail.id],
       ['provider', detail.provider],
       ['model', detail.model],
       ['charges on policy rejection', detail.billing.charges_on_policy_rejection],
-      ['input schema', detail.input_schema_url ?? '(none published)'],
+      ['input schema', schemaUrl ?? '(none published)'],
     ]),
   );
   return 0;
+}
+
+/**
+ * The interface writes the schema URL as https even when the router speaks plain http (a local
+ * or self-hosted one): a link to our own router that differs only in scheme is shown as the URL
+ * wes itself reads (`wes models schema`), so it can be opened; any other link as published.
+ */
+export function shownSchemaUrl(published: string, fetched: URL): string {
+  try {
+    const p = new URL(published);
+    return p.host === fetched.host && p.pathname === fetched.pathname && p.protocol !== fetched.protocol ? fetched.href : published;
+  } catch {
+    return published;
+  }
 }
