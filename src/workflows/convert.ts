@@ -1,0 +1,192 @@
+// The editor's "Export (API)" (graphToPrompt in the ComfyUI frontend, src/utils/executionUtil.ts),
+// done without a browser: a UI-format workflow and the server's node definitions in, the API-format
+// workflow out. Pure: values are copied, never re-parsed, so numbers (as parseJsonExact gives them)
+// keep every digit and strings every character. Everything that stops an exact conversion is
+// collected, so the caller can list every problem at once.
+import { isRecord, nodeDef, widgetDefault, widgetSlots, type NodeDef, type ObjectInfo } from './node-defs.js';
+import { LinkProblem, LinkResolver, VIRTUAL_TYPES } from './resolve.js';
+import { MODE_BYPASS, MODE_NEVER, readUiGraph, type UiGraph, type UiNode } from './ui-graph.js';
+
+export interface ApiNode {
+  inputs: Record<string, unknown>;
+  class_type: string;
+  _meta: { title: string };
+}
+
+export type ApiWorkflow = Record<string, ApiNode>;
+
+export interface NodeProblem {
+  node: string;
+  classType: string;
+  what: string;
+}
+
+export interface Conversion {
+  workflow: ApiWorkflow;
+  problems: NodeProblem[];
+  /** Things converted as saved that the editor would have changed when queueing. */
+  notes: string[];
+}
+
+/** The PrimitiveNode property that makes the editor rewrite %…% patterns in its value. */
+const REPLACE_PROPERTY = 'Run widget replace on values';
+
+/** Arrays are reserved for links, so the editor boxes an array widget value (the engine unboxes it). */
+function widgetValue(value: unknown): unknown {
+  return Array.isArray(value) ? { __value__: value } : value;
+}
+
+function isGroupNode(node: UiNode, graph: UiGraph): boolean {
+  return node.type.startsWith('workflow>') || node.type.startsWith('workflow/') || graph.groupNodeNames.has(node.type);
+}
+
+function describeSlots(def: NodeDef): string {
+  const slots = widgetSlots(def);
+  return slots.length ? slots.map((s) => s.label).join(', ') : 'none';
+}
+
+const DYNAMIC_SYNTAX = /\{[^{}]*\|[^{}]*\}|\/\/|\/\*/;
+
+class Converter {
+  readonly problems: NodeProblem[] = [];
+  readonly notes: string[] = [];
+  private readonly graph: UiGraph;
+  private readonly resolver: LinkResolver;
+  /** Widget values written by PrimitiveNodes: node id → widget name → value. */
+  private readonly primitiveValues = new Map<string, Map<string, unknown>>();
+
+  constructor(
+    ui: Record<string, unknown>,
+    private readonly info: ObjectInfo,
+  ) {
+    this.graph = readUiGraph(ui, (node, classType, what) => this.problem(node, classType, what));
+    this.resolver = new LinkResolver(this.graph);
+  }
+
+  problem(node: string, classType: string, what: string): void {
+    this.problems.push({ node, classType, what });
+  }
+
+  run(): ApiWorkflow {
+    for (const node of this.graph.nodes) if (node.type === 'PrimitiveNode') this.applyPrimitive(node);
+    const out: ApiWorkflow = {};
+    for (const node of this.graph.nodes) {
+      const def = this.executableDef(node);
+      if (def) out[node.id] = this.convertNode(node, def);
+    }
+    // As the editor does: an input fed by a node that is not sent (muted) is left out.
+    for (const { inputs } of Object.values(out)) {
+      for (const [name, value] of Object.entries(inputs)) {
+        if (Array.isArray(value) && value.length === 2 && !Object.hasOwn(out, value[0] as string)) delete inputs[name];
+      }
+    }
+    return out;
+  }
+
+  /** The definition of a node that is sent, or undefined for one that is not (with a problem when it cannot be). */
+  private executableDef(node: UiNode): NodeDef | undefined {
+    if (VIRTUAL_TYPES.has(node.type)) return undefined;
+    if (node.mode === MODE_NEVER) return undefined;
+    if (this.graph.subgraphIds.has(node.type)) {
+      this.problem(node.id, node.type, 'a subgraph: wes does not expand subgraphs; unpack it in the editor (or use its Export (API))');
+      return undefined;
+    }
+    if (isGroupNode(node, this.graph)) {
+      this.problem(node.id, node.type, 'a group node: wes does not expand group nodes; convert it to nodes in the editor (or use its Export (API))');
+      return undefined;
+    }
+    if (node.mode === MODE_BYPASS) return undefined;
+    if (node.type === '') {
+      this.problem(node.id, '', 'the node has no type');
+      return undefined;
+    }
+    const def = nodeDef(this.info, node.type);
+    if (!def) this.problem(node.id, node.type, 'unknown node class: the server\'s object_info does not define it');
+    return def;
+  }
+
+  private convertNode(node: UiNode, def: NodeDef): ApiNode {
+    const inputs: Record<string, unknown> = {};
+    this.widgetInputs(node, def, inputs);
+    for (const [name, value] of this.primitiveValues.get(node.id) ?? []) {
+      if (Object.hasOwn(inputs, name)) inputs[name] = widgetValue(value);
+    }
+    for (const [slot, input] of node.inputs.entries()) {
+      try {
+        const origin = this.resolver.resolveInput(node, slot);
+        if (origin) inputs[input.name] = [origin.nodeId, origin.slot];
+      } catch (err) {
+        if (!(err instanceof LinkProblem)) throw err;
+        this.problem(node.id, node.type, err.message);
+      }
+    }
+    return { inputs, class_type: node.type, _meta: { title: node.title ?? def.displayName } };
+  }
+
+  /** widgets_values into named inputs: by position over the editor's widget slots, or by name when an object. */
+  private widgetInputs(node: UiNode, def: NodeDef, inputs: Record<string, unknown>): void {
+    const slots = widgetSlots(def);
+    const values = node.widgetsValues;
+    if (Array.isArray(values)) {
+      if (values.length !== slots.length) {
+        this.problem(node.id, node.type, `widgets_values has ${values.length} value(s) but ${node.type} takes ${slots.length}: ${describeSlots(def)}`);
+        return;
+      }
+      slots.forEach((slot, i) => {
+        if (slot.sent) inputs[slot.input] = widgetValue(values[i]);
+      });
+    } else if (isRecord(values)) {
+      for (const slot of slots.filter((s) => s.sent)) {
+        if (Object.hasOwn(values, slot.input)) inputs[slot.input] = widgetValue(values[slot.input]);
+        else this.problem(node.id, node.type, `widgets_values has no value for ${slot.input}`);
+      }
+    } else {
+      // Nothing saved (the editor's own default graph saves SaveImage so): each widget keeps its default.
+      for (const input of def.inputs) if (slots.some((s) => s.sent && s.input === input.name)) inputs[input.name] = widgetValue(widgetDefault(input));
+    }
+    for (const input of def.inputs) {
+      const value = inputs[input.name];
+      if (input.options.dynamicPrompts === true && typeof value === 'string' && DYNAMIC_SYNTAX.test(value)) {
+        this.notes.push(`node ${node.id} (${node.type}) ${input.name}: sent as saved; the editor would resolve its {a|b} choices and strip // and /* */ comments when queueing`);
+      }
+    }
+  }
+
+  /** PrimitiveNode.applyToGraph: its first widget value goes into the widget behind every input it feeds, through Reroutes. */
+  private applyPrimitive(primitive: UiNode): void {
+    const values = Array.isArray(primitive.widgetsValues) ? primitive.widgetsValues : [];
+    if (values.length === 0) return;
+    const value = values[0];
+    if (value && primitive.properties[REPLACE_PROPERTY] === true) {
+      this.problem(primitive.id, primitive.type, `"${REPLACE_PROPERTY}" is on: the editor rewrites the value with live graph data, which cannot be reproduced; turn it off`);
+      return;
+    }
+    const seen = new Set<string>();
+    const feed = (fromId: string) => {
+      if (seen.has(fromId)) return;
+      seen.add(fromId);
+      for (const link of this.graph.links.values()) {
+        if (link.originId !== fromId) continue;
+        const target = this.graph.byId.get(link.targetId);
+        if (!target) continue;
+        if (target.type === 'Reroute') {
+          feed(target.id);
+          continue;
+        }
+        const widget = target.inputs[link.targetSlot]?.widgetName;
+        if (widget === undefined) continue;
+        let forNode = this.primitiveValues.get(target.id);
+        if (!forNode) this.primitiveValues.set(target.id, (forNode = new Map()));
+        forNode.set(widget, value);
+      }
+    };
+    feed(primitive.id);
+  }
+}
+
+/** Converts a UI-format workflow; the result's problems list everything that prevented an exact conversion. */
+export function convertUiWorkflow(ui: Record<string, unknown>, info: ObjectInfo): Conversion {
+  const converter = new Converter(ui, info);
+  const workflow = converter.run();
+  return { workflow, problems: converter.problems, notes: converter.notes };
+}

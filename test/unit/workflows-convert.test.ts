@@ -1,0 +1,134 @@
+// The editor's export rules, checked against real node classes (ComfyUI 0.3.18's object_info) and
+// workflows whose expected API format is written from the frontend's own code (see each case's _source).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { convertUiWorkflow, type ApiWorkflow } from '../../src/workflows/convert.js';
+import type { ObjectInfo } from '../../src/workflows/node-defs.js';
+import { parseJsonExact, stringifyJsonExact } from '../../src/util/exact-json.js';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'workflows');
+const read = (name: string) => parseJsonExact(readFileSync(join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
+const INFO: ObjectInfo = { ...read('comfyui-0.3.18-object_info.subset.json'), ...read('primitive-nodes.object_info.json') };
+
+/** Field by field: same node ids, and per node the same class, title and inputs, each value as exact JSON text. */
+function expectSameWorkflow(actual: ApiWorkflow, expected: ApiWorkflow): void {
+  expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());
+  for (const [id, node] of Object.entries(expected)) {
+    const got = actual[id]!;
+    expect(got.class_type, `node ${id} class_type`).toBe(node.class_type);
+    expect(got._meta, `node ${id} _meta`).toEqual(node._meta);
+    expect(Object.keys(got.inputs), `node ${id} input names, in the editor's order`).toEqual(Object.keys(node.inputs));
+    for (const [name, value] of Object.entries(node.inputs)) {
+      expect(stringifyJsonExact(got.inputs[name]), `node ${id} input ${name}`).toBe(stringifyJsonExact(value));
+    }
+  }
+}
+
+describe('conversion of editor-saved workflows, compared with the editor\'s export', () => {
+  for (const file of ['default-graph.case.json', 'reroute-note.case.json', 'primitive.case.json', 'muted-bypassed.case.json', 'converted-widget-seed64.case.json']) {
+    it(file, () => {
+      const { ui, expected } = read(file) as { ui: Record<string, unknown>; expected: ApiWorkflow };
+      const result = convertUiWorkflow(ui, INFO);
+      expect(result.problems).toEqual([]);
+      expectSameWorkflow(result.workflow, expected);
+    });
+  }
+
+  it('keeps a 64-bit seed digit for digit in the printed JSON', () => {
+    const { ui } = read('converted-widget-seed64.case.json') as { ui: Record<string, unknown> };
+    const text = stringifyJsonExact(convertUiWorkflow(ui, INFO).workflow);
+    expect(text).toContain('"value":18446744073709551615');
+    expect(text).toContain('"seed":18446744073709551614');
+  });
+});
+
+function node(id: number, type: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id, type, mode: 0, ...extra };
+}
+
+describe('rules of the export', () => {
+  it('maps widgets_values given as an object by name', () => {
+    const ui = { nodes: [node(1, 'EmptyImage', { widgets_values: { color: 5, batch_size: 2, height: 9, width: 8 } })], links: [] };
+    expect(convertUiWorkflow(ui, INFO).workflow['1']!.inputs).toEqual({ width: 8, height: 9, batch_size: 2, color: 5 });
+  });
+
+  it('gives a combo with control_after_generate three slots (value, control, filter list) and an INT with control_after_generate: false one', () => {
+    const info: ObjectInfo = {
+      Pick: { input: { required: { choice: [['a', 'b'], { control_after_generate: true }], seed: ['INT', { control_after_generate: false }] } }, output: [], display_name: 'Pick' },
+    };
+    const ui = { nodes: [node(1, 'Pick', { widgets_values: ['b', 'increment', '/b/', 42] })], links: [] };
+    const result = convertUiWorkflow(ui, info);
+    expect(result.problems).toEqual([]);
+    expect(result.workflow['1']!.inputs).toEqual({ choice: 'b', seed: 42 });
+  });
+
+  it('boxes an array widget value as {__value__} and skips forceInput inputs and the upload button', () => {
+    const info: ObjectInfo = {
+      ...INFO,
+      Lists: { input: { required: { values: ['STRING', {}], count: ['INT', { forceInput: true }] } }, output: [], display_name: 'Lists' },
+    };
+    const ui = { nodes: [node(1, 'Lists', { widgets_values: [['x', 'y']] }), node(2, 'LoadImage', { widgets_values: ['cat.png', 'image'] })], links: [] };
+    const result = convertUiWorkflow(ui, info);
+    expect(result.problems).toEqual([]);
+    expect(result.workflow['1']!.inputs).toEqual({ values: { __value__: ['x', 'y'] } });
+    expect(result.workflow['2']!.inputs).toEqual({ image: 'cat.png' });
+  });
+
+  it('passes a bypassed node through the input of the wanted type, not the first input', () => {
+    const info: ObjectInfo = {
+      ...INFO,
+      Mix: { input: { required: { latent: ['LATENT'], image: ['IMAGE'] } }, output: ['IMAGE'], display_name: 'Mix' },
+    };
+    const ui = {
+      nodes: [
+        node(1, 'EmptyImage', { widgets_values: [1, 1, 1, 0], outputs: [{ type: 'IMAGE', links: [2] }] }),
+        node(2, 'EmptyLatentImage', { widgets_values: [8, 8, 1], outputs: [{ type: 'LATENT', links: [1] }] }),
+        node(3, 'Mix', { mode: 4, inputs: [{ name: 'latent', type: 'LATENT', link: 1 }, { name: 'image', type: 'IMAGE', link: 2 }], outputs: [{ type: 'IMAGE', links: [3] }] }),
+        node(4, 'SaveImage', { inputs: [{ name: 'images', type: 'IMAGE', link: 3 }], widgets_values: ['x'] }),
+      ],
+      links: [[1, 2, 0, 3, 0, 'LATENT'], [2, 1, 0, 3, 1, 'IMAGE'], [3, 3, 0, 4, 0, 'IMAGE']],
+    };
+    expect(convertUiWorkflow(ui, info).workflow['4']!.inputs.images).toEqual(['1', 0]);
+  });
+
+  it('lists every problem: unknown class, link to a missing node, widget count, subgraph, group node, text replacement', () => {
+    const ui = {
+      nodes: [
+        node(1, 'NoSuchNode', { widgets_values: [] }),
+        node(2, 'SaveImage', { inputs: [{ name: 'images', type: 'IMAGE', link: 7 }], widgets_values: ['x'] }),
+        node(3, 'EmptyImage', { widgets_values: [1, 2, 3] }),
+        node(4, 'a3f1c2d4-0000-4000-8000-000000000001'),
+        node(5, 'workflow>Upscaler'),
+        node(6, 'PrimitiveNode', { properties: { 'Run widget replace on values': true }, widgets_values: ['%date%'], outputs: [{ type: 'STRING', links: [] }] }),
+        node(7, 'SaveImage', { inputs: [{ name: 'images', type: 'IMAGE', link: 8 }], widgets_values: ['y'] }),
+      ],
+      links: [[7, 99, 0, 2, 0, 'IMAGE']],
+      definitions: { subgraphs: [{ id: 'a3f1c2d4-0000-4000-8000-000000000001', nodes: [] }] },
+      extra: { groupNodes: { Upscaler: { nodes: [] } } },
+    };
+    const { problems } = convertUiWorkflow(ui, INFO);
+    expect(problems.map((p) => [p.node, p.classType])).toEqual([
+      ['6', 'PrimitiveNode'],
+      ['1', 'NoSuchNode'],
+      ['2', 'SaveImage'],
+      ['3', 'EmptyImage'],
+      ['4', 'a3f1c2d4-0000-4000-8000-000000000001'],
+      ['5', 'workflow>Upscaler'],
+      ['7', 'SaveImage'],
+    ]);
+    expect(problems[1]!.what).toMatch(/unknown node class/);
+    expect(problems[2]!.what).toMatch(/linked to node 99, which is not in the workflow/);
+    expect(problems[3]!.what).toBe('widgets_values has 3 value(s) but EmptyImage takes 4: width, height, batch_size, color');
+    expect(problems[4]!.what).toMatch(/subgraph/);
+    expect(problems[5]!.what).toMatch(/group node/);
+    expect(problems[6]!.what).toMatch(/link 8, which is not in the workflow's links/);
+  });
+
+  it('notes dynamic-prompt syntax it sends unchanged', () => {
+    const ui = { nodes: [node(1, 'CLIPTextEncode', { widgets_values: ['a {red|blue} cat // comment'] })], links: [] };
+    const result = convertUiWorkflow(ui, INFO);
+    expect(result.workflow['1']!.inputs.text).toBe('a {red|blue} cat // comment');
+    expect(result.notes).toHaveLength(1);
+  });
+});
