@@ -15,6 +15,7 @@ import { registerJobs } from './jobs/index.js';
 import { registerAssets } from './assets/index.js';
 import { registerModels } from './models/index.js';
 import { registerLegacy } from './legacy/index.js';
+import { registerWorkflows } from './workflows/index.js';
 
 export function registerCommands(program: Command, action: ActionFactory): void {
   program.commandsGroup('Job API v2:');
@@ -22,6 +23,7 @@ export function registerCommands(program: Command, action: ActionFactory): void 
   program.commandsGroup('Cloud API v1 (deprecated):');
   program.commandsGroup('Setup and tools:');
   registerJobs(program, action);
+  registerWorkflows(program, action);
   registerAssets(program, action);
   registerModels(program, action);
   registerLegacy(program, action);

@@ -201,14 +201,18 @@ export interface NodeInputSpec {
   choices?: string[];
   multiline?: boolean;
 }
+/** One class of object_info, in the shape ComfyUI's engine sends (clients convert and validate workflows with it). */
 export interface NodeClassInfo {
   input: { required: Record<string, unknown[]>; optional?: Record<string, unknown[]> };
+  input_order: { required: string[]; optional?: string[] };
   output: string[];
+  output_is_list: boolean[];
   output_name: string[];
   name: string;
   display_name: string;
   category: string;
   description: string;
+  python_module: string;
   output_node: boolean;
 }
 

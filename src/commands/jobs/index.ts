@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../program.js';
 import { collect } from '../option-values.js';
+import { convertOptions } from '../workflows/options.js';
 
 
 /** Flags of every command that waits for a job. */
@@ -20,8 +21,8 @@ export function registerJobs(program: Command, action: ActionFactory): void {
     .helpGroup('Job API v2:');
 
   followFlags(
-    jobs
-      .command('submit [workflow]')
+    convertOptions(jobs
+      .command('submit [workflow]'))
       .description('Submit an API-format workflow file (- reads standard input); prints the job id, or the Job with --json')
       .option('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', collect)
       .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)')

@@ -9,18 +9,22 @@ import { AssetPlacer } from '../../surfaces/jobs/assets.js';
 import type { SubmitRequest } from '../../surfaces/jobs/wire.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { readWorkflow } from './workflow-file.js';
+import { converterFromOptions } from '../workflows/conversion.js';
 import { applyAssignments, parseSet } from './set-inputs.js';
 import { followAndReport, followOptions } from './follow-run.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
-  if (opts.batch !== undefined) return (await import('./batch.js')).run(f, args, opts);
+  if (opts.batch !== undefined) {
+    if (opts.convert) throw new UsageError('--convert does not apply to --batch: convert the workflows first with `wes workflows convert`');
+    return (await import('./batch.js')).run(f, args, opts);
+  }
   const { io } = f;
   const source = args[0];
   if (source === undefined) throw new UsageError('name the workflow file to submit (- reads standard input), or give --batch FILE.jsonl');
   const follow = followOptions(opts);
   const key = typeof opts.idempotencyKey === 'string' ? opts.idempotencyKey : randomUUID();
   if (key.trim() === '') throw new UsageError('--idempotency-key must not be empty');
-  const workflow = await readWorkflow(source, io.stdin);
+  const workflow = await readWorkflow(source, io.stdin, converterFromOptions(f, opts));
   const assignments = ((opts.set as string[] | undefined) ?? []).map((arg) => parseSet(arg, workflow));
 
   const client = new JobsClient(f.http());

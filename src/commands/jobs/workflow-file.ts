@@ -1,13 +1,19 @@
 // Reads the workflow a user hands to `jobs submit` and refuses, before any request, what the
 // service would refuse anyway: text that is not JSON (with line and column), a workflow saved
-// in the editor's UI format instead of the API format, and anything that is not an object.
+// in the editor's UI format instead of the API format (unless the caller converts it: --convert),
+// and anything that is not an object. Numbers keep every digit (64-bit seeds).
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonNumberRangeError, parseJsonExact } from '../../util/exact-json.js';
 import { findJsonProblem } from './json-position.js';
 
-export const UI_FORMAT_HINT = 'export the workflow in API format (the editor\'s "Export (API)" menu item), not its UI save format';
+export const UI_FORMAT_HINT = 'convert it with `wes workflows convert FILE -o api.json`, or export the workflow in API format (the editor\'s "Export (API)" menu item)';
+/** The hint of a command that converts on request. */
+export const UI_FORMAT_CONVERT_HINT = 'add --convert to convert it with the server\'s node definitions (`wes workflows convert FILE` shows the result), or export it with the editor\'s "Export (API)"';
+
+/** Turns a UI-format workflow into the API format (the caller's --convert). */
+export type UiConverter = (ui: Record<string, unknown>, source: string) => Promise<Record<string, unknown>>;
 
 /** A UI-format save carries `nodes` and `links` arrays; the API format is keyed by node id. */
 export function isUiFormat(value: unknown): boolean {
@@ -16,20 +22,27 @@ export function isUiFormat(value: unknown): boolean {
   return Array.isArray(v.nodes) && Array.isArray(v.links);
 }
 
-/** Parses workflow text; `source` names it in messages (a path, or "standard input"). */
-export function parseWorkflow(text: string, source: string): Record<string, unknown> {
+/** JSON text of a workflow (either format) as a value, numbers exact; a syntax error names its line and column. */
+export function parseWorkflowJson(text: string, source: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let value: unknown;
   try {
-    value = parseJsonExact(body);
+    return parseJsonExact(body);
   } catch (err) {
     if (err instanceof JsonNumberRangeError) throw new UsageError(`${source}: ${err.message}`);
     const problem = findJsonProblem(body);
     if (problem) throw new UsageError(`${source}:${problem.line}:${problem.column}: not valid JSON: ${problem.message}`, 'the workflow must be a JSON file in API format');
     throw new UsageError(`${source}: not valid JSON (${(err as Error).message})`);
   }
+}
+
+/** Parses workflow text; `source` names it in messages (a path, or "standard input"). */
+export function parseWorkflow(text: string, source: string, hint = UI_FORMAT_HINT): Record<string, unknown> {
+  return checkApiFormat(parseWorkflowJson(text, source), source, hint);
+}
+
+function checkApiFormat(value: unknown, source: string, hint: string): Record<string, unknown> {
   if (isUiFormat(value)) {
-    throw new UsageError(`${source} is a workflow in UI format (it has "nodes" and "links" arrays); the service runs the API format`, UI_FORMAT_HINT);
+    throw new UsageError(`${source} is a workflow in UI format (it has "nodes" and "links" arrays); the service runs the API format`, hint);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value)) {
     throw new UsageError(`${source} is not an API-format workflow: expected a JSON object keyed by node id`, UI_FORMAT_HINT);
@@ -43,10 +56,19 @@ async function readAll(stream: Readable): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function readWorkflow(path: string, stdin: Readable): Promise<Record<string, unknown>> {
-  if (path === '-') return parseWorkflow(await readAll(stdin), 'standard input');
+/** The text of a workflow file, or of standard input for `-`. */
+export async function readWorkflowText(path: string, stdin: Readable): Promise<{ text: string; source: string }> {
+  if (path === '-') return { text: await readAll(stdin), source: 'standard input' };
   const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a folder' : err.message}`);
   });
-  return parseWorkflow(text, path);
+  return { text, source: path };
+}
+
+/** An API-format workflow from a file; a UI-format one goes through `convert` when given, else is refused. */
+export async function readWorkflow(path: string, stdin: Readable, convert?: UiConverter): Promise<Record<string, unknown>> {
+  const { text, source } = await readWorkflowText(path, stdin);
+  const value = parseWorkflowJson(text, source);
+  if (convert && isUiFormat(value)) return convert(value as Record<string, unknown>, source);
+  return checkApiFormat(value, source, UI_FORMAT_CONVERT_HINT);
 }

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../../program.js';
+import { convertOptions } from '../workflows/options.js';
 
 const DEPRECATED = 'Deprecated cloud API v1; each command names its v2 replacement once on stderr (--quiet hides it).';
 
@@ -26,8 +27,8 @@ export function registerLegacy(program: Command, action: ActionFactory): void {
     .addHelpText('after', '\nExamples:\n  $ wes legacy upload cat.png\n  $ wes legacy upload cat-mask.png --mask --original cat.png\n  $ wes legacy upload m.png --mask --original \'{"filename":"cat.png","subfolder":"","type":"input"}\'')
     .action(action(() => import('./upload.js')));
 
-  legacy
-    .command('prompt <workflow>')
+  convertOptions(legacy
+    .command('prompt <workflow>'))
     .description('Submit an API-format workflow (- reads standard input); prints the prompt id')
     .option('--wait', 'poll the status until the prompt ends; exit code by outcome')
     .option('--ws', 'follow the WebSocket instead: live node and step progress')

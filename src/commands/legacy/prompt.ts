@@ -10,6 +10,7 @@ import { sanitizeLine } from '../../render/sanitize.js';
 import { isRecord, type LegacyClient } from '../../surfaces/legacy/client.js';
 import type { V1PromptResponse } from '../../surfaces/legacy/wire.js';
 import { readWorkflow } from '../jobs/workflow-file.js';
+import { converterFromOptions } from '../workflows/conversion.js';
 import { downloadOutputs } from './files.js';
 import { JobFollower, type FollowResult } from './follow.js';
 import { failureOf, showTraceback } from './report.js';
@@ -76,7 +77,7 @@ async function download(f: Factory, client: LegacyClient, result: FollowResult, 
 }
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
-  const workflow = await readWorkflow(args[0]!, f.io.stdin);
+  const workflow = await readWorkflow(args[0]!, f.io.stdin, converterFromOptions(f, opts));
   const client = legacyClient(f, 'prompt');
   if (opts.ws || opts.download || opts.previews) return followBySocket(f, client, workflow, opts);
   const { promptId, answer } = await submit(f, client, workflow);

@@ -19,7 +19,7 @@ function inputs(specs: Record<string, InputSpec>): Record<string, unknown[]> {
   return Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, inputEntry(spec)]));
 }
 
-export function classInfo(node: NodeClass): NodeClassInfo & Record<string, unknown> {
+export function classInfo(node: NodeClass): NodeClassInfo {
   return {
     input: { required: inputs(node.required), ...(node.optional ? { optional: inputs(node.optional) } : {}) },
     input_order: { required: Object.keys(node.required), ...(node.optional ? { optional: Object.keys(node.optional) } : {}) },

@@ -8,6 +8,7 @@ import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { segment } from '../../http/links.js';
 import type { WesError } from '../../errors.js';
 import type { V1Features, V1JobStatus, V1PromptResponse, V1Queue, V1UploadResult } from './wire.js';
+import { parseJsonExact } from '../../util/exact-json.js';
 import { badResponse as badResponseOf, isRecord, SAFE_ID } from '../shared/response-check.js';
 
 export type ObjectInfo = Record<string, unknown>;
@@ -27,6 +28,16 @@ export interface MaskUploadOptions {
 
 export { isRecord };
 
+/** object_info text read exactly, or undefined when it is not a JSON object. */
+export function readObjectInfo(text: string): ObjectInfo | undefined {
+  try {
+    const value = parseJsonExact(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A malformed answer of this surface. */
 export function badResponse(what: string, res: HttpResponse<unknown>): WesError {
   return badResponseOf('legacy', what, res);
@@ -39,6 +50,15 @@ export class LegacyClient {
     const res = await this.http.json<unknown>({ surface: 'legacy', url: '/api/object_info' });
     if (!isRecord(res.body)) throw badResponse('object_info is not a JSON object', res);
     return res.body;
+  }
+
+  /** object_info as sent (text) and read with every digit kept (KSampler's seed max is 2^64-1). */
+  async objectInfoExact(): Promise<{ text: string; info: ObjectInfo }> {
+    const res = await this.http.buffer({ surface: 'legacy', url: '/api/object_info', headers: { accept: 'application/json' } });
+    const text = res.body.toString('utf8');
+    const info = readObjectInfo(text);
+    if (!info) throw badResponse('object_info is not a JSON object', res);
+    return { text, info };
   }
 
   /** Whether the server can send type-4 previews; an older server without the route cannot. */

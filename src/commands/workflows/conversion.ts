@@ -1,0 +1,48 @@
+// Converting a UI-format workflow for a command: the API format, or exit 2 with every problem as
+// one table row (node, class, what), the way the server lists a refused workflow's node errors.
+import type { Factory } from '../../factory.js';
+import { ExitCode, WesError } from '../../errors.js';
+import { convertUiWorkflow, type ApiWorkflow, type NodeProblem } from '../../workflows/convert.js';
+import { loadObjectInfo, type ObjectInfoOptions } from './object-info.js';
+
+/** Problems in the engine's node_errors shape, so the error renderer prints them as a table. */
+export function asNodeErrors(problems: { node: string; classType: string; type: string; message: string; details?: string }[]): Record<string, unknown> {
+  const out: Record<string, { class_type: string; errors: { type: string; message: string; details: string }[] }> = {};
+  for (const p of problems) {
+    const entry = (out[p.node] ??= { class_type: p.classType, errors: [] });
+    entry.errors.push({ type: p.type, message: p.message, details: p.details ?? '' });
+  }
+  return out;
+}
+
+export function conversionError(source: string, problems: NodeProblem[], cachedAt: string | undefined): WesError {
+  const unknown = problems.some((p) => p.what.startsWith('unknown node class'));
+  const hint = unknown && cachedAt
+    ? `the node definitions were cached at ${cachedAt}; add --refresh to fetch them again, or install the missing node packs on the server`
+    : unknown
+      ? 'install the missing node packs on the server, or convert against a saved object_info with --object-info FILE'
+      : 'fix the nodes above in the editor, or export the workflow there with "Export (API)"';
+  return new WesError(`${source} cannot be converted exactly: ${problems.length} problem(s)`, {
+    exitCode: ExitCode.USAGE,
+    code: 'workflow_conversion',
+    hint,
+    details: { node_errors: asNodeErrors(problems.map((p) => ({ node: p.node, classType: p.classType, type: 'conversion', message: p.what }))) },
+  });
+}
+
+/** Converts `ui` with the node definitions `opts` names; notes on what the editor would have changed go to stderr. */
+export async function convertForCommand(f: Factory, ui: Record<string, unknown>, source: string, opts: ObjectInfoOptions): Promise<ApiWorkflow> {
+  const loaded = await loadObjectInfo(f, opts);
+  const result = convertUiWorkflow(ui, loaded.info);
+  if (result.problems.length) throw conversionError(source, result.problems, loaded.cachedAt);
+  for (const note of result.notes) f.io.warn(`note: ${note}`);
+  f.io.info(`converted ${source} from the UI format: ${Object.keys(result.workflow).length} node(s), definitions from ${loaded.origin}`);
+  return result.workflow;
+}
+
+/** The converter behind `--convert` on the commands that submit, or none without it. */
+export function converterFromOptions(f: Factory, opts: Record<string, unknown>): ((ui: Record<string, unknown>, source: string) => Promise<ApiWorkflow>) | undefined {
+  if (opts.convert !== true) return undefined;
+  const source: ObjectInfoOptions = { objectInfo: opts.objectInfo as string | undefined, refresh: opts.refresh === true };
+  return (ui, name) => convertForCommand(f, ui, name, source);
+}

@@ -1,0 +1,28 @@
+// wes workflows convert FILE|- [--object-info FILE] [--refresh] [-o OUT]: the editor's "Export (API)"
+// from the command line. An API-format file is printed unchanged in content (already converted).
+import type { Factory } from '../../factory.js';
+import { writeFileAtomic } from '../../files/write-atomic.js';
+import { escapeUnsafeJsonText } from '../../render/json.js';
+import { stringifyJsonExact } from '../../util/exact-json.js';
+import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../jobs/workflow-file.js';
+import { convertForCommand } from './conversion.js';
+
+export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const { text, source } = await readWorkflowText(args[0]!, f.io.stdin);
+  const value = parseWorkflowJson(text, source);
+  let workflow: Record<string, unknown>;
+  if (isUiFormat(value)) {
+    workflow = await convertForCommand(f, value as Record<string, unknown>, source, { objectInfo: opts.objectInfo as string | undefined, refresh: opts.refresh === true });
+  } else {
+    workflow = parseWorkflow(text, source);
+    f.io.info(`${source} is already in API format; printed as it is`);
+  }
+  const json = stringifyJsonExact(workflow, 2) + '\n';
+  if (typeof opts.output === 'string') {
+    await writeFileAtomic(opts.output, json);
+    f.io.info(`wrote ${opts.output}`);
+  } else {
+    f.io.stdout.write(escapeUnsafeJsonText(json));
+  }
+  return 0;
+}

@@ -1,0 +1,47 @@
+// Where node definitions come from: a saved object_info file (offline), or the server's
+// /api/object_info through the v1 client, cached per base URL (--refresh asks again).
+import { readFile } from 'node:fs/promises';
+import type { Factory } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { LegacyClient, readObjectInfo } from '../../surfaces/legacy/client.js';
+import { ObjectInfoCache } from '../../surfaces/legacy/object-info-cache.js';
+import type { ObjectInfo } from '../../workflows/node-defs.js';
+
+export interface LoadedObjectInfo {
+  info: ObjectInfo;
+  /** Says where the definitions came from, for messages. */
+  origin: string;
+  /** Set when they came from the cache: a class the server gained since then is unknown here. */
+  cachedAt?: string;
+}
+
+export interface ObjectInfoOptions {
+  objectInfo?: string;
+  refresh?: boolean;
+}
+
+async function fromFile(path: string): Promise<LoadedObjectInfo> {
+  const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a folder' : err.message}`);
+  });
+  const info = readObjectInfo(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  if (!info) throw new UsageError(`${path} is not an object_info document (a JSON object keyed by node class)`, 'save it with: wes legacy object-info --json > object_info.json');
+  return { info, origin: path };
+}
+
+export async function loadObjectInfo(f: Factory, opts: ObjectInfoOptions): Promise<LoadedObjectInfo> {
+  if (opts.objectInfo !== undefined) return fromFile(opts.objectInfo);
+  const settings = f.settings();
+  const cache = new ObjectInfoCache(f.store(), settings.profile, settings.baseUrl);
+  if (!opts.refresh) {
+    const cached = await cache.read();
+    const info = cached && readObjectInfo(cached.text);
+    if (cached && info) {
+      f.io.debug(`object_info of ${settings.baseUrl} from the cache (fetched ${cached.fetchedAt})`);
+      return { info, origin: `${settings.baseUrl} (cached ${cached.fetchedAt})`, cachedAt: cached.fetchedAt };
+    }
+  }
+  const { text, info } = await new LegacyClient(f.http()).objectInfoExact();
+  await cache.write(text).catch((err: Error) => f.io.debug(`object_info not cached: ${err.message}`));
+  return { info, origin: settings.baseUrl };
+}

@@ -1,0 +1,40 @@
+// wes workflows validate FILE|- [--object-info FILE] [--refresh]: the server's checks, done locally
+// (nothing is submitted). A UI-format file is converted first; every problem is listed as the
+// server lists node errors. Exit 0 when valid, 6 (what the server's refusal would give) when not,
+// 2 when the file cannot even be converted.
+import type { Factory } from '../../factory.js';
+import { ExitCode, WesError } from '../../errors.js';
+import { validateApiWorkflow } from '../../workflows/validate.js';
+import { convertUiWorkflow } from '../../workflows/convert.js';
+import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../jobs/workflow-file.js';
+import { asNodeErrors, conversionError } from './conversion.js';
+import { loadObjectInfo } from './object-info.js';
+
+export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const { text, source } = await readWorkflowText(args[0]!, f.io.stdin);
+  const value = parseWorkflowJson(text, source);
+  const ui = isUiFormat(value);
+  const workflow = ui ? undefined : parseWorkflow(text, source);
+  const loaded = await loadObjectInfo(f, { objectInfo: opts.objectInfo as string | undefined, refresh: opts.refresh === true });
+  let api = workflow;
+  if (!api) {
+    const converted = convertUiWorkflow(value as Record<string, unknown>, loaded.info);
+    if (converted.problems.length) throw conversionError(source, converted.problems, loaded.cachedAt);
+    api = converted.workflow;
+  }
+  const problems = validateApiWorkflow(api, loaded.info);
+  const nodeErrors = asNodeErrors(problems.filter((p) => p.node !== ''));
+  const whole = problems.filter((p) => p.node === '');
+  if (f.io.json) f.io.printJson({ valid: problems.length === 0, format: ui ? 'ui' : 'api', errors: whole.map(({ type, message, details }) => ({ type, message, details })), node_errors: nodeErrors });
+  if (problems.length === 0) {
+    f.io.info(`${source} is valid against the node definitions of ${loaded.origin} (${Object.keys(api).length} node(s)${ui ? ', converted from the UI format' : ''})`);
+    return 0;
+  }
+  const error = new WesError(`${source} would be refused: ${problems.length} problem(s) (checked locally; nothing was sent)`, {
+    exitCode: ExitCode.REFUSED,
+    code: whole[0]?.type ?? 'prompt_outputs_failed_validation',
+    hint: whole.length ? whole.map((p) => p.message).join('; ') : 'fix the inputs above, then submit',
+    details: { node_errors: nodeErrors },
+  });
+  throw error;
+}
