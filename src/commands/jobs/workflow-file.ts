@@ -59,10 +59,14 @@ async function readAll(stream: Readable): Promise<string> {
 /** The text of a workflow file, or of standard input for `-`. */
 export async function readWorkflowText(path: string, stdin: Readable): Promise<{ text: string; source: string }> {
   if (path === '-') return { text: await readAll(stdin), source: 'standard input' };
-  const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
+  return { text: await readLocalText(path), source: path };
+}
+
+/** A local file's text; a missing or unreadable file is a usage error naming it. */
+export async function readLocalText(path: string): Promise<string> {
+  return readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a folder' : err.message}`);
   });
-  return { text, source: path };
 }
 
 /** An API-format workflow from a file; a UI-format one goes through `convert` when given, else is refused. */

@@ -1,10 +1,10 @@
 // Where node definitions come from: a saved object_info file (offline), or the server's
 // /api/object_info through the v1 client, cached per base URL (--refresh asks again).
-import { readFile } from 'node:fs/promises';
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { LegacyClient, readObjectInfo } from '../../surfaces/legacy/client.js';
 import { ObjectInfoCache } from '../../surfaces/legacy/object-info-cache.js';
+import { readLocalText } from '../jobs/workflow-file.js';
 import type { ObjectInfo } from '../../workflows/node-defs.js';
 
 export interface LoadedObjectInfo {
@@ -21,9 +21,7 @@ export interface ObjectInfoOptions {
 }
 
 async function fromFile(path: string): Promise<LoadedObjectInfo> {
-  const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a folder' : err.message}`);
-  });
+  const text = await readLocalText(path);
   const info = readObjectInfo(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (!info) throw new UsageError(`${path} is not an object_info document (a JSON object keyed by node class)`, 'save it with: wes legacy object-info --json > object_info.json');
   return { info, origin: path };
