@@ -10,7 +10,7 @@ import { findJsonProblem } from './json-position.js';
 
 export const UI_FORMAT_HINT = 'convert it with `wes workflows convert FILE -o api.json`, or export the workflow in API format (the editor\'s "Export (API)" menu item)';
 /** The hint of a command that converts on request. */
-export const UI_FORMAT_CONVERT_HINT = 'add --convert to convert it with the server\'s node definitions (`wes workflows convert FILE` shows the result), or export it with the editor\'s "Export (API)"';
+export const UI_FORMAT_CONVERT_HINT = 'add --convert to convert it to the API format with the server\'s node definitions (`wes workflows convert FILE` shows the result), or export it with the editor\'s "Export (API)"';
 
 /** Turns a UI-format workflow into the API format (the caller's --convert). */
 export type UiConverter = (ui: Record<string, unknown>, source: string) => Promise<Record<string, unknown>>;
