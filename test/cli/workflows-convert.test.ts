@@ -204,3 +204,18 @@ describe('against the dev-server\'s /api/object_info', () => {
     expect(countOf(server, 'POST /api/prompt')).toBe(prompts);
   });
 });
+
+describe('validate lists the problems the server lists', () => {
+  it('gives the same nodes and error types as the dev-server\'s refusal of the same workflow', async () => {
+    const bad = file('dev-ui-invalid.json', devUiWorkflow().replace('"euler"', '"euler_a"').replace('[16,16,', '[0,16,'));
+    const local = await wes(server, ['workflows', 'validate', bad, '--json']);
+    expect(local.code).toBe(6);
+    const localErrors = JSON.parse(local.stdout).node_errors as Record<string, { errors: { type: string }[] }>;
+    const sent = await wes(server, ['legacy', 'prompt', bad, '--convert', '--json', '--quiet']);
+    expect(sent.code).toBe(6);
+    const serverErrors = JSON.parse(sent.stderr).error.details.node_errors as Record<string, { errors: { type: string }[] }>;
+    const types = (errors: typeof localErrors) => Object.fromEntries(Object.entries(errors).map(([node, e]) => [node, e.errors.map((x) => x.type)]));
+    expect(types(localErrors)).toEqual({ '1': ['value_smaller_than_min'], '3': ['value_not_in_list'] });
+    expect(types(serverErrors)).toEqual(types(localErrors));
+  });
+});
