@@ -125,6 +125,14 @@ describe('rules of the export', () => {
     expect(problems[6]!.what).toMatch(/link 8, which is not in the workflow's links/);
   });
 
+  it('keeps strings character for character: controls, separators, astral characters, combining marks', () => {
+    const text = 'line\u2028sep \u0000nul \u009bcsi 🦊 e\u0301 \\ "q" \ud834\udd1e';
+    const file = `{"nodes":[{"id":1,"type":"SaveImage","mode":0,"widgets_values":[${JSON.stringify(text)}]}],"links":[]}`;
+    const result = convertUiWorkflow(parseJsonExact(file) as Record<string, unknown>, INFO);
+    expect(result.workflow['1']!.inputs.filename_prefix).toBe(text);
+    expect(JSON.parse(stringifyJsonExact(result.workflow))['1'].inputs.filename_prefix).toBe(text);
+  });
+
   it('notes dynamic-prompt syntax it sends unchanged', () => {
     const ui = { nodes: [node(1, 'CLIPTextEncode', { widgets_values: ['a {red|blue} cat // comment'] })], links: [] };
     const result = convertUiWorkflow(ui, INFO);

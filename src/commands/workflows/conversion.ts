@@ -2,6 +2,7 @@
 // one table row (node, class, what), the way the server lists a refused workflow's node errors.
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
+import { sanitizeLine } from '../../render/sanitize.js';
 import { convertUiWorkflow, type ApiWorkflow, type NodeProblem } from '../../workflows/convert.js';
 import { loadObjectInfo, type ObjectInfoOptions } from './object-info.js';
 
@@ -35,8 +36,8 @@ export async function convertForCommand(f: Factory, ui: Record<string, unknown>,
   const loaded = await loadObjectInfo(f, opts);
   const result = convertUiWorkflow(ui, loaded.info);
   if (result.problems.length) throw conversionError(source, result.problems, loaded.cachedAt);
-  for (const note of result.notes) f.io.warn(`note: ${note}`);
-  f.io.info(`converted ${source} from the UI format: ${Object.keys(result.workflow).length} node(s), definitions from ${loaded.origin}`);
+  for (const note of result.notes) f.io.warn(sanitizeLine(`note: ${note}`));
+  f.io.info(sanitizeLine(`converted ${source} from the UI format: ${Object.keys(result.workflow).length} node(s), definitions from ${loaded.origin}`));
   return result.workflow;
 }
 

@@ -4,6 +4,7 @@
 // 2 when the file cannot even be converted.
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
+import { sanitizeLine } from '../../render/sanitize.js';
 import { validateApiWorkflow } from '../../workflows/validate.js';
 import { convertUiWorkflow } from '../../workflows/convert.js';
 import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../jobs/workflow-file.js';
@@ -27,7 +28,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   const whole = problems.filter((p) => p.node === '');
   if (f.io.json) f.io.printJson({ valid: problems.length === 0, format: ui ? 'ui' : 'api', errors: whole.map(({ type, message, details }) => ({ type, message, details })), node_errors: nodeErrors });
   if (problems.length === 0) {
-    f.io.info(`${source} is valid against the node definitions of ${loaded.origin} (${Object.keys(api).length} node(s)${ui ? ', converted from the UI format' : ''})`);
+    f.io.info(sanitizeLine(`${source} is valid against the node definitions of ${loaded.origin} (${Object.keys(api).length} node(s)${ui ? ', converted from the UI format' : ''})`));
     return 0;
   }
   const error = new WesError(`${source} would be refused: ${problems.length} problem(s) (checked locally; nothing was sent)`, {
