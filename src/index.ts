@@ -18,18 +18,18 @@ export { sanitize } from './render/sanitize.js';
 export { JobsClient, type FetchedJob, type FetchedAsset, type UploadRequest, type LogsAnswer } from './surfaces/jobs/client.js';
 export { followJob, type FollowOptions } from './surfaces/jobs/follow.js';
 export { downloadOutputs, type DownloadOptions, type DownloadResult, type SavedOutput } from './surfaces/jobs/download.js';
-export { isTerminal, TERMINAL_STATUSES } from './surfaces/jobs/wire.js';
-export type { Job, JobStatus, JobUrls, JobError, Output, AssetRecord, SubmitRequest, Progress } from './surfaces/jobs/wire.js';
+export { isTerminal, TERMINAL_STATUSES } from './protocol/jobs.js';
+export type { Job, JobStatus, JobUrls, JobError, Output, AssetRecord, SubmitRequest, Progress } from './protocol/jobs.js';
 
 // Surface B: model router.
 export { ModelsClient, type RunAnswer, type SchemaAnswer } from './surfaces/models/client.js';
 export { walkCatalog, type WalkOptions } from './surfaces/models/walk.js';
-export { parseModelId, type ModelRef } from './surfaces/models/ids.js';
-export type { RouterModelListEntry, RouterModelDetail, RouterModelListResponse } from './surfaces/models/types.js';
+export { parseModelId, type ModelRef } from './protocol/model-ids.js';
+export type { RouterModelListEntry, RouterModelDetail, RouterModelListResponse } from './protocol/router.js';
 
 // Surface C: cloud API v1 (deprecated).
 export { LegacyClient } from './surfaces/legacy/client.js';
-export type { V1PromptRequest, V1PromptResponse, V1JobStatus, V1Queue, V1UploadResult } from './surfaces/legacy/wire.js';
+export type { V1PromptRequest, V1PromptResponse, V1JobStatus, V1Queue, V1UploadResult } from './protocol/legacy.js';
 
 export interface ClientOptions {
   /** Surfaces A and C; default http://127.0.0.1:8188 (where `wes dev-server` listens). May carry a path prefix and `{deployment}`. */

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventEmitter } from 'node:events';
 import type { Readable, Transform } from 'node:stream';
-import type { Progress } from '../surfaces/jobs/wire.js';
+import type { Progress } from '../protocol/jobs.js';
 
 export type SurfaceKind = 'cloud' | 'serverless' | 'self-hosted';
 

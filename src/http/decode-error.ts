@@ -3,7 +3,7 @@
 import { ApiError, type Surface } from '../errors.js';
 import { sanitizeLine } from '../render/sanitize.js';
 import { parseRetryAfter } from './retry.js';
-import { ROUTER_ERROR_TYPES, type CommittedSpend, type RouterValidationErrorDetail } from './wire-errors.js';
+import { ROUTER_ERROR_TYPES, type CommittedSpend, type RouterValidationErrorDetail } from '../protocol/errors.js';
 
 export interface RawErrorResponse {
   surface: Surface;

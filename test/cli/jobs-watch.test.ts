@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { addFaults, getJson, imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
 import { changeKey } from '../../src/surfaces/jobs/follow.js';
-import type { Job } from '../../src/surfaces/jobs/wire.js';
+import type { Job } from '../../src/protocol/jobs.js';
 import { failWorkflow, interruptWhen, ndjson, seen, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
 
 const LONG = { steps: 150 }; // 150 steps of 10 ms: long enough to interrupt

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
-import { decodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA } from '../../src/surfaces/legacy/frames.js';
+import { decodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA } from '../../src/protocol/legacy-frames.js';
 import { addFaults, startFast } from '../helpers/dev-server.js';
 import { failingWorkflow, longWorkflow, sampleWorkflow, submit, v1, waitForStatus, WsRecorder } from '../dev-server/legacy-kit.js';
 import { countOf, LEGACY_KEY, ndjson, until, wes } from './legacy-kit.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { EngineJob, StoredOutput } from '../../src/dev-server/contract.js';
 import { settleMs, v1Status } from '../../src/dev-server/legacy/status.js';
 import { chooseUploadName, flatName } from '../../src/dev-server/legacy/upload.js';
-import { isV1Terminal } from '../../src/surfaces/legacy/wire.js';
+import { isV1Terminal } from '../../src/protocol/legacy.js';
 
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
 type Fields = Pick<EngineJob, 'status' | 'created_at' | 'started_at' | 'error'>;

@@ -1,7 +1,7 @@
 // Surface C WebSocket `/ws` of the dev-server: handshake rules, JSON messages through a run,
 // binary frames byte by byte, interleaved prompts and the scripted socket faults.
 import { describe, expect, it } from 'vitest';
-import { decodeFrame } from '../../src/surfaces/legacy/frames.js';
+import { decodeFrame } from '../../src/protocol/legacy-frames.js';
 import { addFaults, startFast, useDevServer } from '../helpers/dev-server.js';
 import { failingWorkflow, sampleWorkflow, submit, v1, waitForStatus, WsRecorder } from './legacy-kit.js';
 

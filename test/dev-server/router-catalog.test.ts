@@ -2,7 +2,7 @@
 // rebuild invalidates, detail, unknown and malformed ids, and credentials.
 import { describe, expect, it } from 'vitest';
 import { rebuildCatalog } from '../../src/dev-server/router/index.js';
-import { isModelId } from '../../src/surfaces/models/ids.js';
+import { isModelId } from '../../src/protocol/model-ids.js';
 import { useDevServer } from '../helpers/dev-server.js';
 import { call } from './router-http.js';
 

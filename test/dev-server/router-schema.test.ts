@@ -1,8 +1,8 @@
 // The per-model OpenAPI document: shape, strong ETag, conditional GETs (weak comparison, `*`),
 // and that the server validates calls against this very document.
 import { describe, expect, it } from 'vitest';
-import { compileInputValidator } from '../../src/surfaces/models/input-validation.js';
-import { deref, findRequestBodySchema } from '../../src/surfaces/models/openapi-doc.js';
+import { compileInputValidator } from '../../src/protocol/model-input-validation.js';
+import { deref, findRequestBodySchema } from '../../src/protocol/openapi-document.js';
 import { useDevServer } from '../helpers/dev-server.js';
 import { call } from './router-http.js';
 

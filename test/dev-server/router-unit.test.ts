@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor } from '../../src/dev-server/router/cursor.j
 import { ifNoneMatchHits } from '../../src/dev-server/router/docs.js';
 import { effectiveLimit, pageSize } from '../../src/dev-server/router/list.js';
 import { editDistance, suggestIds } from '../../src/dev-server/router/suggest.js';
-import { CURSOR_PATTERN, isModelId } from '../../src/surfaces/models/ids.js';
+import { CURSOR_PATTERN, isModelId } from '../../src/protocol/model-ids.js';
 
 describe('cursors', () => {
   const key = randomBytes(32);

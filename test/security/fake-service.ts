@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createBLAKE3 } from 'hash-wasm';
-import type { Job, Output } from '../../src/surfaces/jobs/wire.js';
+import type { Job, Output } from '../../src/protocol/jobs.js';
 
 export interface FakeOutput {
   name: string;

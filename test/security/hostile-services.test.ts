@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { encodeFrame, FRAME_TEXT } from '../../src/surfaces/legacy/frames.js';
+import { encodeFrame, FRAME_TEXT } from '../../src/protocol/legacy-frames.js';
 import { wesAt } from '../faults/kit.js';
 import { expectNeutralised, hostile } from './hostile.js';
 import { FAKE_JOB_ID, startFakeService } from './fake-service.js';

@@ -1,4 +1,4 @@
-// Properties of the v1 binary frame codec (src/surfaces/legacy/frames.ts): every frame survives an
+// Properties of the v1 binary frame codec (src/protocol/legacy-frames.ts): every frame survives an
 // encode/decode round trip byte for byte, arbitrary bytes never make the decoder throw, anything
 // it accepts encodes back to the very same bytes, and a cut-off image is never accepted.
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import {
   FRAME_TEXT,
   type BinaryFrame,
   type ImageFormat,
-} from '../../src/surfaces/legacy/frames.js';
+} from '../../src/protocol/legacy-frames.js';
 
 const PNG_HEAD = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const PNG_TAIL = [0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];

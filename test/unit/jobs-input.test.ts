@@ -10,7 +10,7 @@ import { outputLine, progressLine } from '../../src/commands/jobs/job-view.js';
 import { changeKey } from '../../src/surfaces/jobs/follow.js';
 import { urlExpired } from '../../src/surfaces/jobs/download.js';
 import { UsageError } from '../../src/errors.js';
-import type { Job } from '../../src/surfaces/jobs/wire.js';
+import type { Job } from '../../src/protocol/jobs.js';
 
 const WORKFLOW = {
   '3': { class_type: 'Sample', inputs: { seed: 1, steps: 4 } },

@@ -8,7 +8,7 @@ import {
   FRAME_PREVIEW_IMAGE_WITH_METADATA,
   FRAME_TEXT,
   imageLooksComplete,
-} from '../../src/surfaces/legacy/frames.js';
+} from '../../src/protocol/legacy-frames.js';
 import { encodeGradientPng } from '../../src/dev-server/router/models/png.js';
 
 const png = encodeGradientPng(4, 3, 7);

@@ -1,7 +1,7 @@
 // Model id rules: what the catalog lists and what the CLI accepts come from the same validators.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isModelId, ModelIdError, modelPath, parseModelId, segmentProblem } from '../../src/surfaces/models/ids.js';
+import { isModelId, ModelIdError, modelPath, parseModelId, segmentProblem } from '../../src/protocol/model-ids.js';
 
 const run = fc.stringMatching(/^[a-z0-9]{1,6}$/);
 const segment = fc.tuple(run, fc.array(fc.tuple(fc.constantFrom('.', '_', '-'), run), { maxLength: 4 })).map(([first, rest]) => first + rest.map(([s, r]) => s + r).join(''));

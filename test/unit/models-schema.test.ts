@@ -1,8 +1,8 @@
 // Reading a model's OpenAPI document: local $refs, the request-body schema, the field table, and
 // validation problems in the router's loc/msg/type/ctx/input shape.
 import { describe, expect, it } from 'vitest';
-import { compileInputValidator } from '../../src/surfaces/models/input-validation.js';
-import { deref, findRequestBodySchema, resolvePointer, SchemaDocumentError } from '../../src/surfaces/models/openapi-doc.js';
+import { compileInputValidator } from '../../src/protocol/model-input-validation.js';
+import { deref, findRequestBodySchema, resolvePointer, SchemaDocumentError } from '../../src/protocol/openapi-document.js';
 import { fieldRows, fieldTypes, inputFields } from '../../src/surfaces/models/schema-fields.js';
 
 function documentWith(schemas: Record<string, unknown>, body: unknown = { $ref: '#/components/schemas/Input' }) {

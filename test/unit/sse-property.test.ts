@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { HttpClient, type HttpResponse } from '../../src/http/client.js';
 import { JobsClient, type FetchedJob } from '../../src/surfaces/jobs/client.js';
 import { listenForChanges } from '../../src/surfaces/jobs/events.js';
-import type { Job } from '../../src/surfaces/jobs/wire.js';
+import type { Job } from '../../src/protocol/jobs.js';
 
 const NOWHERE = 'http://127.0.0.1:9';
 

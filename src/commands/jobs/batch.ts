@@ -9,7 +9,7 @@ import { sanitizeLine } from '../../render/sanitize.js';
 import { AssetPlacer } from '../../surfaces/jobs/assets.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
 import { NOT_SUBMITTED, resultExitCode, runBatch, type BatchItem, type BatchResult } from '../../surfaces/jobs/batch-run.js';
-import { isTerminal, type SubmitRequest } from '../../surfaces/jobs/wire.js';
+import { isTerminal, type SubmitRequest } from '../../protocol/jobs.js';
 import { readBatch, type BatchLine } from './batch-input.js';
 import { alreadyDone, fileSink, keyForRun, OrderedResults, readResults, streamSink } from './batch-results.js';
 import { parseInterval } from './follow-run.js';

@@ -3,7 +3,7 @@
 import type { Factory } from '../../factory.js';
 import { ExitCode } from '../../errors.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
-import { isTerminal } from '../../surfaces/jobs/wire.js';
+import { isTerminal } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { followAndReport, followOptions } from './follow-run.js';
 

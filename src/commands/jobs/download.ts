@@ -1,7 +1,7 @@
 // wes jobs download <id> [dir]: every output of the job into DIR (default ./<job-id>), plus job.json.
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
-import { isTerminal } from '../../surfaces/jobs/wire.js';
+import { isTerminal } from '../../protocol/jobs.js';
 import { safeFileName } from '../../files/safe-name.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { saveOutputs } from './save-outputs.js';

@@ -5,7 +5,7 @@ import type { IOStreams } from '../../render/io.js';
 import { renderFields, renderTable, type Cell } from '../../render/table.js';
 import { nodeErrorRows } from '../../render/error.js';
 import { sanitize, sanitizeLine } from '../../render/sanitize.js';
-import type { Job, JobError, Output } from '../../surfaces/jobs/wire.js';
+import type { Job, JobError, Output } from '../../protocol/jobs.js';
 
 export function formatBytes(n: number | null | undefined): string {
   if (typeof n !== 'number' || !Number.isFinite(n)) return '';

@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
 import { AssetPlacer } from '../../surfaces/jobs/assets.js';
-import type { SubmitRequest } from '../../surfaces/jobs/wire.js';
+import type { SubmitRequest } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { readWorkflow } from './workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { saveToFile, type SavedFile } from '../../files/save.js';
 import { UniqueNames } from '../../files/safe-name.js';
 import type { LegacyClient } from '../../surfaces/legacy/client.js';
-import type { ImageFormat } from '../../surfaces/legacy/frames.js';
+import type { ImageFormat } from '../../protocol/legacy-frames.js';
 import type { NodeFileRef } from '../../surfaces/legacy/tracker.js';
 
 export class PreviewSaver {

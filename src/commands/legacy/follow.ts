@@ -6,11 +6,11 @@ import type { Factory } from '../../factory.js';
 import { createProgress, type Progress } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import type { LegacyClient } from '../../surfaces/legacy/client.js';
-import { FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT, type BinaryFrame } from '../../surfaces/legacy/frames.js';
+import { FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT, type BinaryFrame } from '../../protocol/legacy-frames.js';
 import { statusOfOutcome } from '../../surfaces/legacy/outcome.js';
 import { openLegacySocket, type LegacySocket, type SocketEvent } from '../../surfaces/legacy/socket.js';
 import { PromptTracker, type WsOutcome } from '../../surfaces/legacy/tracker.js';
-import { isV1Terminal } from '../../surfaces/legacy/wire.js';
+import { isV1Terminal } from '../../protocol/legacy.js';
 import { PreviewSaver } from './files.js';
 
 export interface FollowSettings {

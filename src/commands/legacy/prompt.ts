@@ -8,7 +8,7 @@ import { renderTable } from '../../render/table.js';
 import { nodeErrorRows } from '../../render/error.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { isRecord, type LegacyClient } from '../../surfaces/legacy/client.js';
-import type { V1PromptResponse } from '../../surfaces/legacy/wire.js';
+import type { V1PromptResponse } from '../../protocol/legacy.js';
 import { readWorkflow } from '../jobs/workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { downloadOutputs } from './files.js';

@@ -3,7 +3,7 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { ModelsClient } from '../../surfaces/models/client.js';
-import { ModelIdError, parseModelId, type ModelRef } from '../../surfaces/models/ids.js';
+import { ModelIdError, parseModelId, type ModelRef } from '../../protocol/model-ids.js';
 import { SchemaCache } from '../../surfaces/models/schema-cache.js';
 import { SchemaSource } from '../../surfaces/models/schema-source.js';
 

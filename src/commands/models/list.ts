@@ -2,12 +2,12 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../render/table.js';
-import { segmentProblem } from '../../surfaces/models/ids.js';
-import type { RouterModelListEntry } from '../../surfaces/models/types.js';
+import { segmentProblem } from '../../protocol/model-ids.js';
+import { LIST_LIMIT_MAX, type RouterModelListEntry } from '../../protocol/router.js';
 import { walkCatalog } from '../../surfaces/models/walk.js';
 import { modelsClient } from './context.js';
 
-const ALL_STRIDE = 100;
+const ALL_STRIDE = LIST_LIMIT_MAX;
 
 function parseLimit(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;

@@ -9,9 +9,9 @@ import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
 import type { Progress } from '../../render/progress.js';
 import { sanitize } from '../../render/sanitize.js';
-import type { ModelRef } from '../../surfaces/models/ids.js';
+import type { ModelRef } from '../../protocol/model-ids.js';
 import { buildInput, type BuiltInput } from '../../surfaces/models/input.js';
-import { SchemaDocumentError } from '../../surfaces/models/openapi-doc.js';
+import { SchemaDocumentError } from '../../protocol/openapi-document.js';
 import { runWithRetries, type RunWait } from '../../surfaces/models/run.js';
 import type { LoadedSchema, SchemaSource } from '../../surfaces/models/schema-source.js';
 import { modelArg, modelsClient, schemaSource } from './context.js';
@@ -30,7 +30,7 @@ async function readInputFile(f: Factory, path: string): Promise<{ bytes: Buffer;
 }
 
 async function problemsWith(schema: LoadedSchema, input: BuiltInput, f: Factory) {
-  const { compileInputValidator } = await import('../../surfaces/models/input-validation.js');
+  const { compileInputValidator } = await import('../../protocol/model-input-validation.js');
   try {
     // The schema checks numbers by value: the exact literals (kept for sending) are read as doubles here.
     return compileInputValidator(schema.doc)(JSON.parse(input.bytes.toString('utf8')));

@@ -2,7 +2,7 @@
 // Signed URLs are minted at read time, so every read carries a fresh `url_expires_at`.
 import type { EngineJob, RequestContext, StoredOutput } from '../contract.js';
 import { jobUrls } from './links.js';
-import type { Output } from '../../surfaces/jobs/wire.js';
+import type { Output } from '../../protocol/jobs.js';
 
 /** The interface's Output (the client's wire type), with the fields this server always sets. */
 export type OutputJson = Output & { type: StoredOutput['type']; job_id: string | null };

@@ -1,7 +1,7 @@
 // GET /api/object_info[/{class}] and GET /api/features.
 import type { RequestContext } from '../contract.js';
 import { sendJson } from '../http-kit.js';
-import type { V1Features } from '../../surfaces/legacy/wire.js';
+import type { V1Features } from '../../protocol/legacy.js';
 
 export async function objectInfo(ctx: RequestContext): Promise<void> {
   sendJson(ctx, 200, ctx.state.engine.objectInfo());

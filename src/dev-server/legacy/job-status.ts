@@ -1,7 +1,7 @@
 // GET /api/job/{prompt_id}/status
 import type { RequestContext } from '../contract.js';
 import { sendJson, sendV1Error } from '../http-kit.js';
-import type { V1JobStatus } from '../../surfaces/legacy/wire.js';
+import type { V1JobStatus } from '../../protocol/legacy.js';
 import { settleMs, v1Status } from './status.js';
 
 export async function jobStatus(ctx: RequestContext, promptId: string): Promise<void> {

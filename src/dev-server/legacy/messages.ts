@@ -2,7 +2,7 @@
 // tagged with `data.prompt_id`, and preview/text items the socket layer encodes as binary frames
 // (the frame layout depends on what each connection negotiated, so it is chosen later).
 import type { Engine, EngineEvent, StoredOutput } from '../contract.js';
-import type { V1FileRef, V1NodeOutput, V1ProgressStateNode, V1WsMessage } from '../../surfaces/legacy/wire.js';
+import type { V1FileRef, V1NodeOutput, V1ProgressStateNode, V1WsMessage } from '../../protocol/legacy.js';
 
 export type OutgoingItem =
   | { kind: 'json'; message: V1WsMessage }

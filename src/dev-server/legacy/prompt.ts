@@ -2,7 +2,7 @@
 // engine's shape: `{error: {type, message, details, extra_info}, node_errors: {...}}`.
 import { SubmitRefused, WorkflowRejected, type NodeError, type RequestContext } from '../contract.js';
 import { readJson, sendJson, sendV1Error } from '../http-kit.js';
-import type { V1NodeError, V1PromptResponse } from '../../surfaces/legacy/wire.js';
+import type { V1NodeError, V1PromptResponse } from '../../protocol/legacy.js';
 import { accountRefusal, presentedKey } from './access.js';
 import { promptNumber } from './numbers.js';
 

@@ -1,7 +1,7 @@
 // GET/POST /api/queue and POST /api/interrupt, in the local engine's shapes.
 import type { EngineJob, RequestContext } from '../contract.js';
 import { BodyError, parseJsonBody, readBody, sendJson, sendV1Error } from '../http-kit.js';
-import type { V1Queue, V1QueueEntry } from '../../surfaces/legacy/wire.js';
+import type { V1Queue, V1QueueEntry } from '../../protocol/legacy.js';
 import { promptNumber } from './numbers.js';
 
 /** extra_data keys that hold secrets and never come back out (the local engine drops them too). */

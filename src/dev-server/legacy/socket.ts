@@ -14,7 +14,7 @@ import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { DevState, EngineEvent, FaultSpec } from '../contract.js';
-import { encodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT } from '../../surfaces/legacy/frames.js';
+import { encodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT } from '../../protocol/legacy-frames.js';
 import { newRequestId, parseTarget } from '../core/context.js';
 import { checkV1Credential } from './access.js';
 import { V1MessageMapper, type OutgoingItem } from './messages.js';

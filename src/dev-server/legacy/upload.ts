@@ -5,7 +5,7 @@
 import { posix } from 'node:path';
 import type { BlobStore, RequestContext, StoredOutput } from '../contract.js';
 import { sendJson, sendV1Error } from '../http-kit.js';
-import type { V1UploadResult } from '../../surfaces/legacy/wire.js';
+import type { V1UploadResult } from '../../protocol/legacy.js';
 import { readUploadForm, type StoredFilePart } from './multipart.js';
 import { findFile } from './files.js';
 

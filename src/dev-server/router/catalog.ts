@@ -1,8 +1,8 @@
 // The router catalog: the runnable dev models plus generated partner models, up to the configured
 // size, in an order that is reshuffled on every rebuild (so a cursor from an older build is
 // meaningless and is refused).
-import { MODEL_ID_MAX, parseModelId } from '../../surfaces/models/ids.js';
-import type { RouterModelListEntry } from '../../surfaces/models/types.js';
+import { MODEL_ID_MAX, parseModelId } from '../../protocol/model-ids.js';
+import type { RouterModelListEntry } from '../../protocol/router.js';
 import { RUNNABLE_MODELS, type ModelBehaviour } from './models/index.js';
 import { generatedBehaviour } from './models/generated.js';
 import { seededRandom } from '../engine/prng.js';

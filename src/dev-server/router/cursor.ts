@@ -2,7 +2,7 @@
 // to look like real service cursors, so they always carry `+`, `/`, `=`, `.` and `~` (characters a
 // client must pass back untouched, e.g. not URL-decode `+` into a space).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { CURSOR_MAX, CURSOR_PATTERN } from '../../surfaces/models/ids.js';
+import { CURSOR_MAX, CURSOR_PATTERN } from '../../protocol/model-ids.js';
 
 export interface CursorState {
   generation: number;

@@ -2,8 +2,8 @@
 // them, and the validator compiled from the very same document (the server validates calls
 // against what it serves).
 import { createHash } from 'node:crypto';
-import { compileInputValidator, type InputValidator } from '../../surfaces/models/input-validation.js';
-import type { JsonObject } from '../../surfaces/models/openapi-doc.js';
+import { compileInputValidator, type InputValidator } from '../../protocol/model-input-validation.js';
+import type { JsonObject } from '../../protocol/openapi-document.js';
 import type { CatalogModel } from './catalog.js';
 import type { RouterState } from './state.js';
 

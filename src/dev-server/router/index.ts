@@ -2,8 +2,8 @@
 // are listed in README.md next to this file.
 import type { RequestContext, RouteHandler } from '../contract.js';
 import { BodyError } from '../http-kit.js';
-import { segmentProblem, type SegmentKind } from '../../surfaces/models/ids.js';
-import type { RouterValidationErrorDetail } from '../../surfaces/models/types.js';
+import { segmentProblem, type SegmentKind } from '../../protocol/model-ids.js';
+import type { RouterValidationErrorDetail } from '../../protocol/router.js';
 import { authenticate, entitled, type RouterCaller } from './auth.js';
 import { sendSchema, showModel } from './detail.js';
 import { listModels } from './list.js';

@@ -2,21 +2,18 @@
 // empty pages (while has_more stays true), so clients must keep walking until has_more is false.
 import type { RequestContext } from '../contract.js';
 import { sendJson } from '../http-kit.js';
-import type { RouterModelListResponse } from '../../surfaces/models/types.js';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RouterModelListResponse } from '../../protocol/router.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { routerError } from './respond.js';
 import type { RouterState } from './state.js';
 
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
-
 /** `limit` as served: default for absent, 0 and negative; clamped to the maximum. */
 export function effectiveLimit(raw: string | null): number | undefined {
-  if (raw === null || raw === '') return DEFAULT_LIMIT;
+  if (raw === null || raw === '') return LIST_LIMIT_DEFAULT;
   if (!/^-?\d+$/.test(raw.trim())) return undefined;
   const value = Number(raw.trim());
-  if (value <= 0) return DEFAULT_LIMIT;
-  return Math.min(value, MAX_LIMIT);
+  if (value <= 0) return LIST_LIMIT_DEFAULT;
+  return Math.min(value, LIST_LIMIT_MAX);
 }
 
 /** Entries served on page number `page`: every 5th page (from the 3rd) empty, every 3rd (from the 2nd) a third. */

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { RequestContext } from '../contract.js';
 import { BodyError, jsonTooDeep, readBody, TOO_DEEP_MESSAGE } from '../http-kit.js';
-import type { RouterValidationErrorDetail } from '../../surfaces/models/types.js';
+import type { RouterValidationErrorDetail } from '../../protocol/router.js';
 import type { RouterCaller } from './auth.js';
 import type { CatalogModel } from './catalog.js';
 import { schemaDocument } from './docs.js';

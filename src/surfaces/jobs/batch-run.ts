@@ -10,7 +10,7 @@ import type { FetchedJob, JobsClient } from './client.js';
 import { downloadOutputs } from './download.js';
 import type { OpenClient } from './events.js';
 import { followJob } from './follow.js';
-import type { Output, SubmitRequest } from './wire.js';
+import type { Output, SubmitRequest } from '../../protocol/jobs.js';
 
 export interface BatchItem {
   index: number;

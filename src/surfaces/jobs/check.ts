@@ -2,7 +2,7 @@
 // reads are checked for their types, so a malformed answer is one clear error, not a crash later.
 import type { HttpResponse } from '../../http/client.js';
 import type { WesError } from '../../errors.js';
-import type { AssetRecord, Job } from './wire.js';
+import type { AssetRecord, Job } from '../../protocol/jobs.js';
 import { badResponse as badResponseOf, isRecord, SAFE_ID } from '../shared/response-check.js';
 
 

@@ -9,7 +9,7 @@ import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { segment } from '../../http/links.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { checkAsset, checkJob } from './check.js';
-import type { AssetFromHashRequest, AssetRecord, Job, SubmitRequest } from './wire.js';
+import type { AssetFromHashRequest, AssetRecord, Job, SubmitRequest } from '../../protocol/jobs.js';
 
 /** A Job with the URL that answered it: host-relative links in it resolve against that origin. */
 export interface FetchedJob {

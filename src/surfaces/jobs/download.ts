@@ -10,7 +10,7 @@ import { ApiError } from '../../errors.js';
 import { UniqueNames } from '../../files/safe-name.js';
 import { saveToFile, type OpenedBody } from '../../files/save.js';
 import type { FetchedJob, JobsClient } from './client.js';
-import type { Output } from './wire.js';
+import type { Output } from '../../protocol/jobs.js';
 
 export const JOB_FILE = 'job.json';
 const DEFAULT_CONCURRENCY = 4;

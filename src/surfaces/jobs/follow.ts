@@ -5,7 +5,7 @@ import { ApiError } from '../../errors.js';
 import { backoffDelay } from '../../http/retry.js';
 import type { FetchedJob, JobsClient } from './client.js';
 import { listenForChanges, type OpenClient } from './events.js';
-import { isTerminal, type Job } from './wire.js';
+import { isTerminal, type Job } from '../../protocol/jobs.js';
 
 export interface FollowOptions {
   /** Poll interval in ms (the contract's default is 1 s). */

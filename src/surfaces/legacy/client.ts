@@ -7,7 +7,7 @@ import { FormData } from 'undici';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { segment } from '../../http/links.js';
 import type { WesError } from '../../errors.js';
-import type { V1Features, V1JobStatus, V1PromptResponse, V1Queue, V1UploadResult } from './wire.js';
+import type { V1Features, V1JobStatus, V1PromptResponse, V1Queue, V1UploadResult } from '../../protocol/legacy.js';
 import { parseJsonExact } from '../../util/exact-json.js';
 import { badResponse as badResponseOf, isRecord, SAFE_ID } from '../shared/response-check.js';
 

@@ -2,7 +2,7 @@
 // WebSocket's end messages, and a hint per `exception_type` of `execution_error`.
 import { ExitCode } from '../../errors.js';
 import type { WsOutcome } from './tracker.js';
-import { isV1Terminal } from './wire.js';
+import { isV1Terminal } from '../../protocol/legacy.js';
 
 export function exitCodeForStatus(status: string): number {
   if (status === 'success') return ExitCode.OK;

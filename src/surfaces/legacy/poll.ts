@@ -2,7 +2,7 @@
 // client has never seen, means "in flight".
 import { sleep } from '../../http/retry.js';
 import type { LegacyClient } from './client.js';
-import { isV1Terminal } from './wire.js';
+import { isV1Terminal } from '../../protocol/legacy.js';
 
 export interface PollOptions {
   intervalMs: number;

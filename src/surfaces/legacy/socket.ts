@@ -12,7 +12,7 @@ import { joinBase } from '../../http/links.js';
 import { redactUrl } from '../../http/redact.js';
 import { sleep } from '../../http/retry.js';
 import { ExitCode, WesError } from '../../errors.js';
-import { decodeFrame, type BinaryFrame } from './frames.js';
+import { decodeFrame, type BinaryFrame } from '../../protocol/legacy-frames.js';
 
 export interface SocketMessage {
   type: string;

@@ -3,7 +3,7 @@
 // executing so a preview without a prompt id (type 1, type 3) is only claimed when ours is the only
 // one running, and collects the output file references of `executed` messages.
 import type { SocketMessage } from './socket.js';
-import type { V1FileRef } from './wire.js';
+import type { V1FileRef } from '../../protocol/legacy.js';
 
 export type WsOutcome =
   | { kind: 'success' }

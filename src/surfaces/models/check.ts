@@ -2,9 +2,9 @@
 // malformed answer becomes one clear error instead of a crash later on.
 import type { HttpResponse } from '../../http/client.js';
 import type { WesError } from '../../errors.js';
-import { isModelId } from './ids.js';
-import { isObject } from './openapi-doc.js';
-import type { RouterModelDetail, RouterModelListEntry, RouterModelListResponse } from './types.js';
+import { isModelId } from '../../protocol/model-ids.js';
+import { isObject } from '../../protocol/openapi-document.js';
+import type { RouterModelDetail, RouterModelListEntry, RouterModelListResponse } from '../../protocol/router.js';
 import { badResponse as badResponseOf } from '../shared/response-check.js';
 
 /** A malformed answer of this surface. */

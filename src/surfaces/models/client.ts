@@ -1,8 +1,8 @@
 // A typed client for surface B (the model router). No printing: commands decide what to show.
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { checkDetail, checkListPage } from './check.js';
-import { modelPath, type ModelRef } from './ids.js';
-import type { RouterModelDetail, RouterModelListResponse } from './types.js';
+import { modelPath, type ModelRef } from '../../protocol/model-ids.js';
+import type { RouterModelDetail, RouterModelListResponse } from '../../protocol/router.js';
 
 export interface SchemaAnswer {
   status: 200 | 304;

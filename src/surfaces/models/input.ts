@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonNumberRangeError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
-import { isObject, type JsonObject } from './openapi-doc.js';
+import { isObject, type JsonObject } from '../../protocol/openapi-document.js';
 import { fieldTypes, inputFields, isBinaryString, type InputField } from './schema-fields.js';
 
 export interface InputSources {

@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import type { HttpClient } from '../../http/client.js';
 import { UniqueNames } from '../../files/safe-name.js';
 import { saveToFile, type SavedFile } from '../../files/save.js';
-import { isObject } from './openapi-doc.js';
+import { isObject } from '../../protocol/openapi-document.js';
 
 const URL_IN_TEXT = /https?:\/\/[^\s"'<>\\^`{|}]+/gi;
 

@@ -5,7 +5,7 @@
 import { ApiError, WesError } from '../../errors.js';
 import { backoffDelay, sleep } from '../../http/retry.js';
 import type { ModelsClient, RunAnswer } from './client.js';
-import type { ModelRef } from './ids.js';
+import type { ModelRef } from '../../protocol/model-ids.js';
 
 export interface RunWait {
   kind: 'collect' | 'retry';

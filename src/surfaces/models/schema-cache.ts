@@ -4,8 +4,8 @@
 import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProfileStore } from '../../config/store.js';
-import type { ModelRef } from './ids.js';
-import { isObject } from './openapi-doc.js';
+import type { ModelRef } from '../../protocol/model-ids.js';
+import { isObject } from '../../protocol/openapi-document.js';
 
 export interface CachedSchema {
   etag: string | undefined;

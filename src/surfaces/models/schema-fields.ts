@@ -1,6 +1,6 @@
 // The input fields a schema document describes, for people (the `models schema` table) and for
 // typing `-i KEY=VALUE` pairs. Reads the request-body schema through the document's local $refs.
-import { deref, findRequestBodySchema, isObject, type JsonObject } from './openapi-doc.js';
+import { deref, findRequestBodySchema, isObject, type JsonObject } from '../../protocol/openapi-document.js';
 
 export interface InputField {
   name: string;

@@ -2,8 +2,8 @@
 // (a 304 serves the cached copy), or a fresh fetch that refills the cache.
 import { ExitCode, WesError } from '../../errors.js';
 import type { ModelsClient } from './client.js';
-import type { ModelRef } from './ids.js';
-import { isObject, type JsonObject } from './openapi-doc.js';
+import type { ModelRef } from '../../protocol/model-ids.js';
+import { isObject, type JsonObject } from '../../protocol/openapi-document.js';
 import type { SchemaCache } from './schema-cache.js';
 
 export interface LoadedSchema {

@@ -1,7 +1,7 @@
 // What one dev-router model is: its input schema, its price, extra provider checks, and how it
 // answers a call. The router (run.ts) owns auth, limits, idempotency and the deadline around it.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { RouterValidationErrorDetail } from '../../../surfaces/models/types.js';
+import type { RouterValidationErrorDetail } from '../../../protocol/router.js';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -1,5 +1,7 @@
-// Binary WebSocket frames of surface C, encoded by the dev-server and decoded by the client with
-// this one module, so both sides agree byte by byte. All integers are big-endian uint32.
+// Binary WebSocket frames of the cloud API v1, from the service interface, "Events", "C. WebSocket
+// messages" (the binary frame table): encoded by the dev-server and decoded by the client with
+// this one module, and pinned byte by byte by test/unit/protocol-golden.test.ts against
+// test/fixtures/protocol/legacy-frames.json. All integers are big-endian uint32.
 //
 //   1 PREVIEW_IMAGE                type | image_type (1 JPEG, 2 PNG) | image bytes
 //   3 TEXT                         type | node_id_len | node_id (UTF-8) | text (UTF-8)

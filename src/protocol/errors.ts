@@ -1,16 +1,19 @@
-// Wire shapes of the error bodies of the three surfaces (service-interface.md, "Errors").
+// Wire shapes of the error bodies, from the service interface: "Errors" ("A. Job API v2",
+// "B. Router") and "B. Router error resources". Pinned by test/unit/protocol-golden.test.ts
+// against test/fixtures/protocol/errors.json.
 
-/** Surface A ErrorEnvelope. */
+/** "Errors", "A. Job API v2": the envelope `{error: {code, message, details?}}`. */
 export interface ErrorEnvelope {
   error: { code: string; message: string; details?: Record<string, unknown> | null };
 }
 
-/** Surface B RouterErrorResponse. */
+/** "B. Router error resources": `RouterErrorResponse`. */
 export interface RouterErrorResponse {
   detail: string;
   error_type: string;
 }
 
+/** "B. Router error resources": one offending field; `type` is an open string. */
 export interface RouterValidationErrorDetail {
   loc: Array<string | number>;
   msg: string;
@@ -19,12 +22,12 @@ export interface RouterValidationErrorDetail {
   input?: unknown;
 }
 
-/** Surface B 422 RouterValidationErrorResponse. */
+/** "B. Router error resources": the 422 `RouterValidationErrorResponse`. */
 export interface RouterValidationErrorResponse {
   detail: RouterValidationErrorDetail[];
 }
 
-/** The closed set of router buckets; anything else is handled as internal_error. */
+/** "Errors", "B. Router": the closed set of fifteen buckets; anything else is handled as internal_error. */
 export const ROUTER_ERROR_TYPES = new Set([
   'invalid_input',
   'content_policy_violation',
@@ -43,6 +46,7 @@ export const ROUTER_ERROR_TYPES = new Set([
   'rate_limited',
 ]);
 
+/** "Router response headers": the `X-Committed-Spend-Limit/-Current/-Remaining` values of a spend-cap 429. */
 export interface CommittedSpend {
   limit_cents: number;
   current_cents: number;

@@ -1,10 +1,12 @@
 // Validating a model input against its schema document with ajv (JSON Schema 2020-12, the dialect
-// of OpenAPI 3.1), reporting every problem in the router's own validation-detail shape. The
-// dev-server validates calls with this and the CLI checks input locally with it, so both report
-// the same problems the same way.
+// of OpenAPI 3.1), reporting every problem in the router's validation-detail shape (service
+// interface, "B. Router error resources": `loc` outermost first with integer array indexes, `msg`,
+// `type`, `ctx`, `input`). The interface says the schema document "is the same document the server
+// validates calls against"; the dev-server validates calls with this and the CLI checks input
+// locally with it, a neutral schema check that is part of neither side.
 import Ajv2020Module, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { findRequestBodySchema, isObject, SchemaDocumentError } from './openapi-doc.js';
-import type { RouterValidationErrorDetail } from './types.js';
+import { findRequestBodySchema, isObject, SchemaDocumentError } from './openapi-document.js';
+import type { RouterValidationErrorDetail } from './errors.js';
 
 const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
 

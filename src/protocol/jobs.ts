@@ -1,7 +1,11 @@
-// Wire shapes of surface A (job API v2), field for field from the service interface. Names are
-// the service's own (snake_case); commands print these objects unchanged with --json.
-export type { ErrorEnvelope } from '../../http/wire-errors.js';
+// Wire shapes of the job API v2, field for field from the service interface, "Resources and
+// their fields" (sections "A. Job", "A. Progress", "A. Output", "A. JobError", "A. JobUrls") and
+// "States and transitions" ("A. Job status"). Names are the service's own
+// (snake_case); commands print these objects unchanged with --json. Pinned by
+// test/unit/protocol-golden.test.ts against test/fixtures/protocol/jobs.json.
+export type { ErrorEnvelope } from './errors.js';
 
+/** "A. Job status (`JobStatus`)": the values, and the four terminal ones. */
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'canceling' | 'canceled' | 'failed' | 'expired';
 
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set<JobStatus>(['succeeded', 'canceled', 'failed', 'expired']);
@@ -10,6 +14,7 @@ export function isTerminal(status: string): boolean {
   return TERMINAL_STATUSES.has(status);
 }
 
+/** "A. Progress": one complete, re-syncing snapshot, weighted by node count and sampler steps. */
 export interface Progress {
   /** Overall fraction, 0 to 1. */
   value: number;
@@ -22,8 +27,10 @@ export interface Progress {
   message?: string | null;
 }
 
+/** "A. Output", field `type`: the normalized kind. */
 export type OutputType = 'image' | 'video' | 'audio' | 'text' | 'file' | 'latent';
 
+/** "A. Output": a committed job output, which is an asset. */
 export interface Output {
   /** Empty string when the worker named no node. */
   node_id: string;
@@ -40,13 +47,18 @@ export interface Output {
   job_id?: string | null;
 }
 
-/** An asset record: the Output fields plus what the serving surface adds (e.g. file_path, created_at). */
+/**
+ * An asset record: the Output fields plus what the serving surface adds; the interface does not
+ * show those, the dev-server design ("Paths the interface leaves unshown") fixes
+ * `file_path` and `created_at`.
+ */
 export interface AssetRecord extends Output {
   file_path?: string;
   created_at?: string;
   [extra: string]: unknown;
 }
 
+/** "A. JobError": `JobNodeErrorReason`, `JobNodeError` and the failure detail in `job.error`. */
 export interface JobNodeErrorReason {
   type: string;
   message: string;
@@ -67,6 +79,7 @@ export interface JobError {
   node_errors?: Record<string, JobNodeError>;
 }
 
+/** "A. JobUrls": links the client follows and never builds. */
 export interface JobUrls {
   self: string;
   events: string;
@@ -75,6 +88,7 @@ export interface JobUrls {
   logs?: string;
 }
 
+/** "A. Job (`Job`)". */
 export interface Job {
   id: string;
   status: JobStatus | string;
@@ -92,13 +106,13 @@ export interface Job {
   release_id?: string;
 }
 
-/** Body of the submit operation (dev-server.md: `POST /api/v2/jobs`). */
+/** Body of the submit operation: the interface leaves it unshown; the dev-server design fixes `POST /api/v2/jobs`. */
 export interface SubmitRequest {
   workflow: Record<string, unknown>;
   extra_data?: Record<string, unknown>;
 }
 
-/** Body of the asset-from-hash operation. */
+/** Body of the asset-from-hash operation (the dev-server design: `POST /api/v2/assets/from-hash`). */
 export interface AssetFromHashRequest {
   hash: string;
   file_path: string;

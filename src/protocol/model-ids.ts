@@ -1,6 +1,8 @@
-// Model id rules of the interface. The dev-server validates path parameters and builds its catalog
-// with these, and the CLI checks ids with them before any request, so listed and accepted ids
-// cannot drift.
+// Model id and page-cursor grammar, from the service interface: "B. Router catalog resources"
+// (RouterModelId, RouterProviderSegment, RouterModelSegment, RouterPageCursor) and "Limits". The
+// dev-server validates path parameters and builds its catalog with these, and the CLI checks ids
+// with them before any request, so listed and accepted ids cannot drift. Pinned by
+// test/unit/protocol-golden.test.ts against test/fixtures/protocol/model-ids.json.
 
 const SEGMENT = /^[a-z0-9]+([._-][a-z0-9]+)*$/;
 export const PROVIDER_MAX = 64;
@@ -52,7 +54,7 @@ export function isModelId(id: string): boolean {
   }
 }
 
-/** The call path of a model under the router base: segments percent-encoded. */
+/** The call path of a model under the router base ("Endpoints", "B. Router"): segments percent-encoded. */
 export function modelPath(ref: { provider: string; model: string }): string {
   return `/v1/models/${encodeURIComponent(ref.provider)}/${encodeURIComponent(ref.model)}`;
 }

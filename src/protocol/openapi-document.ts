@@ -1,5 +1,6 @@
-// Reading a model's input-schema document (a standalone OpenAPI 3.1 document): where the request
-// body schema is, and how to follow the document's local `$ref`s. The document comes from the
+// Reading a model's input-schema document (service interface, "B. Router": GET
+// .../openapi.json answers a standalone OpenAPI document): where the request body schema is, and
+// how to follow the document's local `$ref`s. The document comes from the
 // server, so every step checks shapes instead of trusting them.
 
 export type JsonObject = Record<string, unknown>;

@@ -1,5 +1,8 @@
-// Wire shapes of surface C (cloud API v1, deprecated), shared by the dev-server and the client so
-// both sides name the same fields. Field names are the service's own (snake_case).
+// Wire shapes of the cloud API v1 (deprecated), from the service interface: "C. Cloud API v1
+// resources", "C. Cloud API v1 status", "Endpoints" ("C. Cloud API v1") and "Events" ("C. WebSocket
+// messages"); where the interface shows less, from what a local engine was observed to send
+// (test/fixtures/protocol/legacy.json holds those observations). Field names are the service's
+// own (snake_case). Pinned by test/unit/protocol-golden.test.ts.
 
 /** Upload result of POST /api/upload/image and /api/upload/mask. */
 export interface V1UploadResult {
@@ -74,7 +77,7 @@ export interface V1QueueDeleteRequest {
   clear?: boolean;
 }
 
-/** Terminal values of the v1 status endpoint; every other value means "in flight". */
+/** "C. Cloud API v1 status": the terminal values; every other value means "in flight". */
 export const V1_TERMINAL_STATUSES = ['success', 'error', 'non_retryable_error', 'lost', 'cancelled'] as const;
 export type V1TerminalStatus = (typeof V1_TERMINAL_STATUSES)[number];
 

@@ -1,0 +1,212 @@
+// Pins every definition of src/protocol (what the client and the dev-server must agree on) to
+// golden fixtures copied from the service interface and from observations of a real engine. The
+// fixtures are typed against the protocol types (tsc checks them), and each `Record<keyof T, true>`
+// lists the type's fields, so a field added, dropped or renamed on either side fails here.
+import { describe, expect, it } from 'vitest';
+import jobs from '../fixtures/protocol/jobs.json' with { type: 'json' };
+import errors from '../fixtures/protocol/errors.json' with { type: 'json' };
+import router from '../fixtures/protocol/router.json' with { type: 'json' };
+import ids from '../fixtures/protocol/model-ids.json' with { type: 'json' };
+import legacy from '../fixtures/protocol/legacy.json' with { type: 'json' };
+import frames from '../fixtures/protocol/legacy-frames.json' with { type: 'json' };
+import { isTerminal, TERMINAL_STATUSES, type Job, type JobError, type JobUrls, type Output, type Progress } from '../../src/protocol/jobs.js';
+import { ROUTER_ERROR_TYPES, type ErrorEnvelope, type RouterErrorResponse, type RouterValidationErrorDetail, type RouterValidationErrorResponse } from '../../src/protocol/errors.js';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RouterModelDetail, type RouterModelListResponse } from '../../src/protocol/router.js';
+import { CURSOR_MAX, CURSOR_PATTERN, isModelId, MODEL_ID_MAX, MODEL_MAX, PROVIDER_MAX, parseModelId, segmentProblem } from '../../src/protocol/model-ids.js';
+import { isV1Terminal, V1_TERMINAL_STATUSES, type V1FileRef, type V1PromptResponse, type V1Queue, type V1UploadResult, type V1WsMessage } from '../../src/protocol/legacy.js';
+import {
+  decodeFrame,
+  encodeFrame,
+  FRAME_PREVIEW_IMAGE,
+  FRAME_PREVIEW_IMAGE_WITH_METADATA,
+  FRAME_TEXT,
+  IMAGE_TYPE_JPEG,
+  IMAGE_TYPE_PNG,
+  type BinaryFrame,
+  type PreviewMetadata,
+} from '../../src/protocol/legacy-frames.js';
+
+const sorted = (o: object) => Object.keys(o).sort();
+
+describe('job API v2 resources', () => {
+  const job: Job = jobs.job;
+  const fields: Record<keyof Job, true> = {
+    id: true, status: true, created_at: true, started_at: true, completed_at: true, expires_at: true, queue_position: true,
+    progress: true, outputs: true, error: true, metrics: true, urls: true, deployment_id: true, release_id: true,
+  };
+  const progressFields: Record<keyof Progress, true> = {
+    value: true, nodes_done: true, nodes_total: true, current_node: true, current_node_class: true, step: true, steps: true, message: true,
+  };
+  const outputFields: Record<keyof Output, true> = {
+    node_id: true, name: true, type: true, content_type: true, size_bytes: true, id: true, hash: true, url: true, url_expires_at: true, job_id: true,
+  };
+  const urlFields: Record<keyof JobUrls, true> = { self: true, events: true, cancel: true, logs: true };
+  const errorFields: Record<keyof JobError, true> = { code: true, message: true, node_id: true, class_type: true, traceback: true, node_errors: true };
+
+  it('Job, Progress, Output and JobUrls have exactly the fields of the interface tables', () => {
+    expect(sorted(job)).toEqual(sorted(fields));
+    expect(sorted(job.progress!)).toEqual(sorted(progressFields));
+    expect(sorted(job.outputs[0]!)).toEqual(sorted(outputFields));
+    expect(sorted(job.urls)).toEqual(sorted(urlFields));
+  });
+
+  it('JobError has exactly the fields of its table, node_errors keyed by node id', () => {
+    const error: JobError = jobs.job_error_raised;
+    expect(sorted(error)).toEqual(sorted(errorFields));
+    expect(error.node_errors?.['4']?.errors[0]?.type).toBe('value_bigger_than_max');
+  });
+
+  it('the terminal statuses are the four the state table names, and no other value is terminal', () => {
+    expect([...TERMINAL_STATUSES].sort()).toEqual([...jobs.job_status.terminal].sort());
+    for (const status of jobs.job_status.values) expect(isTerminal(status)).toBe(jobs.job_status.terminal.includes(status));
+  });
+});
+
+describe('error bodies', () => {
+  it('the job API envelope and the router bodies type-check as the interface shows them', () => {
+    const envelope: ErrorEnvelope = errors.error_envelope;
+    const routerError: RouterErrorResponse = errors.router_error_response;
+    const validation: RouterValidationErrorResponse = errors.router_validation_error_response;
+    const detailFields: Record<keyof RouterValidationErrorDetail, true> = { loc: true, msg: true, type: true, ctx: true, input: true };
+    expect(sorted(envelope.error)).toEqual(['code', 'details', 'message']);
+    expect(sorted(routerError)).toEqual(['detail', 'error_type']);
+    expect(sorted(validation.detail[0]!)).toEqual(sorted(detailFields));
+  });
+
+  it('the router bucket set is closed at the fifteen values of the interface', () => {
+    expect(errors.router_error_types).toHaveLength(15);
+    expect([...ROUTER_ERROR_TYPES].sort()).toEqual([...errors.router_error_types].sort());
+  });
+});
+
+describe('router catalog resources', () => {
+  it('a list page and a model detail have exactly the fields of the interface', () => {
+    const page: RouterModelListResponse = router.list_response;
+    const detail: RouterModelDetail = router.detail;
+    const pageFields: Record<keyof RouterModelListResponse, true> = { data: true, has_more: true, next_cursor: true, limit: true };
+    const detailFields: Record<keyof RouterModelDetail, true> = { id: true, provider: true, model: true, billing: true, input_schema_url: true };
+    expect(sorted(page)).toEqual(sorted(pageFields));
+    expect(sorted(detail)).toEqual(sorted(detailFields));
+    expect(detail.id).toBe(`${detail.provider}/${detail.model}`);
+  });
+
+  it('the list limit defaults to 20 and is clamped at 100', () => {
+    expect({ list_limit_default: LIST_LIMIT_DEFAULT, list_limit_max: LIST_LIMIT_MAX }).toEqual(router.limits);
+  });
+});
+
+describe('model id and cursor grammar', () => {
+  it('keeps the lengths of "Limits"', () => {
+    expect({ provider_max: PROVIDER_MAX, model_max: MODEL_MAX, id_max: MODEL_ID_MAX, cursor_max: CURSOR_MAX }).toEqual({
+      provider_max: ids.provider_max, model_max: ids.model_max, id_max: ids.id_max, cursor_max: ids.cursor_max,
+    });
+    expect(CURSOR_PATTERN.source).toBe(ids.cursor_pattern);
+  });
+
+  it('accepts and refuses ids exactly as the interface pattern does', () => {
+    const pattern = new RegExp(ids.id_pattern);
+    for (const id of ids.valid_ids) {
+      expect(pattern.test(id), id).toBe(true);
+      expect(parseModelId(id).id).toBe(id);
+    }
+    for (const id of ids.invalid_ids) {
+      expect(pattern.test(id), id).toBe(false);
+      expect(isModelId(id), id).toBe(false);
+    }
+  });
+
+  it('bounds each segment at its maxLength and the whole id at 193', () => {
+    expect(segmentProblem('provider', 'a'.repeat(ids.provider_max))).toBeUndefined();
+    expect(segmentProblem('provider', 'a'.repeat(ids.provider_max + 1))).toMatch(/at most 64/);
+    expect(segmentProblem('model', 'a'.repeat(ids.model_max))).toBeUndefined();
+    expect(segmentProblem('model', 'a'.repeat(ids.model_max + 1))).toMatch(/at most 128/);
+    expect(isModelId(`${'p'.repeat(64)}/${'m'.repeat(128)}`)).toBe(true); // 64 + 1 + 128 = 193
+  });
+
+  it('recognizes cursors by the RouterPageCursor pattern', () => {
+    for (const cursor of ids.valid_cursors) expect(CURSOR_PATTERN.test(cursor), cursor).toBe(true);
+    for (const cursor of ids.invalid_cursors) expect(CURSOR_PATTERN.test(cursor), cursor).toBe(false);
+  });
+});
+
+describe('cloud API v1 resources and messages', () => {
+  it('type-checks the interface shapes and what a real engine was seen to send', () => {
+    const shapes: [V1UploadResult, V1UploadResult, V1PromptResponse, V1PromptResponse, V1PromptResponse, V1Queue, V1Queue, V1FileRef] = [
+      legacy.upload_result,
+      legacy.observed.upload_result,
+      legacy.submit_result,
+      legacy.observed.prompt_accepted,
+      legacy.observed.prompt_refused_validation,
+      legacy.queue,
+      legacy.observed.queue,
+      legacy.file_ref,
+    ];
+    expect(shapes.map((s) => sorted(s))).toEqual([
+      ['name', 'subfolder'],
+      ['name', 'subfolder', 'type'],
+      ['prompt_id'],
+      ['node_errors', 'number', 'prompt_id'],
+      ['error', 'node_errors'],
+      ['queue_pending', 'queue_running'],
+      ['queue_pending', 'queue_running'],
+      ['filename', 'subfolder', 'type'],
+    ]);
+  });
+
+  it('the observed WebSocket sequence and execution_error are V1WsMessage values of the named types', () => {
+    const messages = [...legacy.observed.ws_sequence, legacy.observed.execution_error] as V1WsMessage[];
+    for (const message of messages) expect(legacy.ws_message_types).toContain(message.type);
+    const error = legacy.observed.execution_error as Extract<V1WsMessage, { type: 'execution_error' }>;
+    expect(sorted(error.data)).toEqual(
+      ['current_inputs', 'current_outputs', 'exception_message', 'exception_type', 'executed', 'node_id', 'node_type', 'prompt_id', 'timestamp', 'traceback'],
+    );
+  });
+
+  it('the status endpoint is terminal on exactly the five named values', () => {
+    expect([...V1_TERMINAL_STATUSES].sort()).toEqual([...legacy.terminal_statuses].sort());
+    for (const status of legacy.in_flight_statuses) expect(isV1Terminal(status), status).toBe(false);
+  });
+});
+
+interface FixtureFrame {
+  type: number;
+  format?: string;
+  image_hex?: string;
+  nodeId?: string;
+  text?: string;
+  metadata?: PreviewMetadata;
+}
+
+function toFrame(f: FixtureFrame): BinaryFrame {
+  const image = Uint8Array.from(Buffer.from(f.image_hex ?? '', 'hex'));
+  const format = f.format as 'png' | 'jpeg';
+  if (f.type === FRAME_TEXT) return { type: FRAME_TEXT, nodeId: f.nodeId!, text: f.text! };
+  if (f.type === FRAME_PREVIEW_IMAGE_WITH_METADATA) return { type: FRAME_PREVIEW_IMAGE_WITH_METADATA, metadata: f.metadata!, format, image };
+  return { type: FRAME_PREVIEW_IMAGE, format, image };
+}
+
+describe('binary WebSocket frames', () => {
+  it('uses the type and image_type numbers of the frame table, and its metadata keys', () => {
+    expect({ PREVIEW_IMAGE: FRAME_PREVIEW_IMAGE, TEXT: FRAME_TEXT, PREVIEW_IMAGE_WITH_METADATA: FRAME_PREVIEW_IMAGE_WITH_METADATA }).toEqual(frames.frame_types);
+    expect({ JPEG: IMAGE_TYPE_JPEG, PNG: IMAGE_TYPE_PNG }).toEqual(frames.image_types);
+    const keys: Record<Exclude<keyof PreviewMetadata, 'image_type'>, true> = {
+      node_id: true, display_node_id: true, real_node_id: true, prompt_id: true, parent_node_id: true,
+    };
+    expect(sorted(keys)).toEqual([...frames.metadata_keys].sort());
+  });
+
+  for (const golden of frames.frames) {
+    it(`encodes and decodes ${golden.name} byte for byte`, () => {
+      const frame = toFrame(golden.frame);
+      expect(Buffer.from(encodeFrame(frame)).toString('hex')).toBe(golden.hex);
+      expect(decodeFrame(Uint8Array.from(Buffer.from(golden.hex, 'hex')))).toEqual({ ok: true, frame });
+    });
+  }
+
+  for (const bad of frames.refused) {
+    it(`refuses a frame: ${bad.name}`, () => {
+      const result = decodeFrame(Uint8Array.from(Buffer.from(bad.hex, 'hex')));
+      expect(result.ok).toBe(false);
+    });
+  }
+});
