@@ -1,12 +1,14 @@
 // Builds the commander tree (definitions only: each command's module loads when it runs) and
 // runs one invocation: global options, Ctrl-C and --timeout through one AbortSignal, usage errors
 // as exit 2, every failure rendered by one error renderer.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import type { Factory, GlobalOptions } from './factory.js';
-import { VERSION } from './factory-version.js';
 import { InterruptedError, TimeoutError, UsageError, WesError, ExitCode } from './errors.js';
-import type { CommandModule } from './commands/types.js';
-import { registerCommands } from './commands/registry.js';
+import type { ActionFactory } from './commands/types.js';
+import { buildCommandTree } from './command-tree.js';
+
+/** The tree without actions, for tests that read it (help texts, completion scripts). */
+export const buildProgram = buildCommandTree;
 
 export interface ProgramIO {
   argv: string[];
@@ -18,47 +20,6 @@ export interface ProgramIO {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   columns?: number;
-}
-
-export type Loader = () => Promise<CommandModule>;
-export type ActionFactory = (load: Loader) => (...args: unknown[]) => Promise<void>;
-
-export function buildProgram(action: ActionFactory): Command {
-  const program = new Command('wes')
-    .description('Run node-graph workflows and partner AI models on the workflow execution service.')
-    .version(`wes ${VERSION}`, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help for a command')
-    .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
-    .optionsGroup('Global options:')
-    .option('--json', 'print JSON (NDJSON for streams) on stdout')
-    .option('-q, --quiet', 'print no progress or notes on stderr')
-    .option('--verbose', 'print each request and response line on stderr (secrets redacted)')
-    .option('--no-color', 'no colour (also NO_COLOR, CLICOLOR=0)')
-    .option('--timeout <seconds>', 'overall deadline of a command that waits')
-    .option('--retries <n>', 'retries of a failed request (default 4)')
-    .option('--profile <name>', 'configuration profile (env WES_PROFILE)')
-    .option('--base-url <url>', 'surfaces A and C base URL (env WES_BASE_URL)')
-    .option('--router-url <url>', 'model router base URL (env WES_ROUTER_URL)')
-    .addOption(new Option('--api-key <key>', 'API key (env WES_API_KEY)'))
-    .addOption(new Option('--router-token <token>', 'model router credential (env WES_ROUTER_TOKEN)'))
-    .option('--deployment <id>', 'serverless deployment id (env WES_DEPLOYMENT)')
-    .option('--partner-key <key>', 'partner-node key for extra_data (env WES_PARTNER_KEY)');
-  program.addHelpText(
-    'after',
-    `
-Examples:
-  $ wes dev-server                       # a local service to try everything
-  $ wes jobs submit flow.json --wait --download out/
-  $ wes models run dev/echo -d '{"prompt":"hi"}'
-  $ wes help exit-codes
-
-Configuration: flags, then WES_* environment variables, then the profile (wes auth login).`,
-  );
-  registerCommands(program, action);
-  // Root listing only (groups keep their usage terms): names alone keep descriptions readable.
-  program.configureHelp({ showGlobalOptions: true, sortSubcommands: false, subcommandTerm: (c) => c.name() });
-  return program;
 }
 
 export async function runProgram(io: ProgramIO): Promise<number> {
@@ -90,11 +51,11 @@ export async function runProgram(io: ProgramIO): Promise<number> {
       factory = new Factory({ ...io, globals, signal: controller.signal });
       const positional = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])).map(String);
       const mod = await load();
-      const code = await mod.run(factory, positional, cmd.opts());
+      const code = await mod.run(factory, positional, cmd.opts(), cmd);
       exitCode = typeof code === 'number' ? code : 0;
     };
 
-  const program = buildProgram(action);
+  const program = buildCommandTree(action);
   // The command that rejected the command line, so a usage error can name it.
   let failing: Command = program;
   for (const cmd of [program, ...allCommands(program)]) {

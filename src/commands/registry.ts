@@ -1,7 +1,7 @@
 // The command tree. Each group's index.ts only declares its commands; the modules that do the
 // work load when a command runs.
 import type { Command } from 'commander';
-import type { ActionFactory } from '../program.js';
+import type { ActionFactory } from './types.js';
 import { registerAuth } from './auth/index.js';
 import { registerConfig } from './config/index.js';
 import { registerProfiles } from './profiles/index.js';

@@ -1,10 +1,24 @@
+import type { Command } from 'commander';
 import type { Factory } from '../factory.js';
 
 /**
- * A command's run function: parsed positional arguments and the command's own options
- * (commander's camelCase names). Returns the exit code, or nothing for 0; throws WesError.
+ * A command's run function: parsed positional arguments, the command's own options (commander's
+ * camelCase names), and the command itself (its parents lead to the whole tree, for help and
+ * completion). Returns the exit code, or nothing for 0; throws WesError.
  */
-export type RunFn = (f: Factory, args: string[], opts: Record<string, unknown>) => Promise<number | void>;
+export type RunFn = (f: Factory, args: string[], opts: Record<string, unknown>, command: Command) => Promise<number | void>;
 export interface CommandModule {
   run: RunFn;
+}
+
+/** Loads a command's module when it runs. */
+export type Loader = () => Promise<CommandModule>;
+/** Turns a loader into the commander action that runs the command (src/program.ts makes it). */
+export type ActionFactory = (load: Loader) => (...args: unknown[]) => Promise<void>;
+
+/** The root of the tree a command belongs to. */
+export function rootCommand(command: Command): Command {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root;
 }

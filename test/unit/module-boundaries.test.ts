@@ -1,7 +1,8 @@
 // The dev-server is an independent implementation of the service interface: it shares with the
 // client only src/protocol (the definitions both sides must agree on, pinned by golden fixtures)
 // and src/util (tiny helpers with no reading of the interface in them). These tests read every
-// import in src/ and hold that boundary both ways.
+// import in src/ and hold that boundary both ways, and keep src/ free of import cycles (the
+// command tree once imported help and completion, which imported the program that built the tree).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 interface Edge {
   from: string;
   to: string;
+  /** `import type` / `export type`: gone at run time, so it makes no cycle. */
+  typeOnly: boolean;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -29,13 +32,44 @@ function relativeSpecifiers(source: string): string[] {
   return found;
 }
 
+const TYPE_ONLY = /^\s*(?:import|export)\s+type\b[^;]*?from\s*['"][^'"]+['"];?/gm;
+
 function edges(): Edge[] {
-  return sourceFiles(join(root, 'src')).flatMap((file) =>
-    relativeSpecifiers(readFileSync(file, 'utf8')).map((spec) => ({
+  return sourceFiles(join(root, 'src')).flatMap((file) => {
+    const source = readFileSync(file, 'utf8');
+    const runtime = new Set(relativeSpecifiers(source.replace(TYPE_ONLY, '')));
+    return relativeSpecifiers(source).map((spec) => ({
       from: relative(root, file),
-      to: relative(root, resolve(dirname(file), spec)),
-    })),
-  );
+      to: relative(root, resolve(dirname(file), spec)).replace(/\.js$/, '.ts'),
+      typeOnly: !runtime.has(spec),
+    }));
+  });
+}
+
+/** The import cycles among `edges` (strongly connected components of more than one module). */
+function cycles(list: Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const e of list) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = stack.splice(stack.indexOf(v));
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return found;
 }
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
@@ -52,6 +86,13 @@ describe('module boundaries of src/', () => {
       './d.js',
     ]);
     expect(all.length).toBeGreaterThan(100);
+    expect(cycles([{ from: 'a', to: 'b', typeOnly: false }, { from: 'b', to: 'a', typeOnly: false }])).toEqual([['a', 'b']]);
+  });
+
+  it('has no import cycle (type-only imports aside): the command tree is built in one module and passed in', () => {
+    expect(cycles(all.filter((e) => !e.typeOnly))).toEqual([]);
+    const bad = all.filter((e) => under(e.from, 'src/commands') && ['src/program.ts', 'src/command-tree.ts'].includes(e.to));
+    expect(show(bad)).toEqual([]);
   });
 
   it('the dev-server imports only itself, src/protocol and src/util (never client code)', () => {

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { ActionFactory } from '../../program.js';
+import type { ActionFactory } from '../types.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 

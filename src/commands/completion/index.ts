@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import type { ActionFactory } from '../../program.js';
+import type { ActionFactory } from '../types.js';
 import { DYNAMIC_KINDS, SHELLS } from '../../completion/kinds.js';
 
 export function registerCompletion(program: Command, action: ActionFactory): void {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ActionFactory } from '../../program.js';
+import type { ActionFactory } from '../types.js';
 import { PROFILE_KEYS } from '../../config/keys.js';
 
 export function registerConfig(program: Command, action: ActionFactory): void {

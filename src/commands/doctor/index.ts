@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ActionFactory } from '../../program.js';
+import type { ActionFactory } from '../types.js';
 
 export function registerDoctor(program: Command, action: ActionFactory): void {
   program

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import type { ActionFactory } from '../../program.js';
+import type { ActionFactory } from '../types.js';
+import { HELP_TOPICS } from './topic-names.js';
 
-export const HELP_TOPICS = ['exit-codes', 'environment', 'formatting'] as const;
+export { HELP_TOPICS };
 
 export function registerHelp(program: Command, action: ActionFactory): void {
   program.helpCommand(false);

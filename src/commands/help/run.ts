@@ -1,8 +1,10 @@
 // wes help [topic | command...]: topics print their text; anything else shows that command's help.
+import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
+import { rootCommand } from '../types.js';
 import { EXIT_CODE_TABLE, UsageError } from '../../errors.js';
 import { exitCodesTopic, environmentTopic, formattingTopic } from './topics.js';
-import { HELP_TOPICS } from './index.js';
+import { HELP_TOPICS } from './topic-names.js';
 
 const TOPICS: Record<(typeof HELP_TOPICS)[number], () => string> = {
   'exit-codes': exitCodesTopic,
@@ -10,7 +12,7 @@ const TOPICS: Record<(typeof HELP_TOPICS)[number], () => string> = {
   formatting: formattingTopic,
 };
 
-export async function run(f: Factory, args: string[]): Promise<number> {
+export async function run(f: Factory, args: string[], _opts: unknown, command: Command): Promise<number> {
   const topic = args.join(' ');
   if (topic === 'exit-codes' && f.io.json) {
     f.io.printJson(EXIT_CODE_TABLE.map(([code, meaning]) => ({ code, meaning })));
@@ -20,9 +22,7 @@ export async function run(f: Factory, args: string[]): Promise<number> {
     f.io.println(TOPICS[topic as keyof typeof TOPICS]());
     return 0;
   }
-  const { buildProgram } = await import('../../program.js');
-  const program = buildProgram(() => async () => {});
-  let cmd = program;
+  let cmd = rootCommand(command);
   for (const word of args) {
     const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!next) throw new UsageError(`no help topic or command ${JSON.stringify(topic)}`, `topics: ${HELP_TOPICS.join(', ')}; commands: wes --help`);

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { ActionFactory } from '../../program.js';
+import type { ActionFactory } from '../types.js';
 import { convertOptions } from '../workflows/options.js';
 
 const DEPRECATED = 'Deprecated cloud API v1; each command names its v2 replacement once on stderr (--quiet hides it).';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ActionFactory } from '../../program.js';
+import type { ActionFactory } from '../types.js';
 
 export function registerProfiles(program: Command, action: ActionFactory): void {
   const profiles = program.command('profiles').description('List profiles and choose the one in use').helpGroup('Setup and tools:');

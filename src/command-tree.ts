@@ -1,0 +1,46 @@
+// The command tree: the root `wes` command with its global options and every command group,
+// definitions only (each command's module loads when it runs). Built by runProgram with the
+// action that runs a command; help and completion get the live tree from the command they run in,
+// so nothing under src/commands imports this module or src/program.ts.
+import { Command, Option } from 'commander';
+import { VERSION } from './factory-version.js';
+import type { ActionFactory } from './commands/types.js';
+import { registerCommands } from './commands/registry.js';
+
+export function buildCommandTree(action: ActionFactory): Command {
+  const program = new Command('wes')
+    .description('Run node-graph workflows and partner AI models on the workflow execution service.')
+    .version(`wes ${VERSION}`, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .optionsGroup('Global options:')
+    .option('--json', 'print JSON (NDJSON for streams) on stdout')
+    .option('-q, --quiet', 'print no progress or notes on stderr')
+    .option('--verbose', 'print each request and response line on stderr (secrets redacted)')
+    .option('--no-color', 'no colour (also NO_COLOR, CLICOLOR=0)')
+    .option('--timeout <seconds>', 'overall deadline of a command that waits')
+    .option('--retries <n>', 'retries of a failed request (default 4)')
+    .option('--profile <name>', 'configuration profile (env WES_PROFILE)')
+    .option('--base-url <url>', 'surfaces A and C base URL (env WES_BASE_URL)')
+    .option('--router-url <url>', 'model router base URL (env WES_ROUTER_URL)')
+    .addOption(new Option('--api-key <key>', 'API key (env WES_API_KEY)'))
+    .addOption(new Option('--router-token <token>', 'model router credential (env WES_ROUTER_TOKEN)'))
+    .option('--deployment <id>', 'serverless deployment id (env WES_DEPLOYMENT)')
+    .option('--partner-key <key>', 'partner-node key for extra_data (env WES_PARTNER_KEY)');
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  $ wes dev-server                       # a local service to try everything
+  $ wes jobs submit flow.json --wait --download out/
+  $ wes models run dev/echo -d '{"prompt":"hi"}'
+  $ wes help exit-codes
+
+Configuration: flags, then WES_* environment variables, then the profile (wes auth login).`,
+  );
+  registerCommands(program, action);
+  // Root listing only (groups keep their usage terms): names alone keep descriptions readable.
+  program.configureHelp({ showGlobalOptions: true, sortSubcommands: false, subcommandTerm: (c) => c.name() });
+  return program;
+}
