@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
 export default defineConfig({
+  // The version the build injects, so wes run in-process by tests reports what the binary does.
+  define: { __WES_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -20,6 +20,11 @@ export interface ProgramIO {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   columns?: number;
+  /**
+   * Ctrl-C for a caller that runs wes inside its own process (tests): aborting it interrupts the
+   * command. Without it, runProgram listens for SIGINT on the process.
+   */
+  interrupt?: AbortSignal;
 }
 
 export async function runProgram(io: ProgramIO): Promise<number> {
@@ -36,7 +41,8 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     firstInterruptAt = Date.now();
     controller.abort(new InterruptedError());
   };
-  process.on('SIGINT', onSigint);
+  if (io.interrupt) io.interrupt.addEventListener('abort', () => controller.abort(new InterruptedError()), { once: true });
+  else process.on('SIGINT', onSigint);
 
   const action: ActionFactory = (load) =>
     async function (this: Command, ...args: unknown[]) {

@@ -28,7 +28,8 @@ class SpinnerProgress implements Progress {
     this.stream = io.stderr as NodeJS.WriteStream;
     // ora colours on its own; follow the IO's decision (NO_COLOR, CLICOLOR=0, --no-color).
     this.color = io.errStyle.level > 0;
-    this.spinner = ora({ text: sanitizeLine(initial), stream: this.stream, color: this.color ? 'cyan' : false, discardStdin: false }).start();
+    // isEnabled: the IO has decided (canAnimate reads its own env, not the process's CI/TERM).
+    this.spinner = ora({ text: sanitizeLine(initial), stream: this.stream, color: this.color ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
   }
   update(text: string): void {
     this.spinner.text = sanitizeLine(text);

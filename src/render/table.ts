@@ -18,14 +18,17 @@ function cellText(cell: Cell): string {
   return sanitizeLine(String(cell));
 }
 
-/** Column widths that fit `total` columns: shrink the widest column first. */
+/**
+ * Column widths that fit `total` columns: shrink the widest column first. The first column is the
+ * row's key (an id, a name) and is never cut: a truncated id cannot be copied into the next command.
+ */
 export function fitWidths(natural: number[], total: number, gap = 2): number[] {
   const widths = [...natural];
   const budget = Math.max(total - gap * (widths.length - 1), widths.length * 4);
   let sum = widths.reduce((a, b) => a + b, 0);
-  while (sum > budget) {
-    let widest = 0;
-    for (let i = 1; i < widths.length; i++) if (widths[i]! > widths[widest]!) widest = i;
+  while (sum > budget && widths.length > 1) {
+    let widest = 1;
+    for (let i = 2; i < widths.length; i++) if (widths[i]! > widths[widest]!) widest = i;
     if (widths[widest]! <= 4) break;
     widths[widest]!--;
     sum--;

@@ -1,9 +1,14 @@
-// Runs the built bin/wes.js as a script would: a temp WES_CONFIG_DIR, no terminal, captured
-// stdout/stderr/exit code. Build first (`npm test` does).
+// Runs wes as a script would: a temp WES_CONFIG_DIR, no terminal, captured stdout/stderr/exit
+// code. By default the whole CLI runs in this process (runProgram on buffers, env passed in, no
+// process globals touched): fast, and counted by coverage. What needs a real process spawns the
+// built bin/wes.js (build first; `npm test` does): signals (`onSpawn`), a working directory
+// (`cwd`), or `spawn: true` for exit codes, pipes and packaging as the binary has them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runProgram as runProgramOn } from '../../src/program.js';
+import { testIO, type TestIO } from './test-io.js';
 
 export const WES_BIN = resolve(import.meta.dirname, '../../bin/wes.js');
 
@@ -21,8 +26,10 @@ export interface RunOptions {
   cwd?: string;
   configDir?: string;
   timeoutMs?: number;
-  /** Called once the process has started (e.g. to send SIGINT later). */
+  /** Called once the process has started (e.g. to send SIGINT later); implies `spawn`. */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+  /** Run the built binary in a child process instead of in this one. */
+  spawn?: boolean;
 }
 
 /** A temp config folder, removed by the returned cleanup. */
@@ -33,13 +40,54 @@ export function tempConfigDir(): { dir: string; cleanup: () => void } {
 
 const SCRUBBED_ENV = ['WES_PROFILE', 'WES_BASE_URL', 'WES_ROUTER_URL', 'WES_API_KEY', 'WES_ROUTER_TOKEN', 'WES_DEPLOYMENT', 'WES_PARTNER_KEY', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'FORCE_COLOR'];
 
-export function runWes(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  const own = opts.configDir ? undefined : tempConfigDir();
+function scriptEnv(configDir: string, extra: RunOptions['env']): NodeJS.ProcessEnv {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const k of SCRUBBED_ENV) delete env[k];
-  Object.assign(env, { WES_CONFIG_DIR: opts.configDir ?? own!.dir }, opts.env);
+  Object.assign(env, { WES_CONFIG_DIR: configDir }, extra);
+  return env as NodeJS.ProcessEnv;
+}
+
+export interface ProgramRun {
+  io: TestIO;
+  env: NodeJS.ProcessEnv;
+  /** Aborting it is Ctrl-C. */
+  interrupt?: AbortSignal;
+}
+
+/** The whole CLI in this process, on `io`, with `env` as its environment; resolves to the exit code. */
+export function runProgram(argv: string[], { io, env, interrupt }: ProgramRun): Promise<number> {
+  return runProgramOn({ ...io, argv, env, interrupt });
+}
+
+/** Variables Node reads once, as the process starts (NODE_EXTRA_CA_CERTS, NODE_OPTIONS, ...). */
+const readAtStartUp = (env: RunOptions['env']) => Object.keys(env ?? {}).some((name) => name.startsWith('NODE_'));
+
+export function runWes(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  if (opts.spawn || opts.onSpawn || opts.cwd !== undefined || readAtStartUp(opts.env)) return spawnWes(args, opts);
+  return runWesInProcess(args, opts);
+}
+
+async function runWesInProcess(args: string[], opts: RunOptions): Promise<RunResult> {
+  const own = opts.configDir ? undefined : tempConfigDir();
+  const io = testIO({ stdin: opts.input });
+  const interrupt = new AbortController();
+  const timer = setTimeout(() => interrupt.abort(), opts.timeoutMs ?? 60_000);
+  try {
+    const code = await runProgram(args, { io, env: scriptEnv(opts.configDir ?? own!.dir, opts.env), interrupt: interrupt.signal });
+    const stdoutBytes = io.stdout.bytes();
+    return { code, signal: null, stdout: stdoutBytes.toString('utf8'), stderr: io.stderr.text(), stdoutBytes };
+  } finally {
+    clearTimeout(timer);
+    own?.cleanup();
+  }
+}
+
+/** The built binary in a child process, as a script runs it. */
+export function spawnWes(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const own = opts.configDir ? undefined : tempConfigDir();
+  const env = scriptEnv(opts.configDir ?? own!.dir, opts.env);
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [WES_BIN, ...args], { env: env as NodeJS.ProcessEnv, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [WES_BIN, ...args], { env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));

@@ -1,0 +1,104 @@
+// What a person sees on a terminal, checked in-process on buffers that say they are a TTY (the
+// tmux tests see the same on a real screen where tmux exists): the spinner draws and ends in one
+// line, colour appears only where it is allowed, and tables fit 80 columns without cutting an id.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProgram, runWes, tempConfigDir } from '../helpers/cli.js';
+import { imageWorkflow, useDevServer } from '../helpers/dev-server.js';
+import { testIO, type TestIOOptions } from '../helpers/test-io.js';
+
+const SPINNER = /[\u2800-\u28ff]/;
+const ESCAPE = /\u001b\[/;
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+const visible = (text: string) => text.replace(ANSI, '');
+
+const dev = useDevServer({ stepMs: 10 });
+let dir: string;
+let config: { dir: string; cleanup: () => void };
+
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const base: Record<string, string | undefined> = { ...process.env, WES_CONFIG_DIR: config.dir, WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey!, WES_ROUTER_URL: dev.server.url, WES_ROUTER_TOKEN: dev.server.apiKey! };
+  for (const name of ['CI', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'FORCE_COLOR', 'TERM', 'WES_PROFILE']) delete base[name];
+  return { ...base, TERM: 'xterm-256color', ...extra } as NodeJS.ProcessEnv;
+}
+
+async function onTerminal(argv: string[], tty: TestIOOptions, extraEnv: Record<string, string> = {}) {
+  const io = testIO(tty);
+  const code = await runProgram(argv, { io, env: env(extraEnv) });
+  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'wes-tty-'));
+  config = tempConfigDir();
+  writeFileSync(join(dir, 'flow.json'), JSON.stringify(imageWorkflow({ steps: 30 })));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  config.cleanup();
+});
+
+describe('on a terminal', () => {
+  it('jobs watch draws a spinner on stderr, redrawn in place, and ends in one line; stdout carries no escape', async () => {
+    const submitted = await runWes(['jobs', 'submit', join(dir, 'flow.json'), '--quiet'], { env: { WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey! } });
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const id = submitted.stdout.trim();
+    const run = await onTerminal(['jobs', 'watch', id, '--interval', '0.05'], { stderrTTY: true, stdoutTTY: false });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(SPINNER);
+    expect(run.stderr).toMatch(/\u001b\[1G\u001b\[0K/); // the line is cleared and redrawn, not appended
+    expect(visible(run.stderr).match(/succeeded in/g)).toHaveLength(1);
+    expect(run.stdout).not.toMatch(ESCAPE);
+  });
+
+  it('the same watch piped is one plain line per change, with no spinner and no escape', async () => {
+    const submitted = await runWes(['jobs', 'submit', join(dir, 'flow.json'), '--quiet'], { env: { WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey! } });
+    const run = await onTerminal(['jobs', 'watch', submitted.stdout.trim(), '--interval', '0.05'], {});
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(SPINNER);
+    expect(run.stderr).not.toMatch(ESCAPE);
+    expect(run.stderr).toMatch(/succeeded in/);
+  });
+
+  it('colours an error on a terminal, and not with NO_COLOR, --no-color, CLICOLOR=0 or when piped', async () => {
+    const argv = ['jobs', 'get', '00000000-0000-4000-8000-000000000000'];
+    const coloured = await onTerminal(argv, { stderrTTY: true, stdoutTTY: true });
+    expect(coloured.code).toBe(5);
+    expect(coloured.stderr).toMatch(/\u001b\[31merror:/);
+    for (const [extra, flags] of [[{ NO_COLOR: '1' }, []], [{}, ['--no-color']], [{ CLICOLOR: '0' }, []]] as const) {
+      const plain = await onTerminal([...argv, ...flags], { stderrTTY: true, stdoutTTY: true }, extra);
+      expect(plain.stderr, JSON.stringify(extra) + flags.join(' ')).toMatch(/^error: /m);
+      expect(plain.stderr).not.toMatch(ESCAPE);
+    }
+    const piped = await onTerminal(argv, {});
+    expect(piped.stderr).toMatch(/^error: /m);
+    expect(piped.stderr).not.toMatch(ESCAPE);
+  });
+
+  it('models list fits 80 columns with a header, and every id is shown whole', async () => {
+    const listed = await onTerminal(['models', 'list', '--limit', '100', '--json'], {});
+    const ids = (JSON.parse(listed.stdout) as { data: Array<{ id: string }> }).data.map((m) => m.id);
+    expect(ids.length).toBeGreaterThan(5);
+    const run = await onTerminal(['models', 'list', '--limit', '100'], { stdoutTTY: true, stderrTTY: true, columns: 80 });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = visible(run.stdout).trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+PROVIDER\s+MODEL/);
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+    const shown = lines.slice(1).map((l) => l.split(/\s+/)[0]);
+    expect(shown.join("\n")).toEqual(ids.join("\n"));
+  });
+
+  it('jobs get fits 80 columns, its fields and outputs table included', async () => {
+    const done = await runWes(['jobs', 'submit', join(dir, 'flow.json'), '--wait', '--quiet'], { env: { WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey! } });
+    expect(done.code, done.stderr).toBe(0);
+    const id = done.stdout.trim();
+    const run = await onTerminal(['jobs', 'get', id], { stdoutTTY: true, stderrTTY: true, columns: 80 });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = visible(run.stdout).split('\n');
+    expect(lines.some((l) => l.includes(id))).toBe(true);
+    expect(run.stdout).toMatch(ESCAPE); // bold field names: colour is on for a terminal
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+  });
+});
