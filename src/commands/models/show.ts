@@ -2,7 +2,7 @@
 import type { Factory } from '../../factory.js';
 import { joinBase } from '../../http/links.js';
 import { renderFields } from '../../render/table.js';
-import { modelPath } from '../../surfaces/models/ids.js';
+import { modelPath } from '../../protocol/model-ids.js';
 import { modelArg, modelsClient } from './context.js';
 
 export async function run(f: Factory, args: string[]): Promise<number> {
