@@ -49,7 +49,7 @@ class Validator {
         continue;
       }
       const def = nodeDef(this.info, classType);
-      if (!def) this.add(id, classType, 'missing_node_type', `Cannot execute because node ${classType} does not exist.`, `Node ID '#${id}'`);
+      if (!def) this.add(id, classType, 'invalid_prompt', `Cannot execute because node ${classType} does not exist.`, `Node ID '#${id}'`);
       else if (def.outputNode) outputs.push(id);
     }
     if (this.problems.length) return;
