@@ -3,6 +3,7 @@
 // workflow out. Pure: values are copied, never re-parsed, so numbers (as parseJsonExact gives them)
 // keep every digit and strings every character. Everything that stops an exact conversion is
 // collected, so the caller can list every problem at once.
+import { executionOrder } from './execution-order.js';
 import { isRecord, nodeDef, widgetDefault, widgetSlots, type NodeDef, type ObjectInfo } from './node-defs.js';
 import { LinkProblem, LinkResolver, VIRTUAL_TYPES } from './resolve.js';
 import { MODE_BYPASS, MODE_NEVER, readUiGraph, type UiGraph, type UiNode } from './ui-graph.js';
@@ -48,7 +49,7 @@ function describeSlots(def: NodeDef): string {
 const DYNAMIC_SYNTAX = /\{[^{}]*\|[^{}]*\}|\/\/|\/\*/;
 
 class Converter {
-  readonly problems: NodeProblem[] = [];
+  private readonly problems: NodeProblem[] = [];
   readonly notes: string[] = [];
   private readonly graph: UiGraph;
   private readonly resolver: LinkResolver;
@@ -67,10 +68,18 @@ class Converter {
     this.problems.push({ node, classType, what });
   }
 
+  /** Problems by the position of their node in the file (found in the editor's walking order). */
+  problemsInFileOrder(): NodeProblem[] {
+    const position = new Map(this.graph.nodes.map((n, i) => [n.id, i]));
+    const at = (p: NodeProblem) => position.get(p.node) ?? Number.MAX_SAFE_INTEGER;
+    return [...this.problems].sort((a, b) => at(a) - at(b));
+  }
+
   run(): ApiWorkflow {
-    for (const node of this.graph.nodes) if (node.type === 'PrimitiveNode') this.applyPrimitive(node);
+    const order = executionOrder(this.graph);
+    for (const node of order) if (node.type === 'PrimitiveNode') this.applyPrimitive(node);
     const out: ApiWorkflow = {};
-    for (const node of this.graph.nodes) {
+    for (const node of order) {
       const def = this.executableDef(node);
       if (def) out[node.id] = this.convertNode(node, def);
     }
@@ -188,5 +197,5 @@ class Converter {
 export function convertUiWorkflow(ui: Record<string, unknown>, info: ObjectInfo): Conversion {
   const converter = new Converter(ui, info);
   const workflow = converter.run();
-  return { workflow, problems: converter.problems, notes: converter.notes };
+  return { workflow, problems: converter.problemsInFileOrder(), notes: converter.notes };
 }

@@ -109,19 +109,20 @@ describe('rules of the export', () => {
     };
     const { problems } = convertUiWorkflow(ui, INFO);
     expect(problems.map((p) => [p.node, p.classType])).toEqual([
-      ['6', 'PrimitiveNode'],
       ['1', 'NoSuchNode'],
       ['2', 'SaveImage'],
       ['3', 'EmptyImage'],
       ['4', 'a3f1c2d4-0000-4000-8000-000000000001'],
       ['5', 'workflow>Upscaler'],
+      ['6', 'PrimitiveNode'],
       ['7', 'SaveImage'],
     ]);
-    expect(problems[1]!.what).toMatch(/unknown node class/);
-    expect(problems[2]!.what).toMatch(/linked to node 99, which is not in the workflow/);
-    expect(problems[3]!.what).toBe('widgets_values has 3 value(s) but EmptyImage takes 4: width, height, batch_size, color');
-    expect(problems[4]!.what).toMatch(/subgraph/);
-    expect(problems[5]!.what).toMatch(/group node/);
+    expect(problems[0]!.what).toMatch(/unknown node class/);
+    expect(problems[1]!.what).toMatch(/linked to node 99, which is not in the workflow/);
+    expect(problems[2]!.what).toBe('widgets_values has 3 value(s) but EmptyImage takes 4: width, height, batch_size, color');
+    expect(problems[3]!.what).toMatch(/subgraph/);
+    expect(problems[4]!.what).toMatch(/group node/);
+    expect(problems[5]!.what).toMatch(/Run widget replace on values/);
     expect(problems[6]!.what).toMatch(/link 8, which is not in the workflow's links/);
   });
 
@@ -131,6 +132,19 @@ describe('rules of the export', () => {
     const result = convertUiWorkflow(parseJsonExact(file) as Record<string, unknown>, INFO);
     expect(result.workflow['1']!.inputs.filename_prefix).toBe(text);
     expect(JSON.parse(stringifyJsonExact(result.workflow))['1'].inputs.filename_prefix).toBe(text);
+  });
+
+  it('writes PrimitiveNode values in the editor\'s walking order: of two feeding one widget, the later one wins', () => {
+    // Node 3 is walked after node 2 although saved first: it waits for its input link from node 1.
+    const ui = {
+      nodes: [
+        node(3, 'PrimitiveNode', { inputs: [{ name: 'x', type: '*', link: 9 }], outputs: [{ type: 'INT', links: [2] }], widgets_values: [30, 'fixed'] }),
+        node(2, 'PrimitiveNode', { outputs: [{ type: 'INT', links: [1] }], widgets_values: [20, 'fixed'] }),
+        node(1, 'EmptyImage', { inputs: [{ name: 'width', type: 'INT', link: 1, widget: { name: 'width' } }], outputs: [{ type: 'IMAGE', links: [9] }], widgets_values: [10, 8, 1, 0] }),
+      ],
+      links: [[1, 2, 0, 1, 0, 'INT'], [2, 3, 0, 1, 0, 'INT'], [9, 1, 0, 3, 0, 'IMAGE']],
+    };
+    expect(convertUiWorkflow(ui, INFO).workflow['1']!.inputs.width).toBe(30);
   });
 
   it('notes dynamic-prompt syntax it sends unchanged', () => {
