@@ -179,6 +179,14 @@ describe('against the dev-server\'s /api/object_info', () => {
     }
   });
 
+  it('a server without /api/object_info is named, with the offline way as the hint', async () => {
+    const ui = file('dev-ui-404.json', devUiWorkflow());
+    const res = await wes(server, ['workflows', 'convert', ui], { env: { WES_BASE_URL: `${server.url}/no-such-prefix` } });
+    expect(res.code).toBe(5);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/hint: .*--object-info FILE/);
+  });
+
   it('jobs submit refuses the UI format naming --convert (exit 2, nothing sent); with --convert the job runs', async () => {
     const ui = file('dev-ui-submit.json', devUiWorkflow());
     const submits = countOf(server, 'POST /api/v2/jobs');

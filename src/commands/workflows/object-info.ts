@@ -1,7 +1,7 @@
 // Where node definitions come from: a saved object_info file (offline), or the server's
 // /api/object_info through the v1 client, cached per base URL (--refresh asks again).
 import type { Factory } from '../../factory.js';
-import { UsageError } from '../../errors.js';
+import { UsageError, WesError } from '../../errors.js';
 import { LegacyClient, readObjectInfo } from '../../surfaces/legacy/client.js';
 import { ObjectInfoCache } from '../../surfaces/legacy/object-info-cache.js';
 import { readLocalText } from '../jobs/workflow-file.js';
@@ -39,7 +39,10 @@ export async function loadObjectInfo(f: Factory, opts: ObjectInfoOptions): Promi
       return { info, origin: `${settings.baseUrl} (cached ${cached.fetchedAt})`, cachedAt: cached.fetchedAt };
     }
   }
-  const { text, info } = await new LegacyClient(f.http()).objectInfoExact();
+  const { text, info } = await new LegacyClient(f.http()).objectInfoExact().catch((err: unknown) => {
+    if (err instanceof WesError && !err.hint) err.hint = 'the node definitions come from the server\'s /api/object_info; give a saved copy with --object-info FILE instead';
+    throw err;
+  });
   await cache.write(text).catch((err: Error) => f.io.debug(`object_info not cached: ${err.message}`));
   return { info, origin: settings.baseUrl };
 }
