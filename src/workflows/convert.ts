@@ -32,6 +32,11 @@ export interface Conversion {
 /** The PrimitiveNode property that makes the editor rewrite %…% patterns in its value. */
 const REPLACE_PROPERTY = 'Run widget replace on values';
 
+/** Node ids and input names are the file's: `__proto__` must be a key like any other. */
+function plainRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
 /** Arrays are reserved for links, so the editor boxes an array widget value (the engine unboxes it). */
 function widgetValue(value: unknown): unknown {
   return Array.isArray(value) ? { __value__: value } : value;
@@ -78,7 +83,7 @@ class Converter {
   run(): ApiWorkflow {
     const order = executionOrder(this.graph);
     for (const node of order) if (node.type === 'PrimitiveNode') this.applyPrimitive(node);
-    const out: ApiWorkflow = {};
+    const out: ApiWorkflow = plainRecord();
     for (const node of order) {
       const def = this.executableDef(node);
       if (def) out[node.id] = this.convertNode(node, def);
@@ -115,7 +120,7 @@ class Converter {
   }
 
   private convertNode(node: UiNode, def: NodeDef): ApiNode {
-    const inputs: Record<string, unknown> = {};
+    const inputs: Record<string, unknown> = plainRecord();
     this.widgetInputs(node, def, inputs);
     for (const [name, value] of this.primitiveValues.get(node.id) ?? []) {
       if (Object.hasOwn(inputs, name)) inputs[name] = widgetValue(value);

@@ -147,6 +147,17 @@ describe('rules of the export', () => {
     expect(convertUiWorkflow(ui, INFO).workflow['1']!.inputs.width).toBe(30);
   });
 
+  it('takes __proto__ and constructor as plain node ids and input names', () => {
+    const ui = parseJsonExact(`{"nodes":[
+      {"id":"__proto__","type":"EmptyImage","mode":0,"outputs":[{"type":"IMAGE","links":[1]}],"widgets_values":[1,2,1,0]},
+      {"id":"constructor","type":"SaveImage","mode":0,"inputs":[{"name":"images","type":"IMAGE","link":1},{"name":"__proto__","type":"IMAGE","link":1}],"widgets_values":["x"]}],
+      "links":[[1,"__proto__",0,"constructor",0,"IMAGE"]]}`) as Record<string, unknown>;
+    const { workflow, problems } = convertUiWorkflow(ui, INFO);
+    expect(problems).toEqual([]);
+    expect(Object.keys(workflow).sort()).toEqual(['__proto__', 'constructor']);
+    expect(JSON.parse(stringifyJsonExact(workflow)).constructor.inputs).toEqual({ filename_prefix: 'x', images: ['__proto__', 0], ['__proto__']: ['__proto__', 0] });
+  });
+
   it('notes dynamic-prompt syntax it sends unchanged', () => {
     const ui = { nodes: [node(1, 'CLIPTextEncode', { widgets_values: ['a {red|blue} cat // comment'] })], links: [] };
     const result = convertUiWorkflow(ui, INFO);

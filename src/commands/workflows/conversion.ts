@@ -8,7 +8,7 @@ import { loadObjectInfo, type ObjectInfoOptions } from './object-info.js';
 
 /** Problems in the engine's node_errors shape, so the error renderer prints them as a table. */
 export function asNodeErrors(problems: { node: string; classType: string; type: string; message: string; details?: string }[]): Record<string, unknown> {
-  const out: Record<string, { class_type: string; errors: { type: string; message: string; details: string }[] }> = {};
+  const out = Object.create(null) as Record<string, { class_type: string; errors: { type: string; message: string; details: string }[] }>;
   for (const p of problems) {
     const entry = (out[p.node] ??= { class_type: p.classType, errors: [] });
     entry.errors.push({ type: p.type, message: p.message, details: p.details ?? '' });
