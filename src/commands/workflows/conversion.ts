@@ -31,12 +31,17 @@ export function conversionError(source: string, problems: NodeProblem[], cachedA
   });
 }
 
+/** What the conversion kept as saved although the editor would have changed it, on stderr. */
+export function warnNotes(f: Factory, notes: string[]): void {
+  for (const note of notes) f.io.warn(sanitizeLine(`note: ${note}`));
+}
+
 /** Converts `ui` with the node definitions `opts` names; notes on what the editor would have changed go to stderr. */
 export async function convertForCommand(f: Factory, ui: Record<string, unknown>, source: string, opts: ObjectInfoOptions): Promise<ApiWorkflow> {
   const loaded = await loadObjectInfo(f, opts);
   const result = convertUiWorkflow(ui, loaded.info);
   if (result.problems.length) throw conversionError(source, result.problems, loaded.cachedAt);
-  for (const note of result.notes) f.io.warn(sanitizeLine(`note: ${note}`));
+  warnNotes(f, result.notes);
   f.io.info(sanitizeLine(`converted ${source} from the UI format: ${Object.keys(result.workflow).length} node(s), definitions from ${loaded.origin}`));
   return result.workflow;
 }

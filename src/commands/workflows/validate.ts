@@ -8,7 +8,7 @@ import { sanitizeLine } from '../../render/sanitize.js';
 import { validateApiWorkflow } from '../../workflows/validate.js';
 import { convertUiWorkflow } from '../../workflows/convert.js';
 import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../jobs/workflow-file.js';
-import { asNodeErrors, conversionError } from './conversion.js';
+import { asNodeErrors, conversionError, warnNotes } from './conversion.js';
 import { loadObjectInfo } from './object-info.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
@@ -21,6 +21,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   if (!api) {
     const converted = convertUiWorkflow(value as Record<string, unknown>, loaded.info);
     if (converted.problems.length) throw conversionError(source, converted.problems, loaded.cachedAt);
+    warnNotes(f, converted.notes);
     api = converted.workflow;
   }
   const problems = validateApiWorkflow(api, loaded.info);
