@@ -23,7 +23,7 @@ group nodes, subgraphs) is listed, every problem at once, with exit 2.
 Examples:
   $ wes workflows convert ui.json > api.json
   $ wes workflows convert ui.json --object-info object_info.json -o api.json
-  $ wes legacy object-info --json > object_info.json   # save the definitions once`)
+  $ wes api GET /api/object_info > object_info.json   # save the definitions once, digit for digit`)
     .action(action(() => import('./convert.js')));
 
   objectInfoOptions(

@@ -23,7 +23,7 @@ export interface ObjectInfoOptions {
 async function fromFile(path: string): Promise<LoadedObjectInfo> {
   const text = await readLocalText(path);
   const info = readObjectInfo(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  if (!info) throw new UsageError(`${path} is not an object_info document (a JSON object keyed by node class)`, 'save it with: wes legacy object-info --json > object_info.json');
+  if (!info) throw new UsageError(`${path} is not an object_info document (a JSON object keyed by node class)`, 'save the server\'s definitions with: wes api GET /api/object_info > object_info.json');
   return { info, origin: path };
 }
 
