@@ -25,8 +25,9 @@ await build({
   target: 'node20',
   // Dependencies are bundled too: resolving and compiling hundreds of small files dominated the
   // start-up of every command that makes a request (undici alone took twice as long unbundled).
-  // ws's optional native add-ons stay external (ws falls back without them).
-  external: ['bufferutil', 'utf-8-validate'],
+  // Native add-ons stay external: ws's optional ones (ws falls back without them) and the blake3
+  // binding (src/util/blake3.ts loads it with require and falls back to WASM).
+  external: ['bufferutil', 'utf-8-validate', '@napi-rs/blake-hash'],
   banner: { js: "import { createRequire as __wesCreateRequire } from 'node:module'; const require = __wesCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
   define: { __WES_VERSION__: JSON.stringify(pkg.version) },

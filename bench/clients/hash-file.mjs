@@ -2,7 +2,8 @@
 // {impl, bytes, hash_ms, hex} as JSON. Used by the blake3 case, one process per run, so module
 // loading and WASM compilation stay out of the hashing time but inside the process's wall time.
 //   node hash-file.mjs <impl> <file> [module-dir]
-//   impl: wes (the bundled src/files/blake3.ts, module-dir = the bundle), blake3-jit, noble, blake3-wasm
+//   impl: wes (the bundled src/files/blake3.ts, module-dir = the bundle; WES_BLAKE3=wasm forces its
+//   fallback), blake3-jit, noble, blake3-wasm
 import { createReadStream, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -16,8 +17,8 @@ const hex = (bytes) => Buffer.from(bytes).toString('hex');
 /** Each loader returns { update(chunk), digestHex() } with its WASM (if any) ready. */
 const LOADERS = {
   async wes() {
-    const { blake3File } = await import(pathToFileURL(moduleDir).href);
-    return { whole: async (path) => (await blake3File(path)).replace(/^blake3:/, '') };
+    const { blake3File, blake3Backend } = await import(pathToFileURL(moduleDir).href);
+    return { backend: blake3Backend(), whole: async (path) => (await blake3File(path)).replace(/^blake3:/, '') };
   },
   async 'blake3-jit'() {
     const { createHasher } = await load('blake3-jit');
@@ -52,4 +53,4 @@ if (hasher.whole) {
   digest = hasher.digestHex();
 }
 const hashMs = Number(process.hrtime.bigint() - started) / 1e6;
-process.stdout.write(`${JSON.stringify({ impl, bytes, hash_ms: hashMs, hex: digest })}\n`);
+process.stdout.write(`${JSON.stringify({ impl, backend: hasher.backend, bytes, hash_ms: hashMs, hex: digest })}\n`);

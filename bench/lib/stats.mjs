@@ -12,6 +12,7 @@ export function max(values) {
 }
 
 export const MiB = 1024 * 1024;
+export const GiB = 1024 * MiB;
 
 /** Throughput in MB/s (10^6 bytes: what curl and b3sum users compare). */
 export function mbPerSecond(bytes, ms) {

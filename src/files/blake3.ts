@@ -1,23 +1,21 @@
-// blake3 (hash-wasm: the fastest well-kept implementation measured here; see bench) in the
-// service's form `blake3:<hex>`, streaming in constant memory.
-import { createBLAKE3, type IHasher } from 'hash-wasm';
-import { createReadStream } from 'node:fs';
+// blake3 in the service's form `blake3:<hex>`, streaming in constant memory. The implementation
+// (native binding, else WASM) is chosen in src/util/blake3.ts.
 import { Transform, type TransformCallback } from 'node:stream';
+import { blake3Backend, blake3OfFile, createBlake3 as createHasher, updateFromFile, type Blake3 } from '../util/blake3.js';
 
-export type Blake3Hasher = IHasher;
+export type Blake3Hasher = Blake3;
+export { blake3Backend, updateFromFile };
 
 export function createBlake3(): Promise<Blake3Hasher> {
-  return createBLAKE3();
+  return createHasher();
 }
 
 export function formatBlake3(hasher: Blake3Hasher): string {
-  return `blake3:${hasher.digest('hex')}`;
+  return `blake3:${hasher.hex()}`;
 }
 
-export async function blake3File(path: string): Promise<string> {
-  const hasher = await createBlake3();
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hasher.update(chunk as Buffer);
-  return formatBlake3(hasher);
+export function blake3File(path: string): Promise<string> {
+  return blake3OfFile(path);
 }
 
 /** A pass-through that hashes what flows through it (hash while downloading, not after). */

@@ -2,14 +2,14 @@
 // checked against the expected blake3 when there is one, and only then is the file renamed to
 // its final name. A body that breaks mid-way is resumed with Range when the server allows it,
 // else restarted; a failed or interrupted download leaves nothing behind.
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { ExitCode, WesError } from '../errors.js';
-import { createBlake3, sameHash, type Blake3Hasher } from './blake3.js';
+import { createBlake3, formatBlake3, sameHash, updateFromFile, type Blake3Hasher } from './blake3.js';
 
 export interface OpenedBody {
   status: number;
@@ -85,7 +85,7 @@ async function appendBody(
 /** A hasher fed with the first `bytes` bytes of a file. */
 async function hashPrefix(path: string, bytes: number): Promise<Blake3Hasher> {
   const hasher = await createBlake3();
-  if (bytes > 0) for await (const chunk of createReadStream(path, { start: 0, end: bytes - 1 })) hasher.update(chunk as Buffer);
+  await updateFromFile(hasher, path, 0, bytes);
   return hasher;
 }
 
@@ -113,7 +113,7 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
         written = onDisk;
       }
     }
-    const hash = `blake3:${hasher.digest('hex')}`;
+    const hash = formatBlake3(hasher);
     if (opts.expectedSize != null && written !== opts.expectedSize) {
       throw new IntegrityError(`${opts.name}: got ${written} bytes, expected ${opts.expectedSize}`);
     }

@@ -6,16 +6,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createBLAKE3 } from 'hash-wasm';
+import { setImmediate } from 'node:timers/promises';
+import { createBlake3 } from '../../util/blake3.js';
 import type { BlobStore, StoredOutput } from '../contract.js';
 import { outputKind } from './media-type.js';
+
+const YIELD_EVERY_BYTES = 4 << 20;
 
 export const HASH_PATTERN = /^blake3:[0-9a-f]{64}$/;
 
 /** A pass-through that hashes what flows through it. */
 export async function blake3Tap(): Promise<{ tap: Transform; digest: () => string; size: () => number }> {
-  const hasher = await createBLAKE3();
-  hasher.init();
+  const hasher = await createBlake3();
   let size = 0;
   const tap = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -24,19 +26,26 @@ export async function blake3Tap(): Promise<{ tap: Transform; digest: () => strin
       callback(null, chunk);
     },
   });
-  return { tap, digest: () => `blake3:${hasher.digest('hex')}`, size: () => size };
+  return { tap, digest: () => `blake3:${hasher.hex()}`, size: () => size };
 }
 
 /** Hashes a stream to its end without keeping it. */
 export async function blake3OfStream(source: Readable): Promise<{ hash: string; size: number }> {
-  const hasher = await createBLAKE3();
-  hasher.init();
+  const hasher = await createBlake3();
   let size = 0;
+  let sinceTurn = 0;
   for await (const chunk of source) {
     hasher.update(chunk as Buffer);
     size += (chunk as Buffer).length;
+    sinceTurn += (chunk as Buffer).length;
+    // A generated source (a SaveBytes output) never waits for I/O, so without a turn of the event
+    // loop now and then a multi-GiB commit would hold every other request until it ends.
+    if (sinceTurn >= YIELD_EVERY_BYTES) {
+      sinceTurn = 0;
+      await setImmediate();
+    }
   }
-  return { hash: `blake3:${hasher.digest('hex')}`, size };
+  return { hash: `blake3:${hasher.hex()}`, size };
 }
 
 export class FileBlobStore implements BlobStore {

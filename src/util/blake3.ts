@@ -1,0 +1,77 @@
+// blake3 with the fastest implementation this machine can load: the native binding
+// (@napi-rs/blake-hash, an optional dependency with a prebuilt addon per platform; ~9 GB/s here)
+// and, when it is not installed or cannot load, hash-wasm (~1 GB/s). WES_BLAKE3=wasm forces the
+// fallback (CI runs the suite both ways). Used by the client and the dev-server alike.
+import { createRequire } from 'node:module';
+import { createReadStream } from 'node:fs';
+
+/** An incremental hasher: feed it bytes (a file's prefix from disk, then a stream), then digest. */
+export interface Blake3 {
+  update(data: Uint8Array): void;
+  /** Lowercase hex of the 32-byte digest. */
+  hex(): string;
+}
+
+export type Blake3Backend = 'native' | 'wasm';
+
+interface NativeHasher {
+  update(data: Uint8Array): unknown;
+  digest(format: 'hex'): string;
+}
+type NativeModule = { Blake3Hasher: new () => NativeHasher };
+
+let native: NativeModule | null | undefined;
+
+/** The native module, or null when it cannot load (or the fallback is forced); loaded once, on first use. */
+function loadNative(env: NodeJS.ProcessEnv = process.env): NativeModule | null {
+  if (env.WES_BLAKE3 === 'wasm') return null;
+  if (native === undefined) {
+    try {
+      native = createRequire(import.meta.url)('@napi-rs/blake-hash') as NativeModule;
+    } catch {
+      native = null;
+    }
+  }
+  return native;
+}
+
+/** Which implementation createBlake3 uses in this process. */
+export function blake3Backend(): Blake3Backend {
+  return loadNative() ? 'native' : 'wasm';
+}
+
+export async function createBlake3(backend: Blake3Backend = blake3Backend()): Promise<Blake3> {
+  const mod = backend === 'native' ? loadNative() : null;
+  if (mod) {
+    const hasher = new mod.Blake3Hasher();
+    return { update: (data) => void hasher.update(data), hex: () => hasher.digest('hex') };
+  }
+  const hasher = await (await loadWasm())();
+  return { update: (data) => void hasher.update(data), hex: () => hasher.digest('hex') };
+}
+
+/** Feeds bytes [start, end) of a file into `hasher` (1 MiB reads). */
+export async function updateFromFile(hasher: Blake3, path: string, start = 0, end = Infinity): Promise<number> {
+  let bytes = 0;
+  if (end <= start) return 0;
+  const range = Number.isFinite(end) ? { start, end: end - 1 } : { start };
+  for await (const chunk of createReadStream(path, { ...range, highWaterMark: 1 << 20 })) {
+    hasher.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return bytes;
+}
+
+/** hash-wasm's factory, loaded only when needed. Its package is CommonJS (UMD) to the bundler, so
+ * a dynamic import of the bundle sees it under `default`. */
+async function loadWasm(): Promise<typeof import('hash-wasm').createBLAKE3> {
+  const mod = (await import('hash-wasm')) as typeof import('hash-wasm') & { default?: typeof import('hash-wasm') };
+  return mod.createBLAKE3 ?? mod.default!.createBLAKE3;
+}
+
+/** `blake3:<hex>` of a whole file. */
+export async function blake3OfFile(path: string, backend?: Blake3Backend): Promise<string> {
+  const hasher = await createBlake3(backend);
+  await updateFromFile(hasher, path);
+  return `blake3:${hasher.hex()}`;
+}
