@@ -1,7 +1,7 @@
 // The one HTTP layer every command goes through (undici, keep-alive): credentials per surface and
 // only to configured origins, retries, --timeout and Ctrl-C through one AbortSignal, error
 // decoding, redirects by hand, and --verbose request lines with secrets redacted.
-import { Agent, request as undiciRequest, type Dispatcher, FormData } from 'undici';
+import { Agent, request as undiciRequest, type Dispatcher } from './undici-core.js';
 import type { Readable } from 'node:stream';
 import { ApiError, NetworkError, WesError, ExitCode, type Surface } from '../errors.js';
 import { stringifyJsonExact } from '../util/exact-json.js';
@@ -43,7 +43,7 @@ export interface RetryInfo {
 }
 
 /** A body that can be produced again for a retry (streams cannot be replayed). */
-export type BodySource = string | Buffer | Uint8Array | (() => Readable | FormData | Buffer | string);
+export type BodySource = string | Buffer | Uint8Array | (() => Readable | Buffer | string);
 
 export interface HttpRequest {
   surface: ApiSurface;
@@ -263,11 +263,10 @@ export class HttpClient {
     read: Read,
     started: number,
   ): Promise<HttpResponse<Buffer | Readable>> {
-    const res: Dispatcher.ResponseData = await undiciRequest(a.url, {
+    const res: Dispatcher.ResponseData = await undiciRequest(this.agent, a.url, {
       method: a.method as Dispatcher.HttpMethod,
       headers: a.headers,
-      body: body as Dispatcher.DispatchOptions['body'] | FormData,
-      dispatcher: this.agent,
+      body: body as Dispatcher.DispatchOptions['body'],
       signal,
     });
     const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);

@@ -1,12 +1,11 @@
 // Typed client for surface A (job API v2): jobs and assets. No printing: commands render. Links
 // in answers are followed (resolved against the origin of the answer that carried them), never
 // rebuilt from ids; the only paths built here are the operations the interface names by path.
-import { openAsBlob } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { FormData } from 'undici';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { segment } from '../../http/links.js';
+import { multipartBody } from '../../http/multipart.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { checkAsset, checkJob } from './check.js';
 import type { AssetFromHashRequest, AssetRecord, Job, SubmitRequest } from '../../protocol/jobs.js';
@@ -90,22 +89,19 @@ export class JobsClient {
   }
 
   async uploadAsset(request: UploadRequest): Promise<FetchedAsset> {
-    const blob = await openAsBlob(request.path, { type: request.contentType });
-    // A builder, not a value: each attempt streams the file again. Fields go before the file so a
-    // streaming server knows the expected hash before the bytes arrive.
-    const form = (): FormData => {
-      const fd = new FormData();
-      fd.append('content_type', request.contentType);
-      fd.append('file_path', request.filePath);
-      if (request.expectedHash) fd.append('expected_hash', request.expectedHash);
-      fd.append('file', blob, request.filePath);
-      return fd;
-    };
+    // Fields go before the file so a streaming server knows the expected hash before the bytes arrive.
+    const form = await multipartBody([
+      { name: 'content_type', value: request.contentType },
+      { name: 'file_path', value: request.filePath },
+      ...(request.expectedHash ? [{ name: 'expected_hash', value: request.expectedHash }] : []),
+      { name: 'file', path: request.path, filename: request.filePath, contentType: request.contentType },
+    ]);
     const res = await this.http.json<unknown>({
       surface: 'jobs',
       method: 'POST',
       url: '/api/v2/assets',
-      body: form,
+      headers: form.headers,
+      body: form.body,
       idempotencyKey: request.idempotencyKey ?? randomUUID(),
     });
     return { asset: checkAsset(res), from: res.url };

@@ -1,11 +1,10 @@
 // Typed client for surface C (cloud API v1, deprecated). No printing: commands render. Every
 // answer is untrusted, so each one is checked for the fields the commands rely on.
-import { openAsBlob } from 'node:fs';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
-import { FormData } from 'undici';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { segment } from '../../http/links.js';
+import { multipartBody } from '../../http/multipart.js';
 import type { WesError } from '../../errors.js';
 import type { V1Features, V1JobStatus, V1PromptResponse, V1Queue, V1UploadResult } from '../../protocol/legacy.js';
 import { parseJsonExact } from '../../util/exact-json.js';
@@ -82,16 +81,11 @@ export class LegacyClient {
 
   /** Multipart with the file as `image` plus text fields; no hand-set Content-Type. */
   private async postImage(route: string, path: string, fields: Record<string, string>): Promise<V1UploadResult> {
-    const blob = await openAsBlob(path);
-    const name = basename(path);
-    // A builder, not a value: each attempt re-opens the file-backed blob as a fresh stream.
-    const form = (): FormData => {
-      const fd = new FormData();
-      fd.append('image', blob, name);
-      for (const [key, value] of Object.entries(fields)) fd.append(key, value);
-      return fd;
-    };
-    return this.uploadResult(await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: route, body: form }));
+    const form = await multipartBody([
+      { name: 'image', path, filename: basename(path) },
+      ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+    ]);
+    return this.uploadResult(await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: route, headers: form.headers, body: form.body }));
   }
 
   private uploadResult(res: HttpResponse<unknown>): V1UploadResult {

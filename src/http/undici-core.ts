@@ -1,0 +1,22 @@
+// undici's Agent and request API, imported from their own files rather than undici's index: the
+// index also builds fetch, WebSocket, caches, mocks, proxies and interceptors, which loads ~60 of
+// Node's own modules (http2, tls, crypto, worker_threads, zlib, Node's internal undici...) into
+// every command. These files are undici's internals, so test/http/undici-core.test.ts pins them
+// to the installed undici: an upgrade that moves or changes them fails the suite, not the CLI.
+import type { Dispatcher, Agent as UndiciAgent } from 'undici';
+// @ts-expect-error undici ships no declarations for its internal files; typed from its index below.
+import AgentImpl from 'undici/lib/dispatcher/agent.js';
+// @ts-expect-error as above
+import requestImpl from 'undici/lib/api/api-request.js';
+
+export type { Dispatcher };
+export type Agent = UndiciAgent;
+export const Agent = AgentImpl as typeof UndiciAgent;
+
+export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
+
+/** undici's `request` on one dispatcher (what `request(url, { dispatcher })` from the index does). */
+export function request(dispatcher: Dispatcher, url: URL, options: RequestOptions): Promise<Dispatcher.ResponseData> {
+  const call = requestImpl as (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  return call.call(dispatcher, { ...options, origin: url.origin, path: `${url.pathname}${url.search}` });
+}
