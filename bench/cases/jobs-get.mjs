@@ -8,6 +8,7 @@ import { NODE, missingCommand, runWes, tempDir } from '../lib/wes.mjs';
 const ID = 'jobs-get';
 const TITLE = 'wes jobs get ID --json';
 const TARGET = { max: 1.5 };
+const RSS_MARGIN_MB = 15;
 
 export async function run(ctx) {
   const missing = missingCommand(['jobs', 'get']);
@@ -31,12 +32,13 @@ export async function run(ctx) {
   const node = summary(results.node);
   const curl = summary(results.curl);
   const sameJob = JSON.parse(results.wes[0].stdout).id === job.id;
+  const rssOk = Number.isFinite(wes.maxRssMb) && Number.isFinite(node.maxRssMb) ? wes.maxRssMb <= node.maxRssMb + RSS_MARGIN_MB : undefined;
   return [
     row(ID, TITLE, {
       wes: { value: wes.wallMs, unit: 'ms' },
       reference: { value: node.wallMs + curl.wallMs, unit: 'ms', label: `node -e 0 ${node.wallMs.toFixed(1)} + curl ${curl.wallMs.toFixed(1)}` },
-      target: TARGET,
-      note: sameJob ? `peak RSS ${wes.maxRssMb.toFixed(0)} MB` : 'wes printed another job than asked',
+      target: { ...TARGET, also: [{ text: `RSS ≤ node + ${RSS_MARGIN_MB} MB`, pass: rssOk }] },
+      note: sameJob ? `peak RSS ${wes.maxRssMb.toFixed(0)} MB (node -e 0: ${node.maxRssMb.toFixed(0)} MB); CPU ${wes.cpuMs.toFixed(0)} ms (node -e 0: ${node.cpuMs.toFixed(0)} ms)` : 'wes printed another job than asked',
       details: { wes, node, curl },
     }),
   ];
