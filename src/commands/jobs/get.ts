@@ -1,11 +1,15 @@
 // wes jobs get <id>: the authoritative view of a job; --json prints the service's Job unchanged.
+// The human view (tables, colour) loads only when it is printed: scripts call `--json` in loops.
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
-import { renderJob } from './job-view.js';
 
 export async function run(f: Factory, args: string[]): Promise<number> {
   const { job } = await new JobsClient(f.http()).get(args[0]!);
-  if (f.io.json) f.io.printJson(job);
-  else f.io.println(renderJob(f.io, job, f.io.verbose));
+  if (f.io.json) {
+    f.io.printJson(job);
+    return 0;
+  }
+  const { renderJob } = await import('./job-view.js');
+  f.io.println(renderJob(f.io, job, f.io.verbose));
   return 0;
 }
