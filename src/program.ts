@@ -57,7 +57,8 @@ export async function runProgram(io: ProgramIO): Promise<number> {
       factory = new Factory({ ...io, globals, signal: controller.signal });
       const positional = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])).map(String);
       const mod = await load();
-      const code = await mod.run(factory, positional, cmd.opts(), cmd);
+      // Commander has parsed every option (a verb's typed declaration says into what).
+      const code = await mod.run(factory, positional, cmd.opts() as Parameters<typeof mod.run>[2], cmd);
       exitCode = typeof code === 'number' ? code : 0;
     };
 

@@ -3,18 +3,19 @@ import type { Factory } from '../factory.js';
 
 /**
  * A command's run function: parsed positional arguments, the command's own options (commander's
- * camelCase names), and the command itself (its parents lead to the whole tree, for help and
- * completion). Returns the exit code, or nothing for 0; throws WesError.
+ * camelCase names; typed `O` where the verb declares them with typed-options.ts), and the command
+ * itself (its parents lead to the whole tree, for help and completion). Returns the exit code, or
+ * nothing for 0; throws WesError.
  */
-export type RunFn = (f: Factory, args: string[], opts: Record<string, unknown>, command: Command) => Promise<number | void>;
-export interface CommandModule {
-  run: RunFn;
+export type RunFn<O = Record<string, unknown>> = (f: Factory, args: string[], opts: O, command: Command) => Promise<number | void>;
+export interface CommandModule<O = Record<string, unknown>> {
+  run: RunFn<O>;
 }
 
 /** Loads a command's module when it runs. */
-export type Loader = () => Promise<CommandModule>;
+export type Loader<O = Record<string, unknown>> = () => Promise<CommandModule<O>>;
 /** Turns a loader into the commander action that runs the command (src/program.ts makes it). */
-export type ActionFactory = (load: Loader) => (...args: unknown[]) => Promise<void>;
+export type ActionFactory = <O>(load: Loader<O>) => (...args: unknown[]) => Promise<void>;
 
 /** The root of the tree a command belongs to. */
 export function rootCommand(command: Command): Command {

@@ -1,8 +1,9 @@
 import type { Factory } from '../../factory.js';
 import { ENV_FOR_KEY, shownValue } from '../../config/keys.js';
 import { parseKey } from './key-arg.js';
+import type { ConfigGetOptions } from './options.js';
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: ConfigGetOptions): Promise<number> {
   const key = parseKey(args[0]);
   const s = f.settings();
   // base_url and router_url report what commands will use (default and {deployment} applied).

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
 import { PROFILE_KEYS } from '../../config/keys.js';
+import { typedCommand } from '../typed-options.js';
+import { configGetOptions } from './options.js';
 
 export function registerConfig(program: Command, action: ActionFactory): void {
   const config = program
@@ -12,12 +14,9 @@ export function registerConfig(program: Command, action: ActionFactory): void {
     .description('Show every setting with its value and where it comes from (secrets masked)')
     .addHelpText('after', '\nExamples:\n  $ wes config list\n  $ wes --profile prod config list --json')
     .action(action(() => import('./list.js')));
-  config
-    .command('get <key>')
-    .description('Print the value a setting resolves to')
-    .option('--reveal', 'print a secret in full')
-    .addHelpText('after', '\nExamples:\n  $ wes config get base_url\n  $ wes config get api_key --reveal')
-    .action(action(() => import('./get.js')));
+  const get = config.command('get <key>').description('Print the value a setting resolves to');
+  typedCommand(get, configGetOptions(), action, () => import('./get.js'))
+    .addHelpText('after', '\nExamples:\n  $ wes config get base_url\n  $ wes config get api_key --reveal');
   config
     .command('set <key> <value>')
     .description('Store a setting in the selected profile')

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
 import { collect } from '../option-values.js';
-
+import { typedCommand } from '../typed-options.js';
+import { modelsListOptions, modelsSchemaOptions } from './options.js';
 
 export function registerModels(program: Command, action: ActionFactory): void {
   const models = program
@@ -13,25 +14,17 @@ Discovery, end to end:
   $ wes models list --all --provider dev
   $ wes models schema dev/upscale
   $ wes models run dev/upscale -i image=@photo.png -i scale=4`);
-  models
-    .command('list')
-    .description('List runnable models: one page, or every page with --all')
-    .option('--all', 'walk every page of the catalog')
-    .option('--limit <n>', 'page size to ask for (the router clamps it; default 20, 100 with --all)')
-    .option('--provider <provider>', 'only models of this provider')
-    .addHelpText('after', '\nExamples:\n  $ wes models list\n  $ wes models list --all --provider acme\n  $ wes models list --all --json | jq -r \'.[].id\'')
-    .action(action(() => import('./list.js')));
+  const list = models.command('list').description('List runnable models: one page, or every page with --all');
+  typedCommand(list, modelsListOptions(), action, () => import('./list.js'))
+    .addHelpText('after', '\nExamples:\n  $ wes models list\n  $ wes models list --all --provider acme\n  $ wes models list --all --json | jq -r \'.[].id\'');
   models
     .command('show <provider/model>')
     .description('Show one catalog entry, with the link to its input schema')
     .addHelpText('after', '\nExamples:\n  $ wes models show dev/echo\n  $ wes models show dev/echo --json')
     .action(action(() => import('./show.js')));
-  models
-    .command('schema <provider/model>')
-    .description("Show a model's input fields (cached per profile, revalidated with its ETag)")
-    .option('--refresh', 'ignore the cached copy and fetch the document again')
-    .addHelpText('after', '\nExamples:\n  $ wes models schema dev/upscale\n  $ wes models schema dev/upscale --json > upscale.openapi.json')
-    .action(action(() => import('./schema.js')));
+  const schema = models.command('schema <provider/model>').description("Show a model's input fields (cached per profile, revalidated with its ETag)");
+  typedCommand(schema, modelsSchemaOptions(), action, () => import('./schema.js'))
+    .addHelpText('after', '\nExamples:\n  $ wes models schema dev/upscale\n  $ wes models schema dev/upscale --json > upscale.openapi.json');
   models
     .command('run <provider/model>')
     .description("Run a model: its own JSON in, its own JSON out (printed exactly as the router sent it)")

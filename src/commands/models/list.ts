@@ -1,30 +1,19 @@
 // wes models list: one catalog page, or the whole catalog with --all.
 import type { Factory } from '../../factory.js';
-import { UsageError } from '../../errors.js';
 import { printTable } from '../../render/table.js';
-import { segmentProblem } from '../../protocol/model-ids.js';
 import { LIST_LIMIT_MAX, type RouterModelListEntry } from '../../protocol/router.js';
 import { walkCatalog } from '../../surfaces/models/walk.js';
 import { modelsClient } from './context.js';
+import type { ModelsListOptions } from './options.js';
 
 const ALL_STRIDE = LIST_LIMIT_MAX;
-
-function parseLimit(raw: unknown): number | undefined {
-  if (raw === undefined) return undefined;
-  const text = String(raw).trim();
-  if (!/^-?\d+$/.test(text)) throw new UsageError(`--limit must be a whole number, got ${JSON.stringify(raw)}`);
-  return Number(text);
-}
 
 function printEntries(f: Factory, entries: RouterModelListEntry[]): void {
   printTable(f.io, ['id', 'provider', 'model', 'charged if refused'], entries.map((e) => [e.id, e.provider, e.model, e.billing.charges_on_policy_rejection]));
 }
 
-export async function run(f: Factory, _args: string[], opts: Record<string, unknown>): Promise<number> {
-  const limit = parseLimit(opts.limit);
-  const provider = opts.provider === undefined ? undefined : String(opts.provider);
-  const problem = provider === undefined ? undefined : segmentProblem('provider', provider);
-  if (problem) throw new UsageError(`--provider: ${problem}`);
+export async function run(f: Factory, _args: string[], opts: ModelsListOptions): Promise<number> {
+  const { limit, provider } = opts;
   const keep = (e: RouterModelListEntry) => provider === undefined || e.provider === provider;
   const client = modelsClient(f);
 

@@ -7,12 +7,13 @@ import { escapeUnsafeJsonText } from '../../render/json.js';
 import { SchemaDocumentError } from '../../protocol/openapi-document.js';
 import { fieldRows } from '../../surfaces/models/schema-fields.js';
 import { modelArg, schemaSource } from './context.js';
+import type { ModelsSchemaOptions } from './options.js';
 
 const SOURCE_NOTE = { cache: 'from the cache', not_modified: 'cached copy, unchanged on the router (304)', fetched: 'fetched from the router' } as const;
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: ModelsSchemaOptions): Promise<number> {
   const ref = modelArg(args[0]);
-  const loaded = await schemaSource(f).load(ref, { refresh: Boolean(opts.refresh) });
+  const loaded = await schemaSource(f).load(ref, { refresh: opts.refresh === true });
   if (f.io.json) {
     // The document as the router sent it (key order, number precision), terminal-safe.
     const text = escapeUnsafeJsonText(loaded.text);

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
+import { typedCommand } from '../typed-options.js';
+import { profilesUseOptions } from './options.js';
 
 export function registerProfiles(program: Command, action: ActionFactory): void {
   const profiles = program.command('profiles').description('List profiles and choose the one in use').helpGroup('Setup and tools:');
@@ -8,10 +10,7 @@ export function registerProfiles(program: Command, action: ActionFactory): void 
     .description('List stored profiles; * marks the one in use')
     .addHelpText('after', '\nExamples:\n  $ wes profiles list\n  $ wes profiles list --json | jq -r ".[].name"')
     .action(action(() => import('./list.js')));
-  profiles
-    .command('use <name>')
-    .description('Make a profile the default for later commands')
-    .option('--create', 'create the profile when it does not exist')
-    .addHelpText('after', '\nExamples:\n  $ wes profiles use prod\n  $ wes profiles use staging --create')
-    .action(action(() => import('./use.js')));
+  const use = profiles.command('use <name>').description('Make a profile the default for later commands');
+  typedCommand(use, profilesUseOptions(), action, () => import('./use.js'))
+    .addHelpText('after', '\nExamples:\n  $ wes profiles use prod\n  $ wes profiles use staging --create');
 }

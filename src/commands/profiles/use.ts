@@ -1,8 +1,9 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { isValidProfileName } from '../../config/store.js';
+import type { ProfilesUseOptions } from './options.js';
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: ProfilesUseOptions): Promise<number> {
   const name = args[0]!;
   const store = f.store();
   if (!isValidProfileName(name)) throw new UsageError(`invalid profile name ${JSON.stringify(name)}`, 'use letters, digits, ".", "_" and "-"');
