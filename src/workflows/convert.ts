@@ -6,6 +6,7 @@
 import { executionOrder } from './execution-order.js';
 import { isRecord, nodeDef, widgetDefault, widgetSlots, type NodeDef, type ObjectInfo } from './node-defs.js';
 import { LinkProblem, LinkResolver, VIRTUAL_TYPES } from './resolve.js';
+import { buildScopes, execId, flatten, type Scope } from './scopes.js';
 import { MODE_BYPASS, MODE_NEVER, readUiGraph, type UiGraph, type UiNode } from './ui-graph.js';
 
 export interface ApiNode {
@@ -57,7 +58,8 @@ class Converter {
   private readonly problems: NodeProblem[] = [];
   readonly notes: string[] = [];
   private readonly graph: UiGraph;
-  private readonly resolver: LinkResolver;
+  private readonly resolver = new LinkResolver();
+  private readonly root: Scope;
   /** Widget values written by PrimitiveNodes: node id → widget name → value. */
   private readonly primitiveValues = new Map<string, Map<string, unknown>>();
 
@@ -66,7 +68,7 @@ class Converter {
     private readonly info: ObjectInfo,
   ) {
     this.graph = readUiGraph(ui, (node, classType, what) => this.problem(node, classType, what));
-    this.resolver = new LinkResolver(this.graph);
+    this.root = buildScopes(this.graph, (node, classType, what) => this.problem(node, classType, what));
   }
 
   problem(node: string, classType: string, what: string): void {
@@ -76,17 +78,18 @@ class Converter {
   /** Problems by the position of their node in the file (found in the editor's walking order). */
   problemsInFileOrder(): NodeProblem[] {
     const position = new Map(this.graph.nodes.map((n, i) => [n.id, i]));
-    const at = (p: NodeProblem) => position.get(p.node) ?? Number.MAX_SAFE_INTEGER;
+    const at = (p: NodeProblem) => position.get(p.node.split(':')[0]!) ?? Number.MAX_SAFE_INTEGER;
     return [...this.problems].sort((a, b) => at(a) - at(b));
   }
 
   run(): ApiWorkflow {
-    const order = executionOrder(this.graph);
-    for (const node of order) if (node.type === 'PrimitiveNode') this.applyPrimitive(node);
+    const entries = flatten(this.root, executionOrder(this.graph));
+    for (const { scope, node } of entries) if (node.type === 'PrimitiveNode') this.applyPrimitive(scope, node);
     const out: ApiWorkflow = plainRecord();
-    for (const node of order) {
-      const def = this.executableDef(node);
-      if (def) out[node.id] = this.convertNode(node, def);
+    for (const { scope, node } of entries) {
+      const id = execId(scope, node);
+      const def = this.executableDef(scope, node, id);
+      if (def) out[id] = this.convertNode(scope, node, id, def);
     }
     // As the editor does: an input fed by a node that is not sent (muted) is left out.
     for (const { inputs } of Object.values(out)) {
@@ -98,52 +101,51 @@ class Converter {
   }
 
   /** The definition of a node that is sent, or undefined for one that is not (with a problem when it cannot be). */
-  private executableDef(node: UiNode): NodeDef | undefined {
+  private executableDef(scope: Scope, node: UiNode, id: string): NodeDef | undefined {
     if (VIRTUAL_TYPES.has(node.type)) return undefined;
+    // A subgraph node is virtual: its inner nodes are sent (or it was refused when expanding).
+    if (this.graph.subgraphs.has(node.type)) return undefined;
     if (node.mode === MODE_NEVER) return undefined;
-    if (this.graph.subgraphIds.has(node.type)) {
-      this.problem(node.id, node.type, 'a subgraph: wes does not expand subgraphs; unpack it in the editor (or use its Export (API))');
-      return undefined;
-    }
     if (isGroupNode(node, this.graph)) {
-      this.problem(node.id, node.type, 'a group node: wes does not expand group nodes; convert it to nodes in the editor (or use its Export (API))');
+      this.problem(id, node.type, 'a group node: wes does not expand group nodes; convert it to nodes in the editor (or use its Export (API))');
       return undefined;
     }
     if (node.mode === MODE_BYPASS) return undefined;
     if (node.type === '') {
-      this.problem(node.id, '', 'the node has no type');
+      this.problem(id, '', 'the node has no type');
       return undefined;
     }
     const def = nodeDef(this.info, node.type);
-    if (!def) this.problem(node.id, node.type, 'unknown node class: the server\'s object_info does not define it');
+    if (!def) this.problem(id, node.type, 'unknown node class: the server\'s object_info does not define it');
     return def;
   }
 
-  private convertNode(node: UiNode, def: NodeDef): ApiNode {
+  private convertNode(scope: Scope, node: UiNode, id: string, def: NodeDef): ApiNode {
     const inputs: Record<string, unknown> = plainRecord();
-    this.widgetInputs(node, def, inputs);
-    for (const [name, value] of this.primitiveValues.get(node.id) ?? []) {
+    this.widgetInputs(node, id, def, inputs);
+    for (const [name, value] of this.primitiveValues.get(id) ?? []) {
       if (Object.hasOwn(inputs, name)) inputs[name] = widgetValue(value);
     }
     for (const [slot, input] of node.inputs.entries()) {
       try {
-        const origin = this.resolver.resolveInput(node, slot);
-        if (origin) inputs[input.name] = [origin.nodeId, origin.slot];
+        const origin = this.resolver.resolveInput(scope, node, slot);
+        if (origin && 'value' in origin) inputs[input.name] = widgetValue(origin.value);
+        else if (origin) inputs[input.name] = [origin.nodeId, origin.slot];
       } catch (err) {
         if (!(err instanceof LinkProblem)) throw err;
-        this.problem(node.id, node.type, err.message);
+        this.problem(id, node.type, err.message);
       }
     }
     return { inputs, class_type: node.type, _meta: { title: node.title ?? def.displayName } };
   }
 
   /** widgets_values into named inputs: by position over the editor's widget slots, or by name when an object. */
-  private widgetInputs(node: UiNode, def: NodeDef, inputs: Record<string, unknown>): void {
+  private widgetInputs(node: UiNode, id: string, def: NodeDef, inputs: Record<string, unknown>): void {
     const slots = widgetSlots(def);
     const values = node.widgetsValues;
     if (Array.isArray(values)) {
       if (values.length !== slots.length) {
-        this.problem(node.id, node.type, `widgets_values has ${values.length} value(s) but ${node.type} takes ${slots.length}: ${describeSlots(def)}`);
+        this.problem(id, node.type, `widgets_values has ${values.length} value(s) but ${node.type} takes ${slots.length}: ${describeSlots(def)}`);
         return;
       }
       slots.forEach((slot, i) => {
@@ -152,7 +154,7 @@ class Converter {
     } else if (isRecord(values)) {
       for (const slot of slots.filter((s) => s.sent)) {
         if (Object.hasOwn(values, slot.input)) inputs[slot.input] = widgetValue(values[slot.input]);
-        else this.problem(node.id, node.type, `widgets_values has no value for ${slot.input}`);
+        else this.problem(id, node.type, `widgets_values has no value for ${slot.input}`);
       }
     } else {
       // Nothing saved (the editor's own default graph saves SaveImage so): each widget keeps its default.
@@ -161,27 +163,27 @@ class Converter {
     for (const input of def.inputs) {
       const value = inputs[input.name];
       if (input.options.dynamicPrompts === true && typeof value === 'string' && DYNAMIC_SYNTAX.test(value)) {
-        this.notes.push(`node ${node.id} (${node.type}) ${input.name}: sent as saved; the editor would resolve its {a|b} choices and strip // and /* */ comments when queueing`);
+        this.notes.push(`node ${id} (${node.type}) ${input.name}: sent as saved; the editor would resolve its {a|b} choices and strip // and /* */ comments when queueing`);
       }
     }
   }
 
   /** PrimitiveNode.applyToGraph: its first widget value goes into the widget behind every input it feeds, through Reroutes. */
-  private applyPrimitive(primitive: UiNode): void {
+  private applyPrimitive(scope: Scope, primitive: UiNode): void {
     const values = Array.isArray(primitive.widgetsValues) ? primitive.widgetsValues : [];
     if (values.length === 0) return;
     const value = values[0];
     if (value && primitive.properties[REPLACE_PROPERTY] === true) {
-      this.problem(primitive.id, primitive.type, `"${REPLACE_PROPERTY}" is on: the editor rewrites the value with live graph data, which cannot be reproduced; turn it off`);
+      this.problem(execId(scope, primitive), primitive.type, `"${REPLACE_PROPERTY}" is on: the editor rewrites the value with live graph data, which cannot be reproduced; turn it off`);
       return;
     }
     const seen = new Set<string>();
     const feed = (fromId: string) => {
       if (seen.has(fromId)) return;
       seen.add(fromId);
-      for (const link of this.graph.links.values()) {
+      for (const link of scope.graph.links.values()) {
         if (link.originId !== fromId) continue;
-        const target = this.graph.byId.get(link.targetId);
+        const target = scope.graph.byId.get(link.targetId);
         if (!target) continue;
         if (target.type === 'Reroute') {
           feed(target.id);
@@ -189,8 +191,9 @@ class Converter {
         }
         const widget = target.inputs[link.targetSlot]?.widgetName;
         if (widget === undefined) continue;
-        let forNode = this.primitiveValues.get(target.id);
-        if (!forNode) this.primitiveValues.set(target.id, (forNode = new Map()));
+        const targetId = execId(scope, target);
+        let forNode = this.primitiveValues.get(targetId);
+        if (!forNode) this.primitiveValues.set(targetId, (forNode = new Map()));
         forNode.set(widget, value);
       }
     };

@@ -3,15 +3,14 @@
 // frontend-only nodes pass their input slot straight through (a Reroute), or feed nothing (a
 // PrimitiveNode, whose value is written into widgets instead); a bypassed node hands over the
 // input that matches the wanted type; anything else is the origin.
-import { MODE_BYPASS, type UiGraph, type UiNode } from './ui-graph.js';
+import { execId, type Scope } from './scopes.js';
+import { MODE_BYPASS, SUBGRAPH_INPUT_ID, SUBGRAPH_OUTPUT_ID, type UiNode } from './ui-graph.js';
 
 /** Node types the editor keeps to itself (`isVirtualNode`): never sent to the engine. */
 export const VIRTUAL_TYPES = new Set(['Reroute', 'PrimitiveNode', 'Note', 'MarkdownNote']);
 
-export interface Origin {
-  nodeId: string;
-  slot: number;
-}
+/** What feeds an input: another node's output (by execution id), or a subgraph's promoted widget value. */
+export type Origin = { nodeId: string; slot: number } | { value: unknown };
 
 export class LinkProblem extends Error {}
 
@@ -28,32 +27,46 @@ export function typesConnect(a: unknown, b: unknown): boolean {
 }
 
 export class LinkResolver {
-  constructor(private readonly graph: UiGraph) {}
-
-  /** The origin feeding input `slot` of `node`, or undefined when nothing real feeds it. */
-  resolveInput(node: UiNode, slot: number, visited = new Set<string>(), type?: unknown): Origin | undefined {
-    const key = `${node.id}[I]${slot}`;
-    if (visited.has(key)) throw new LinkProblem(`a circular chain of links passes through input ${slot} of node ${node.id}`);
+  /** The origin feeding input `slot` of `node` (in `scope`), or undefined when nothing real feeds it. */
+  resolveInput(scope: Scope, node: UiNode, slot: number, visited = new Set<string>(), type?: unknown): Origin | undefined {
+    const key = `${execId(scope, node)}[I]${slot}`;
+    if (visited.has(key)) throw new LinkProblem(`a circular chain of links passes through input ${slot} of node ${execId(scope, node)}`);
     visited.add(key);
     const input = node.inputs[slot];
     if (!input || input.link === null) return undefined;
-    const link = this.graph.links.get(input.link);
+    const link = scope.graph.links.get(input.link);
     if (!link) throw new LinkProblem(`input ${input.name} refers to link ${input.link}, which is not in the workflow's links`);
-    const origin = this.graph.byId.get(link.originId);
+    if (link.originId === SUBGRAPH_INPUT_ID && scope.instance) return this.fromSubgraphInput(scope.instance, link.originSlot, input.name, visited);
+    const origin = scope.graph.byId.get(link.originId);
     if (!origin) throw new LinkProblem(`input ${input.name} is linked to node ${link.originId}, which is not in the workflow`);
-    return this.resolveOutput(origin, link.originSlot, type ?? input.type, visited);
+    return this.resolveOutput(scope, origin, link.originSlot, type ?? input.type, visited);
   }
 
-  private resolveOutput(node: UiNode, slot: number, type: unknown, visited: Set<string>): Origin | undefined {
-    const key = `${node.id}[O]${slot}`;
-    if (visited.has(key)) throw new LinkProblem(`a circular chain of links passes through output ${slot} of node ${node.id}`);
+  /** A link from a subgraph's input: the instance's own link when it has one, else its promoted widget value. */
+  private fromSubgraphInput(instance: NonNullable<Scope['instance']>, slot: number, name: string, visited: Set<string>): Origin | undefined {
+    const outer = instance.node.inputs[slot];
+    if (!outer) throw new LinkProblem(`input ${name} is linked to subgraph input ${slot}, which the subgraph node does not have`);
+    if (outer.link === null) return instance.promoted.has(slot) ? { value: instance.promoted.get(slot) } : undefined;
+    return this.resolveInput(instance.scope, instance.node, slot, visited);
+  }
+
+  private resolveOutput(scope: Scope, node: UiNode, slot: number, type: unknown, visited: Set<string>): Origin | undefined {
+    const key = `${execId(scope, node)}[O]${slot}`;
+    if (visited.has(key)) throw new LinkProblem(`a circular chain of links passes through output ${slot} of node ${execId(scope, node)}`);
     visited.add(key);
     if (node.mode === MODE_BYPASS) {
       const index = this.bypassSlot(node, slot, type);
-      return index === -1 ? undefined : this.resolveInput(node, index, visited);
+      return index === -1 ? undefined : this.resolveInput(scope, node, index, visited);
     }
-    if (VIRTUAL_TYPES.has(node.type)) return node.inputs[slot] ? this.resolveInput(node, slot, visited, type) : undefined;
-    return { nodeId: node.id, slot };
+    const inside = scope.children.get(node.id);
+    if (inside) {
+      // SubgraphNode.resolveSubgraphOutputLink: the first link into the subgraph's output slot.
+      const link = [...inside.graph.links.values()].find((l) => l.targetId === SUBGRAPH_OUTPUT_ID && l.targetSlot === slot);
+      const origin = link && inside.graph.byId.get(link.originId);
+      return origin ? this.resolveOutput(inside, origin, link.originSlot, type, visited) : undefined;
+    }
+    if (VIRTUAL_TYPES.has(node.type)) return node.inputs[slot] ? this.resolveInput(scope, node, slot, visited, type) : undefined;
+    return { nodeId: execId(scope, node), slot };
   }
 
   /** ExecutableNodeDTO#getBypassSlotIndex: the same slot when its type fits, else the first exact, then compatible, type. */

@@ -36,13 +36,16 @@ export interface UiGraph {
   nodes: UiNode[];
   byId: Map<string, UiNode>;
   links: Map<string, UiLink>;
-  /** Subgraph definition ids (`definitions.subgraphs[].id`): nodes of these types are subgraph instances. */
-  subgraphIds: Set<string>;
+  /** Subgraph definitions (`definitions.subgraphs[]`) by id: nodes of these types are subgraph instances. */
+  subgraphs: Map<string, Record<string, unknown>>;
   /** Group node types (`extra.groupNodes`, used as `workflow>NAME`). */
   groupNodeNames: Set<string>;
 }
 
 export const MODE_NEVER = 2;
+/** The ids of a subgraph's input and output nodes in its links. */
+export const SUBGRAPH_INPUT_ID = '-10';
+export const SUBGRAPH_OUTPUT_ID = '-20';
 export const MODE_BYPASS = 4;
 
 function idOf(v: unknown): string | null {
@@ -94,7 +97,7 @@ function readNode(raw: Record<string, unknown>, id: string): UiNode {
 export function readUiGraph(workflow: Record<string, unknown>, problems: (nodeId: string, classType: string, what: string) => void): UiGraph {
   const nodes: UiNode[] = [];
   const byId = new Map<string, UiNode>();
-  for (const [index, raw] of (workflow.nodes as unknown[]).entries()) {
+  for (const [index, raw] of (Array.isArray(workflow.nodes) ? workflow.nodes : []).entries()) {
     const id = isRecord(raw) ? idOf(raw.id) : null;
     if (!isRecord(raw) || id === null) {
       problems(`#${index}`, '', `nodes[${index}] has no id`);
@@ -106,7 +109,7 @@ export function readUiGraph(workflow: Record<string, unknown>, problems: (nodeId
     byId.set(id, node);
   }
   const links = new Map<string, UiLink>();
-  for (const [index, raw] of (workflow.links as unknown[]).entries()) {
+  for (const [index, raw] of (Array.isArray(workflow.links) ? workflow.links : []).entries()) {
     const link = readLink(raw);
     if (link) links.set(link.id, link);
     else problems(`links[${index}]`, '', 'a link that is not [id, from_node, from_slot, to_node, to_slot, type]');
@@ -118,7 +121,7 @@ export function readUiGraph(workflow: Record<string, unknown>, problems: (nodeId
     nodes,
     byId,
     links,
-    subgraphIds: new Set(subgraphs.map((s) => (isRecord(s) ? idOf(s.id) : null)).filter((s): s is string => s !== null)),
+    subgraphs: new Map(subgraphs.filter(isRecord).flatMap((s) => (idOf(s.id) === null ? [] : [[idOf(s.id)!, s] as const]))),
     groupNodeNames: new Set(isRecord(extra.groupNodes) ? Object.keys(extra.groupNodes) : []),
   };
 }

@@ -200,6 +200,36 @@ describe('against the dev-server\'s /api/object_info', () => {
     expect(res.stderr).toMatch(/succeeded/);
   });
 
+  it('a workflow with a subgraph runs after --convert, its inner nodes under <subgraph node>:<inner> ids', async () => {
+    const ui = file('dev-subgraph.json', {
+      nodes: [
+        { id: 1, type: 'EmptyImage', mode: 0, outputs: [{ name: 'IMAGE', type: 'IMAGE', links: [1] }], widgets_values: [16, 16, 255] },
+        { id: 10, type: 'sg-1', mode: 0, inputs: [{ name: 'image', type: 'IMAGE', link: 1 }, { name: 'seed', type: 'INT', link: null, widget: { name: 'seed' } }], outputs: [{ name: 'IMAGE', type: 'IMAGE', links: [2] }], widgets_values: [99] },
+        { id: 2, type: 'SaveImage', mode: 0, inputs: [{ name: 'images', type: 'IMAGE', link: 2 }], widgets_values: ['from-subgraph'] },
+      ],
+      links: [[1, 1, 0, 10, 0, 'IMAGE'], [2, 10, 0, 2, 0, 'IMAGE']],
+      definitions: {
+        subgraphs: [{
+          id: 'sg-1', name: 'sampler', inputNode: { id: -10 }, outputNode: { id: -20 },
+          inputs: [{ name: 'image', type: 'IMAGE', linkIds: [3] }, { name: 'seed', type: 'INT', linkIds: [5] }],
+          outputs: [{ name: 'IMAGE', type: 'IMAGE', linkIds: [4] }],
+          nodes: [{ id: 5, type: 'Sample', mode: 0, inputs: [{ name: 'image', type: 'IMAGE', link: 3 }, { name: 'seed', type: 'INT', link: 5, widget: { name: 'seed' } }], outputs: [{ name: 'IMAGE', type: 'IMAGE', links: [4] }], widgets_values: [2, 7, 'fixed', 0.5, 'euler'] }],
+          links: [
+            { id: 3, origin_id: -10, origin_slot: 0, target_id: 5, target_slot: 0, type: 'IMAGE' },
+            { id: 5, origin_id: -10, origin_slot: 1, target_id: 5, target_slot: 1, type: 'INT' },
+            { id: 4, origin_id: 5, origin_slot: 0, target_id: -20, target_slot: 0, type: 'IMAGE' },
+          ],
+        }],
+      },
+    });
+    const converted = await wes(server, ['workflows', 'convert', ui]);
+    expect(converted.code, converted.stderr).toBe(0);
+    expect(JSON.parse(converted.stdout)['10:5'].inputs).toEqual({ steps: 2, seed: 99, denoise: 0.5, sampler_name: 'euler', image: ['1', 0] });
+    const res = await wes(server, ['jobs', 'submit', ui, '--convert', '--wait']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/from-subgraph_00001_\.png/);
+  });
+
   it('legacy prompt --convert converts before sending; a conversion problem stops it before any request', async () => {
     const ui = file('dev-ui-legacy.json', devUiWorkflow());
     const res = await wes(server, ['legacy', 'prompt', ui, '--convert', '--wait']);

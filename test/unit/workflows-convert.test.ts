@@ -26,7 +26,7 @@ function expectSameWorkflow(actual: ApiWorkflow, expected: ApiWorkflow): void {
 }
 
 describe('conversion of editor-saved workflows, compared with the editor\'s export', () => {
-  for (const file of ['default-graph.case.json', 'reroute-note.case.json', 'primitive.case.json', 'muted-bypassed.case.json', 'converted-widget-seed64.case.json']) {
+  for (const file of ['default-graph.case.json', 'reroute-note.case.json', 'primitive.case.json', 'muted-bypassed.case.json', 'converted-widget-seed64.case.json', 'subgraph.case.json']) {
     it(file, () => {
       const { ui, expected } = read(file) as { ui: Record<string, unknown>; expected: ApiWorkflow };
       const result = convertUiWorkflow(ui, INFO);
@@ -98,7 +98,7 @@ describe('rules of the export', () => {
         node(1, 'NoSuchNode', { widgets_values: [] }),
         node(2, 'SaveImage', { inputs: [{ name: 'images', type: 'IMAGE', link: 7 }], widgets_values: ['x'] }),
         node(3, 'EmptyImage', { widgets_values: [1, 2, 3] }),
-        node(4, 'a3f1c2d4-0000-4000-8000-000000000001'),
+        node(4, 'a3f1c2d4-0000-4000-8000-000000000001', { mode: 4 }),
         node(5, 'workflow>Upscaler'),
         node(6, 'PrimitiveNode', { properties: { 'Run widget replace on values': true }, widgets_values: ['%date%'], outputs: [{ type: 'STRING', links: [] }] }),
         node(7, 'SaveImage', { inputs: [{ name: 'images', type: 'IMAGE', link: 8 }], widgets_values: ['y'] }),
@@ -120,7 +120,7 @@ describe('rules of the export', () => {
     expect(problems[0]!.what).toMatch(/unknown node class/);
     expect(problems[1]!.what).toMatch(/linked to node 99, which is not in the workflow/);
     expect(problems[2]!.what).toBe('widgets_values has 3 value(s) but EmptyImage takes 4: width, height, batch_size, color');
-    expect(problems[3]!.what).toMatch(/subgraph/);
+    expect(problems[3]!.what).toMatch(/muted or bypassed subgraph/);
     expect(problems[4]!.what).toMatch(/group node/);
     expect(problems[5]!.what).toMatch(/Run widget replace on values/);
     expect(problems[6]!.what).toMatch(/link 8, which is not in the workflow's links/);
@@ -156,6 +156,33 @@ describe('rules of the export', () => {
     expect(problems).toEqual([]);
     expect(Object.keys(workflow).sort()).toEqual(['__proto__', 'constructor']);
     expect(JSON.parse(stringifyJsonExact(workflow)).constructor.inputs).toEqual({ filename_prefix: 'x', images: ['__proto__', 0], ['__proto__']: ['__proto__', 0] });
+  });
+
+  it('refuses a subgraph node whose promoted widget values cannot be matched to its inputs, naming the node', () => {
+    const { ui } = read('subgraph.case.json') as { ui: { nodes: Record<string, unknown>[] } };
+    ui.nodes[1]!.widgets_values = [2.5, 'randomize'];
+    const { problems } = convertUiWorkflow(ui, INFO);
+    expect(problems).toEqual([{ node: '10', classType: '6c1b3c1e-8d5a-4f0e-9a53-3f1f2b0c9d10', what: expect.stringMatching(/one value per promoted widget/) }]);
+  });
+
+  it('expands a subgraph inside a subgraph with nested execution ids', () => {
+    const { ui } = read('subgraph.case.json') as { ui: Record<string, any> };
+    const inner = ui.definitions.subgraphs[0];
+    const outer = {
+      ...inner,
+      id: 'outer-subgraph',
+      inputs: [{ id: 'o1', name: 'image', type: 'IMAGE', linkIds: [11] }],
+      outputs: [{ id: 'o2', name: 'IMAGE', type: 'IMAGE', linkIds: [12] }],
+      nodes: [{ id: 7, type: inner.id, mode: 0, inputs: [{ name: 'image', type: 'IMAGE', link: 11 }, { name: 'scale_by', type: 'FLOAT', link: null, widget: { name: 'scale_by' } }], outputs: [{ name: 'IMAGE', type: 'IMAGE', links: [12] }], widgets_values: [3] }],
+      links: [{ id: 11, origin_id: -10, origin_slot: 0, target_id: 7, target_slot: 0, type: 'IMAGE' }, { id: 12, origin_id: 7, origin_slot: 0, target_id: -20, target_slot: 0, type: 'IMAGE' }],
+    };
+    ui.definitions.subgraphs.push(outer);
+    ui.nodes[1] = { id: 10, type: 'outer-subgraph', mode: 0, inputs: [{ name: 'image', type: 'IMAGE', link: 1 }], outputs: [{ name: 'IMAGE', type: 'IMAGE', links: [2] }] };
+    const { workflow, problems } = convertUiWorkflow(ui, INFO);
+    expect(problems).toEqual([]);
+    expect(Object.keys(workflow)).toEqual(['1', '2', '10:7:5', '10:7:6']);
+    expect(workflow['10:7:5']!.inputs).toEqual({ upscale_method: 'bilinear', scale_by: 3, image: ['1', 0] });
+    expect(workflow['2']!.inputs.images).toEqual(['10:7:6', 0]);
   });
 
   it('notes dynamic-prompt syntax it sends unchanged', () => {
