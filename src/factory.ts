@@ -77,8 +77,14 @@ export class Factory {
     return this.httpInstance;
   }
 
-  private buildHttp(signal: AbortSignal): HttpClient {
-    const s = this.settings();
+  /** A client for other settings (another profile or base URL), closed with the rest. */
+  httpFor(settings: Settings, signal: AbortSignal, connections?: number): HttpClient {
+    const client = this.buildHttp(signal, settings, connections);
+    this.extraClients.push(client);
+    return client;
+  }
+
+  private buildHttp(signal: AbortSignal, s: Settings = this.settings(), connections?: number): HttpClient {
     return new HttpClient({
       baseUrl: s.baseUrl,
       routerUrl: s.routerUrl,
@@ -88,6 +94,7 @@ export class Factory {
       signal,
       debug: this.io.verbose ? (line) => this.io.debug(line) : undefined,
       userAgent: `wes/${VERSION} node/${process.versions.node}`,
+      connections,
     });
   }
 

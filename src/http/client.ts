@@ -33,6 +33,8 @@ export interface HttpClientOptions {
   /** Told before each retry wait (for progress displays). */
   onRetry?: (info: RetryInfo) => void;
   userAgent?: string;
+  /** Connections per origin (default 32): a batch following many jobs at once needs more. */
+  connections?: number;
 }
 
 export interface RetryInfo {
@@ -94,7 +96,7 @@ export class HttpClient {
     this.opts = opts;
     this.baseOrigin = new URL(opts.baseUrl).origin;
     this.routerOrigin = new URL(opts.routerUrl).origin;
-    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 32, headersTimeout: 300_000, bodyTimeout: 300_000 });
+    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: opts.connections ?? 32, headersTimeout: 300_000, bodyTimeout: 300_000 });
   }
 
   get signal(): AbortSignal | undefined {

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { lineKey } from '../../src/commands/jobs/batch-input.js';
-import { alreadyDone, keyForRun, OrderedResults } from '../../src/commands/jobs/batch-results.js';
+import { alreadyDone, keyForRun, ResultBook, type Previous } from '../../src/commands/jobs/batch-results.js';
+import { Journal } from '../../src/commands/jobs/batch-journal.js';
 import { worstExitCode } from '../../src/commands/jobs/batch.js';
 import type { BatchResult } from '../../src/surfaces/jobs/batch-run.js';
 
@@ -12,38 +13,48 @@ function result(index: number, status: string, key = 'K', error: BatchResult['er
   return { index, job_id: status === 'not_submitted' ? null : `job-${index}`, status, outputs: [], error, idempotency_key: key };
 }
 
-describe('OrderedResults', () => {
-  it('writes every line once, in input order, whatever order they finish in', () => {
-    fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 60 }), fc.infiniteStream(fc.nat()), (indices, randomness) => {
-        const order = [...indices].sort((a, b) => a - b);
-        const finishing = [...order];
-        for (let i = finishing.length - 1; i > 0; i--) {
-          const j = randomness.next().value % (i + 1);
-          [finishing[i], finishing[j]] = [finishing[j]!, finishing[i]!];
-        }
-        const written: number[] = [];
-        const ordered = new OrderedResults(order, { write: (line) => written.push(JSON.parse(line).index), commit: async () => {} });
-        finishing.forEach((index, n) => {
-          ordered.put(result(index, 'succeeded'));
-          // Nothing is written ahead of a line still running.
-          expect(written).toEqual(order.slice(0, written.length));
-          expect(written.length).toBeLessThanOrEqual(n + 1);
-        });
-        expect(written).toEqual(order);
-      }),
-    );
+function previous(status: string, key = 'K', error = false): Previous {
+  return { status, error, idempotency_key: key };
+}
+
+describe('ResultBook', () => {
+  it('prints every line once, in input order, whatever order they finish in, holding at most `window` in memory', async () => {
+    const journal = await Journal.anonymous();
+    try {
+      fc.assert(
+        fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 8 }), fc.infiniteStream(fc.nat()), (count, window, randomness) => {
+          const finishing = Array.from({ length: count }, (_, i) => i);
+          for (let i = finishing.length - 1; i > 0; i--) {
+            const j = randomness.next().value % (i + 1);
+            [finishing[i], finishing[j]] = [finishing[j]!, finishing[i]!];
+          }
+          const written: number[] = [];
+          const book = new ResultBook(journal, count, (line) => written.push(JSON.parse(line).index), window);
+          finishing.forEach((ordinal, n) => {
+            const text = JSON.stringify(result(ordinal + 1, 'succeeded'));
+            book.put(ordinal, text, journal.append(text));
+            // Nothing is written ahead of a line still running.
+            expect(written).toEqual(Array.from({ length: written.length }, (_, i) => i + 1));
+            expect(written.length).toBeLessThanOrEqual(n + 1);
+          });
+          expect(written).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+        }),
+      );
+    } finally {
+      journal.close();
+    }
   });
 });
 
 describe('resuming', () => {
   it('skips only a success of the same line with no error', () => {
-    expect(alreadyDone(result(1, 'succeeded', 'K'), 'K')).toBe(true);
-    expect(alreadyDone(result(1, 'succeeded', 'K.3'), 'K')).toBe(true);
-    expect(alreadyDone(result(1, 'succeeded', 'OTHER'), 'K')).toBe(false);
-    expect(alreadyDone(result(1, 'succeeded', 'K.x'), 'K')).toBe(false);
-    expect(alreadyDone(result(1, 'succeeded', 'K', { code: 'integrity_check_failed', message: 'bad', status: null, exit_code: 1 }), 'K')).toBe(false);
-    expect(alreadyDone(result(1, 'running', 'K'), 'K')).toBe(false);
+    expect(alreadyDone(previous('succeeded', 'K'), 'K')).toBe(true);
+    expect(alreadyDone(previous('succeeded', 'K.3'), 'K')).toBe(true);
+    expect(alreadyDone(previous('succeeded', 'OTHER'), 'K')).toBe(false);
+    expect(alreadyDone(previous('succeeded', 'K.x'), 'K')).toBe(false);
+    expect(alreadyDone(previous('succeeded', 'K', true), 'K')).toBe(false);
+    expect(alreadyDone(previous('running', 'K'), 'K')).toBe(false);
+    expect(alreadyDone(previous('sent', 'K'), 'K')).toBe(false);
   });
 
   it('keeps the key of a line whose job may exist, and starts a new attempt after a final failure', () => {

@@ -39,7 +39,7 @@ describe('jobs submit --batch at scale', () => {
     expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBeGreaterThan(218);
     expect(res.stderr).toContain('batch of 200: 200 succeeded');
     // The queue really was full, and wes waited as told (Retry-After: 2) instead of giving up.
-    expect(res.stderr).toMatch(/retry \d\/4 in 2000 ms: the queue is full/);
+    expect(res.stderr).toMatch(/queue_full \(the queue is full.*\); submitting again in 2000 ms/);
   });
 });
 

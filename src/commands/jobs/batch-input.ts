@@ -1,11 +1,17 @@
 // Reads the input of `jobs submit --batch FILE.jsonl`: one job per non-blank line, either an
-// API-format workflow or `{"workflow": {...}, "set": {"NODE.INPUT": value}}`. Every line is
-// checked before anything is sent (a bad line refuses the whole batch, naming it), and each line
+// API-format workflow or `{"workflow": {...}, "set": {"NODE.INPUT": value}}`, streamed (a file of
+// 100 000 lines is never held whole). Every line is checked before anything is sent (a bad line
+// refuses the whole batch, naming it), and each line
 // gets an Idempotency-Key derived from what it is, so a retried or resumed line can only ever
 // reach the job it made the first time.
 import { createHash } from 'node:crypto';
-import { readFile, realpath } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../../errors.js';
 import { findJsonProblem } from './json-position.js';
 import { parseSet, type InputAssignment } from './set-inputs.js';
@@ -67,48 +73,96 @@ export function lineKey(source: string, index: number, text: string, globalSets:
   return `wes-batch-${digest.slice(0, 48)}`;
 }
 
+/** A checked batch, read again line by line while it runs (never held whole). */
 export interface BatchInput {
-  lines: BatchLine[];
   /** What names the input in keys and hints: the file's real path, or "-" for standard input. */
   source: string;
+  /** How many jobs (non-blank lines) it holds. */
+  count: number;
+  /** The lines again, in order, parsed and keyed (standard input comes back from a private spool). */
+  lines(): AsyncGenerator<BatchLine>;
+  /** Removes the spool of standard input. */
+  dispose(): Promise<void>;
 }
 
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+/** The text lines of a file, numbered from 1 (blank ones included), streamed in chunks. */
+async function* textLines(path: string): AsyncGenerator<{ number: number; text: string }> {
+  const decoder = new StringDecoder('utf8');
+  let tail = '';
+  let number = 0;
+  for await (const chunk of createReadStream(path)) {
+    const text = tail + decoder.write(chunk as Buffer);
+    const parts = text.split('\n');
+    tail = parts.pop()!;
+    for (const part of parts) yield { number: ++number, text: number === 1 ? part.replace(/^\ufeff/, '') : part };
+  }
+  tail += decoder.end();
+  if (tail !== '') yield { number: ++number, text: number === 1 ? tail.replace(/^\ufeff/, '') : tail };
 }
 
+/** Standard input, copied into a private temp file so that it can be checked whole and then run. */
+async function spoolStdin(stdin: Readable): Promise<{ path: string; dispose: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'wes-batch-stdin-'));
+  const path = join(dir, 'batch.jsonl');
+  await pipeline(stdin, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+  return { path, dispose: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Checks every line of the batch before anything is sent (a bad line refuses the whole batch,
+ * naming it), holding only the problems found; the lines are read again when the batch runs.
+ */
 export async function readBatch(path: string, stdin: Readable, globalSets: string[]): Promise<BatchInput> {
-  let text: string;
+  let file = path;
   let source: string;
+  let dispose = async () => {};
   if (path === '-') {
-    text = await readAll(stdin);
+    ({ path: file, dispose } = await spoolStdin(stdin));
     source = '-';
   } else {
-    text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      throw new UsageError(`cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a folder' : err.message}`);
+    const info = await stat(path).catch((err: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
     });
+    if (info.isDirectory()) throw new UsageError(`cannot read ${path}: it is a folder`);
     source = await realpath(path);
   }
   const name = path === '-' ? 'standard input' : path;
-  const lines: BatchLine[] = [];
   const problems: UsageError[] = [];
-  text.replace(/^\ufeff/, '').split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
-    if (line === '') return;
-    try {
-      lines.push({ index: i + 1, ...parseLine(line, `${name} line ${i + 1}`, globalSets), key: lineKey(source, i + 1, line, globalSets) });
-    } catch (err) {
-      if (!(err instanceof UsageError)) throw err;
-      problems.push(err);
+  let count = 0;
+  try {
+    for await (const { number, text } of textLines(file)) {
+      const line = text.trim();
+      if (line === '') continue;
+      try {
+        parseLine(line, `${name} line ${number}`, globalSets);
+        count++;
+      } catch (err) {
+        if (!(err instanceof UsageError)) throw err;
+        problems.push(err);
+      }
     }
-  });
+  } catch (err) {
+    await dispose();
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (problems.length || count === 0) await dispose();
   if (problems.length) {
     const shown = problems.slice(0, SHOWN_PROBLEMS).map((p) => p.message);
     if (problems.length > SHOWN_PROBLEMS) shown.push(`… and ${problems.length - SHOWN_PROBLEMS} more`);
     throw new UsageError(`${problems.length} line(s) of the batch cannot be submitted; nothing was sent:\n  ${shown.join('\n  ')}`, problems[0]!.hint ?? BATCH_HINT);
   }
-  if (lines.length === 0) throw new UsageError(`${name} holds no jobs (every line is blank)`, BATCH_HINT);
-  return { lines, source };
+  if (count === 0) throw new UsageError(`${name} holds no jobs (every line is blank)`, BATCH_HINT);
+  return {
+    source,
+    count,
+    async *lines() {
+      for await (const { number, text } of textLines(file)) {
+        const line = text.trim();
+        if (line === '') continue;
+        yield { index: number, ...parseLine(line, `${name} line ${number}`, globalSets), key: lineKey(source, number, line, globalSets) };
+      }
+    },
+    dispose,
+  };
 }

@@ -3,20 +3,25 @@
 // followed like `jobs watch` (polling, woken by the event stream) and saved when asked; one
 // NDJSON result per line in input order. Ctrl-C stops submitting, leaves running jobs running,
 // writes what it knows and says how to resume.
+import { setMaxListeners } from 'node:events';
 import type { Factory } from '../../factory.js';
 import { ExitCode, UsageError } from '../../errors.js';
+import { DEFAULT_RETRIES } from '../../http/retry.js';
+import { toSafeJson } from '../../render/json.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { AssetPlacer } from '../../surfaces/jobs/assets.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
-import { NOT_SUBMITTED, resultExitCode, runBatch, type BatchItem, type BatchResult } from '../../surfaces/jobs/batch-run.js';
+import type { Endpoint, EndpointStats } from '../../surfaces/jobs/batch-endpoints.js';
+import { resultExitCode, runBatch, type BatchItem, type BatchResult } from '../../surfaces/jobs/batch-run.js';
 import { isTerminal, type SubmitRequest } from '../../protocol/jobs.js';
-import { readBatch, type BatchLine } from './batch-input.js';
-import { alreadyDone, fileSink, keyForRun, OrderedResults, readResults, streamSink } from './batch-results.js';
+import { readBatch, type BatchInput, type BatchLine } from './batch-input.js';
+import { Journal, journalPathFor } from './batch-journal.js';
+import { BatchProgress } from './batch-progress.js';
+import { alreadyDone, keyForRun, pinFor, readPrevious, ResultBook, sentRecord, type Previous } from './batch-results.js';
+import { buildEndpoints, MAX_CONCURRENCY, parseVia, type ViaTarget } from './batch-via.js';
 import { parseInterval } from './follow-run.js';
 import { applyAssignments } from './set-inputs.js';
 
 const DEFAULT_CONCURRENCY = 4;
-const MAX_CONCURRENCY = 256;
 
 /** Which exit code wins when lines end differently: what concerns the whole batch first. */
 const SEVERITY = [ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.CREDITS, ExitCode.TIMEOUT, ExitCode.ERROR, ExitCode.THROTTLED, ExitCode.USAGE, ExitCode.REFUSED, ExitCode.NOT_FOUND, ExitCode.FAILED, ExitCode.CANCELED];
@@ -41,19 +46,28 @@ function refuseSingleJobFlags(opts: Record<string, unknown>, workflowArg: string
   if (opts.cancelOnInterrupt === true) throw new UsageError('--cancel-on-interrupt does not go with --batch: Ctrl-C leaves the batch\'s jobs running, and --resume picks them up');
 }
 
-/** One stderr line per finished line of the batch (people read these; scripts read the results). */
-function describe(result: BatchResult): string {
-  const job = result.job_id ? `job ${result.job_id} ` : '';
-  const outputs = result.outputs.length ? ` (${result.outputs.length} output${result.outputs.length === 1 ? '' : 's'})` : '';
-  const error = result.error ? `: ${result.error.code}: ${result.error.message}` : '';
-  return sanitizeLine(`line ${result.index}: ${job}${result.status}${outputs}${error}`);
+/** The first line of the summary: counts by status, and what an earlier run already did. */
+function summary(total: number, counts: Map<string, number>, resumed: number): string {
+  const parts = [...counts].map(([status, n]) => `${n} ${status}`);
+  return `batch of ${total}: ${parts.join(', ')}${resumed ? ` (${resumed} succeeded in an earlier run)` : ''}`;
 }
 
-function summary(results: BatchResult[], resumed: number): string {
-  const counts = new Map<string, number>();
-  for (const r of results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
-  const parts = [...counts].map(([status, n]) => `${n} ${status}`);
-  return `batch of ${results.length}: ${parts.join(', ')}${resumed ? ` (${resumed} succeeded in an earlier run)` : ''}`;
+/** One line per endpoint: what it took, its rate, and what pacing did (shown with several endpoints, or after a 429). */
+function endpointLine(e: EndpointStats): string {
+  const pacing = e.throttled ? `; pacing: ${e.throttled} queue-full answer(s), in-flight window down to ${e.minWindow} of ${e.concurrency}` : `; ${e.concurrency} in flight at most`;
+  const aside = e.setAside ? `; set aside: ${e.setAside}` : '';
+  return sanitizeLine(`  ${e.name}: ${e.submitted} submitted, ${e.succeeded} succeeded, ${e.failed} failed, ${e.rate.toFixed(1)} jobs/s${pacing}${aside}`);
+}
+
+/** The signal the batch runs under: Ctrl-C and --timeout, with room for the listeners its lines in flight add. */
+function batchSignal(parent: AbortSignal, inFlight: number): AbortSignal {
+  const controller = new AbortController();
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener('abort', () => controller.abort(parent.reason), { once: true });
+  // Each line in flight listens at most three times (its request or wait, its event stream, a
+  // download); the count is bounded by the concurrency, so the default warning at 10 is noise.
+  setMaxListeners(inFlight * 3 + 16, controller.signal);
+  return controller.signal;
 }
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
@@ -62,54 +76,130 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   const batchPath = opts.batch as string;
   const concurrency = parseConcurrency(opts.concurrency);
   const intervalMs = parseInterval(opts.interval);
-  const input = await readBatch(batchPath, io.stdin, (opts.set as string[] | undefined) ?? []);
-  const previous = typeof opts.resume === 'string' ? await readResults(opts.resume) : new Map<number, BatchResult>();
-  const done = new Set(input.lines.filter((line) => alreadyDone(previous.get(line.index), line.key)));
-  const todo = input.lines.filter((line) => !done.has(line));
-
+  const vias = ((opts.via as string[] | undefined) ?? []).map(parseVia);
+  const sets = (opts.set as string[] | undefined) ?? [];
   const resultsPath = typeof opts.results === 'string' ? opts.results : undefined;
-  const sink = resultsPath ? await fileSink(resultsPath) : streamSink(io.stdout);
-  const ordered = new OrderedResults(input.lines.map((l) => l.index), sink);
-  for (const line of done) ordered.put(previous.get(line.index)!);
-  if (done.size) io.info(`resuming: ${done.size} of ${input.lines.length} line(s) already succeeded; running the other ${todo.length}`);
+  const input = await readBatch(batchPath, io.stdin, sets);
+  try {
+    // The journal is opened (or created) before anything is sent: an unwritable target stops here.
+    const journal = resultsPath ? Journal.open(journalPathFor(resultsPath)) : await Journal.anonymous();
+    try {
+      return await runWithJournal(f, opts, { batchPath, input, journal, resultsPath, concurrency, intervalMs, vias });
+    } finally {
+      journal.close();
+    }
+  } finally {
+    await input.dispose();
+  }
+}
 
-  const client = new JobsClient(f.http());
-  const placer = new AssetPlacer(client);
-  const partnerKey = f.settings().partnerKey;
-  const build = (line: BatchLine) => async (): Promise<SubmitRequest> => {
+interface Plan {
+  batchPath: string;
+  input: BatchInput;
+  journal: Journal;
+  resultsPath: string | undefined;
+  concurrency: number;
+  intervalMs: number;
+  vias: ViaTarget[];
+}
+
+async function runWithJournal(f: Factory, opts: Record<string, unknown>, plan: Plan): Promise<number> {
+  const { io } = f;
+  const { input, journal, resultsPath } = plan;
+  const previous = typeof opts.resume === 'string' ? readPrevious(opts.resume, journal) : new Map<number, Previous>();
+  const totalInFlight = (plan.vias.length ? plan.vias.map((v) => v.concurrency ?? plan.concurrency) : [plan.concurrency]).reduce((a, b) => a + b, 0);
+  const signal = batchSignal(f.signal, totalInFlight);
+  const endpoints = buildEndpoints(f, plan.vias, plan.concurrency, signal, opts.events !== false);
+  const book = new ResultBook(journal, input.count, resultsPath ? undefined : (line) => io.stdout.write(line));
+  const progress = new BatchProgress(io, input.count, () => endpoints.reduce((n, e) => n + e.inFlight, 0));
+
+  const counts = new Map<string, number>();
+  const exitCodes = new Set<number>();
+  let resumed = 0;
+  let stillRunning = 0;
+  let firstHaltLine: number | undefined;
+  const record = (result: BatchResult, ordinal: number, text = toSafeJson(result)) => {
+    book.put(ordinal, text, journal.append(text));
+    counts.set(result.status, (counts.get(result.status) ?? 0) + 1);
+    const code = resultExitCode(result);
+    exitCodes.add(code);
+    if (result.job_id !== null && !isTerminal(result.status)) stillRunning++;
+    if (code === ExitCode.AUTH) firstHaltLine ??= result.index;
+  };
+
+  const placers = new Map(endpoints.map((e) => [e, new AssetPlacer(e.spec.client)]));
+  const partnerKeys = new Map(endpoints.map((e, i) => [e, (plan.vias[i] ? undefined : f.settings().partnerKey) ?? viaPartnerKey(f, plan.vias[i])]));
+  const build = (line: BatchLine) => async (endpoint: Endpoint): Promise<SubmitRequest> => {
+    const placer = placers.get(endpoint)!;
     const workflow = await applyAssignments(line.workflow, line.assignments, async (path) => (await placer.place(path)).asset.id);
+    const partnerKey = partnerKeys.get(endpoint);
     return partnerKey ? { workflow, extra_data: { api_key_service_org: partnerKey } } : { workflow };
   };
-  const items: BatchItem[] = todo.map((line) => ({ index: line.index, key: keyForRun(line.key, previous.get(line.index)), request: build(line) }));
 
-  const outcome = await runBatch(client, items, {
-    concurrency,
-    intervalMs,
-    signal: f.signal,
-    openEvents: opts.events !== false ? (signal) => new JobsClient(f.http(AbortSignal.any([f.signal, signal]))) : undefined,
+  async function* items(): AsyncGenerator<BatchItem> {
+    let ordinal = 0;
+    for await (const line of input.lines()) {
+      const earlier = previous.get(line.index);
+      previous.delete(line.index); // forgotten once read: memory holds the lines in flight, not the batch
+      if (alreadyDone(earlier, line.key)) {
+        resumed++;
+        const text = earlier.text!();
+        record(JSON.parse(text) as BatchResult, ordinal++, text);
+        progress.carried();
+        continue;
+      }
+      const key = keyForRun(line.key, earlier);
+      yield { index: line.index, ordinal: ordinal++, key, pinnedTo: pinFor(key, earlier), request: build(line) };
+    }
+  }
+
+  if (previous.size) {
+    const done = [...previous.values()].filter((p) => p.status === 'succeeded' && !p.error).length;
+    io.info(`resuming: ${done} of ${input.count} line(s) already succeeded; running the rest`);
+  }
+  const outcome = await runBatch(endpoints, items(), {
+    intervalMs: plan.intervalMs,
+    signal,
+    retries: f.retries() ?? DEFAULT_RETRIES,
     downloadDir: typeof opts.download === 'string' ? opts.download : undefined,
-    onSubmitted: (item, jobId) => io.debug(`line ${item.index}: submitted job ${jobId}`),
-    onThrottled: (item, delayMs, err) => io.debug(sanitizeLine(`line ${item.index}: ${err.code} (${err.message}); submitting again in ${delayMs} ms`)),
-    onResult: (result) => {
-      ordered.put(result);
-      if (result.status !== NOT_SUBMITTED) io.info(describe(result));
+    onSend: (item, endpoint) => void journal.append(sentRecord(item.index, item.key, endpoint.url)),
+    onSubmitted: (item, endpoint, jobId) => {
+      journal.append(sentRecord(item.index, item.key, endpoint.url, jobId));
+      io.debug(`line ${item.index}: submitted job ${jobId} on ${endpoint.name}`);
+    },
+    onThrottled: (item, endpoint, delayMs, err) => io.debug(sanitizeLine(`line ${item.index}: ${endpoint.name}: ${err.code} (${err.message}); submitting again in ${delayMs} ms`)),
+    onSetAside: (endpoint, reason) => progress.note(sanitizeLine(`${endpoint.name} set aside after repeated failures (${reason}); its lines go to the others`)),
+    onResult: (result, item) => {
+      record(result, item.ordinal);
+      progress.finished(result, resultExitCode(result) === ExitCode.OK);
     },
   });
-  await sink.commit();
+  progress.stop();
+  if (resultsPath) {
+    await book.commit(resultsPath);
+    journal.remove();
+  }
 
-  const ran = new Map(outcome.results.map((r) => [r.index, r]));
-  const all = input.lines.map((line) => (done.has(line) ? previous.get(line.index)! : ran.get(line.index)!));
-  io.info(summary(all, done.size));
+  io.info(summary(input.count, counts, resumed));
+  const stats = endpoints.map((e) => e.stats());
+  if (stats.length > 1 || stats.some((e) => e.throttled || e.setAside)) for (const e of stats) io.info(endpointLine(e));
   if (resultsPath) io.info(`results: ${resultsPath}`);
   const stopped = outcome.stoppedBy;
   if (stopped && f.signal.aborted) {
-    const running = outcome.results.filter((r) => r.job_id !== null && !isTerminal(r.status)).length;
-    io.warn(`${stopped.code === 'timeout' ? 'timed out' : 'interrupted'}; stopped submitting${running ? `, ${running} job(s) keep running on the service` : ''}.`);
-    io.warn(`resume with: ${resumeCommand(input.source === '-' ? '-' : batchPath, resultsPath, opts)}`);
+    io.warn(`${stopped.code === 'timeout' ? 'timed out' : 'interrupted'}; stopped submitting${stillRunning ? `, ${stillRunning} job(s) keep running on the service` : ''}.`);
+    io.warn(`resume with: ${resumeCommand(input.source === '-' ? '-' : plan.batchPath, resultsPath, opts)}`);
     return stopped.exitCode;
   }
-  if (stopped) io.warn(sanitizeLine(`stopped submitting after line ${all.find((r) => r.error?.exit_code === stopped.exitCode)?.index ?? '?'}: ${stopped.message}`));
-  return worstExitCode(all.map(resultExitCode));
+  if (stopped) {
+    io.warn(sanitizeLine(`stopped submitting${firstHaltLine !== undefined ? ` after line ${firstHaltLine}` : ''}: ${stopped.message}`));
+    if (resultsPath) io.warn(`resume with: ${resumeCommand(input.source === '-' ? '-' : plan.batchPath, resultsPath, opts)}`);
+  }
+  return worstExitCode([...exitCodes]);
+}
+
+function viaPartnerKey(f: Factory, via: ViaTarget | undefined): string | undefined {
+  if (!via || /^https?:\/\//i.test(via.target)) return f.settings().partnerKey;
+  return f.store().profile(via.target)?.partner_key;
 }
 
 /** Shell-quotes one word (POSIX single quotes) unless it is plainly safe. */
@@ -127,6 +217,7 @@ function resumeCommand(source: string, resultsPath: string | undefined, opts: Re
   for (const flag of ['concurrency', 'interval', 'download'] as const) {
     if (typeof opts[flag] === 'string') words.push(`--${flag}`, opts[flag] as string);
   }
+  for (const via of (opts.via as string[] | undefined) ?? []) words.push('--via', via);
   words.push('--resume', resultsPath ?? 'RESULTS.jsonl');
   if (resultsPath) words.push('--results', resultsPath);
   return words.map(shellWord).join(' ') + (resultsPath ? '' : '   (RESULTS.jsonl: the lines this run printed on stdout)');

@@ -29,8 +29,9 @@ export function registerJobs(program: Command, action: ActionFactory): void {
       .option('--wait', 'then watch the job until it ends; exit code by outcome')
       .option('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order')
       .option('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)')
-      .option('--results <file>', 'with --batch: write the results to FILE instead of stdout')
-      .option('--resume <results.jsonl>', 'with --batch: skip the lines an earlier run\'s results show succeeded'),
+      .option('--results <file>', 'with --batch: write the results to FILE instead of stdout (journaled in FILE.journal while running)')
+      .option('--resume <results.jsonl>', 'with --batch: skip the lines an earlier run (or its journal, after a crash) shows succeeded')
+      .option('--via <profile[:n]|url[,n]>', 'with --batch: spread the lines over this endpoint too, n in flight there (repeatable)', collect),
     true,
   )
     .addHelpText('after', `
@@ -46,7 +47,8 @@ Batches: each line's Idempotency-Key is derived from the file, the line number a
 retried or resumed line never makes a second job. Exit 0 when every line succeeded, else the
 gravest line's code (130 when interrupted; the results then say where to resume).
   $ wes jobs submit --batch jobs.jsonl --concurrency 8 --download out/ --results results.jsonl
-  $ wes jobs submit --batch jobs.jsonl --resume results.jsonl --results results.jsonl`)
+  $ wes jobs submit --batch jobs.jsonl --resume results.jsonl --results results.jsonl
+  $ wes jobs submit --batch jobs.jsonl --via gpu-a:8 --via gpu-b:4 --results results.jsonl`)
     .action(action(() => import('./submit.js')));
 
   jobs

@@ -1,22 +1,29 @@
-// Runs many jobs with at most N in flight: each item is submitted (with its own Idempotency-Key,
-// patiently through a full queue), followed to a terminal status as `jobs watch` does (polling,
-// woken early by the job's event stream), and its outputs saved when asked. Items are started in input order; every item ends as one BatchResult, also
-// when the run is stopped (Ctrl-C, --timeout) or halted by a refused credential. No printing.
+// Runs many jobs over one or more endpoints, each with its own window of lines in flight: each
+// line is submitted (with its own Idempotency-Key, patiently through a full queue), followed to a
+// terminal status as `jobs watch` does (polling, woken early by the job's event stream), and its
+// outputs saved when asked. Lines are pulled from the input only when there is room, and started
+// in input order; every line ends as one BatchResult (handed out, never kept), also when the run
+// is stopped (Ctrl-C, --timeout), halted by a refused credential, or left with no endpoint. A
+// line whose job may exist on an endpoint is never sent to another. No printing.
 import { join } from 'node:path';
-import { ApiError, ExitCode, WesError, toWesError } from '../../errors.js';
-import { backoffDelay, sleep } from '../../http/retry.js';
+import { ApiError, ExitCode, NetworkError, WesError, toWesError } from '../../errors.js';
+import { backoffDelay, isConnectFailure, sleep } from '../../http/retry.js';
 import { safeFileName } from '../../files/safe-name.js';
-import type { FetchedJob, JobsClient } from './client.js';
+import { SET_ASIDE_AFTER, type Endpoint } from './batch-endpoints.js';
+import type { FetchedJob } from './client.js';
 import { downloadOutputs } from './download.js';
-import type { OpenClient } from './events.js';
 import { followJob } from './follow.js';
 import type { Output, SubmitRequest } from '../../protocol/jobs.js';
 
 export interface BatchItem {
   index: number;
+  /** The line's place among the batch's jobs (0-based), for the results in input order. */
+  ordinal: number;
   key: string;
-  /** Builds the request (may upload files first); called once, when the item starts. */
-  request: () => Promise<SubmitRequest>;
+  /** The endpoint (its url) where this line's job may already exist: followed there, never sent elsewhere. */
+  pinnedTo?: string;
+  /** Builds the request for an endpoint (may upload files to it first); called when the line starts there. */
+  request: (endpoint: Endpoint) => Promise<SubmitRequest>;
 }
 
 export interface BatchOutput {
@@ -46,6 +53,8 @@ export interface BatchResult {
   outputs: BatchOutput[];
   error: BatchError | null;
   idempotency_key: string;
+  /** Where the line's job is (or may be): the endpoint's base URL; absent when no job can exist. */
+  endpoint?: string;
 }
 
 /** Statuses of a line that has no job status (yet). */
@@ -55,22 +64,27 @@ export const FAILED_TO_RUN = 'error';
 export const INTERRUPTED = 'interrupted';
 
 export interface BatchOptions {
-  concurrency: number;
   intervalMs: number;
   /** Ctrl-C or --timeout: stops submitting; running items end as they stand. */
   signal: AbortSignal;
-  /** A client for each job's event stream, which wakes the poll early; absent: polling only. */
-  openEvents?: OpenClient;
+  /** Attempts of a submit beyond the first, for answers that may be lost (the HTTP layer's --retries). */
+  retries: number;
   /** Each job's outputs go to `<dir>/<index>-<job id>/`. */
   downloadDir?: string;
-  onSubmitted?: (item: BatchItem, jobId: string) => void;
-  onResult?: (result: BatchResult) => void;
-  onThrottled?: (item: BatchItem, delayMs: number, error: ApiError) => void;
+  /** Told (synchronously) before a line is first sent to an endpoint: the journal records where it went. */
+  onSend?: (item: BatchItem, endpoint: Endpoint) => void;
+  onSubmitted?: (item: BatchItem, endpoint: Endpoint, jobId: string) => void;
+  onResult?: (result: BatchResult, item: BatchItem) => void;
+  onThrottled?: (item: BatchItem, endpoint: Endpoint, delayMs: number, error: ApiError) => void;
+  onSetAside?: (endpoint: Endpoint, reason: string) => void;
 }
 
-/** Rounds of "queue full" a submit waits through (each round is the HTTP layer's own retries). */
-const MAX_THROTTLED_ROUNDS = 20;
+/** Rounds of "queue full" a submit waits through: the batch's own jobs free the queue. */
+const MAX_THROTTLED_ROUNDS = 40;
 const MAX_THROTTLE_WAIT_MS = 30_000;
+/** A batch follows many jobs: a read right after each status event, and only status events wake one. */
+const FOLLOW_MIN_GAP_MS = 5;
+const wakeOnStatus = (event: string) => event === 'status';
 
 export function errorOf(err: unknown): BatchError {
   const e = toWesError(err);
@@ -81,55 +95,115 @@ function outputOf(o: Output): BatchOutput {
   return { id: o.id, name: o.name, type: o.type, content_type: o.content_type, size_bytes: o.size_bytes, hash: o.hash };
 }
 
-/** Submits, waiting out a full queue (429/503) beyond the HTTP layer's retries: the batch's own jobs free it. */
-async function submitPatiently(client: JobsClient, item: BatchItem, request: SubmitRequest, options: BatchOptions): Promise<FetchedJob> {
-  for (let round = 0; ; round++) {
-    try {
-      return await client.submit(request, item.key);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.exitCode !== ExitCode.THROTTLED || round >= MAX_THROTTLED_ROUNDS) throw err;
-      const delayMs = Math.min(MAX_THROTTLE_WAIT_MS, err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : backoffDelay(round));
-      options.onThrottled?.(item, delayMs, err);
-      await sleep(delayMs, options.signal);
-    }
-  }
+/** Thrown by a line whose submit certainly made no job where it went: it may go to another endpoint. */
+class Moved extends Error {}
+
+/** Whether an endpoint refused for load (the job was not made; another endpoint may take it). */
+function isLoadRefusal(err: unknown): err is ApiError {
+  return err instanceof ApiError && (err.status === 429 || err.status === 503);
+}
+
+/** A failure that proves the request never reached the server (the connection was refused). */
+function neverReached(err: unknown): boolean {
+  return isConnectFailure(err) || isConnectFailure((err as { cause?: unknown })?.cause);
+}
+
+/** An answer that says no job was made: refused for load, or a 4xx about the request itself. */
+function madeNoJob(err: unknown): boolean {
+  if (neverReached(err) || isLoadRefusal(err)) return true;
+  return err instanceof ApiError && (err.status ?? 500) < 500 && err.code !== 'idempotency_key_reuse';
 }
 
 class ItemRun {
   jobId: string | null = null;
   status = NOT_SUBMITTED;
+  /** Whether the line's job exists, or may, on the endpoint. */
+  mayExist = false;
   private outputs: BatchOutput[] = [];
 
   constructor(
-    private readonly client: JobsClient,
     readonly item: BatchItem,
+    readonly endpoint: Endpoint,
     private readonly options: BatchOptions,
+    /** Whether another endpoint could take this line now. */
+    private readonly elsewhere: (from: Endpoint) => boolean,
   ) {}
 
   result(error: BatchError | null): BatchResult {
-    return { index: this.item.index, job_id: this.jobId, status: this.status, outputs: this.outputs, error, idempotency_key: this.item.key };
+    const result: BatchResult = { index: this.item.index, job_id: this.jobId, status: this.status, outputs: this.outputs, error, idempotency_key: this.item.key };
+    if (this.mayExist) result.endpoint = this.endpoint.url;
+    return result;
   }
 
   async run(): Promise<BatchResult> {
-    const submitted = await submitPatiently(this.client, this.item, await this.item.request(), this.options);
+    const submitted = await this.submit(await this.item.request(this.endpoint));
     this.jobId = submitted.job.id;
     this.status = submitted.job.status;
-    this.options.onSubmitted?.(this.item, this.jobId);
+    this.options.onSubmitted?.(this.item, this.endpoint, this.jobId);
     let last = submitted;
-    const follow = { intervalMs: this.options.intervalMs, signal: this.options.signal, openEvents: this.options.openEvents };
-    for await (const snapshot of followJob(this.client, submitted, follow)) {
+    const follow = {
+      intervalMs: this.options.intervalMs,
+      signal: this.options.signal,
+      openEvents: this.endpoint.spec.openEvents,
+      minGapMs: FOLLOW_MIN_GAP_MS,
+      wakeOn: wakeOnStatus,
+    };
+    for await (const snapshot of followJob(this.endpoint.spec.client, submitted, follow)) {
       last = snapshot;
       this.status = snapshot.job.status;
     }
+    this.endpoint.answered();
     const job = last.job;
     this.outputs = job.outputs.map(outputOf);
     if (job.status === 'succeeded' && this.options.downloadDir !== undefined) return this.download(last);
     return this.result(job.error ? jobError(job.error, job.status) : null);
   }
 
+  /**
+   * Sends the line with its key, retrying where the answer may have been lost (the key makes that
+   * safe) and waiting out a full queue; a line that certainly made no job here moves when another
+   * endpoint can take it.
+   */
+  private async submit(request: SubmitRequest): Promise<FetchedJob> {
+    const { endpoint, options, item } = this;
+    options.onSend?.(item, endpoint);
+    let ambiguous = false;
+    let attempt = 0;
+    for (let throttled = 0; ; ) {
+      try {
+        this.mayExist = true;
+        const job = await endpoint.spec.client.submit(request, item.key, { retries: 0 });
+        endpoint.accepted();
+        return job;
+      } catch (err) {
+        if (options.signal.aborted) throw err;
+        // Once an answer may have been lost, the job may exist here whatever later attempts say.
+        if (!madeNoJob(err)) ambiguous = true;
+        this.mayExist = ambiguous;
+        if (isLoadRefusal(err)) {
+          const delayMs = Math.min(MAX_THROTTLE_WAIT_MS, err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : backoffDelay(throttled));
+          endpoint.refusedForLoad(delayMs);
+          if (!ambiguous && this.elsewhere(endpoint)) throw new Moved();
+          if (throttled++ >= MAX_THROTTLED_ROUNDS) throw err;
+          options.onThrottled?.(item, endpoint, delayMs, err);
+          await sleep(delayMs, options.signal);
+          continue;
+        }
+        if (err instanceof ApiError && (err.status ?? 500) < 500) throw err;
+        if (neverReached(err)) {
+          const reason = toWesError(err).message;
+          if (endpoint.failedHard(reason)) options.onSetAside?.(endpoint, reason);
+          if (!ambiguous && (endpoint.setAsideBecause !== null || this.elsewhere(endpoint))) throw new Moved();
+        }
+        if (attempt++ >= options.retries || endpoint.setAsideBecause !== null) throw err;
+        await sleep(err instanceof ApiError && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : backoffDelay(attempt - 1), options.signal);
+      }
+    }
+  }
+
   private async download(job: FetchedJob): Promise<BatchResult> {
     const dir = join(this.options.downloadDir!, `${this.item.index}-${safeFileName(job.job.id, 'job')}`);
-    const { saved, errors } = await downloadOutputs(this.client, job, { dir });
+    const { saved, errors } = await downloadOutputs(this.endpoint.spec.client, job, { dir });
     if (this.options.signal.aborted) throw this.options.signal.reason;
     this.outputs = this.outputs.map((o) => {
       const file = saved.find((s) => s.asset_id === o.id);
@@ -165,39 +239,145 @@ export function resultExitCode(result: BatchResult): number {
 }
 
 export interface BatchRunResult {
-  results: BatchResult[];
-  /** Why items were left unstarted: the stop signal's reason, or the error that halted the batch. */
+  /** Why lines were left unstarted: the stop signal's reason, the error that halted the batch, or the last endpoint's failure. */
   stoppedBy?: WesError;
 }
 
-export async function runBatch(client: JobsClient, items: BatchItem[], options: BatchOptions): Promise<BatchRunResult> {
-  const results = new Map<number, BatchResult>();
-  let next = 0;
-  let halt: WesError | undefined;
-  const finish = (result: BatchResult) => {
-    results.set(result.index, result);
-    options.onResult?.(result);
+/** A line that cannot be followed where its job is: that endpoint is not in this run, or was set aside. */
+function unreachable(item: BatchItem, endpoint: Endpoint | undefined): BatchResult {
+  const why = endpoint ? `was set aside (${endpoint.setAsideBecause})` : 'is not one of this run\'s endpoints';
+  return {
+    index: item.index,
+    job_id: null,
+    status: FAILED_TO_RUN,
+    outputs: [],
+    error: { code: 'endpoint_unavailable', message: `this line was sent to ${item.pinnedTo}, which ${why}; resume with that endpoint to follow its job`, status: null, exit_code: ExitCode.ERROR },
+    idempotency_key: item.key,
+    endpoint: item.pinnedTo,
   };
-  const worker = async () => {
-    while (next < items.length && !options.signal.aborted && !halt) {
-      const run = new ItemRun(client, items[next++]!, options);
+}
+
+function notSubmitted(item: BatchItem, stoppedBy: WesError | undefined): BatchResult {
+  const error = stoppedBy ? { ...errorOf(stoppedBy), code: 'not_submitted', message: `not submitted: ${stoppedBy.message}` } : null;
+  return { index: item.index, job_id: null, status: NOT_SUBMITTED, outputs: [], error, idempotency_key: item.key };
+}
+
+/** Lines pulled from the input but waiting: moved from an endpoint, or pinned to one that is full. */
+const MAX_HELD = 4096;
+
+/**
+ * Runs the lines over the endpoints: pulls a line from the input only when an endpoint has room
+ * (so memory holds the lines in flight, not the batch), and gives every line exactly one result.
+ */
+export async function runBatch(endpoints: Endpoint[], items: AsyncIterable<BatchItem>, options: BatchOptions): Promise<BatchRunResult> {
+  const byUrl = new Map(endpoints.map((e) => [e.url, e]));
+  const moved: BatchItem[] = [];
+  const pinned = new Map<Endpoint, BatchItem[]>(endpoints.map((e) => [e, []]));
+  let held = 0;
+  const source = items[Symbol.asyncIterator]();
+  let exhausted = false;
+  let halt: WesError | undefined;
+  let lastSetAside: WesError | undefined;
+  const running = new Set<Promise<void>>();
+  let wake: () => void = () => {};
+
+  options = {
+    ...options,
+    onSetAside: (endpoint, reason) => {
+      lastSetAside = new NetworkError(`${endpoint.name} was set aside after ${SET_ASIDE_AFTER} failures in a row: ${reason}`);
+      options.onSetAside?.(endpoint, reason);
+    },
+  };
+  const alive = () => endpoints.filter((e) => e.setAsideBecause === null);
+  const stopped = () => options.signal.aborted || halt !== undefined || alive().length === 0;
+  const elsewhere = (from: Endpoint) => endpoints.some((e) => e !== from && e.setAsideBecause === null);
+  const finish = (item: BatchItem, result: BatchResult) => options.onResult?.(result, item);
+
+  const launch = (item: BatchItem, endpoint: Endpoint) => {
+    endpoint.started();
+    let task: Promise<void> | undefined;
+    const run = new ItemRun(item, endpoint, options, elsewhere);
+    task = (async () => {
+      await Promise.resolve(); // `task` is in `running` before the line can end
       try {
-        finish(await run.run());
+        const result = await run.run();
+        endpoint.ended(result.status === 'succeeded' && result.error === null ? 'succeeded' : 'failed');
+        finish(item, result);
       } catch (err) {
+        if (err instanceof Moved) {
+          endpoint.inFlight--;
+          moved.push(item);
+          return;
+        }
+        if (!options.signal.aborted && err instanceof NetworkError && endpoint.failedHard(err.message)) options.onSetAside?.(endpoint, err.message);
         const stopReason = options.signal.aborted ? options.signal.reason : undefined;
         const result = failedResult(run, err, stopReason);
         // A refused credential refuses every line alike: stop instead of sending the rest.
         if (stopReason === undefined && result.error?.exit_code === ExitCode.AUTH) halt ??= toWesError(err);
-        finish(result);
+        endpoint.ended('failed');
+        finish(item, result);
+      } finally {
+        running.delete(task!);
+        wake();
+      }
+    })();
+    running.add(task);
+  };
+
+  /** The endpoint with the most room for an unpinned line. */
+  const roomiest = () => {
+    let best: Endpoint | undefined;
+    for (const e of endpoints) if (e.room > 0 && (!best || e.room / e.spec.concurrency > best.room / best.spec.concurrency)) best = e;
+    return best;
+  };
+
+  /** Starts what can start now; false when it must wait for a line to end. */
+  const dispatch = async (): Promise<void> => {
+    for (const [endpoint, queue] of pinned) {
+      while (endpoint.room > 0 && queue.length) {
+        held--;
+        launch(queue.shift()!, endpoint);
+      }
+    }
+    for (;;) {
+      if (stopped()) return;
+      const target = roomiest();
+      if (!target) return;
+      let item = moved.shift();
+      if (!item) {
+        if (exhausted || held >= MAX_HELD) return;
+        const next = await source.next();
+        if (next.done) {
+          exhausted = true;
+          return;
+        }
+        item = next.value;
+      }
+      if (item.pinnedTo === undefined) {
+        launch(item, target);
+        continue;
+      }
+      const home = byUrl.get(item.pinnedTo);
+      if (!home || home.setAsideBecause !== null) finish(item, unreachable(item, home));
+      else if (home.room > 0) launch(item, home);
+      else {
+        held++;
+        pinned.get(home)!.push(item);
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency, items.length) }, worker));
-  const stoppedBy = options.signal.aborted ? toWesError(options.signal.reason) : halt;
-  for (const item of items) {
-    if (results.has(item.index)) continue;
-    const error = stoppedBy ? { ...errorOf(stoppedBy), code: 'not_submitted', message: `not submitted: ${stoppedBy.message}` } : null;
-    finish({ index: item.index, job_id: null, status: NOT_SUBMITTED, outputs: [], error, idempotency_key: item.key });
+
+  for (;;) {
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    await dispatch();
+    const waiting = moved.length > 0 || held > 0;
+    if (running.size === 0 && (stopped() || (exhausted && !waiting))) break;
+    if (running.size === 0 && waiting && alive().length > 0) continue; // room freed by a set-aside endpoint's lines moving
+    await woken;
   }
-  return { results: items.map((item) => results.get(item.index)!), stoppedBy };
+  const stoppedBy = options.signal.aborted ? toWesError(options.signal.reason) : (halt ?? (alive().length === 0 ? lastSetAside : undefined));
+  for (const [endpoint, queue] of pinned) for (const item of queue) finish(item, endpoint.setAsideBecause !== null ? unreachable(item, endpoint) : notSubmitted(item, stoppedBy));
+  for (const item of moved) finish(item, notSubmitted(item, stoppedBy));
+  if (!exhausted) for (let next = await source.next(); !next.done; next = await source.next()) finish(next.value, notSubmitted(next.value, stoppedBy));
+  return { stoppedBy };
 }

@@ -36,8 +36,9 @@ export type LogsAnswer = { kind: 'text'; body: Readable } | { kind: 'empty' };
 export class JobsClient {
   constructor(readonly http: HttpClient) {}
 
-  async submit(request: SubmitRequest, idempotencyKey: string): Promise<FetchedJob> {
-    const res = await this.http.json<unknown>({ surface: 'jobs', method: 'POST', url: '/api/v2/jobs', json: request, idempotencyKey });
+  /** `retries` overrides the HTTP layer's own (a batch retries its submits itself, to know where they went). */
+  async submit(request: SubmitRequest, idempotencyKey: string, options: { retries?: number } = {}): Promise<FetchedJob> {
+    const res = await this.http.json<unknown>({ surface: 'jobs', method: 'POST', url: '/api/v2/jobs', json: request, idempotencyKey, retries: options.retries });
     return { job: checkJob(res), from: res.url };
   }
 

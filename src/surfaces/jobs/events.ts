@@ -16,8 +16,17 @@ export interface EventListener {
   close(): void;
 }
 
-/** Builds a client whose requests end when `signal` aborts (the stream has its own lifetime). */
-export type OpenClient = (signal: AbortSignal) => JobsClient;
+/**
+ * Builds a client whose requests end when `signal` aborts (the stream has its own lifetime), closed
+ * when the stream is over; a `shared` one (many streams over one client, as a batch has) is kept.
+ */
+export type OpenClient = ((signal: AbortSignal) => JobsClient) & { shared?: boolean };
+
+/** Ends a body nobody reads any more; undici reports that as an error, which no one needs to hear. */
+function discard(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
+}
 
 export function listenForChanges(open: OpenClient, job: FetchedJob, onChange: (event: string) => void, debug: (line: string) => void): EventListener {
   const controller = new AbortController();
@@ -28,10 +37,10 @@ export function listenForChanges(open: OpenClient, job: FetchedJob, onChange: (e
     try {
       const res = await client.events(job);
       body = res.body;
-      if (closed) return void body.destroy();
+      if (closed) return discard(body);
       const type = res.headers['content-type'] ?? '';
       if (!type.toLowerCase().startsWith('text/event-stream')) {
-        body.destroy();
+        discard(body);
         return debug(`* the event stream answered ${type || 'no content type'}, not text/event-stream; polling only`);
       }
       const parser = createParser({
@@ -55,8 +64,8 @@ export function listenForChanges(open: OpenClient, job: FetchedJob, onChange: (e
     } catch (err) {
       if (!closed) debug(`* the event stream is unavailable (${(err as Error).message}); polling only`);
     } finally {
-      body?.destroy();
-      await client.http.close();
+      if (body) discard(body);
+      if (!open.shared) await client.http.close();
     }
   })();
   return {
@@ -64,7 +73,7 @@ export function listenForChanges(open: OpenClient, job: FetchedJob, onChange: (e
     close() {
       closed = true;
       controller.abort();
-      body?.destroy();
+      if (body) discard(body);
     },
   };
 }

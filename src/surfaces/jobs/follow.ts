@@ -16,6 +16,8 @@ export interface FollowOptions {
   openEvents?: OpenClient;
   /** Shortest gap between two reads woken by events. */
   minGapMs?: number;
+  /** The events that wake a read (default: every event that can change the job). */
+  wakeOn?: (event: string) => boolean;
   debug?: (line: string) => void;
 }
 
@@ -40,7 +42,7 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
   if (isTerminal(current.job.status)) return;
 
   const waker = new Waker(options.minGapMs ?? 100);
-  const listener = options.openEvents && current.job.urls.events ? listenForChanges(options.openEvents, current, (name) => waker.wake(name), debug) : undefined;
+  const listener = options.openEvents && current.job.urls.events ? listenForChanges(options.openEvents, current, (name) => (options.wakeOn?.(name) ?? true) && waker.wake(name), debug) : undefined;
   let delay = options.intervalMs;
   let throttled = 0;
   try {

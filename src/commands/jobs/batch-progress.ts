@@ -1,0 +1,90 @@
+// What a person sees while a batch runs. On a terminal: one live line (done / running / queued /
+// failed, rate, ETA) redrawn at most a few times a second, with only failed lines printed above
+// it. Elsewhere (CI logs, pipes): one plain line per finished line, as before.
+import type { IOStreams } from '../../render/io.js';
+import { createProgress, type Progress } from '../../render/progress.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import type { BatchResult } from '../../surfaces/jobs/batch-run.js';
+
+const REDRAW_MS = 250;
+
+/** One stderr line about a finished line of the batch (people read these; scripts read the results). */
+export function describe(result: BatchResult): string {
+  const job = result.job_id ? `job ${result.job_id} ` : '';
+  const outputs = result.outputs.length ? ` (${result.outputs.length} output${result.outputs.length === 1 ? '' : 's'})` : '';
+  const error = result.error ? `: ${result.error.code}: ${result.error.message}` : '';
+  return sanitizeLine(`line ${result.index}: ${job}${result.status}${outputs}${error}`);
+}
+
+function duration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** The live line's text (pure, for tests). */
+export function liveLine(c: { total: number; done: number; failed: number; running: number; elapsedMs: number }): string {
+  const finished = c.done + c.failed;
+  const rate = c.elapsedMs > 0 ? finished / (c.elapsedMs / 1000) : 0;
+  const queued = Math.max(0, c.total - finished - c.running);
+  const eta = rate > 0 ? duration(queued / rate + c.running / rate) : '?';
+  return `batch: ${c.done}/${c.total} done, ${c.running} running, ${queued} queued, ${c.failed} failed · ${rate.toFixed(1)} jobs/s · ETA ${eta}`;
+}
+
+export class BatchProgress {
+  private readonly live?: Progress;
+  private readonly started = Date.now();
+  private lastDraw = 0;
+  done = 0;
+  failed = 0;
+
+  constructor(
+    private readonly io: IOStreams,
+    private readonly total: number,
+    /** Lines in flight now. */
+    private readonly running: () => number,
+  ) {
+    if (io.canAnimate) this.live = createProgress(io, this.text());
+  }
+
+  private text(): string {
+    return liveLine({ total: this.total, done: this.done, failed: this.failed, running: this.running(), elapsedMs: Date.now() - this.started });
+  }
+
+  private draw(force = false): void {
+    if (!this.live) return;
+    const now = Date.now();
+    if (!force && now - this.lastDraw < REDRAW_MS) return;
+    this.lastDraw = now;
+    this.live.update(this.text());
+  }
+
+  /** A line that succeeded in an earlier run. */
+  carried(): void {
+    this.done++;
+    this.draw();
+  }
+
+  /** A line finished in this run. */
+  finished(result: BatchResult, ok: boolean): void {
+    if (ok) this.done++;
+    else this.failed++;
+    if (!this.live) {
+      if (result.status !== 'not_submitted') this.io.info(describe(result));
+    } else if (!ok && result.status !== 'not_submitted') this.live.log(describe(result));
+    this.draw();
+  }
+
+  /** A note above the live line (an endpoint set aside). */
+  note(line: string): void {
+    if (this.live) this.live.log(line);
+    else this.io.warn(line);
+  }
+
+  stop(): void {
+    this.draw(true);
+    this.live?.stop();
+  }
+}

@@ -1,0 +1,76 @@
+// `--via PROFILE[:N]` / `--via URL[,N]` (repeatable): the endpoints a batch spreads its lines over,
+// each with its own concurrency, its own credential (a profile's own, as stored) and two clients:
+// one for submits and reads, one shared by the event streams of its jobs.
+import type { Factory } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { normalizeBaseUrl, resolveSettings, type Settings } from '../../config/settings.js';
+import { withoutPassword } from '../../config/keys.js';
+import { isValidProfileName } from '../../config/store.js';
+import { JobsClient } from '../../surfaces/jobs/client.js';
+import { Endpoint } from '../../surfaces/jobs/batch-endpoints.js';
+
+export const MAX_CONCURRENCY = 256;
+
+export interface ViaTarget {
+  /** A profile name, or a base URL. */
+  target: string;
+  concurrency?: number;
+}
+
+function parseCount(text: string, what: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`${what}: the concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${text}`);
+  return n;
+}
+
+/** Parses one --via value: `PROFILE`, `PROFILE:N`, `URL` or `URL,N`. */
+export function parseVia(value: string): ViaTarget {
+  const what = `--via ${value}`;
+  if (/^https?:\/\//i.test(value)) {
+    const comma = value.lastIndexOf(',');
+    if (comma < 0) return { target: value };
+    return { target: value.slice(0, comma), concurrency: parseCount(value.slice(comma + 1), what) };
+  }
+  const colon = value.lastIndexOf(':');
+  const target = colon < 0 ? value : value.slice(0, colon);
+  if (!isValidProfileName(target)) throw new UsageError(`${what}: not a profile name or an http(s) URL`, 'give a profile (`wes profiles list`), optionally with :N, or a base URL, optionally with ,N');
+  return colon < 0 ? { target } : { target, concurrency: parseCount(value.slice(colon + 1), what) };
+}
+
+/** Where a line went, as the journal records it: the base URL without credentials. */
+function endpointUrl(baseUrl: string): string {
+  const u = new URL(baseUrl);
+  u.username = '';
+  u.password = '';
+  return u.toString().replace(/\/+$/, '');
+}
+
+function settingsFor(f: Factory, via: ViaTarget): { name: string; settings: Settings } {
+  if (/^https?:\/\//i.test(via.target)) {
+    const base = f.settings();
+    const baseUrl = normalizeBaseUrl(via.target, base.deployment, `--via ${withoutPassword(via.target)}`);
+    return { name: endpointUrl(baseUrl), settings: { ...base, baseUrl, routerUrl: baseUrl } };
+  }
+  if (!f.store().hasProfile(via.target)) throw new UsageError(`--via ${via.target}: no such profile`, 'see `wes profiles list`; create one with `wes auth login --profile NAME`');
+  // A profile's own values: the environment's WES_BASE_URL or WES_API_KEY must not make every endpoint the same.
+  return { name: via.target, settings: resolveSettings({ profile: via.target }, {}, f.store()) };
+}
+
+/**
+ * The endpoints of this run: every --via, or the command's own settings. Their clients abort with
+ * `signal` and keep enough connections for their lines and the lines' event streams.
+ */
+export function buildEndpoints(f: Factory, vias: ViaTarget[], concurrency: number, signal: AbortSignal, events: boolean): Endpoint[] {
+  const targets = vias.length ? vias.map((v) => ({ ...settingsFor(f, v), concurrency: v.concurrency ?? concurrency })) : [{ name: f.settings().profile, settings: f.settings(), concurrency }];
+  const seen = new Set<string>();
+  return targets.map(({ name, settings, concurrency: n }) => {
+    const url = endpointUrl(settings.baseUrl);
+    if (seen.has(url)) throw new UsageError(`--via ${name}: ${url} is already an endpoint of this batch`, 'give each server once, with the concurrency it should get (PROFILE:N)');
+    seen.add(url);
+    const connections = n + 8;
+    const client = new JobsClient(f.httpFor(settings, signal, connections));
+    const streams = events ? new JobsClient(f.httpFor(settings, signal, connections)) : undefined;
+    const openEvents = streams ? Object.assign(() => streams, { shared: true }) : undefined;
+    return new Endpoint({ name, url, client, openEvents, concurrency: n });
+  });
+}

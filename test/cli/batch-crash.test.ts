@@ -1,0 +1,67 @@
+// A batch killed with SIGKILL (a CI runner's timeout, the OOM killer) at random moments and
+// resumed each time: the journal next to the results file says which lines finished and where
+// the others went, so the last run ends with every line succeeded and no line ever made a second
+// job. The moments come from a seeded generator, printed on failure.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useDevServer } from '../helpers/dev-server.js';
+import { seen, useTempDir, wesAgainst } from './jobs-env.js';
+import { engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.js';
+
+/** A small deterministic generator (mulberry32): the same seed, the same kill moments. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('jobs submit --batch killed with SIGKILL and resumed', () => {
+  const ctx = useDevServer({ stepMs: 2, slots: 4 });
+  const wes = wesAgainst(() => ctx.server);
+  const dir = useTempDir();
+
+  it('30 lines, 10 kills at random moments: 30 succeeded results and exactly 30 jobs', async () => {
+    const seed = Number(process.env.WES_CRASH_SEED ?? Date.now() % 100_000);
+    const random = seeded(seed);
+    const lines = Array.from({ length: 30 }, (_, i) => quickWorkflow('crash', i + 1, { steps: 15 }));
+    const file = writeBatch(dir(), 'crash.jsonl', lines);
+    const results = join(dir(), 'crash-results.jsonl');
+    const args = ['jobs', 'submit', '--batch', file, '--concurrency', '4', '--interval', '0.05', '--results', results];
+    const kills: number[] = [];
+    let killed = 0;
+    for (let round = 0; round < 10; round++) {
+      // Start-up takes a few hundred milliseconds; the moments spread over it and the run itself.
+      const delay = Math.round(200 + random() * 900);
+      kills.push(delay);
+      const res = await wes(round === 0 ? args : [...args, '--resume', results], {
+        onSpawn: (child) => void setTimeout(() => child.kill('SIGKILL'), delay),
+      });
+      if (res.signal === 'SIGKILL') killed++;
+      else {
+        // The run finished before its kill: it must have finished cleanly.
+        expect(res.code, `seed ${seed}, kills ${kills.join(',')}: ${res.stderr}`).toBe(0);
+      }
+    }
+    // Most kills land mid-run (a run that finishes first proves less, but must end cleanly).
+    expect(killed, `seed ${seed}, kills ${kills.join(',')}`).toBeGreaterThanOrEqual(5);
+    const posts = seen(ctx.server, 'POST /api/v2/jobs');
+    const last = await wes(existsSync(results) || existsSync(`${results}.journal`) ? [...args, '--resume', results] : args);
+    expect(last.code, `seed ${seed}, kills ${kills.join(',')}: ${last.stderr}`).toBe(0);
+
+    const complete = resultsFile(results);
+    expect(complete.map((r) => r.index)).toEqual(lines.map((_, i) => i + 1));
+    expect(complete.every((r) => r.status === 'succeeded' && r.error === null), `seed ${seed}`).toBe(true);
+    const jobs = engineJobs(ctx.server, 'crash');
+    expect(jobs, `seed ${seed}, kills ${kills.join(',')}`).toHaveLength(30);
+    expect(new Set(complete.map((r) => r.job_id))).toEqual(new Set(jobs));
+    // The last run sent only what was unfinished, and left no journal or partial file behind.
+    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBeLessThanOrEqual(30);
+    expect(readdirSync(dir()).filter((name) => name.startsWith('crash-results'))).toEqual(['crash-results.jsonl']);
+  });
+});
