@@ -5,21 +5,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src/dev-server/engine/prng.js';
 import { useDevServer } from '../helpers/dev-server.js';
 import { seen, useTempDir, wesAgainst } from './jobs-env.js';
 import { engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.js';
-
-/** A small deterministic generator (mulberry32): the same seed, the same kill moments. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('jobs submit --batch killed with SIGKILL and resumed', () => {
   const ctx = useDevServer({ stepMs: 2, slots: 4 });
@@ -28,7 +17,7 @@ describe('jobs submit --batch killed with SIGKILL and resumed', () => {
 
   it('30 lines, 10 kills at random moments: 30 succeeded results and exactly 30 jobs', async () => {
     const seed = Number(process.env.WES_CRASH_SEED ?? Date.now() % 100_000);
-    const random = seeded(seed);
+    const random = seededRandom(seed);
     const lines = Array.from({ length: 30 }, (_, i) => quickWorkflow('crash', i + 1, { steps: 15 }));
     const file = writeBatch(dir(), 'crash.jsonl', lines);
     const results = join(dir(), 'crash-results.jsonl');
