@@ -226,6 +226,8 @@ export interface Engine {
   /** v1 interrupt: cancels the job(s) running now. */
   interrupt(): void;
   list(): EngineJob[];
+  /** Jobs queued or running (or canceling), counted without walking every job. */
+  activeCount(): number;
   queuePosition(id: string): number | null;
   objectInfo(): Record<string, NodeClassInfo>;
   /** Re-reads an output's content as a stream (from the blob store or the synthetic generator). */

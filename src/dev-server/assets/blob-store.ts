@@ -159,6 +159,7 @@ export class FileBlobStore implements BlobStore {
 
 
   async close(): Promise<void> {
-    await rm(this.dir, { recursive: true, force: true });
+    // A job stopped by the close may still be writing its output: retry what that races.
+    await rm(this.dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }

@@ -346,6 +346,10 @@ export class DevEngine implements Engine {
     return [...this.jobs.values()];
   }
 
+  activeCount(): number {
+    return this.queue.length + this.running.size;
+  }
+
   queuePosition(id: string): number | null {
     const index = this.queue.indexOf(id);
     return index < 0 ? null : index;

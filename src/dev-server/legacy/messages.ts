@@ -16,7 +16,6 @@ interface JobTrack {
   outputs: Map<string, StoredOutput[]>;
 }
 
-const ACTIVE = new Set(['queued', 'running', 'canceling']);
 
 /** Key of the node-output object an output kind is listed under. */
 function outputKey(type: StoredOutput['type']): string {
@@ -48,7 +47,8 @@ export class V1MessageMapper {
   constructor(private readonly engine: Engine) {}
 
   queueRemaining(): number {
-    return this.engine.list().filter((job) => ACTIVE.has(job.status)).length;
+    // Asked on every queued and started event: walking every job here made a long run quadratic.
+    return this.engine.activeCount();
   }
 
   statusMessage(promptId?: string, sid?: string): V1WsMessage {

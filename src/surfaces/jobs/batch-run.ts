@@ -281,11 +281,12 @@ export async function runBatch(endpoints: Endpoint[], items: AsyncIterable<Batch
   const running = new Set<Promise<void>>();
   let wake: () => void = () => {};
 
+  const told = options.onSetAside;
   options = {
     ...options,
     onSetAside: (endpoint, reason) => {
       lastSetAside = new NetworkError(`${endpoint.name} was set aside after ${SET_ASIDE_AFTER} failures in a row: ${reason}`);
-      options.onSetAside?.(endpoint, reason);
+      told?.(endpoint, reason);
     },
   };
   const alive = () => endpoints.filter((e) => e.setAsideBecause === null);
