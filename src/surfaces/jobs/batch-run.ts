@@ -85,6 +85,8 @@ const MAX_THROTTLE_WAIT_MS = 30_000;
 /** A batch follows many jobs: a read right after each status event, and only status events wake one. */
 const FOLLOW_MIN_GAP_MS = 5;
 const wakeOnStatus = (event: string) => event === 'status';
+/** Quick jobs are read once after this, before any event stream is opened for them. */
+const FIRST_READ_MS = 25;
 
 export function errorOf(err: unknown): BatchError {
   const e = toWesError(err);
@@ -147,6 +149,7 @@ class ItemRun {
       openEvents: this.endpoint.spec.openEvents,
       minGapMs: FOLLOW_MIN_GAP_MS,
       wakeOn: wakeOnStatus,
+      firstReadMs: FIRST_READ_MS,
     };
     for await (const snapshot of followJob(this.endpoint.spec.client, submitted, follow)) {
       last = snapshot;

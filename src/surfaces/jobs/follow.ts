@@ -4,7 +4,7 @@
 import { ApiError } from '../../errors.js';
 import { backoffDelay } from '../../http/retry.js';
 import type { FetchedJob, JobsClient } from './client.js';
-import { listenForChanges, type OpenClient } from './events.js';
+import { listenForChanges, type EventListener, type OpenClient } from './events.js';
 import { isTerminal, type Job } from '../../protocol/jobs.js';
 
 export interface FollowOptions {
@@ -18,6 +18,11 @@ export interface FollowOptions {
   minGapMs?: number;
   /** The events that wake a read (default: every event that can change the job). */
   wakeOn?: (event: string) => boolean;
+  /**
+   * A first read this long after the start, before the event stream is opened: a quick job is
+   * over by then and never needs a stream (a batch of many quick jobs saves a request each).
+   */
+  firstReadMs?: number;
   debug?: (line: string) => void;
 }
 
@@ -42,8 +47,12 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
   if (isTerminal(current.job.status)) return;
 
   const waker = new Waker(options.minGapMs ?? 100);
-  const listener = options.openEvents && current.job.urls.events ? listenForChanges(options.openEvents, current, (name) => (options.wakeOn?.(name) ?? true) && waker.wake(name), debug) : undefined;
-  let delay = options.intervalMs;
+  let listener: EventListener | undefined;
+  const listen = () => {
+    if (options.openEvents && current.job.urls.events) listener = listenForChanges(options.openEvents, current, (name) => (options.wakeOn?.(name) ?? true) && waker.wake(name), debug);
+  };
+  if (options.firstReadMs === undefined) listen();
+  let delay = options.firstReadMs ?? options.intervalMs;
   let throttled = 0;
   try {
     for (;;) {
@@ -65,6 +74,7 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
         yield current;
       }
       if (isTerminal(current.job.status)) return;
+      if (!listener) listen();
     }
   } finally {
     listener?.close();
