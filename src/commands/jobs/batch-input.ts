@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../../errors.js';
+import { isLosslessNumber, JsonNumberRangeError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
 import { findJsonProblem } from './json-position.js';
 import { parseSet, type InputAssignment } from './set-inputs.js';
 import { isUiFormat, UI_FORMAT_HINT } from './workflow-file.js';
@@ -30,7 +31,7 @@ const SHOWN_PROBLEMS = 5;
 const BATCH_HINT = 'each line holds one API-format workflow, or {"workflow": {...}, "set": {"NODE.INPUT": value}}';
 
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
 }
 
 /** A wrapper line has only `workflow` (an object) and optionally `set`; anything else is a workflow. */
@@ -43,8 +44,9 @@ function unwrap(value: Record<string, unknown>): { workflow: unknown; set: unkno
 function parseLine(text: string, where: string, globalSets: string[]): Omit<BatchLine, 'index' | 'key'> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonExact(text);
   } catch (err) {
+    if (err instanceof JsonNumberRangeError) throw new UsageError(`${where}: ${err.message}`);
     const problem = findJsonProblem(text);
     throw new UsageError(`${where}${problem ? `, column ${problem.column}` : ''}: not valid JSON (${problem?.message ?? (err as Error).message})`);
   }
@@ -55,7 +57,7 @@ function parseLine(text: string, where: string, globalSets: string[]): Omit<Batc
   if (set !== undefined && !isObject(set)) throw new UsageError(`${where}: "set" must be an object of "NODE.INPUT": value`);
   // A line's values are JSON already: written back as JSON, parseSet reads them unchanged (a
   // string starting with '@' stays a string; files are for --set flags only).
-  const lineSets = Object.entries(set ?? {}).map(([target, v]) => `${target}=${JSON.stringify(v)}`);
+  const lineSets = Object.entries(set ?? {}).map(([target, v]) => `${target}=${stringifyJsonExact(v)}`);
   const assignments = [...globalSets, ...lineSets].map((arg) => {
     try {
       return parseSet(arg, workflow);
