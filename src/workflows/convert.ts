@@ -60,6 +60,8 @@ class Converter {
   private readonly graph: UiGraph;
   private readonly resolver = new LinkResolver();
   private readonly root: Scope;
+  /** Definitions read once per class. */
+  private readonly defs = new Map<string, NodeDef | undefined>();
   /** Widget values written by PrimitiveNodes: node id → widget name → value. */
   private readonly primitiveValues = new Map<string, Map<string, unknown>>();
 
@@ -115,7 +117,8 @@ class Converter {
       this.problem(id, '', 'the node has no type');
       return undefined;
     }
-    const def = nodeDef(this.info, node.type);
+    if (!this.defs.has(node.type)) this.defs.set(node.type, nodeDef(this.info, node.type));
+    const def = this.defs.get(node.type);
     if (!def) this.problem(id, node.type, 'unknown node class: the server\'s object_info does not define it');
     return def;
   }
@@ -132,8 +135,9 @@ class Converter {
         if (origin && 'value' in origin) inputs[input.name] = widgetValue(origin.value);
         else if (origin) inputs[input.name] = [origin.nodeId, origin.slot];
       } catch (err) {
-        if (!(err instanceof LinkProblem)) throw err;
-        this.problem(id, node.type, err.message);
+        if (err instanceof RangeError) this.problem(id, node.type, `input ${input.name}: the chain of Reroutes and bypassed nodes behind it is too long to follow`);
+        else if (err instanceof LinkProblem) this.problem(id, node.type, err.message);
+        else throw err;
       }
     }
     return { inputs, class_type: node.type, _meta: { title: node.title ?? def.displayName } };

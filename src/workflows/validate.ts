@@ -30,6 +30,7 @@ const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 class Validator {
   readonly problems: ValidationProblem[] = [];
   private readonly checked = new Set<string>();
+  private readonly pending: string[] = [];
 
   constructor(
     private readonly workflow: Record<string, unknown>,
@@ -57,7 +58,9 @@ class Validator {
       this.add('', '', 'prompt_no_outputs', 'Prompt has no outputs');
       return;
     }
-    for (const id of outputs) this.checkNode(id);
+    // A worklist rather than recursion: a chain thousands of nodes long must not exhaust the stack.
+    this.pending.push(...outputs);
+    for (let id = this.pending.shift(); id !== undefined; id = this.pending.shift()) this.checkNode(id);
   }
 
   private checkNode(id: string): void {
@@ -97,7 +100,7 @@ class Validator {
     if (!typesMeet(received, input.type)) {
       this.add(id, def.name, 'return_type_mismatch', 'Return type mismatch between linked nodes', `${input.name}, received_type(${received}) mismatch input_type(${input.type})`);
     }
-    this.checkNode(from);
+    this.pending.push(from);
   }
 
   private checkValue(id: string, def: NodeDef, input: InputDef, value: unknown): void {

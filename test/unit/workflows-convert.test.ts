@@ -185,6 +185,20 @@ describe('rules of the export', () => {
     expect(workflow['2']!.inputs.images).toEqual(['10:7:6', 0]);
   });
 
+  it('reports a chain of Reroutes too long to follow as a problem of the node it feeds, not a crash', () => {
+    const nodes: unknown[] = [node(0, 'EmptyImage', { widgets_values: [8, 8, 1, 0], outputs: [{ type: 'IMAGE', links: [1] }] })];
+    const links: unknown[] = [];
+    const chain = 20000;
+    for (let i = 1; i <= chain; i++) {
+      nodes.push(node(i, 'Reroute', { inputs: [{ name: '', type: '*', link: i }], outputs: [{ type: 'IMAGE', links: [i + 1] }] }));
+      links.push([i, i - 1, 0, i, 0, 'IMAGE']);
+    }
+    nodes.push(node(chain + 1, 'SaveImage', { inputs: [{ name: 'images', type: 'IMAGE', link: chain + 1 }], widgets_values: ['x'] }));
+    links.push([chain + 1, chain, 0, chain + 1, 0, 'IMAGE']);
+    const { problems } = convertUiWorkflow({ nodes, links }, INFO);
+    expect(problems).toEqual([{ node: String(chain + 1), classType: 'SaveImage', what: expect.stringMatching(/too long to follow/) }]);
+  });
+
   it('notes dynamic-prompt syntax it sends unchanged', () => {
     const ui = { nodes: [node(1, 'CLIPTextEncode', { widgets_values: ['a {red|blue} cat // comment'] })], links: [] };
     const result = convertUiWorkflow(ui, INFO);

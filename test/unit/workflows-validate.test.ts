@@ -50,4 +50,11 @@ describe('validateApiWorkflow', () => {
     expect(seedProblems('-1')).toEqual([['1', 'value_smaller_than_min', 'seed']]);
     expect(summary(ks('"seven"')).filter(([, type]) => type === 'invalid_input_type')).toEqual([['1', 'invalid_input_type', 'seed, seven']]);
   });
+
+  it('follows a chain of thousands of nodes without exhausting the stack', () => {
+    const workflow: Record<string, unknown> = { '0': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } } };
+    for (let i = 1; i <= 20000; i++) workflow[String(i)] = { class_type: 'ImageInvert', inputs: { image: [String(i - 1), 0] } };
+    workflow.save = { class_type: 'SaveImage', inputs: { images: ['20000', 0], filename_prefix: 'x' } };
+    expect(validateApiWorkflow(workflow, INFO)).toEqual([]);
+  });
 });
