@@ -5,6 +5,7 @@ import { IOStreams, type IOStreamsInit } from './render/io.js';
 import { ProfileStore } from './config/store.js';
 import { resolveSettings, type GlobalFlags, type Settings } from './config/settings.js';
 import { UsageError } from './errors.js';
+import { MAX_ANSWER_ENV, parseMaxAnswer } from './http/answer-limit.js';
 
 import { VERSION } from './factory-version.js';
 
@@ -17,6 +18,7 @@ export interface GlobalOptions extends GlobalFlags {
   color?: boolean; // commander's --no-color sets false
   timeout?: string;
   retries?: string;
+  maxAnswerMib?: string;
 }
 
 export interface FactoryInit extends Pick<IOStreamsInit, 'stdin' | 'stdout' | 'stderr' | 'stdinIsTTY' | 'stdoutIsTTY' | 'stderrIsTTY' | 'env' | 'columns'> {
@@ -91,6 +93,7 @@ export class Factory {
       apiKey: s.apiKey,
       routerToken: s.routerToken,
       retries: this.retries(),
+      maxAnswerBytes: parseMaxAnswer(this.globals.maxAnswerMib, this.env[MAX_ANSWER_ENV]),
       signal,
       debug: this.io.verbose ? (line) => this.io.debug(line) : undefined,
       userAgent: `wes/${VERSION} node/${process.versions.node}`,

@@ -1,12 +1,13 @@
 // Profiles on disk: one JSON file (mode 0600) in WES_CONFIG_DIR or the per-user config folder
 // (the path conf uses: env-paths config folder of "wes"). Layout:
 // { current_profile, profiles: { <name>: { base_url, api_key, ... } } }.
-// Reads parse the file directly; writes go through conf (atomic write, file mode), loaded only
-// then, because conf and its schema validator cost more start-up than any read-only command.
+// Reads parse the file directly; writes replace it whole through the safe-file primitive (a fresh
+// exclusive temp file, mode 0600, synced, then renamed: never through a planted link).
 import envPaths from 'env-paths';
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { writeFileSafely } from '../files/safe-file.js';
 import type { ProfileKey } from './keys.js';
 
 export type Profile = Partial<Record<ProfileKey, string>>;
@@ -54,11 +55,10 @@ export class ProfileStore {
 
   private async write(mutate: (data: StoreShape) => void): Promise<void> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const { default: Conf } = await import('conf');
-    const conf = new Conf<StoreShape>({ projectName: 'wes', projectSuffix: '', configName: CONFIG_NAME, configFileMode: 0o600, cwd: this.dir });
-    const data = structuredClone(conf.store);
+    this.cache = undefined; // another wes may have changed the file since it was read
+    const data = structuredClone(this.read());
     mutate(data);
-    conf.store = data;
+    await writeFileSafely(this.path, `${JSON.stringify(data, null, '\t')}\n`, { mode: 0o600, durable: true });
     this.cache = data;
   }
 

@@ -1,15 +1,18 @@
-// Saves a download atomically: bytes stream into NAME.part (hashed on the way), the digest is
-// checked against the expected blake3 when there is one, and only then is the file renamed to
-// its final name. A body that breaks mid-way is resumed with Range when the server allows it,
-// else restarted; a failed or interrupted download leaves nothing behind.
-import { createWriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+// Saves a download: bytes stream into NAME.part (hashed on the way), the digest is checked against
+// the expected blake3 when there is one, and only then does the file take its final name. A body
+// that breaks mid-way is resumed with Range when the server allows it, else restarted. A download
+// cut short (Ctrl-C, SIGTERM, a dead or stalled connection, even kill -9) keeps its .part, and the
+// next run goes on from its last byte with the hash continued over the bytes on disk, so the final
+// check covers the whole file. Only bytes that fail the check are thrown away.
 import { join } from 'node:path';
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { ExitCode, WesError } from '../errors.js';
-import { createBlake3, formatBlake3, sameHash, updateFromFile, type Blake3Hasher } from './blake3.js';
+import type { FileHandle } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
+import { ApiError, ExitCode, WesError } from '../errors.js';
+import { createBlake3, formatBlake3, sameHash, type Blake3Hasher } from './blake3.js';
+import { checkExisting, type ExistingPolicy } from './existing.js';
+import { openPart } from './part-file.js';
+import { commitFile } from './safe-file.js';
 
 export interface OpenedBody {
   status: number;
@@ -32,14 +35,32 @@ export interface SaveOptions {
   /** Extra tries after a broken body (default 3). */
   resumeAttempts?: number;
   onProgress?: (bytes: number) => void;
+  /** A file already at the name: refuse (default), clobber or skip (see existing.ts). */
+  existing?: ExistingPolicy;
+  /** Warnings (a part file that had to be moved aside). */
+  warn?: (line: string) => void;
+  /** Told when a download that did not finish left its bytes in a .part for the next run. */
+  onKept?: (part: KeptPart) => void;
+}
+
+/** What the caller decides about the files on disk: an existing file, warnings, a kept .part. */
+export type FileChoices = Pick<SaveOptions, 'existing' | 'warn' | 'onKept'>;
+
+export interface KeptPart {
+  path: string;
+  bytes: number;
+  total: number | null;
 }
 
 export interface SavedFile {
   path: string;
   name: string;
   bytes: number;
-  hash: string;
+  /** blake3 of the bytes; null for a file kept by --skip-existing that wes did not read (a link). */
+  hash: string | null;
   verified: boolean;
+  /** Set when nothing was written: the same bytes were there, or --skip-existing kept the file. */
+  kept?: 'same' | 'skip-existing';
 }
 
 export class IntegrityError extends WesError {
@@ -48,83 +69,152 @@ export class IntegrityError extends WesError {
   }
 }
 
+const WRITE_BATCH = 1 << 20;
+
 /**
  * Appends a body to the part file, hashing what arrives. When the body breaks, every byte that
- * did arrive is still written out (the file is ended, not destroyed), so the file holds exactly
- * the hashed bytes and the download can go on from there.
+ * did arrive is still written out, so the file holds exactly the hashed bytes and the download
+ * can go on from there.
  */
 async function appendBody(
   body: Readable,
-  partPath: string,
+  handle: FileHandle,
   from: number,
   hasher: Blake3Hasher,
   onProgress?: (bytes: number) => void,
 ): Promise<{ received: number; failure?: unknown }> {
-  const out = createWriteStream(partPath, { flags: from > 0 ? 'a' : 'w', highWaterMark: 1 << 20 });
-  // Listens for a write error (disk full) from the start; it is thrown once the file is ended.
-  const written = finished(out);
-  written.catch(() => undefined);
   let received = 0;
   let failure: unknown;
+  let batch: Buffer[] = [];
+  let batched = 0;
+  const flush = async () => {
+    if (batched === 0) return;
+    const chunks = batch;
+    batch = [];
+    batched = 0;
+    await handle.writev(chunks);
+  };
   try {
     for await (const chunk of body) {
-      hasher.update(chunk as Buffer);
-      received += (chunk as Buffer).length;
+      const bytes = chunk as Buffer;
+      hasher.update(bytes);
+      received += bytes.length;
+      batch.push(bytes);
+      batched += bytes.length;
+      if (batched >= WRITE_BATCH) await flush();
       onProgress?.(from + received);
-      if (!out.write(chunk)) await once(out, 'drain');
     }
   } catch (err) {
     failure = err;
     body.destroy();
   }
-  out.end();
-  await written;
+  await flush();
   return { received, failure };
 }
 
-/** A hasher fed with the first `bytes` bytes of a file. */
-async function hashPrefix(path: string, bytes: number): Promise<Blake3Hasher> {
+/** A hasher fed with the first `bytes` bytes of the file (the part kept by an earlier run). */
+async function hashPrefix(handle: FileHandle, bytes: number): Promise<Blake3Hasher> {
   const hasher = await createBlake3();
-  await updateFromFile(hasher, path, 0, bytes);
+  const buffer = Buffer.allocUnsafe(Math.min(bytes, WRITE_BATCH) || 1);
+  for (let position = 0; position < bytes; ) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, bytes - position), position);
+    if (bytesRead === 0) break;
+    hasher.update(buffer.subarray(0, bytesRead));
+    position += bytesRead;
+  }
   return hasher;
+}
+
+function isRangeRefused(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 416;
+}
+
+class Download {
+  hasher!: Blake3Hasher;
+  written = 0;
+
+  constructor(
+    private readonly opts: SaveOptions,
+    private readonly handle: FileHandle,
+  ) {}
+
+  async resumeFrom(kept: number): Promise<void> {
+    this.hasher = await hashPrefix(this.handle, kept);
+    this.written = kept;
+  }
+
+  async restart(): Promise<void> {
+    await this.handle.truncate(0);
+    this.hasher = await createBlake3();
+    this.written = 0;
+  }
+
+  /** Fetches whatever is missing, resuming after breaks; throws when it cannot get it all. */
+  async fetchRest(): Promise<void> {
+    let triesLeft = this.opts.resumeAttempts ?? 3;
+    if (this.opts.expectedSize != null && this.written === this.opts.expectedSize) return;
+    for (;;) {
+      let res: OpenedBody;
+      try {
+        res = await this.opts.open(this.written);
+      } catch (err) {
+        if (this.written === 0 || !isRangeRefused(err)) throw err;
+        await this.restart(); // the kept bytes are not a prefix the server recognises
+        continue;
+      }
+      if (this.written > 0 && res.status !== 206) await this.restart(); // the server ignored Range
+      const { received, failure } = await appendBody(res.body, this.handle, this.written, this.hasher, this.opts.onProgress);
+      this.written += received;
+      if (failure === undefined) return;
+      if ((failure as Error).name === 'AbortError' || triesLeft-- <= 0) throw failure;
+      // The file should hold exactly the hashed bytes; if anything disagrees, trust the file.
+      const onDisk = (await this.handle.stat()).size;
+      if (onDisk !== this.written) await this.resumeFrom(onDisk);
+    }
+  }
+
+  /** The integrity problem with what is in the file, if any. */
+  async problem(): Promise<{ message: string } | { hash: string; verified: boolean }> {
+    const hash = formatBlake3(this.hasher);
+    const { name, expectedSize } = this.opts;
+    if (expectedSize != null && this.written !== expectedSize) return { message: `${name}: got ${this.written} bytes, expected ${expectedSize}` };
+    const expected = this.opts.expectedHash || (await this.opts.lateExpectedHash?.());
+    if (expected && !sameHash(expected, hash)) return { message: `${name}: blake3 mismatch (expected ${expected}, got ${hash})` };
+    return { hash, verified: Boolean(expected) };
+  }
 }
 
 export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
   const finalPath = join(opts.dir, opts.name);
-  const partPath = `${finalPath}.part`;
-  let hasher: Blake3Hasher = await createBlake3();
-  let written = 0;
-  let triesLeft = opts.resumeAttempts ?? 3;
+  const policy = opts.existing ?? 'refuse';
+  const verdict = await checkExisting(finalPath, policy, { hash: opts.expectedHash, size: opts.expectedSize });
+  if (verdict.action === 'keep') {
+    return { path: finalPath, name: opts.name, bytes: verdict.bytes, hash: verdict.hash, verified: verdict.same, kept: verdict.same ? 'same' : 'skip-existing' };
+  }
+  const part = await openPart(finalPath, opts.warn ?? (() => undefined));
+  const download = new Download(opts, part.handle);
+  let integrityFailed = false;
   try {
-    for (;;) {
-      const res = await opts.open(written);
-      if (written > 0 && res.status !== 206) {
-        written = 0; // the server ignored Range: start over
-        hasher = await createBlake3();
-      }
-      const { received, failure } = await appendBody(res.body, partPath, written, hasher, opts.onProgress);
-      written += received;
-      if (failure === undefined) break;
-      if ((failure as Error).name === 'AbortError' || triesLeft-- <= 0) throw failure;
-      // The file should hold exactly the hashed bytes; if anything disagrees, trust the file.
-      const onDisk = await stat(partPath).then((s) => s.size, () => 0);
-      if (onDisk !== written) {
-        hasher = await hashPrefix(partPath, onDisk);
-        written = onDisk;
-      }
+    await download.resumeFrom(part.size);
+    await download.fetchRest();
+    let outcome = await download.problem();
+    if ('message' in outcome && part.size > 0) {
+      // Bytes kept by an earlier run that do not add up: fetch the whole file once more.
+      await download.restart();
+      await download.fetchRest();
+      outcome = await download.problem();
     }
-    const hash = formatBlake3(hasher);
-    if (opts.expectedSize != null && written !== opts.expectedSize) {
-      throw new IntegrityError(`${opts.name}: got ${written} bytes, expected ${opts.expectedSize}`);
+    if ('message' in outcome) {
+      integrityFailed = true;
+      throw new IntegrityError(outcome.message);
     }
-    const expected = opts.expectedHash || (await opts.lateExpectedHash?.());
-    if (expected && !sameHash(expected, hash)) {
-      throw new IntegrityError(`${opts.name}: blake3 mismatch (expected ${expected}, got ${hash})`);
-    }
-    await rename(partPath, finalPath);
-    return { path: finalPath, name: opts.name, bytes: written, hash, verified: Boolean(expected) };
+    await part.handle.close();
+    await commitFile(part.path, finalPath, policy === 'clobber');
+    return { path: finalPath, name: opts.name, bytes: download.written, hash: outcome.hash, verified: outcome.verified };
   } catch (err) {
-    await rm(partPath, { force: true });
+    await part.handle.close().catch(() => undefined);
+    if (integrityFailed || download.written === 0) await unlink(part.path).catch(() => undefined);
+    else opts.onKept?.({ path: part.path, bytes: download.written, total: opts.expectedSize ?? null });
     throw err;
   }
 }

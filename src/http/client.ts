@@ -8,6 +8,7 @@ import { stringifyJsonExact } from '../util/exact-json.js';
 import { decodeError } from './decode-error.js';
 import { joinBase, resolveLink } from './links.js';
 import { redactHeaders, redactUrl } from './redact.js';
+import { DEFAULT_MAX_ANSWER_MIB, readBounded } from './answer-limit.js';
 import {
   DEFAULT_RETRIES,
   RETRYABLE_STATUSES,
@@ -35,6 +36,8 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** Connections per origin (default 32): a batch following many jobs at once needs more. */
   connections?: number;
+  /** Bytes of one answer held in memory at most (JSON, error bodies, WebSocket messages). */
+  maxAnswerBytes?: number;
 }
 
 export interface RetryInfo {
@@ -105,6 +108,10 @@ export class HttpClient {
 
   get retries(): number {
     return this.opts.retries ?? DEFAULT_RETRIES;
+  }
+
+  get maxAnswerBytes(): number {
+    return this.opts.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_MIB * 1024 * 1024;
   }
 
   /** The configured base URL of a surface (for display and for building the WebSocket URL). */
@@ -274,7 +281,7 @@ export class HttpClient {
     const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
     const requestId = headers['x-service-request-id'];
     const keepStream = read === 'stream' && res.statusCode < 300;
-    const payload = keepStream ? res.body : Buffer.from(await res.body.arrayBuffer());
+    const payload = keepStream ? res.body : await readBounded(res.body, this.maxAnswerBytes, headers['content-length'], a.url.origin);
     this.opts.debug?.(
       `< ${res.statusCode} ${a.method} ${redactUrl(a.url)} (${Math.round(performance.now() - started)} ms${requestId ? `, request id ${requestId}` : ''})`,
     );

@@ -60,17 +60,22 @@ describe('a signed URL that fails half-way', () => {
     }
   });
 
-  it('gives up after its resume attempts: exit 1, a bounded number of requests, nothing at the final name', async () => {
+  it('gives up after its resume attempts: exit 1, a bounded number of requests, nothing at the final name, the bytes kept for the next run', async () => {
     const { id, output, key } = await finishedBytesJob();
-    await addFaults(fx.server, { match: key, action: 'drop', after_bytes: 1000, count: 10 });
+    await addFaults(fx.server, { match: key, action: 'drop', after_bytes: 1000, count: 4 });
     const counts = countsFrom(fx.server);
     const out = join(dir(), 'given-up');
     const res = await wes(['jobs', 'download', id, out]);
     expect(res.code).toBe(1);
     expect(counts.delta(key)).toBe(4); // the first try and three resumes
-    expect(filesUnder(out)).toEqual(['job.json']);
+    expect(filesUnder(out)).toEqual([`${output.name}.part`, 'job.json']);
     expect(existsSync(join(out, output.name))).toBe(false);
-    await fetch(`${fx.server.url}/__dev/faults`, { method: 'DELETE' });
+    expect(res.stderr).toContain(`kept ${join(out, output.name)}.part`);
+    expect(res.stderr).toContain(`resume the download with: wes jobs download ${id} ${out}`);
+    const rerun = await wes(['jobs', 'download', id, out]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(await blake3File(join(out, output.name))).toBe(output.hash);
+    expect(filesUnder(out)).toEqual([output.name, 'job.json'].sort());
   });
 
   it('a resumed part that arrives corrupted fails the blake3 check: exit 1, no file, no .part; a rerun succeeds', async () => {

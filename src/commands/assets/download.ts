@@ -5,23 +5,39 @@ import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
 import { downloadAsset } from '../../surfaces/jobs/asset-download.js';
 import { safeFileName } from '../../files/safe-name.js';
+import { existingPolicy } from '../../files/existing.js';
+import { reportKept, type KeptPart } from '../../files/kept.js';
+import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
+import { shellWord } from '../../render/shell-word.js';
+
+async function isFolder(path: string): Promise<boolean> {
+  return /[\\/]$/.test(path) || (await stat(path).then((s) => s.isDirectory(), () => false));
+}
 
 /** PATH as a folder and a file name: a folder (existing, or written with a trailing /) gets the asset's own safe name. */
 async function target(path: string | undefined, assetName: string, assetId: string): Promise<{ dir: string; name: string }> {
   const safe = safeFileName(assetName, `asset-${assetId}`);
   if (path === undefined) return { dir: '.', name: safe };
-  const isDir = /[\\/]$/.test(path) || (await stat(path).then((s) => s.isDirectory(), () => false));
-  if (isDir) return { dir: path, name: safe };
+  if (await isFolder(path)) return { dir: path, name: safe };
   return { dir: dirname(resolve(path)), name: basename(path) };
 }
 
-export async function run(f: Factory, args: string[]): Promise<number> {
+export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const existing = existingPolicy(opts);
+  const path = args[1];
+  if (path !== undefined) await ((await isFolder(path)) ? checkFolderTarget(path, 'the folder') : checkFileTarget(path, 'the file'));
   const client = new JobsClient(f.http());
   const record = await client.getAsset(args[0]!);
-  const { dir, name } = await target(args[1], record.asset.name, record.asset.id);
-  const saved = await downloadAsset(client, record, dir, name);
+  const { dir, name } = await target(path, record.asset.name, record.asset.id);
+  const kept: KeptPart[] = [];
+  const resume = ['wes', 'assets', 'download', record.asset.id, ...(path === undefined ? [] : [path])].map(shellWord).join(' ');
+  const saved = await downloadAsset(client, record, dir, name, { existing, warn: (line) => f.io.warn(line), onKept: (part) => kept.push(part) }).finally(() =>
+    reportKept(f.io, kept, resume),
+  );
   if (f.io.json) f.io.printJson(saved);
   else f.io.println(saved.path);
-  f.io.info(`✓ saved ${saved.bytes} bytes${saved.verified ? ' (blake3 checked)' : ' (no hash reported yet: not checked)'}`);
+  if (saved.kept === 'same') f.io.info(`✓ ${saved.path} already holds these bytes (blake3 checked); nothing downloaded`);
+  else if (saved.kept) f.io.info(`kept the existing ${saved.path} as it is (--skip-existing)`);
+  else f.io.info(`✓ saved ${saved.bytes} bytes${saved.verified ? ' (blake3 checked)' : ' (no hash reported yet: not checked)'}`);
   return 0;
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
+import { existingFileFlags } from '../option-values.js';
 
 export function registerAssets(program: Command, action: ActionFactory): void {
   const assets = program
@@ -24,9 +25,11 @@ Examples:
   $ wes assets get "$ASSET"
   $ wes assets get "$ASSET" --json | jq -r .hash`)
     .action(action(() => import('./get.js')));
-  assets
-    .command('download <id> [path]')
-    .description('Save an asset\'s bytes to PATH (a file, or a folder; default: its name in the current folder), blake3-checked')
+  existingFileFlags(
+    assets
+      .command('download <id> [path]')
+      .description('Save an asset\'s bytes to PATH (a file, or a folder; default: its name in the current folder), blake3-checked'),
+  )
     .addHelpText('after', `
 Examples:
   $ wes assets download "$ASSET"

@@ -9,6 +9,8 @@ import { ExitCode, UsageError } from '../../errors.js';
 import { DEFAULT_RETRIES } from '../../http/retry.js';
 import { toSafeJson } from '../../render/json.js';
 import { sanitizeLine } from '../../render/sanitize.js';
+import { shellWord } from '../../render/shell-word.js';
+import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import { AssetPlacer } from '../../surfaces/jobs/assets.js';
 import type { Endpoint, EndpointStats } from '../../surfaces/jobs/batch-endpoints.js';
 import { resultExitCode, runBatch, type BatchItem, type BatchResult } from '../../surfaces/jobs/batch-run.js';
@@ -73,12 +75,14 @@ function batchSignal(parent: AbortSignal, inFlight: number): AbortSignal {
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   const { io } = f;
   refuseSingleJobFlags(opts, args[0]);
+  if (typeof opts.download === 'string') await checkFolderTarget(opts.download, '--download');
   const batchPath = opts.batch as string;
   const concurrency = parseConcurrency(opts.concurrency);
   const intervalMs = parseInterval(opts.interval);
   const vias = ((opts.via as string[] | undefined) ?? []).map(parseVia);
   const sets = (opts.set as string[] | undefined) ?? [];
   const resultsPath = typeof opts.results === 'string' ? opts.results : undefined;
+  if (resultsPath !== undefined) await checkFileTarget(resultsPath, '--results');
   const input = await readBatch(batchPath, io.stdin, sets);
   try {
     // The journal is opened (or created) before anything is sent: an unwritable target stops here.
@@ -200,11 +204,6 @@ async function runWithJournal(f: Factory, opts: Record<string, unknown>, plan: P
 function viaPartnerKey(f: Factory, via: ViaTarget | undefined): string | undefined {
   if (!via || /^https?:\/\//i.test(via.target)) return f.settings().partnerKey;
   return f.store().profile(via.target)?.partner_key;
-}
-
-/** Shell-quotes one word (POSIX single quotes) unless it is plainly safe. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

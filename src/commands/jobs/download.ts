@@ -3,16 +3,21 @@ import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { safeFileName } from '../../files/safe-name.js';
+import { existingPolicy } from '../../files/existing.js';
+import { checkFolderTarget } from '../../files/targets.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { saveOutputs } from './save-outputs.js';
 
-export async function run(f: Factory, args: string[]): Promise<number> {
+export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const existing = existingPolicy(opts);
+  if (args[1] !== undefined) await checkFolderTarget(args[1], 'the folder');
   const client = new JobsClient(f.http());
   const current = await client.get(args[0]!);
   const dir = args[1] ?? safeFileName(current.job.id, 'job');
+  if (args[1] === undefined) await checkFolderTarget(dir, 'the folder');
   if (!isTerminal(current.job.status)) {
     f.io.info(sanitizeLine(`note: job ${current.job.id} is still ${current.job.status}; saving the outputs committed so far`));
   }
-  await saveOutputs(f, client, current, dir, { toStdout: true });
+  await saveOutputs(f, client, current, dir, { toStdout: true, existing });
   return 0;
 }

@@ -10,12 +10,16 @@ import { createProgress, type Progress } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { outcomeLine, outputLine, progressLine, renderJobError } from './job-view.js';
 import { saveOutputs } from './save-outputs.js';
+import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
+import { checkFolderTarget } from '../../files/targets.js';
 
 export interface FollowRunOptions {
   intervalMs: number;
   events: boolean;
   cancelOnInterrupt: boolean;
   download?: string;
+  /** A file already in the --download folder. */
+  existing: ExistingPolicy;
   /** How a canceled job ends the command (10 for watch; 0 for `cancel --wait`). */
   canceledExit?: number;
 }
@@ -37,7 +41,13 @@ export function followOptions(opts: Record<string, unknown>): FollowRunOptions {
     events: opts.events !== false,
     cancelOnInterrupt: opts.cancelOnInterrupt === true,
     download: typeof opts.download === 'string' ? opts.download : undefined,
+    existing: existingPolicy(opts),
   };
+}
+
+/** Checks the --download folder before anything is submitted or followed (exit 2 when unusable). */
+export async function checkFollowTargets(options: FollowRunOptions): Promise<void> {
+  if (options.download !== undefined) await checkFolderTarget(options.download, '--download');
 }
 
 export function exitCodeFor(status: string, canceledExit: number = ExitCode.CANCELED): number {
@@ -95,7 +105,7 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   }
   const code = exitCodeFor(job.status, options.canceledExit);
   if (options.download !== undefined) {
-    if (job.status === 'succeeded') await saveOutputs(f, client, last, options.download, { toStdout: !io.json });
+    if (job.status === 'succeeded') await saveOutputs(f, client, last, options.download, { toStdout: !io.json, existing: options.existing });
     else io.info(sanitizeLine(`not downloading: the job ${job.status === 'canceled' ? 'was canceled' : job.status}`));
   }
   return code;

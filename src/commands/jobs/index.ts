@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
-import { collect } from '../option-values.js';
+import { collect, existingFileFlags } from '../option-values.js';
 import { convertOptions } from '../workflows/options.js';
 
 
@@ -10,7 +10,7 @@ function followFlags(cmd: Command, withDownload: boolean): Command {
     .option('--interval <seconds>', 'seconds between polls of the job (default 1)')
     .option('--no-events', 'poll only; do not listen on the job\'s event stream')
     .option('--cancel-on-interrupt', 'on Ctrl-C, cancel the job before exiting (default: leave it running)');
-  if (withDownload) cmd.option('--download <dir>', 'when the job succeeds, save its outputs into DIR');
+  if (withDownload) existingFileFlags(cmd.option('--download <dir>', 'when the job succeeds, save its outputs into DIR'));
   return cmd;
 }
 
@@ -93,12 +93,17 @@ Examples:
   $ wes jobs logs "$ID" > run.log`)
     .action(action(() => import('./logs.js')));
 
-  jobs
-    .command('download <id> [dir]')
-    .description('Save every output of a job into DIR (default ./<job-id>), blake3-checked, plus job.json')
+  existingFileFlags(
+    jobs
+      .command('download <id> [dir]')
+      .description('Save every output of a job into DIR (default ./<job-id>), blake3-checked, plus job.json'),
+  )
     .addHelpText('after', `
 Examples:
   $ wes jobs download "$ID"
-  $ wes jobs download "$ID" out/ --json | jq -r '.[].path'`)
+  $ wes jobs download "$ID" out/ --json | jq -r '.[].path'
+  $ wes jobs download "$ID" out/ --skip-existing
+
+An interrupted download keeps its NAME.part; running the same command again resumes it.`)
     .action(action(() => import('./download.js')));
 }

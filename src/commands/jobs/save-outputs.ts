@@ -6,6 +6,9 @@ import type { FetchedJob, JobsClient } from '../../surfaces/jobs/client.js';
 import { downloadOutputs, type DownloadProgress, type SavedOutput } from '../../surfaces/jobs/download.js';
 import { createProgress, type Progress } from '../../render/progress.js';
 import { formatBytes } from './job-view.js';
+import type { ExistingPolicy } from '../../files/existing.js';
+import { reportKept, type KeptPart } from '../../files/kept.js';
+import { shellWord } from '../../render/shell-word.js';
 
 /** Files at least this large get a progress display on a terminal. */
 const LARGE_FILE_BYTES = 8 << 20;
@@ -14,6 +17,7 @@ const REDRAW_MS = 100;
 export interface SaveReport {
   /** false inside a watch with --json: stdout belongs to the NDJSON stream there. */
   toStdout: boolean;
+  existing: ExistingPolicy;
 }
 
 function progressDisplay(f: Factory, job: FetchedJob): { onProgress?: (p: DownloadProgress) => void; progress?: Progress } {
@@ -41,17 +45,29 @@ export async function saveOutputs(f: Factory, client: JobsClient, job: FetchedJo
   const { io } = f;
   const display = progressDisplay(f, job);
   let result;
+  const kept: KeptPart[] = [];
   try {
-    result = await downloadOutputs(client, job, { dir, onProgress: display.onProgress });
+    result = await downloadOutputs(client, job, {
+      dir,
+      onProgress: display.onProgress,
+      existing: report.existing,
+      warn: (line) => io.warn(line),
+      onKept: (part) => kept.push(part),
+    });
   } finally {
     display.progress?.stop();
+    reportKept(io, kept, `wes jobs download ${job.job.id} ${shellWord(dir)}`);
   }
   if (f.signal.aborted) throw f.signal.reason;
   const { saved } = result;
   if (report.toStdout && io.json) io.printJson(saved);
   else if (report.toStdout) for (const s of saved) io.println(s.path);
   else for (const s of saved) io.info(`saved ${s.path}`);
-  const unverified = saved.filter((s) => !s.verified).length;
+  const same = saved.filter((s) => s.kept === 'same').length;
+  const skipped = saved.filter((s) => s.kept === 'skip-existing').length;
+  if (same) io.info(`${same} file(s) were already there with the same bytes: not downloaded again`);
+  if (skipped) io.info(`${skipped} existing file(s) kept as they are (--skip-existing)`);
+  const unverified = saved.filter((s) => !s.verified && !s.kept).length;
   if (unverified) io.info(`note: ${unverified} file(s) saved without a blake3 check: the service reported no hash yet`);
   const counts = `${saved.length} of ${job.job.outputs.length} output(s) and ${result.jobFile}`;
   if (!result.errors.length) {

@@ -11,7 +11,7 @@ import { sanitizeLine } from '../../render/sanitize.js';
 import { readWorkflow } from './workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { applyAssignments, parseSet } from './set-inputs.js';
-import { followAndReport, followOptions } from './follow-run.js';
+import { checkFollowTargets, followAndReport, followOptions } from './follow-run.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   if (opts.batch !== undefined) {
@@ -22,6 +22,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   const source = args[0];
   if (source === undefined) throw new UsageError('name the workflow file to submit (- reads standard input), or give --batch FILE.jsonl');
   const follow = followOptions(opts);
+  await checkFollowTargets(follow);
   const key = typeof opts.idempotencyKey === 'string' ? opts.idempotencyKey : randomUUID();
   if (key.trim() === '') throw new UsageError('--idempotency-key must not be empty');
   const workflow = await readWorkflow(source, io.stdin, converterFromOptions(f, opts));

@@ -1,10 +1,11 @@
 // wes jobs watch <id>: follow a job until it ends; exit code by outcome.
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
-import { followAndReport, followOptions } from './follow-run.js';
+import { checkFollowTargets, followAndReport, followOptions } from './follow-run.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   const follow = followOptions(opts);
+  await checkFollowTargets(follow);
   const client = new JobsClient(f.http());
   return followAndReport(f, client, await client.get(args[0]!), follow);
 }

@@ -1,8 +1,8 @@
 // Saving what a v1 job produced: preview frames from the WebSocket (named by node and sequence)
 // and output files behind /api/view. Names are made safe and unique; files land via NAME.part.
-import { mkdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { saveToFile, type SavedFile } from '../../files/save.js';
+import { saveToFile, type FileChoices, type SavedFile } from '../../files/save.js';
+import { makeFolders } from '../../files/safe-file.js';
 import { UniqueNames } from '../../files/safe-name.js';
 import type { LegacyClient } from '../../surfaces/legacy/client.js';
 import type { ImageFormat } from '../../protocol/legacy-frames.js';
@@ -13,20 +13,29 @@ export class PreviewSaver {
   private sequence = 0;
   private ready: Promise<unknown> | null = null;
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly choices: FileChoices = {},
+  ) {}
 
   async save(node: string | null, format: ImageFormat, image: Uint8Array): Promise<SavedFile> {
-    this.ready ??= mkdir(this.dir, { recursive: true });
+    this.ready ??= makeFolders(this.dir);
     await this.ready;
     this.sequence++;
     const name = this.names.reserve(`node-${node ?? 'unknown'}-${String(this.sequence).padStart(4, '0')}.${format === 'png' ? 'png' : 'jpg'}`, 'preview');
-    return saveToFile({ dir: this.dir, name, open: async () => ({ status: 200, body: Readable.from([Buffer.from(image)]) }) });
+    return saveToFile({ dir: this.dir, name, open: async () => ({ status: 200, body: Readable.from([Buffer.from(image)]) }), ...this.choices });
   }
 }
 
 /** Downloads the final outputs (`type: output`) through /api/view's signed redirect. */
-export async function downloadOutputs(client: LegacyClient, refs: NodeFileRef[], dir: string, onSaved: (file: SavedFile, ref: NodeFileRef) => void): Promise<SavedFile[]> {
-  await mkdir(dir, { recursive: true });
+export async function downloadOutputs(
+  client: LegacyClient,
+  refs: NodeFileRef[],
+  dir: string,
+  onSaved: (file: SavedFile, ref: NodeFileRef) => void,
+  choices: FileChoices = {},
+): Promise<SavedFile[]> {
+  await makeFolders(dir);
   const names = new UniqueNames();
   const saved: SavedFile[] = [];
   for (const ref of refs.filter((r) => r.type === 'output')) {
@@ -39,6 +48,7 @@ export async function downloadOutputs(client: LegacyClient, refs: NodeFileRef[],
         const res = await client.view(ref);
         return { status: res.status, body: res.body };
       },
+      ...choices,
     });
     saved.push(file);
     onSaved(file, ref);

@@ -12,9 +12,12 @@ import { openLegacySocket, type LegacySocket, type SocketEvent } from '../../sur
 import { PromptTracker, type WsOutcome } from '../../surfaces/legacy/tracker.js';
 import { isV1Terminal } from '../../protocol/legacy.js';
 import { PreviewSaver } from './files.js';
+import type { ExistingPolicy } from '../../files/existing.js';
 
 export interface FollowSettings {
   previewsDir?: string;
+  /** An existing preview file: --clobber / --skip-existing. */
+  existing?: ExistingPolicy;
   /** The submitted workflow, to name node classes in the spinner. */
   workflow?: Record<string, unknown>;
   /** How often the REST status is read while the socket is quiet. */
@@ -64,7 +67,7 @@ export class JobFollower {
     private readonly client: LegacyClient,
     private readonly settings: FollowSettings,
   ) {
-    this.saver = settings.previewsDir ? new PreviewSaver(settings.previewsDir) : null;
+    this.saver = settings.previewsDir ? new PreviewSaver(settings.previewsDir, { existing: settings.existing, warn: (line) => f.io.warn(line) }) : null;
     this.done.catch(() => undefined);
   }
 

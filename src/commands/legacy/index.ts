@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../types.js';
 import { convertOptions } from '../workflows/options.js';
+import { existingFileFlags } from '../option-values.js';
 
 const DEPRECATED = 'Deprecated cloud API v1; each command names its v2 replacement once on stderr (--quiet hides it).';
 
@@ -27,14 +28,15 @@ export function registerLegacy(program: Command, action: ActionFactory): void {
     .addHelpText('after', '\nExamples:\n  $ wes legacy upload cat.png\n  $ wes legacy upload cat-mask.png --mask --original cat.png\n  $ wes legacy upload m.png --mask --original \'{"filename":"cat.png","subfolder":"","type":"input"}\'')
     .action(action(() => import('./upload.js')));
 
-  convertOptions(legacy
+  const prompt = convertOptions(legacy
     .command('prompt <workflow>'))
     .description('Submit an API-format workflow (- reads standard input); prints the prompt id')
     .option('--wait', 'poll the status until the prompt ends; exit code by outcome')
     .option('--ws', 'follow the WebSocket instead: live node and step progress')
     .option('--previews <dir>', 'save preview images into DIR (follows the WebSocket)')
     .option('--download <dir>', 'when the prompt succeeds, save its outputs into DIR (follows the WebSocket)')
-    .option('--interval <seconds>', 'seconds between status polls (default 1; 5 as a safety net while on the WebSocket)')
+    .option('--interval <seconds>', 'seconds between status polls (default 1; 5 as a safety net while on the WebSocket)');
+  existingFileFlags(prompt)
     .addHelpText('after', `
 The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_service_org.
 
@@ -52,11 +54,12 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ wes legacy status "$PROMPT_ID"\n  $ wes legacy status "$PROMPT_ID" --wait --timeout 600')
     .action(action(() => import('./status.js')));
 
-  legacy
+  const watch = legacy
     .command('watch <prompt_id>')
     .description('Follow a prompt over the WebSocket; exit 0 success, 3 error, 10 interrupted')
     .option('--previews <dir>', 'save preview images into DIR, named by node and sequence')
-    .option('--interval <seconds>', 'seconds between REST status checks while the socket is quiet (default 5)')
+    .option('--interval <seconds>', 'seconds between REST status checks while the socket is quiet (default 5)');
+  existingFileFlags(watch)
     .addHelpText('after', '\nExamples:\n  $ wes legacy watch "$PROMPT_ID"\n  $ wes legacy watch "$PROMPT_ID" --previews previews/ --json > messages.ndjson')
     .action(action(() => import('./watch.js')));
 
@@ -77,12 +80,13 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ wes legacy interrupt\n  $ wes legacy interrupt --quiet && wes legacy queue')
     .action(action(() => import('./interrupt.js')));
 
-  legacy
+  const view = legacy
     .command('view <filename>')
     .description('Fetch an output file (the signed redirect is followed with no key); to -o FILE, or stdout when piped')
     .option('--subfolder <subfolder>', 'subfolder of the file reference', '')
     .addOption(new Option('--type <type>', 'output for final outputs, temp for previews').choices(['output', 'temp', 'input']).default('output'))
-    .option('-o, --output <file>', 'write to FILE (- for stdout)')
+    .option('-o, --output <file>', 'write to FILE (- for stdout)');
+  existingFileFlags(view)
     .addHelpText('after', '\nExamples:\n  $ wes legacy view wes_00001_.png -o cat.png\n  $ wes legacy view wes_00001_.png > cat.png')
     .action(action(() => import('./view.js')));
 }

@@ -16,6 +16,9 @@ import { JobFollower, type FollowResult } from './follow.js';
 import { failureOf, showTraceback } from './report.js';
 import { intervalMs, legacyClient } from './shared.js';
 import { pollToEnd } from './wait.js';
+import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
+import { reportKept, type KeptPart } from '../../files/kept.js';
+import { checkFolderTarget } from '../../files/targets.js';
 
 function refusal(answer: V1PromptResponse): WesError | null {
   if (answer.error === undefined || answer.error === null) return null;
@@ -43,7 +46,8 @@ async function submit(f: Factory, client: LegacyClient, workflow: Record<string,
 }
 
 async function followBySocket(f: Factory, client: LegacyClient, workflow: Record<string, unknown>, opts: Record<string, unknown>): Promise<number> {
-  const follower = new JobFollower(f, client, { previewsDir: opts.previews as string | undefined, workflow, checkEveryMs: intervalMs(opts.interval, 5) });
+  const existing = existingPolicy(opts);
+  const follower = new JobFollower(f, client, { previewsDir: opts.previews as string | undefined, existing, workflow, checkEveryMs: intervalMs(opts.interval, 5) });
   await follower.connect();
   let submitted: { promptId: string; answer: V1PromptResponse };
   try {
@@ -56,7 +60,7 @@ async function followBySocket(f: Factory, client: LegacyClient, workflow: Record
   if (f.io.json) f.io.printJson(answer, true);
   else f.io.println(promptId);
   const result = await follower.follow(promptId);
-  const files = result.status === 'success' && opts.download ? await download(f, client, result, opts.download as string) : [];
+  const files = result.status === 'success' && opts.download ? await download(f, client, result, opts.download as string, existing) : [];
   if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status, ...(opts.download ? { files } : {}) }, true);
   if (result.previewsSaved > 0) f.io.info(`saved ${result.previewsSaved} preview(s) in ${opts.previews as string}`);
   showTraceback(f, result.outcome);
@@ -65,18 +69,33 @@ async function followBySocket(f: Factory, client: LegacyClient, workflow: Record
   return 0;
 }
 
-async function download(f: Factory, client: LegacyClient, result: FollowResult, dir: string): Promise<string[]> {
+async function download(f: Factory, client: LegacyClient, result: FollowResult, dir: string, existing: ExistingPolicy): Promise<string[]> {
   const refs = result.tracker.outputs;
   if (result.reconnects > 0) f.io.warn('warning: the WebSocket reconnected during the run; outputs reported while it was down are not known and were not downloaded');
   if (!refs.some((r) => r.type === 'output')) {
     f.io.warn('warning: the prompt reported no output files to download');
     return [];
   }
-  const saved = await downloadOutputs(client, refs, dir, (file, ref) => f.io.info(`saved ${file.path} (${file.bytes} bytes, node ${sanitizeLine(ref.node)})`));
+  const kept: KeptPart[] = [];
+  const saved = await downloadOutputs(
+    client,
+    refs,
+    dir,
+    (file, ref) => f.io.info(`${file.kept ? 'kept the existing' : 'saved'} ${file.path} (${file.bytes} bytes, node ${sanitizeLine(ref.node)})`),
+    { existing, warn: (line) => f.io.warn(line), onKept: (part) => kept.push(part) },
+  ).finally(() => reportKept(f.io, kept, `wes legacy view FILENAME -o ${dir}/FILENAME for each file above (the prompt's outputs stay on the service)`));
   return saved.map((s) => s.path);
 }
 
+/** Output folders are checked before the prompt is sent (exit 2 when unusable). */
+export async function checkLegacyTargets(opts: Record<string, unknown>): Promise<void> {
+  existingPolicy(opts);
+  if (typeof opts.download === 'string') await checkFolderTarget(opts.download, '--download');
+  if (typeof opts.previews === 'string') await checkFolderTarget(opts.previews, '--previews');
+}
+
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+  await checkLegacyTargets(opts);
   const workflow = await readWorkflow(args[0]!, f.io.stdin, converterFromOptions(f, opts));
   const client = legacyClient(f, 'prompt');
   if (opts.ws || opts.download || opts.previews) return followBySocket(f, client, workflow, opts);

@@ -6,6 +6,11 @@ import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { safeFileName } from '../../files/safe-name.js';
 import { saveToFile } from '../../files/save.js';
+import { existingPolicy } from '../../files/existing.js';
+import { reportKept, type KeptPart } from '../../files/kept.js';
+import { checkFileTarget } from '../../files/targets.js';
+import { makeFolders } from '../../files/safe-file.js';
+import { shellWord } from '../../render/shell-word.js';
 import { legacyClient } from './shared.js';
 
 const TYPES = ['output', 'temp', 'input'];
@@ -13,8 +18,10 @@ const TYPES = ['output', 'temp', 'input'];
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   const ref = { filename: args[0]!, subfolder: (opts.subfolder as string | undefined) ?? '', type: (opts.type as string | undefined) ?? 'output' };
   if (!TYPES.includes(ref.type)) throw new UsageError(`--type must be output or temp (or input), got ${ref.type}`);
-  const client = legacyClient(f, 'view');
+  const existing = existingPolicy(opts);
   const target = opts.output as string | undefined;
+  if (target !== undefined && target !== '-') await checkFileTarget(target, '-o');
+  const client = legacyClient(f, 'view');
   if (target === '-' || (target === undefined && !f.io.stdoutIsTTY)) {
     const res = await client.view(ref);
     await pipeline(res.body, f.io.stdout, { end: false });
@@ -22,6 +29,8 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   }
   // A name the user gave is theirs; a name the server's file reference carries is made safe.
   const path = target ?? safeFileName(basename(ref.filename), 'download');
+  const kept: KeptPart[] = [];
+  await makeFolders(dirname(path));
   const saved = await saveToFile({
     dir: dirname(path),
     name: basename(path),
@@ -29,8 +38,12 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
       const res = await client.view(ref);
       return { status: res.status, body: res.body };
     },
-  });
+    existing,
+    warn: (line) => f.io.warn(line),
+    onKept: (part) => kept.push(part),
+  }).finally(() => reportKept(f.io, kept, `the same command (${['wes', 'legacy', 'view', ref.filename, '-o', path].map(shellWord).join(' ')})`));
+  if (saved.kept) f.io.info(`kept the existing ${saved.path} (--skip-existing)`);
   if (f.io.json) f.io.printJson({ path: saved.path, bytes: saved.bytes, hash: saved.hash });
-  else f.io.info(`saved ${saved.path} (${saved.bytes} bytes)`);
+  else if (!saved.kept) f.io.info(`saved ${saved.path} (${saved.bytes} bytes)`);
   return 0;
 }

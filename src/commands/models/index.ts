@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
-import { collect } from '../option-values.js';
+import { collect, existingFileFlags } from '../option-values.js';
 import { typedCommand } from '../typed-options.js';
 import { modelsListOptions, modelsSchemaOptions } from './options.js';
 
@@ -25,7 +25,7 @@ Discovery, end to end:
   const schema = models.command('schema <provider/model>').description("Show a model's input fields (cached per profile, revalidated with its ETag)");
   typedCommand(schema, modelsSchemaOptions(), action, () => import('./schema.js'))
     .addHelpText('after', '\nExamples:\n  $ wes models schema dev/upscale\n  $ wes models schema dev/upscale --json > upscale.openapi.json');
-  models
+  const run = models
     .command('run <provider/model>')
     .description("Run a model: its own JSON in, its own JSON out (printed exactly as the router sent it)")
     .option('--input <file>', 'the input JSON from a file, or - for standard input')
@@ -34,7 +34,8 @@ Discovery, end to end:
     .option('--idempotency-key <key>', 'key reused on every retry (generated when absent)')
     .option('-o, --output <file>', 'write the output to a file instead of standard output')
     .option('--download <dir>', 'save every http(s) URL found in the output into this folder')
-    .option('--no-validate', 'do not check the input against the cached schema first')
+    .option('--no-validate', 'do not check the input against the cached schema first');
+  existingFileFlags(run)
     .addHelpText('after', `
 Examples:
   $ wes models run dev/echo -d '{"message":"hi"}'

@@ -4,7 +4,12 @@
 // load only when used: a plain run should start as fast as the process can.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../files/write-atomic.js';
+import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
+import { reportKept, type KeptPart } from '../../files/kept.js';
+import { FileExistsError, lstatOrNone, makeFolders } from '../../files/safe-file.js';
+import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
 import type { Progress } from '../../render/progress.js';
@@ -76,7 +81,7 @@ function writeStdout(f: Factory, bytes: Buffer): Promise<void> {
   return new Promise((resolve, reject) => f.io.stdout.write(data, (err) => (err ? reject(err) : resolve())));
 }
 
-async function saveLinkedFiles(f: Factory, output: Buffer, dir: string): Promise<void> {
+async function saveLinkedFiles(f: Factory, output: Buffer, dir: string, existing: ExistingPolicy, idempotencyKey: string): Promise<void> {
   let value: unknown;
   try {
     value = JSON.parse(output.toString('utf8'));
@@ -90,11 +95,32 @@ async function saveLinkedFiles(f: Factory, output: Buffer, dir: string): Promise
     f.io.info('no URLs in the output to download');
     return;
   }
-  await downloadUrls(f.http(), urls, dir, (file) => f.io.info(`saved ${file.path} (${file.bytes} bytes)`));
+  const kept: KeptPart[] = [];
+  const choices = { existing, warn: (line: string) => f.io.warn(line), onKept: (part: KeptPart) => kept.push(part) };
+  await downloadUrls(f.http(), urls, dir, (file) => f.io.info(file.kept ? `kept the existing ${file.path}` : `saved ${file.path} (${file.bytes} bytes)`), choices).finally(() =>
+    reportKept(f.io, kept, `the same command with --idempotency-key ${idempotencyKey} (the router hands back the same output)`),
+  );
+}
+
+/**
+ * Output targets, checked before the model runs: a -o file already there stops the run (exit 1)
+ * unless --clobber; with --skip-existing the file is kept and the model is not run (returns false).
+ */
+async function checkTargets(f: Factory, opts: Record<string, unknown>, existing: ExistingPolicy): Promise<boolean> {
+  if (opts.download !== undefined) await checkFolderTarget(String(opts.download), '--download');
+  if (opts.output === undefined) return true;
+  const path = String(opts.output);
+  await checkFileTarget(path, '-o');
+  if (!(await lstatOrNone(path)) || existing === 'clobber') return true;
+  if (existing === 'refuse') throw new FileExistsError(path);
+  f.io.info(`kept the existing ${path} (--skip-existing); the model was not run`);
+  return false;
 }
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   const ref = modelArg(args[0]);
+  const existing = existingPolicy(opts);
+  if (!(await checkTargets(f, opts, existing))) return 0;
   const pairs = (opts.param as string[] | undefined) ?? [];
   const validate = opts.validate !== false;
   const base = opts.input === undefined ? undefined : await readInputFile(f, String(opts.input));
@@ -130,11 +156,12 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     .finally(() => progress?.stop());
 
   if (opts.output !== undefined) {
-    await writeFileAtomic(String(opts.output), answer.body);
+    await makeFolders(dirname(String(opts.output)));
+    await writeFileAtomic(String(opts.output), answer.body, { replace: existing === 'clobber' });
     f.io.info(`wrote the output of ${ref.id} to ${opts.output} (${answer.body.length} bytes)`);
   } else {
     await writeStdout(f, answer.body);
   }
-  if (opts.download !== undefined) await saveLinkedFiles(f, answer.body, String(opts.download));
+  if (opts.download !== undefined) await saveLinkedFiles(f, answer.body, String(opts.download), existing, idempotencyKey);
   return 0;
 }

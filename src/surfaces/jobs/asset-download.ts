@@ -1,14 +1,14 @@
 // Saves one asset: its bytes come from the asset's content route (a redirect to a signed URL, so
 // each attempt gets a fresh one) or, where a surface lacks that route, from the record's own `url`
 // (re-read when it has expired). Checked against the record's blake3, asked again when still null.
-import { mkdir } from 'node:fs/promises';
 import { ApiError } from '../../errors.js';
-import { saveToFile, type OpenedBody } from '../../files/save.js';
+import { saveToFile, type FileChoices, type OpenedBody } from '../../files/save.js';
+import { makeFolders } from '../../files/safe-file.js';
 import type { FetchedAsset, JobsClient } from './client.js';
 import { urlExpired, type SavedOutput } from './download.js';
 
-export async function downloadAsset(client: JobsClient, start: FetchedAsset, dir: string, name: string): Promise<SavedOutput> {
-  await mkdir(dir, { recursive: true });
+export async function downloadAsset(client: JobsClient, start: FetchedAsset, dir: string, name: string, choices: FileChoices = {}): Promise<SavedOutput> {
+  await makeFolders(dir);
   const id = start.asset.id;
   let record = start;
   let contentRoute = true;
@@ -33,6 +33,7 @@ export async function downloadAsset(client: JobsClient, start: FetchedAsset, dir
     expectedHash: start.asset.hash,
     expectedSize: typeof start.asset.size_bytes === 'number' ? start.asset.size_bytes : null,
     lateExpectedHash: async () => (record = await client.getAsset(id)).asset.hash,
+    ...choices,
   });
-  return { name: file.name, path: file.path, bytes: file.bytes, hash: file.hash, verified: file.verified, asset_id: id };
+  return { name: file.name, path: file.path, bytes: file.bytes, hash: file.hash, verified: file.verified, asset_id: id, ...(file.kept ? { kept: file.kept } : {}) };
 }

@@ -1,14 +1,16 @@
 // Saves every output of a job into one folder, a few at a time: each streams to NAME.part and is
-// renamed only after its blake3 matches. A hash still null is looked up again once the bytes are
+// renamed only after its blake3 matches. Files already there are decided about first, before any
+// transfer (same bytes: kept; other bytes: the policy of --clobber / --skip-existing). A hash still null is looked up again once the bytes are
 // in (one re-read of the job for all outputs); a signed URL that has expired, or that the signed
 // host refuses, is replaced by re-reading the job. Names are made safe and unique; job.json is
 // written beside the outputs.
-import { mkdir } from 'node:fs/promises';
 import { writeFileAtomic } from '../../files/write-atomic.js';
 import { join } from 'node:path';
 import { ApiError } from '../../errors.js';
 import { UniqueNames } from '../../files/safe-name.js';
-import { saveToFile, type OpenedBody } from '../../files/save.js';
+import { saveToFile, type KeptPart, type OpenedBody } from '../../files/save.js';
+import { checkExisting, type ExistingPolicy, type ExistingVerdict } from '../../files/existing.js';
+import { makeFolders } from '../../files/safe-file.js';
 import type { FetchedJob, JobsClient } from './client.js';
 import type { Output } from '../../protocol/jobs.js';
 
@@ -21,9 +23,11 @@ export interface SavedOutput {
   name: string;
   path: string;
   bytes: number;
-  hash: string;
+  hash: string | null;
   verified: boolean;
   asset_id: string;
+  /** Nothing was written: the same bytes were there, or --skip-existing kept the file. */
+  kept?: 'same' | 'skip-existing';
 }
 
 export interface DownloadProgress {
@@ -37,6 +41,11 @@ export interface DownloadOptions {
   concurrency?: number;
   onProgress?: (progress: DownloadProgress) => void;
   onSaved?: (saved: SavedOutput) => void;
+  /** A file already at an output's name (default: refuse). */
+  existing?: ExistingPolicy;
+  warn?: (line: string) => void;
+  /** Told of each download cut short whose bytes stay in a .part for the next run. */
+  onKept?: (part: KeptPart) => void;
 }
 
 export interface DownloadResult {
@@ -131,10 +140,18 @@ async function saveOne(client: JobsClient, snapshots: JobSnapshots, output: Outp
     expectedSize: typeof output.size_bytes === 'number' ? output.size_bytes : null,
     lateExpectedHash: async () => outputIn(await snapshots.newerThan(first.seq), output.id)?.hash,
     onProgress: options.onProgress && ((bytes) => options.onProgress!({ name, bytes, total: output.size_bytes ?? null })),
+    existing: options.existing,
+    warn: options.warn,
+    onKept: options.onKept,
   });
-  const saved = { name: file.name, path: file.path, bytes: file.bytes, hash: file.hash, verified: file.verified, asset_id: output.id };
+  const saved: SavedOutput = { name: file.name, path: file.path, bytes: file.bytes, hash: file.hash, verified: file.verified, asset_id: output.id };
+  if (file.kept) saved.kept = file.kept;
   options.onSaved?.(saved);
   return saved;
+}
+
+function keptOutput(dir: string, name: string, output: Output, verdict: Extract<ExistingVerdict, { action: 'keep' }>): SavedOutput {
+  return { name, path: join(dir, name), bytes: verdict.bytes, hash: verdict.hash, verified: verdict.same, asset_id: output.id, kept: verdict.same ? 'same' : 'skip-existing' };
 }
 
 /** Runs `work` over `items` with at most `limit` at once; every item runs, failures are collected. */
@@ -147,17 +164,24 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 }
 
 export async function downloadOutputs(client: JobsClient, start: FetchedJob, options: DownloadOptions): Promise<DownloadResult> {
-  await mkdir(options.dir, { recursive: true });
+  await makeFolders(options.dir);
   const names = new UniqueNames();
   names.reserve(JOB_FILE);
   const snapshots = new JobSnapshots(client, start);
   const outputs = start.job.outputs;
-  const planned = outputs.map((output) => ({ output, name: names.reserve(output.name, `output-${output.id}`) }));
+  const planned = await Promise.all(
+    outputs.map(async (output) => {
+      const name = names.reserve(output.name, `output-${output.id}`);
+      // Every conflict stops the command before any byte is fetched.
+      const verdict = await checkExisting(join(options.dir, name), options.existing ?? 'refuse', { hash: output.hash, size: output.size_bytes });
+      return { output, name, verdict };
+    }),
+  );
   const saved: Array<SavedOutput | undefined> = [];
   const errors: DownloadResult['errors'] = [];
-  await eachLimited(planned.map((p, i) => ({ ...p, i })), options.concurrency ?? DEFAULT_CONCURRENCY, async ({ output, name, i }) => {
+  await eachLimited(planned.map((p, i) => ({ ...p, i })), options.concurrency ?? DEFAULT_CONCURRENCY, async ({ output, name, verdict, i }) => {
     try {
-      saved[i] = await saveOne(client, snapshots, output, name, options);
+      saved[i] = verdict.action === 'keep' ? keptOutput(options.dir, name, output, verdict) : await saveOne(client, snapshots, output, name, options);
     } catch (error) {
       errors.push({ output, error });
     }

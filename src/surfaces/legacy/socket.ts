@@ -12,6 +12,7 @@ import { joinBase } from '../../http/links.js';
 import { redactUrl } from '../../http/redact.js';
 import { sleep } from '../../http/retry.js';
 import { ExitCode, WesError } from '../../errors.js';
+import { AnswerTooLargeError } from '../../http/answer-limit.js';
 import { decodeFrame, type BinaryFrame } from '../../protocol/legacy-frames.js';
 
 export interface SocketMessage {
@@ -50,7 +51,6 @@ export interface LegacySocket {
 
 const DEFAULT_ATTEMPTS = 5;
 const HANDSHAKE_TIMEOUT_MS = 15_000;
-const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 const MAX_ERROR_BODY = 16 * 1024;
 
 export function defaultSocketBackoff(failure: number): number {
@@ -112,7 +112,7 @@ export function openLegacySocket(options: LegacySocketOptions): LegacySocket {
   function attempt(): Promise<AttemptEnd> {
     return new Promise((resolve, reject) => {
       options.debug?.(`> WebSocket ${redactUrl(url)}`);
-      const ws = new WebSocket(url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS, maxPayload: MAX_FRAME_BYTES, followRedirects: false });
+      const ws = new WebSocket(url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS, maxPayload: options.http.maxAnswerBytes, followRedirects: false });
       current = ws;
       let opened = false;
       let lastError = '';
@@ -153,8 +153,10 @@ export function openLegacySocket(options: LegacySocketOptions): LegacySocket {
         const decoded = decodeFrame(bytes);
         options.onEvent(decoded.ok ? { kind: 'binary', frame: decoded.frame, size: bytes.length } : { kind: 'malformed', reason: decoded.reason });
       });
-      ws.on('error', (err: Error) => {
+      ws.on('error', (err: Error & { code?: string }) => {
         lastError = err.message;
+        // A message past the answer limit is refused for good: the server would send it again.
+        if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') reject(new AnswerTooLargeError(httpUrl.origin, options.http.maxAnswerBytes));
       });
       ws.on('close', (code: number) => {
         current = null;

@@ -1,10 +1,10 @@
 // Finding the files a model output links to, and saving them: every http(s) URL in any string
 // of the output, fetched with no credentials (they are signed or public), streamed to NAME.part
 // and renamed when complete, under safe and unique names.
-import { mkdir } from 'node:fs/promises';
 import type { HttpClient } from '../../http/client.js';
 import { UniqueNames } from '../../files/safe-name.js';
-import { saveToFile, type SavedFile } from '../../files/save.js';
+import { saveToFile, type FileChoices, type SavedFile } from '../../files/save.js';
+import { makeFolders } from '../../files/safe-file.js';
 import { isObject } from '../../protocol/openapi-document.js';
 
 const URL_IN_TEXT = /https?:\/\/[^\s"'<>\\^`{|}]+/gi;
@@ -37,8 +37,14 @@ function nameOf(url: URL): string {
   }
 }
 
-export async function downloadUrls(http: HttpClient, urls: URL[], dir: string, onSaved?: (file: SavedFile, url: URL) => void): Promise<SavedFile[]> {
-  await mkdir(dir, { recursive: true });
+export async function downloadUrls(
+  http: HttpClient,
+  urls: URL[],
+  dir: string,
+  onSaved?: (file: SavedFile, url: URL) => void,
+  choices: FileChoices = {},
+): Promise<SavedFile[]> {
+  await makeFolders(dir);
   const names = new UniqueNames();
   const saved: SavedFile[] = [];
   for (const url of urls) {
@@ -49,6 +55,7 @@ export async function downloadUrls(http: HttpClient, urls: URL[], dir: string, o
         const res = await http.signed(url, offset > 0 ? { range: `bytes=${offset}-` } : {});
         return { status: res.status, body: res.body };
       },
+      ...choices,
     });
     saved.push(file);
     onSaved?.(file, url);

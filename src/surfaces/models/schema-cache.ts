@@ -1,7 +1,8 @@
 // Input-schema documents cached per profile and model with their ETag, in a private folder of
 // the config directory (folder 0700, files 0600). An entry remembers the router URL it came
 // from, so pointing the profile at another router does not serve a foreign document.
-import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileSafely } from '../../files/safe-file.js';
 import { join } from 'node:path';
 import type { ProfileStore } from '../../config/store.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
@@ -52,9 +53,6 @@ export class SchemaCache {
   async write(ref: ModelRef, etag: string | undefined, text: string): Promise<void> {
     const path = this.file(ref);
     const entry: CacheFile = { router_url: this.routerUrl, etag: etag ?? null, fetched_at: new Date().toISOString(), document: text };
-    const temp = `${path}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify(entry), { mode: 0o600 });
-    await chmod(temp, 0o600);
-    await rename(temp, path);
+    await writeFileSafely(path, JSON.stringify(entry), { mode: 0o600 });
   }
 }

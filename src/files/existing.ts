@@ -1,0 +1,56 @@
+// What to do about a file already at a target name, as gh does: by default an existing file
+// with other bytes stops the command; the same bytes (blake3 equal, hashed here without following
+// any link) need no transfer; --clobber replaces, --skip-existing keeps. A link at the target is
+// an existing file whose bytes are never read.
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+import { createBlake3, formatBlake3, sameHash } from './blake3.js';
+import { FileExistsError, lstatOrNone, notOwnPlainFile } from './safe-file.js';
+
+export type ExistingPolicy = 'refuse' | 'clobber' | 'skip';
+
+/** The policy from a command's --clobber / --skip-existing flags. */
+export function existingPolicy(opts: Record<string, unknown>): ExistingPolicy {
+  if (opts.clobber === true && opts.skipExisting === true) throw new UsageError('--clobber and --skip-existing cannot be used together', 'pick one: replace existing files, or keep them');
+  return opts.clobber === true ? 'clobber' : opts.skipExisting === true ? 'skip' : 'refuse';
+}
+
+/** blake3 of a plain file of ours, read through a handle opened without following links. */
+export async function hashOwnFile(path: string): Promise<string | undefined> {
+  const seen = await lstatOrNone(path);
+  if (!seen || notOwnPlainFile(seen)) return undefined;
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const now = await handle.stat();
+    if (now.ino !== seen.ino || now.dev !== seen.dev) return undefined;
+    const hasher = await createBlake3();
+    for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 1 << 20 })) hasher.update(chunk as Buffer);
+    return formatBlake3(hasher);
+  } finally {
+    await handle.close();
+  }
+}
+
+export type ExistingVerdict =
+  | { action: 'write' }
+  /** Leave the file as it is: the same bytes (verified) or --skip-existing. */
+  | { action: 'keep'; hash: string | null; bytes: number; same: boolean };
+
+/**
+ * Decides about `path` before anything is fetched. Throws FileExistsError when the policy is
+ * 'refuse' and the file there is (or may be) different.
+ */
+export async function checkExisting(path: string, policy: ExistingPolicy, expected: { hash?: string | null; size?: number | null } = {}): Promise<ExistingVerdict> {
+  const stats = await lstatOrNone(path);
+  if (!stats) return { action: 'write' };
+  if (stats.isDirectory()) throw new FileExistsError(path, 'is a folder');
+  const plain = notOwnPlainFile(stats) === undefined;
+  const sizeFits = expected.size == null || expected.size === stats.size;
+  const hash = plain && (policy === 'skip' || (expected.hash && sizeFits)) ? await hashOwnFile(path) : undefined;
+  if (hash && expected.hash && sameHash(hash, expected.hash)) return { action: 'keep', hash, bytes: stats.size, same: true };
+  if (policy === 'skip') return { action: 'keep', hash: hash ?? null, bytes: stats.size, same: false };
+  if (policy === 'clobber') return { action: 'write' };
+  throw new FileExistsError(path, stats.isSymbolicLink() ? 'already exists (a symbolic link)' : expected.hash ? 'already exists with other bytes' : 'already exists');
+}

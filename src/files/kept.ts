@@ -1,0 +1,21 @@
+// What an interrupted download leaves: each .part kept (and how much of the file it holds) and the
+// one command that goes on from there.
+import type { IOStreams } from '../render/io.js';
+import { sanitizeLine } from '../render/sanitize.js';
+import type { KeptPart } from './save.js';
+
+export type { KeptPart };
+
+function mib(bytes: number): string {
+  return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+}
+
+/** Tells (on stderr, even with --quiet) what was kept and the command that resumes it. */
+export function reportKept(io: IOStreams, parts: KeptPart[], resume: string): void {
+  if (parts.length === 0) return;
+  for (const part of parts) {
+    const share = part.total ? ` of ${mib(part.total)}` : '';
+    io.warn(sanitizeLine(`kept ${part.path} (${mib(part.bytes)}${share} downloaded, checked at the end)`));
+  }
+  io.warn(sanitizeLine(`resume the download with: ${resume}`));
+}

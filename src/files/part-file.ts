@@ -1,0 +1,59 @@
+// The `NAME.part` a download writes into, kept when the download is cut short so that the next
+// run goes on from its last byte. It is reopened only after lstat shows a regular file of this
+// user with no other link; anything else found at that name (a planted link, someone else's file)
+// is moved aside with a warning and the download starts fresh in a file created exclusively.
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { createFresh, lstatOrNone, notOwnPlainFile } from './safe-file.js';
+
+export interface PartFile {
+  path: string;
+  handle: FileHandle;
+  /** Bytes already in the file (kept from an earlier run). */
+  size: number;
+}
+
+/** Reopens a kept part for reading and appending; undefined when it is not what lstat showed. */
+async function reopen(path: string): Promise<PartFile | undefined> {
+  const seen = await lstatOrNone(path);
+  if (!seen || notOwnPlainFile(seen)) return undefined;
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  const now = await handle.stat();
+  if (now.ino === seen.ino && now.dev === seen.dev && now.nlink === 1) return { path, handle, size: now.size };
+  await handle.close();
+  return undefined;
+}
+
+/**
+ * The part file for `finalPath`: the kept one when it can be trusted, else a fresh one (created
+ * under a random name, then renamed over whatever stood at NAME.part: rename replaces a link,
+ * never writes through it). `warn` is told when something had to be moved aside.
+ */
+export async function openPart(finalPath: string, warn: (line: string) => void): Promise<PartFile> {
+  const path = `${finalPath}.part`;
+  const kept = await reopen(path);
+  if (kept) return kept;
+  const found = await lstatOrNone(path);
+  if (found) {
+    const aside = `${path}.set-aside-${randomBytes(4).toString('hex')}`;
+    await rename(path, aside);
+    warn(`warning: ${path} is ${notOwnPlainFile(found) ?? 'not a file wes can resume'}; moved it to ${aside} and starting the download afresh`);
+  }
+  const fresh = await createFresh(finalPath);
+  await fresh.handle.close();
+  try {
+    await rename(fresh.path, path);
+  } catch (err) {
+    await unlink(fresh.path).catch(() => undefined);
+    throw err;
+  }
+  const opened = await reopen(path);
+  if (!opened) throw new Error(`${path} changed while it was being created`);
+  return opened;
+}

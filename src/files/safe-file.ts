@@ -1,0 +1,158 @@
+// The one way wes creates files in a folder someone else may write to (a shared CI workspace,
+// /tmp): a fresh, unpredictable temp name in the same folder opened with O_CREAT|O_EXCL|O_NOFOLLOW,
+// so a link planted in advance is never written through (wget's CVE-2014-4877); then moved to
+// its final name by an operation that replaces a link instead of following it (rename), or that
+// refuses any existing name at all, links included (link + unlink: no-clobber without a race).
+import { randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { link, lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, parse, resolve } from 'node:path';
+import { ExitCode, WesError } from '../errors.js';
+
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY, O_APPEND } = constants;
+/** Flags of a file created here: new, never through a link, appended to. */
+export const CREATE_FLAGS = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND;
+/** Flags for reopening a file lstat showed to be ours (O_NOFOLLOW: a swap to a link fails). */
+export const REOPEN_FLAGS = O_WRONLY | O_APPEND | O_NOFOLLOW;
+
+export interface FreshFile {
+  path: string;
+  handle: FileHandle;
+}
+
+/** `.NAME.<random>.tmp` in the same folder: hidden, unpredictable, never a name wes keeps. */
+function tempName(dir: string, name: string): string {
+  return join(dir, `.${name.slice(0, 120)}.${randomBytes(8).toString('hex')}.tmp`);
+}
+
+/** A new empty file under a fresh unpredictable name next to `finalPath`, created exclusively. */
+export async function createFresh(finalPath: string, mode = 0o666): Promise<FreshFile> {
+  for (let tries = 0; ; tries++) {
+    const path = tempName(dirname(finalPath), basename(finalPath));
+    try {
+      return { path, handle: await open(path, CREATE_FLAGS, mode) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries >= 5) throw err;
+    }
+  }
+}
+
+/** lstat, or undefined when nothing is there (a dangling link is something). */
+export async function lstatOrNone(path: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Why a path is not a plain file of this user, or undefined when it is one. */
+export function notOwnPlainFile(stats: Stats): string | undefined {
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (!stats.isFile()) return 'not a regular file';
+  if (typeof process.getuid === 'function' && stats.uid !== process.getuid()) return 'owned by another user';
+  if (stats.nlink > 1) return 'a file with other hard links';
+  return undefined;
+}
+
+/**
+ * Opens a file lstat found to be a plain file of ours, for appending; undefined when it turned
+ * into something else meanwhile (the open refuses a link; fstat must show the same file).
+ */
+export async function reopenOwnFile(path: string, seen: Stats): Promise<FileHandle | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, REOPEN_FLAGS);
+  } catch {
+    return undefined;
+  }
+  const now = await handle.stat();
+  if (now.ino === seen.ino && now.dev === seen.dev && now.isFile() && now.nlink === 1) return handle;
+  await handle.close();
+  return undefined;
+}
+
+export class FileExistsError extends WesError {
+  constructor(readonly path: string, what = 'already exists') {
+    super(`${path} ${what}; not replacing it`, {
+      exitCode: ExitCode.ERROR,
+      code: 'file_exists',
+      hint: 'pass --clobber to replace it, or --skip-existing to keep it',
+      details: { path },
+    });
+  }
+}
+
+/**
+ * Gives `temp` its final name. `replace`: rename, which swaps out whatever is there (a link
+ * included, never its target). Otherwise the final name must be free: link() fails on any
+ * existing name, links included, so a file that appeared meanwhile is not lost.
+ */
+export async function commitFile(temp: string, finalPath: string, replace: boolean): Promise<void> {
+  if (replace) {
+    await rename(temp, finalPath);
+    return;
+  }
+  try {
+    await link(temp, finalPath);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new FileExistsError(finalPath);
+    // A file system without hard links: check, then rename (a narrow race, but never through a link).
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS' && code !== 'EXDEV') throw err;
+    if (await lstatOrNone(finalPath)) throw new FileExistsError(finalPath);
+    await rename(temp, finalPath);
+    return;
+  }
+  await unlink(temp);
+}
+
+export interface WriteSafelyOptions {
+  /** File mode of a new file (default 0666 less the umask). */
+  mode?: number;
+  /** Replace an existing file (default); false: an existing name is an error (FileExistsError). */
+  replace?: boolean;
+  /** fsync before the rename (files whose loss would cost: the profile). */
+  durable?: boolean;
+}
+
+/** Writes a whole file: fresh temp created exclusively, filled, then moved to `path`. */
+export async function writeFileSafely(path: string, data: string | Uint8Array, options: WriteSafelyOptions = {}): Promise<void> {
+  const fresh = await createFresh(path, options.mode);
+  try {
+    try {
+      await fresh.handle.writeFile(data);
+      if (options.mode !== undefined) await fresh.handle.chmod(options.mode); // the umask does not decide a private file's bits
+      if (options.durable) await fresh.handle.sync();
+    } finally {
+      await fresh.handle.close();
+    }
+    await commitFile(fresh.path, path, options.replace ?? true);
+  } catch (err) {
+    await unlink(fresh.path).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * mkdir -p, one level at a time: Node 20's recursive mkdir spins at 100% CPU on some paths
+ * (`/proc/foo`); this one fails with the first level's error.
+ */
+export async function makeFolders(dir: string, mode?: number): Promise<void> {
+  const full = resolve(dir);
+  const missing: string[] = [];
+  for (let at = full; ; at = dirname(at)) {
+    const stats = await lstatOrNone(at).catch(() => undefined);
+    if (stats) break;
+    missing.unshift(at);
+    if (at === parse(at).root) break;
+  }
+  for (const level of missing) {
+    try {
+      await mkdir(level, mode === undefined ? undefined : { mode });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
