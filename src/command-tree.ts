@@ -22,6 +22,7 @@ export function buildCommandTree(action: ActionFactory): Command {
     .option('--timeout <seconds>', 'overall deadline of a command that waits')
     .option('--retries <n>', 'retries of a failed request (default 4)')
     .option('--max-answer-mib <n>', 'largest answer held in memory, in MiB (default 64; env WES_MAX_ANSWER_MIB); downloads are not limited')
+    .option('--read-timeout <seconds>', 'abandon a response that sends nothing this long, and retry (default 30; env WES_READ_TIMEOUT)')
     .option('--profile <name>', 'configuration profile (env WES_PROFILE)')
     .option('--base-url <url>', 'surfaces A and C base URL (env WES_BASE_URL)')
     .option('--router-url <url>', 'model router base URL (env WES_ROUTER_URL)')

@@ -99,6 +99,8 @@ export class ApiError extends WesError {
   }
 }
 
+export const READ_TIMEOUT_HINT = 'reads are retried automatically (--retries); on a slow network raise --read-timeout (WES_READ_TIMEOUT)';
+
 export class NetworkError extends WesError {
   constructor(message: string, hint?: string, cause?: unknown) {
     super(message, { exitCode: ExitCode.ERROR, code: 'network_error', hint, cause });
@@ -167,5 +169,8 @@ export function toWesError(err: unknown): WesError {
   if (err instanceof WesError) return err;
   const e = err as { name?: string; code?: string; message?: string };
   if (e?.name === 'AbortError') return new InterruptedError();
+  // A streamed body (a download, an event stream) that stalled or broke after its headers.
+  if (e?.code === 'UND_ERR_BODY_TIMEOUT') return new NetworkError('the server stopped sending mid-response (read timeout)', READ_TIMEOUT_HINT, err);
+  if (e?.code === 'UND_ERR_SOCKET' || e?.code === 'ECONNRESET') return new NetworkError(`the connection broke mid-response (${e.code})`, 'run the same command again', err);
   return new WesError(e?.message ?? String(err), { exitCode: ExitCode.ERROR, code: e?.code ?? 'error', cause: err });
 }

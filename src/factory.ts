@@ -2,6 +2,7 @@
 // client, built lazily from the global options. Tests build it from buffers.
 import { HttpClient } from './http/client.js';
 import { IOStreams, type IOStreamsInit } from './render/io.js';
+import { NOTICE_FROM_MS, retryNotice } from './render/retry-notice.js';
 import { ProfileStore } from './config/store.js';
 import { resolveSettings, type GlobalFlags, type Settings } from './config/settings.js';
 import { UsageError } from './errors.js';
@@ -94,7 +95,11 @@ export class Factory {
       routerToken: s.routerToken,
       retries: this.retries(),
       maxAnswerBytes: parseMaxAnswer(this.globals.maxAnswerMib, this.env[MAX_ANSWER_ENV]),
+      readTimeoutMs: s.readTimeoutMs,
       signal,
+      onRetry: (info) => {
+        if (info.delayMs >= NOTICE_FROM_MS) this.io.notice(retryNotice(info));
+      },
       debug: this.io.verbose ? (line) => this.io.debug(line) : undefined,
       userAgent: `wes/${VERSION} node/${process.versions.node}`,
       connections,

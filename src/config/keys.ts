@@ -6,6 +6,7 @@ export const PROFILE_KEYS = [
   'router_token',
   'deployment',
   'partner_key',
+  'read_timeout',
 ] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 
@@ -18,6 +19,7 @@ export const ENV_FOR_KEY: Record<ProfileKey, string> = {
   router_token: 'WES_ROUTER_TOKEN',
   deployment: 'WES_DEPLOYMENT',
   partner_key: 'WES_PARTNER_KEY',
+  read_timeout: 'WES_READ_TIMEOUT',
 };
 
 export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
@@ -27,6 +29,7 @@ export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
   router_token: '--router-token',
   deployment: '--deployment',
   partner_key: '--partner-key',
+  read_timeout: '--read-timeout',
 };
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8188';

@@ -13,6 +13,7 @@ export interface GlobalFlags {
   routerToken?: string;
   deployment?: string;
   partnerKey?: string;
+  readTimeout?: string;
 }
 
 const FLAG_PROP: Record<ProfileKey, keyof GlobalFlags> = {
@@ -22,6 +23,7 @@ const FLAG_PROP: Record<ProfileKey, keyof GlobalFlags> = {
   router_token: 'routerToken',
   deployment: 'deployment',
   partner_key: 'partnerKey',
+  read_timeout: 'readTimeout',
 };
 
 export interface ResolvedValue {
@@ -41,6 +43,8 @@ export interface Settings {
   routerToken: string | undefined;
   deployment: string | undefined;
   partnerKey: string | undefined;
+  /** Milliseconds without progress before a response is abandoned (0: never). */
+  readTimeoutMs: number;
 }
 
 export const DEPLOYMENT_ID = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -110,6 +114,18 @@ export function validateDeployment(id: string | undefined): string | undefined {
   return id;
 }
 
+export const DEFAULT_READ_TIMEOUT_S = 30;
+
+/** Seconds (0 turns the read timeout off) into milliseconds; `from` names where the value came from. */
+export function parseReadTimeout(value: string | undefined, from: string): number {
+  if (value === undefined) return DEFAULT_READ_TIMEOUT_S * 1000;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 86_400) {
+    throw new UsageError(`read timeout ${JSON.stringify(value.slice(0, 40))} (from ${from}) is not a number of seconds from 0 to 86400`, 'e.g. --read-timeout 60; 0 waits without limit');
+  }
+  return Math.round(n * 1000);
+}
+
 export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, store: ProfileStore | undefined): Settings {
   const { name, source } = resolveProfileName(flags, env, store);
   const profile = store?.profile(name) ?? {};
@@ -129,6 +145,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
     routerToken: values.router_token.value ?? values.api_key.value,
     deployment,
     partnerKey: values.partner_key.value,
+    readTimeoutMs: parseReadTimeout(values.read_timeout.value, describeSource(values.read_timeout, 'read_timeout')),
   };
 }
 

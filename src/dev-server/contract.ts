@@ -271,13 +271,13 @@ export interface UrlSigner {
 export interface FaultSpec {
   match: string;
   count?: number; // default 1
-  action: 'status' | 'delay' | 'drop' | 'truncate' | 'stall' | 'corrupt';
+  action: 'status' | 'delay' | 'drop' | 'truncate' | 'stall' | 'corrupt' | 'lose';
   status?: number; // action 'status'
   body?: unknown; // JSON body for 'status' (string sent as is)
   headers?: Record<string, string>;
   retry_after?: number; // seconds, sets Retry-After on 'status'
   delay_ms?: number; // 'delay': wait, then answer normally
-  after_bytes?: number; // 'truncate' and 'drop' of a streamed body: cut after this many bytes
+  after_bytes?: number; // 'truncate' and 'drop' of a streamed body: cut after this many bytes; 'stall': stop after them
 }
 export interface FaultTable {
   add(spec: FaultSpec): void;

@@ -3,7 +3,7 @@
 // decoding, redirects by hand, and --verbose request lines with secrets redacted.
 import { Agent, request as undiciRequest, type Dispatcher } from './undici-core.js';
 import type { Readable } from 'node:stream';
-import { ApiError, NetworkError, WesError, ExitCode, type Surface } from '../errors.js';
+import { ApiError, NetworkError, READ_TIMEOUT_HINT, WesError, ExitCode, type Surface } from '../errors.js';
 import { stringifyJsonExact } from '../util/exact-json.js';
 import { decodeError } from './decode-error.js';
 import { joinBase, resolveLink } from './links.js';
@@ -27,6 +27,11 @@ export interface HttpClientOptions {
   apiKey?: string;
   routerToken?: string;
   retries?: number;
+  /**
+   * --read-timeout: a response whose headers or body bytes make no progress this long is
+   * abandoned and handled as a dropped connection (0: never). Default 30 s.
+   */
+  readTimeoutMs?: number;
   /** Aborted on Ctrl-C or when --timeout passes; its reason is the error to throw. */
   signal?: AbortSignal;
   /** --verbose sink (stderr); absent means quiet. */
@@ -41,10 +46,15 @@ export interface HttpClientOptions {
 }
 
 export interface RetryInfo {
+  /** The retry about to be made (1 = the second attempt). */
   attempt: number;
+  /** Retries this call may make in all. */
+  maxRetries: number;
   delayMs: number;
   reason: string;
   error?: ApiError;
+  /** Why the last attempt failed: an HTTP status, or a connection that broke or stalled. */
+  cause: 'status' | 'network' | 'read_timeout';
 }
 
 /** A body that can be produced again for a retry (streams cannot be replayed). */
@@ -67,6 +77,11 @@ export interface HttpRequest {
   retries?: number;
   /** A deadline for each attempt of this call (a probe must not hang on a stalled surface). */
   timeoutMs?: number;
+  /**
+   * The server holds the answer while it works (a synchronous model run, bounded by the router's
+   * own deadline): waiting for the headers is not a stall, so only the body has a read timeout.
+   */
+  holdsAnswer?: boolean;
 }
 
 export interface HttpResponse<B> {
@@ -81,6 +96,7 @@ export interface HttpResponse<B> {
 type Read = 'buffer' | 'stream';
 
 const MAX_SIGNED_REDIRECTS = 5;
+export const DEFAULT_READ_TIMEOUT_MS = 30_000;
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'proxy-authorization']);
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -99,11 +115,17 @@ export class HttpClient {
     this.opts = opts;
     this.baseOrigin = new URL(opts.baseUrl).origin;
     this.routerOrigin = new URL(opts.routerUrl).origin;
-    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: opts.connections ?? 32, headersTimeout: 300_000, bodyTimeout: 300_000 });
+    const readTimeout = opts.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+    // undici's headers and body timeouts are "no progress" timers (the body one restarts with each chunk).
+    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: opts.connections ?? 32, headersTimeout: readTimeout, bodyTimeout: readTimeout });
   }
 
   get signal(): AbortSignal | undefined {
     return this.opts.signal;
+  }
+
+  get readTimeoutMs(): number {
+    return this.opts.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   }
 
   get retries(): number {
@@ -209,13 +231,24 @@ export class HttpClient {
       body = stringifyJsonExact(req.json);
     }
     return this.attemptLoop(
-      { method, url, headers, body, surface: req.surface, replaySafe: isReplaySafe(method, Boolean(req.idempotencyKey)), accept: req.accept, retries: req.retries, timeoutMs: req.timeoutMs },
+      {
+        method,
+        url,
+        headers,
+        body,
+        surface: req.surface,
+        replaySafe: isReplaySafe(method, Boolean(req.idempotencyKey)),
+        accept: req.accept,
+        retries: req.retries,
+        timeoutMs: req.timeoutMs,
+        holdsAnswer: req.holdsAnswer,
+      },
       read,
     );
   }
 
   private async attemptLoop(
-    a: { method: string; url: URL; headers: Record<string, string>; body?: BodySource; surface: Surface; replaySafe: boolean; accept?: number[]; retries?: number; timeoutMs?: number },
+    a: Attempt & { surface: Surface; replaySafe: boolean; accept?: number[]; retries?: number },
     read: Read,
   ): Promise<HttpResponse<Buffer | Readable>> {
     const maxRetries = a.retries ?? this.retries;
@@ -232,13 +265,20 @@ export class HttpClient {
         if (err instanceof WesError) throw err;
         const error = (err as Error)?.name === 'TimeoutError' && a.timeoutMs
           ? new NetworkError(`no answer from ${a.url.origin} within ${a.timeoutMs / 1000} s`, undefined, err)
-          : networkError(err, a.url);
+          : networkError(err, a.url, this.readTimeoutMs);
         failure = { error, retryable: a.replaySafe || isConnectFailure(err) };
       }
       if (!failure.retryable || attempt >= maxRetries) throw failure.error;
       const delayMs = failure.delayMs ?? backoffDelay(attempt);
       this.opts.debug?.(`* retry ${attempt + 1}/${maxRetries} in ${delayMs} ms: ${failure.error.message}`);
-      this.opts.onRetry?.({ attempt: attempt + 1, delayMs, reason: failure.error.message, error: failure.error instanceof ApiError ? failure.error : undefined });
+      this.opts.onRetry?.({
+        attempt: attempt + 1,
+        maxRetries,
+        delayMs,
+        reason: failure.error.message,
+        error: failure.error instanceof ApiError ? failure.error : undefined,
+        cause: failure.error instanceof ApiError ? 'status' : isReadTimeout(failure.error.cause) ? 'read_timeout' : 'network',
+      });
       await sleep(delayMs, this.opts.signal);
     }
   }
@@ -250,7 +290,7 @@ export class HttpClient {
   }
 
   private async attempt(
-    a: { method: string; url: URL; headers: Record<string, string>; body?: BodySource; timeoutMs?: number },
+    a: Attempt,
     read: Read,
   ): Promise<HttpResponse<Buffer | Readable>> {
     const started = performance.now();
@@ -266,7 +306,7 @@ export class HttpClient {
   }
 
   private async exchange(
-    a: { method: string; url: URL; headers: Record<string, string> },
+    a: Attempt,
     body: unknown,
     signal: AbortSignal | undefined,
     read: Read,
@@ -277,6 +317,7 @@ export class HttpClient {
       headers: a.headers,
       body: body as Dispatcher.DispatchOptions['body'],
       signal,
+      ...(a.holdsAnswer ? { headersTimeout: 0 } : {}),
     });
     const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
     const requestId = headers['x-service-request-id'];
@@ -311,9 +352,26 @@ function attemptDeadline(ms: number, parent: AbortSignal | undefined): { signal:
   };
 }
 
-function networkError(err: unknown, url: URL): WesError {
+interface Attempt {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: BodySource;
+  timeoutMs?: number;
+  holdsAnswer?: boolean;
+}
+
+function isReadTimeout(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+}
+
+function networkError(err: unknown, url: URL, readTimeoutMs: number): WesError {
   const e = err as { code?: string; message?: string };
   const what = e.code ? `${e.code}` : (e.message ?? String(err));
+  if (isReadTimeout(err)) {
+    return new NetworkError(`${url.origin} sent nothing for ${readTimeoutMs / 1000} s (read timeout); the response was abandoned`, READ_TIMEOUT_HINT, err);
+  }
   if (e.code === 'ECONNREFUSED') {
     return new NetworkError(
       `could not connect to ${url.origin} (connection refused)`,

@@ -45,6 +45,8 @@ export class IOStreams {
   readonly out: ChalkInstance;
   readonly errStyle: ChalkInstance;
   readonly columns: number;
+  /** Where a passing notice goes while a spinner owns the last line (see notice()). */
+  private statusLine?: (line: string) => void;
 
   constructor(init: IOStreamsInit) {
     this.stdin = init.stdin;
@@ -81,6 +83,24 @@ export class IOStreams {
   /** A line for humans on stderr (progress, hints, confirmations); hidden by --quiet. */
   info(line: string): void {
     if (!this.quiet) this.stderr.write(line + '\n');
+  }
+
+  /**
+   * A passing state (a retry wait): one line on stderr, shown in place on a running spinner
+   * instead of under it; hidden by --quiet.
+   */
+  notice(line: string): void {
+    if (this.quiet) return;
+    if (this.statusLine) this.statusLine(line);
+    else this.info(sanitizeLine(line));
+  }
+
+  /** A spinner takes the notices while it runs; the returned function gives them back. */
+  takeNotices(show: (line: string) => void): () => void {
+    this.statusLine = show;
+    return () => {
+      if (this.statusLine === show) this.statusLine = undefined;
+    };
   }
 
   /** A line on stderr that --quiet does not hide (warnings, errors). */

@@ -1,7 +1,8 @@
 // Carries out a scripted fault on a live request. 'status' and 'drop' (without after_bytes)
 // replace the answer; 'delay' holds it back; 'truncate', 'drop' with after_bytes, 'stall' and
 // 'corrupt' let the real handler answer and tamper with the body on its way out, so they work on
-// any answer: JSON, downloads, event streams.
+// any answer: JSON, downloads, event streams. 'lose' lets the handler do its work (a job is
+// created) and cuts the connection before a byte of the answer: the client never learns of it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultSpec } from '../contract.js';
 
@@ -99,6 +100,29 @@ function cutAfter(res: ServerResponse, spec: FaultSpec, mode: 'end' | 'destroy')
   });
 }
 
+/** Sends the first `after_bytes` body bytes (default none), then nothing more until the client goes away. */
+function stallAfter(res: ServerResponse, spec: FaultSpec): void {
+  const limit = spec.after_bytes ?? 0;
+  interceptBody(res, (chunk, offset) => {
+    const room = limit - offset;
+    if (chunk.length === 0 || room < chunk.length) return { send: chunk.subarray(0, Math.max(0, room)), cut: 'swallow' };
+    return { send: chunk, cut: 'none' };
+  });
+}
+
+/** The handler runs to the end; its answer (headers included) never leaves: the connection is cut instead. */
+function loseAnswer(res: ServerResponse): void {
+  const cut = (): ServerResponse => {
+    res.socket?.destroy();
+    return res;
+  };
+  // end() without writeHead() still passes through writeHead (Node's implicit header).
+  res.writeHead = cut as unknown as typeof res.writeHead;
+  res.flushHeaders = () => void cut();
+  res.write = ((..._args: unknown[]) => (cut(), true)) as typeof res.write;
+  res.end = ((..._args: unknown[]) => cut()) as typeof res.end;
+}
+
 function corrupt(res: ServerResponse, spec: FaultSpec): void {
   let at: number | null = spec.after_bytes ?? null;
   interceptBody(res, (chunk, offset) => {
@@ -148,7 +172,10 @@ export async function applyFault(spec: FaultSpec, req: IncomingMessage, res: Ser
       cutAfter(res, spec, 'end');
       return 'continue';
     case 'stall':
-      interceptBody(res, () => ({ send: Buffer.alloc(0), cut: 'swallow' }));
+      stallAfter(res, spec);
+      return 'continue';
+    case 'lose':
+      loseAnswer(res);
       return 'continue';
     case 'corrupt':
       corrupt(res, spec);

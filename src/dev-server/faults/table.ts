@@ -2,7 +2,7 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FaultSpec, FaultTable } from '../contract.js';
 
-export const FAULT_ACTIONS = ['status', 'delay', 'drop', 'truncate', 'stall', 'corrupt'] as const;
+export const FAULT_ACTIONS = ['status', 'delay', 'drop', 'truncate', 'stall', 'corrupt', 'lose'] as const;
 
 interface Entry {
   spec: FaultSpec;

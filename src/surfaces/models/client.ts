@@ -58,6 +58,7 @@ export class ModelsClient {
       body,
       idempotencyKey,
       retries: 0,
+      holdsAnswer: true,
     });
     return { body: res.body, headers: res.headers, requestId: res.requestId };
   }

@@ -1,0 +1,47 @@
+// Every retry wait of a second or more is one stderr line, on every surface, hidden by --quiet:
+// a command that is fine but waiting must not look stuck.
+import { describe, expect, it } from 'vitest';
+import { addFaults, imageWorkflow, submitJob, waitForJob } from '../helpers/dev-server.js';
+import { wesAgainst } from '../cli/jobs-env.js';
+import { useFaultServer } from './kit.js';
+
+const fx = useFaultServer({ stepMs: 5 });
+const wes = wesAgainst(() => fx.server);
+
+describe('visible retry waits', () => {
+  it('job API: a 503 with Retry-After 1 prints one line naming the wait and the attempt', async () => {
+    const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'rn1', steps: 1 }))).body.id as string;
+    await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
+    await addFaults(fx.server, { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 503, retry_after: 1, body: { error: { code: 'service_unavailable', message: 'busy' } } });
+    const res = await wes(['jobs', 'get', id]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr.match(/^service busy \(503\); retrying in 1 s \(attempt 2\/5\)$/gm)).toHaveLength(1);
+
+    await addFaults(fx.server, { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 503, retry_after: 1 });
+    const quiet = await wes(['jobs', 'get', id, '--quiet']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+  });
+
+  it('router (429) and v1 (503) waits are shown the same way', async () => {
+    await addFaults(fx.server, [
+      { match: 'GET /v1/models', action: 'status', status: 429, retry_after: 1, body: { error_type: 'rate_limited', detail: 'slow down' } },
+      { match: 'GET /api/queue', action: 'status', status: 503, retry_after: 1 },
+    ]);
+    const models = await wes(['models', 'list', '--limit', '1']);
+    expect(models.code, models.stderr).toBe(0);
+    expect(models.stderr).toMatch(/^rate limited \(429\); retrying in 1 s \(attempt 2\/5\)$/m);
+    const queue = await wes(['legacy', 'queue']);
+    expect(queue.code, queue.stderr).toBe(0);
+    expect(queue.stderr).toMatch(/^service busy \(503\); retrying in 1 s \(attempt 2\/5\)$/m);
+  });
+
+  it('a short backoff passes without a word', async () => {
+    const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'rn3', steps: 1 }))).body.id as string;
+    await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
+    await addFaults(fx.server, { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 502, retry_after: 0 });
+    const res = await wes(['jobs', 'get', id]);
+    expect(res.code).toBe(0);
+    expect(res.stderr).not.toMatch(/retrying/);
+  });
+});
