@@ -22,6 +22,7 @@ import { alreadyDone, keyForRun, pinFor, readPrevious, ResultBook, sentRecord, t
 import { buildEndpoints, MAX_CONCURRENCY, parseVia, type ViaTarget } from './batch-via.js';
 import { parseInterval } from './follow-run.js';
 import { applyAssignments } from './set-inputs.js';
+import { shellWord } from '../in-doubt.js';
 
 const DEFAULT_CONCURRENCY = 4;
 

@@ -12,6 +12,7 @@ import { readWorkflow } from './workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { applyAssignments, parseSet } from './set-inputs.js';
 import { checkFollowTargets, followAndReport, followOptions } from './follow-run.js';
+import { withIdempotencyKey } from '../in-doubt.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   if (opts.batch !== undefined) {
@@ -47,7 +48,8 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     if (err instanceof ApiError && err.code === 'idempotency_key_reuse') {
       err.hint = `the Idempotency-Key ${key} was already used with a different body: an earlier attempt may have created the job. Check with \`wes jobs get\`, or submit again with a new --idempotency-key`;
     }
-    throw err;
+    const sets = ((opts.set as string[] | undefined) ?? []).flatMap((s) => ['--set', s]);
+    throw withIdempotencyKey(err, key, ['wes', 'jobs', 'submit', source, ...sets], 'the submit');
   }
 
   const wait = opts.wait === true || follow.download !== undefined;

@@ -12,6 +12,7 @@ import { FileExistsError, lstatOrNone, makeFolders } from '../../files/safe-file
 import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
+import { withIdempotencyKey } from '../in-doubt.js';
 import type { Progress } from '../../render/progress.js';
 import { sanitize } from '../../render/sanitize.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
@@ -117,6 +118,16 @@ async function checkTargets(f: Factory, opts: Record<string, unknown>, existing:
   return false;
 }
 
+/** The words of this run again (its input flags), for the command that collects a result in doubt. */
+function runCommand(id: string, opts: Record<string, unknown>): string[] {
+  const words = ['wes', 'models', 'run', id];
+  if (opts.input !== undefined) words.push('--input', String(opts.input));
+  if (opts.data !== undefined) words.push('-d', String(opts.data));
+  for (const pair of (opts.param as string[] | undefined) ?? []) words.push('-i', pair);
+  if (opts.output !== undefined) words.push('-o', String(opts.output));
+  return words;
+}
+
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   const ref = modelArg(args[0]);
   const existing = existingPolicy(opts);
@@ -148,10 +159,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   })
     .catch((err: unknown) => {
       // The generation may still finish at the provider: the same key collects it.
-      if (err instanceof ApiError && (err.code === 'deadline_exceeded' || err.code === 'provider_timeout')) {
-        err.hint = `the model took too long; run again with --idempotency-key ${idempotencyKey} to collect the result instead of starting another`;
-      }
-      throw err;
+      throw withIdempotencyKey(err, idempotencyKey, runCommand(ref.id, opts), 'the model run');
     })
     .finally(() => progress?.stop());
 

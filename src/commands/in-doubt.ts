@@ -1,0 +1,39 @@
+// A POST whose answer never came may still have done its work (a job created, a model run
+// charged). Sent again with the same Idempotency-Key it returns that work instead of doing it
+// twice, so every doubtful ending names the key and the exact command that finds the result.
+import { ApiError, UsageError, WesError, toWesError } from '../errors.js';
+
+/** Whether the request may have taken effect although no usable answer came back. */
+export function endedInDoubt(err: unknown): boolean {
+  if (err instanceof UsageError) return false;
+  // A refusal (4xx) is a clear answer: nothing was done. 408 and 429 carry no effect either,
+  // but retries ran out on them, so the same command later is still the way on.
+  if (err instanceof ApiError) return err.status === undefined || err.status >= 500 || err.status === 408 || err.status === 429;
+  return true;
+}
+
+/** Shell-quotes one word (POSIX single quotes) unless it is plainly safe. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The error of a keyed POST that ended in doubt, with the key in `details.idempotency_key` and a
+ * hint naming `command` (argument words, the key flag appended); any other error unchanged.
+ */
+export function withIdempotencyKey(err: unknown, key: string, command: string[], what: string): unknown {
+  if (!endedInDoubt(err)) return err;
+  const e = toWesError(err);
+  const details = e.details !== null && typeof e.details === 'object' && !Array.isArray(e.details) ? e.details : e.details === undefined ? {} : { details: e.details };
+  const again = [...command, '--idempotency-key', key].map(shellWord).join(' ');
+  return new WesError(e.message, {
+    exitCode: e.exitCode,
+    code: e.code,
+    status: e.status,
+    requestId: e.requestId,
+    surface: e.surface,
+    details: { ...details, idempotency_key: key },
+    hint: `${what} may have gone through (Idempotency-Key ${key}); to find its result without doing it twice, run: ${again}`,
+    cause: err,
+  });
+}
