@@ -14,6 +14,7 @@ export const ExitCode = {
   CREDITS: 9,
   CANCELED: 10,
   INTERRUPTED: 130,
+  TERMINATED: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -30,6 +31,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [9, 'insufficient credits (402, insufficient_credits)'],
   [10, 'the job was canceled (v1 cancelled)'],
   [130, 'interrupted with Ctrl-C (the job keeps running unless --cancel-on-interrupt)'],
+  [143, 'terminated (SIGTERM): handled like Ctrl-C, resumable state kept'],
 ];
 
 export type Surface = 'jobs' | 'router' | 'legacy' | 'signed';
@@ -113,9 +115,13 @@ export class TimeoutError extends WesError {
   }
 }
 
+/** Ctrl-C (SIGINT, exit 130) or SIGTERM (exit 143): the same orderly stop, told apart by the exit code. */
 export class InterruptedError extends WesError {
-  constructor(message = 'interrupted') {
-    super(message, { exitCode: ExitCode.INTERRUPTED, code: 'interrupted' });
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
+    super(signal === 'SIGTERM' ? 'terminated (SIGTERM)' : 'interrupted', {
+      exitCode: signal === 'SIGTERM' ? ExitCode.TERMINATED : ExitCode.INTERRUPTED,
+      code: signal === 'SIGTERM' ? 'terminated' : 'interrupted',
+    });
   }
 }
 

@@ -32,17 +32,23 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   let factory: Factory | undefined;
   let exitCode = 0;
   let timer: NodeJS.Timeout | undefined;
-  let interrupts = 0;
-  let firstInterruptAt = 0;
-  const onSigint = () => {
-    // conf's exit hook (when-exit) re-raises the first SIGINT at once: that echo is not a second Ctrl-C.
-    if (interrupts++ > 0 && Date.now() - firstInterruptAt > 300) process.exit(ExitCode.INTERRUPTED);
-    if (interrupts > 1) return;
-    firstInterruptAt = Date.now();
-    controller.abort(new InterruptedError());
+  // SIGINT and SIGTERM alike: the first stops the command in order (state kept, the way on said);
+  // a second one means "now" and exits at once.
+  let stopping = false;
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    const reason = new InterruptedError(signal);
+    if (stopping) process.exit(reason.exitCode);
+    stopping = true;
+    controller.abort(reason);
   };
-  if (io.interrupt) io.interrupt.addEventListener('abort', () => controller.abort(new InterruptedError()), { once: true });
-  else process.on('SIGINT', onSigint);
+  const onSigint = () => onSignal('SIGINT');
+  const onSigterm = () => onSignal('SIGTERM');
+  if (io.interrupt) {
+    io.interrupt.addEventListener('abort', () => controller.abort(new InterruptedError()), { once: true });
+  } else {
+    process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigterm);
+  }
 
   const action: ActionFactory = (load) =>
     async function (this: Command, ...args: unknown[]) {
@@ -93,6 +99,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   } finally {
     if (timer) clearTimeout(timer);
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
     await factory?.dispose();
   }
 }

@@ -2,6 +2,7 @@
 // charged). Sent again with the same Idempotency-Key it returns that work instead of doing it
 // twice, so every doubtful ending names the key and the exact command that finds the result.
 import { ApiError, UsageError, WesError, toWesError } from '../errors.js';
+import { shellWord } from '../render/shell-word.js';
 
 /** Whether the request may have taken effect although no usable answer came back. */
 export function endedInDoubt(err: unknown): boolean {
@@ -10,11 +11,6 @@ export function endedInDoubt(err: unknown): boolean {
   // but retries ran out on them, so the same command later is still the way on.
   if (err instanceof ApiError) return err.status === undefined || err.status >= 500 || err.status === 408 || err.status === 429;
   return true;
-}
-
-/** Shell-quotes one word (POSIX single quotes) unless it is plainly safe. */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

@@ -54,7 +54,7 @@ export interface RetryInfo {
   reason: string;
   error?: ApiError;
   /** Why the last attempt failed: an HTTP status, or a connection that broke or stalled. */
-  cause: 'status' | 'network' | 'read_timeout';
+  cause: 'status' | 'connect' | 'network' | 'read_timeout';
 }
 
 /** A body that can be produced again for a retry (streams cannot be replayed). */
@@ -277,7 +277,7 @@ export class HttpClient {
         delayMs,
         reason: failure.error.message,
         error: failure.error instanceof ApiError ? failure.error : undefined,
-        cause: failure.error instanceof ApiError ? 'status' : isReadTimeout(failure.error.cause) ? 'read_timeout' : 'network',
+        cause: failure.error instanceof ApiError ? 'status' : isReadTimeout(failure.error.cause) ? 'read_timeout' : isConnectFailure(failure.error.cause) ? 'connect' : 'network',
       });
       await sleep(delayMs, this.opts.signal);
     }

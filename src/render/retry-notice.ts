@@ -7,6 +7,7 @@ export const NOTICE_FROM_MS = 1000;
 
 function what(info: RetryInfo): string {
   if (info.cause === 'read_timeout') return 'no answer from the service (read timeout)';
+  if (info.cause === 'connect') return 'cannot reach the service';
   if (info.cause === 'network') return 'the connection dropped';
   const status = info.error?.status;
   const code = info.error?.code;

@@ -7,8 +7,10 @@ import { configGetOptions } from './options.js';
 export function registerConfig(program: Command, action: ActionFactory): void {
   const config = program
     .command('config')
-    .description(`Read and change settings of a profile (keys: ${PROFILE_KEYS.join(', ')})`)
-    .helpGroup('Setup and tools:');
+    .description('Read and change settings of a profile (`wes config list` shows every key)')
+    .helpGroup('Setup and tools:')
+    // The keys grow with the settings: listed below the commands, not squeezed into one line.
+    .addHelpText('after', `\nKeys: ${PROFILE_KEYS.join(', ')}`);
   config
     .command('list')
     .description('Show every setting with its value and where it comes from (secrets masked)')

@@ -22,12 +22,11 @@ import { alreadyDone, keyForRun, pinFor, readPrevious, ResultBook, sentRecord, t
 import { buildEndpoints, MAX_CONCURRENCY, parseVia, type ViaTarget } from './batch-via.js';
 import { parseInterval } from './follow-run.js';
 import { applyAssignments } from './set-inputs.js';
-import { shellWord } from '../in-doubt.js';
 
 const DEFAULT_CONCURRENCY = 4;
 
 /** Which exit code wins when lines end differently: what concerns the whole batch first. */
-const SEVERITY = [ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.CREDITS, ExitCode.TIMEOUT, ExitCode.ERROR, ExitCode.THROTTLED, ExitCode.USAGE, ExitCode.REFUSED, ExitCode.NOT_FOUND, ExitCode.FAILED, ExitCode.CANCELED];
+const SEVERITY = [ExitCode.TERMINATED, ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.CREDITS, ExitCode.TIMEOUT, ExitCode.ERROR, ExitCode.THROTTLED, ExitCode.USAGE, ExitCode.REFUSED, ExitCode.NOT_FOUND, ExitCode.FAILED, ExitCode.CANCELED];
 
 export function worstExitCode(codes: number[]): number {
   const failing = codes.filter((c) => c !== ExitCode.OK);

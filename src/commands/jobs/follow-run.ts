@@ -91,7 +91,7 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   } catch (err) {
     progress?.stop();
     const id = last.job.id;
-    if (err instanceof InterruptedError) return interrupted(f, last, options.cancelOnInterrupt);
+    if (err instanceof InterruptedError) return interrupted(f, last, options.cancelOnInterrupt, err.exitCode);
     if (f.signal.aborted) io.info(`the job keeps running; resume with: wes jobs watch ${id}`);
     throw err;
   }
@@ -111,13 +111,13 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   return code;
 }
 
-async function interrupted(f: Factory, last: FetchedJob, cancel: boolean): Promise<number> {
+async function interrupted(f: Factory, last: FetchedJob, cancel: boolean, exitCode: number): Promise<number> {
   const { io } = f;
   const id = last.job.id;
   if (!cancel) {
     io.warn(`interrupted; the job keeps running on the service.`);
     io.warn(`resume with: wes jobs watch ${id}    (cancel it with: wes jobs cancel ${id})`);
-    return ExitCode.INTERRUPTED;
+    return exitCode;
   }
   // The command's signal is aborted now: the cancel needs a client of its own, with a deadline.
   const client = new JobsClient(f.http(AbortSignal.timeout(CANCEL_DEADLINE_MS)));
@@ -130,5 +130,5 @@ async function interrupted(f: Factory, last: FetchedJob, cancel: boolean): Promi
   } finally {
     await client.http.close();
   }
-  return ExitCode.INTERRUPTED;
+  return exitCode;
 }

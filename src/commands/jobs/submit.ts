@@ -26,7 +26,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   await checkFollowTargets(follow);
   const key = typeof opts.idempotencyKey === 'string' ? opts.idempotencyKey : randomUUID();
   if (key.trim() === '') throw new UsageError('--idempotency-key must not be empty');
-  const workflow = await readWorkflow(source, io.stdin, converterFromOptions(f, opts));
+  const workflow = await readWorkflow(source, io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: io.stdinIsTTY, say: (line) => io.info(line) });
   const assignments = ((opts.set as string[] | undefined) ?? []).map((arg) => parseSet(arg, workflow));
 
   const client = new JobsClient(f.http());

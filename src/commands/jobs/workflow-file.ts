@@ -50,15 +50,35 @@ function checkApiFormat(value: unknown, source: string, hint: string): Record<st
   return value as Record<string, unknown>;
 }
 
-async function readAll(stream: Readable): Promise<string> {
+export interface StdinReading {
+  /** Ends the read (Ctrl-C, SIGTERM) with the signal's reason. */
+  signal?: AbortSignal;
+  /** Standard input is a terminal: a person is typing, so tell them how to end. */
+  isTTY?: boolean;
+  say?: (line: string) => void;
+}
+
+async function readAll(stream: Readable, reading: StdinReading): Promise<string> {
+  if (reading.isTTY) reading.say?.('reading workflow JSON from stdin; end with Ctrl-D');
+  const { signal } = reading;
+  // A pending read of a terminal only ends with the stream: Ctrl-C must let go of it.
+  const stop = () => stream.destroy();
+  signal?.addEventListener('abort', stop, { once: true });
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  try {
+    for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  } catch (err) {
+    if (!signal?.aborted) throw err;
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+  if (signal?.aborted) throw signal.reason;
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The text of a workflow file, or of standard input for `-`. */
-export async function readWorkflowText(path: string, stdin: Readable): Promise<{ text: string; source: string }> {
-  if (path === '-') return { text: await readAll(stdin), source: 'standard input' };
+export async function readWorkflowText(path: string, stdin: Readable, reading: StdinReading = {}): Promise<{ text: string; source: string }> {
+  if (path === '-') return { text: await readAll(stdin, reading), source: 'standard input' };
   return { text: await readLocalText(path), source: path };
 }
 
@@ -70,8 +90,8 @@ export async function readLocalText(path: string): Promise<string> {
 }
 
 /** An API-format workflow from a file; a UI-format one goes through `convert` when given, else is refused. */
-export async function readWorkflow(path: string, stdin: Readable, convert?: UiConverter): Promise<Record<string, unknown>> {
-  const { text, source } = await readWorkflowText(path, stdin);
+export async function readWorkflow(path: string, stdin: Readable, convert?: UiConverter, reading: StdinReading = {}): Promise<Record<string, unknown>> {
+  const { text, source } = await readWorkflowText(path, stdin, reading);
   const value = parseWorkflowJson(text, source);
   if (convert && isUiFormat(value)) return convert(value as Record<string, unknown>, source);
   return checkApiFormat(value, source, UI_FORMAT_CONVERT_HINT);

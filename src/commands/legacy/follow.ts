@@ -3,6 +3,7 @@
 // with --previews. The socket reconnects after a drop; after every (re)connect, and now and then
 // while connected, the REST status is read so a finish the socket missed still ends the wait.
 import type { Factory } from '../../factory.js';
+import { InterruptedError } from '../../errors.js';
 import { createProgress, type Progress } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import type { LegacyClient } from '../../surfaces/legacy/client.js';
@@ -13,6 +14,7 @@ import { PromptTracker, type WsOutcome } from '../../surfaces/legacy/tracker.js'
 import { isV1Terminal } from '../../protocol/legacy.js';
 import { PreviewSaver } from './files.js';
 import type { ExistingPolicy } from '../../files/existing.js';
+import { shellWord } from '../../render/shell-word.js';
 
 export interface FollowSettings {
   previewsDir?: string;
@@ -101,6 +103,12 @@ export class JobFollower {
       status = await this.done;
     } catch (err) {
       this.progress.stop();
+      if (err instanceof InterruptedError) {
+        // Previews being written finish first, so the count told is what is on disk.
+        this.ended = true;
+        await this.chain.catch(() => undefined);
+        this.tellHowToGoOn(err, promptId);
+      }
       throw err;
     } finally {
       clearInterval(timer);
@@ -108,6 +116,15 @@ export class JobFollower {
     }
     await this.chain;
     return { promptId, status, outcome: tracker.outcome, tracker, reconnects: this.reconnects, previewsSaved: this.previewsSaved };
+  }
+
+  /** Ctrl-C or SIGTERM: what was kept, and the command that follows the prompt on. */
+  private tellHowToGoOn(err: InterruptedError, promptId: string): void {
+    const dir = this.settings.previewsDir;
+    const saved = dir ? `; ${this.previewsSaved} preview(s) saved in ${dir}, each file whole` : '';
+    this.f.io.warn(sanitizeLine(`${err.message}: prompt ${promptId} keeps running on the service${saved}`));
+    const previews = dir ? ` --previews ${shellWord(dir)}` : '';
+    err.hint = `follow it on with: wes legacy watch ${promptId}${previews}`;
   }
 
   /** Closes the socket when no prompt will be followed (the submit failed). */
