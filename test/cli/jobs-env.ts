@@ -49,8 +49,8 @@ export function seenMatching(server: DevServerHandle, pattern: RegExp): number {
   return total;
 }
 
-/** onSpawn helper: sends SIGINT once stderr shows a line matching `when`. */
-export function interruptWhen(when: RegExp): (child: ChildProcess) => void {
+/** onSpawn helper: sends SIGINT (or `signal`) once stderr shows a line matching `when`. */
+export function interruptWhen(when: RegExp, signal: NodeJS.Signals = 'SIGINT'): (child: ChildProcess) => void {
   return (child) => {
     let seenText = '';
     let sent = false;
@@ -58,7 +58,7 @@ export function interruptWhen(when: RegExp): (child: ChildProcess) => void {
       seenText += chunk.toString('utf8');
       if (!sent && when.test(seenText)) {
         sent = true;
-        child.kill('SIGINT');
+        child.kill(signal);
       }
     });
   };

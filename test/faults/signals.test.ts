@@ -1,7 +1,7 @@
 // SIGINT and SIGTERM sent to a real `wes` process at chosen moments: both stop in order (130 and
 // 143), leave what can be resumed, and say how to go on; a keyed submit cut short names its key;
 // `jobs submit -` on a terminal says how to end the input and honours the first Ctrl-C.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempConfigDir, WES_BIN } from '../helpers/cli.js';
 import { addFaults, imageWorkflow, submitJob } from '../helpers/dev-server.js';
 import { longWorkflow, submit as submitPrompt } from '../dev-server/legacy-kit.js';
-import { useTempDir, wesAgainst, writeTemp } from '../cli/jobs-env.js';
+import { interruptWhen, useTempDir, wesAgainst, writeTemp } from '../cli/jobs-env.js';
 import { jobsTagged, useFaultServer } from './kit.js';
 
 const fx = useFaultServer({ stepMs: 10 });
@@ -18,25 +18,10 @@ const dir = useTempDir();
 const work = mkdtempSync(join(tmpdir(), 'wes-signals-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** onSpawn: sends `signal` once stderr shows `when`. */
-function signalWhen(when: RegExp, signal: NodeJS.Signals): (child: ChildProcess) => void {
-  return (child) => {
-    let text = '';
-    let sent = false;
-    child.stderr?.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      if (!sent && when.test(text)) {
-        sent = true;
-        child.kill(signal);
-      }
-    });
-  };
-}
-
 describe('signals', () => {
   it('SIGTERM in jobs watch: exit 143, the job keeps running, the resume command is named', async () => {
     const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'sig1', steps: 150 }))).body.id as string;
-    const res = await wes(['jobs', 'watch', id, '--interval', '0.1'], { onSpawn: signalWhen(/running|queued/, 'SIGTERM') });
+    const res = await wes(['jobs', 'watch', id, '--interval', '0.1'], { onSpawn: interruptWhen(/running|queued/, 'SIGTERM') });
     expect(res.code, res.stderr).toBe(143);
     expect(res.stderr).toContain(`resume with: wes jobs watch ${id}`);
     expect(fx.server.state.engine.get(id)?.status).not.toBe('canceled');
@@ -45,7 +30,7 @@ describe('signals', () => {
   it('SIGTERM while a submit waits for its answer: exit 143 and the key that finds the job', async () => {
     const flow = writeTemp(dir(), imageWorkflow({ prefix: 'sig2', steps: 1 }));
     await addFaults(fx.server, { match: 'POST /api/v2/jobs', action: 'delay', delay_ms: 1500 });
-    const res = await wes(['jobs', 'submit', flow, '--verbose', '--idempotency-key', 'k-sig-2'], { onSpawn: signalWhen(/> idempotency-key/, 'SIGTERM') });
+    const res = await wes(['jobs', 'submit', flow, '--verbose', '--idempotency-key', 'k-sig-2'], { onSpawn: interruptWhen(/> idempotency-key/, 'SIGTERM') });
     expect(res.code).toBe(143);
     expect(res.stderr).toContain(`run: wes jobs submit ${flow} --idempotency-key k-sig-2`);
     // The server made the job after all; the named command returns it and makes no other.
@@ -58,7 +43,7 @@ describe('signals', () => {
   it('legacy watch interrupted: says the prompt runs on, what previews it kept, and how to follow on', async () => {
     const id = await submitPrompt(fx.server, longWorkflow('sig3', 2));
     const previews = join(work, 'previews');
-    const res = await wes(['legacy', 'watch', id, '--previews', previews], { onSpawn: signalWhen(/step \d+\/150/, 'SIGINT') });
+    const res = await wes(['legacy', 'watch', id, '--previews', previews], { onSpawn: interruptWhen(/step \d+\/150/, 'SIGINT') });
     expect(res.code, res.stderr).toBe(130);
     const kept = readdirSync(previews).length;
     expect(res.stderr, res.stderr).toContain(`interrupted: prompt ${id} keeps running on the service; ${kept} preview(s) saved in ${previews}`);
