@@ -1,7 +1,7 @@
 // wes auth login: stores the base URL (when given) and credentials in the selected profile.
 import type { Factory } from '../../factory.js';
-import { UsageError } from '../../errors.js';
-import { normalizeBaseUrl } from '../../config/settings.js';
+import { ExitCode, UsageError, WesError } from '../../errors.js';
+import { normalizeBaseUrl, resolveSettings, type GlobalFlags } from '../../config/settings.js';
 import { ENV_FOR_KEY, maskSecret, type ProfileKey } from '../../config/keys.js';
 import { probeAll } from '../../surfaces/probe.js';
 import { prompt, readStdinLines } from './read-secret.js';
@@ -11,6 +11,12 @@ export interface LoginOptions {
   withToken: boolean;
   routerTokenStdin: boolean;
   verify: boolean;
+}
+
+/** What login is about to save, as the flags that would carry it. */
+function asFlags(updates: Partial<Record<ProfileKey, string>>): GlobalFlags {
+  const flags: GlobalFlags = { baseUrl: updates.base_url, routerUrl: updates.router_url, deployment: updates.deployment, apiKey: updates.api_key, routerToken: updates.router_token };
+  return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
 }
 
 export async function run(f: Factory, _args: string[], raw: Record<string, unknown>): Promise<number> {
@@ -52,6 +58,18 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
 
   if (updates.base_url) normalizeBaseUrl(updates.base_url, updates.deployment ?? f.settings().deployment, 'base URL');
   if (updates.router_url) normalizeBaseUrl(updates.router_url, updates.deployment ?? f.settings().deployment, 'router URL');
+  // The key is checked before it is written: a key the service refuses is never saved.
+  const results = opts.verify ? await probeAll(f.httpFor(resolveSettings({ ...f.globals, ...asFlags(updates) }, f.env, f.store()), f.signal)) : [];
+  const refused = results.filter((r) => r.verdict === 'rejected');
+  if (refused.length > 0) {
+    for (const r of refused) io.warn(`  ✗ ${r.surface}: rejected by ${new URL(r.url).origin} (${sanitizeLine(r.message)})`);
+    throw new WesError(`the service rejected the credential; nothing was saved to profile ${profile}`, {
+      exitCode: ExitCode.AUTH,
+      code: 'unauthorized',
+      details: { rejected_by: refused.map((r) => r.surface) },
+      hint: 'check the key and log in again; to save it without asking the service (offline set-up), add --no-verify',
+    });
+  }
   await store.setMany(profile, updates);
   if (!store.currentProfile()) await store.setCurrentProfile(profile);
 
@@ -60,13 +78,11 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
   if (updates.api_key) io.info(`  API key ${maskSecret(updates.api_key)}`);
 
   if (opts.verify) {
-    // Check what was just saved, not the settings this command started with.
     await f.reload();
     const now = f.settings();
     for (const key of Object.keys(updates) as ProfileKey[]) {
       if (now.values[key].source === 'env') io.warn(`  ! ${ENV_FOR_KEY[key]} is set and overrides the saved ${key}`);
     }
-    const results = await probeAll(f.http());
     for (const r of results) {
       if (r.verdict === 'accepted') io.info(`  ✓ ${r.surface}: accepted by ${new URL(r.url).origin}`);
       else io.warn(`  ! ${r.surface}: ${r.verdict} (${sanitizeLine(r.message)})`);
