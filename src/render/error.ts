@@ -6,6 +6,7 @@ import { ApiError, toWesError, type WesError } from '../errors.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 import { toSafeJson } from './json.js';
 import { renderTable } from './table.js';
+import { bounded, CELL_LIMIT } from './bounded.js';
 
 interface NodeErrorReason { type?: string; message?: string; details?: string }
 interface NodeErrorEntry { class_type?: string; errors?: NodeErrorReason[] }
@@ -25,7 +26,7 @@ export function nodeErrorRows(nodeErrors: Record<string, NodeErrorEntry>): strin
   const rows: string[][] = [];
   for (const [node, entry] of Object.entries(nodeErrors)) {
     for (const reason of entry.errors ?? [{}]) {
-      rows.push([node, entry.class_type ?? '', reason.type ?? '', reason.message ?? '', reason.details ?? '']);
+      rows.push([node, entry.class_type ?? '', reason.type ?? '', reason.message ?? '', reason.details ?? ''].map((cell) => bounded(String(cell), CELL_LIMIT)));
     }
   }
   return rows;
@@ -57,18 +58,23 @@ export function renderError(io: IOStreams, thrown: unknown): number {
     return err.exitCode;
   }
   const s = io.errStyle;
-  io.warn(`${s.red('error:')} ${sanitize(err.message)}`);
+  io.warn(`${s.red('error:')} ${sanitize(bounded(err.message))}`);
   const details = detailsOf(err);
   const nodeErrors = (details?.node_errors ?? (details as { node_errors?: unknown } | undefined)?.node_errors) as Record<string, NodeErrorEntry> | undefined;
   if (nodeErrors && typeof nodeErrors === 'object' && Object.keys(nodeErrors).length) {
     io.warn(renderTable(io, ['node', 'class', 'type', 'message', 'details'], nodeErrorRows(nodeErrors), 'stderr'));
   }
   const unknownClasses = details?.unknown_node_classes;
-  if (Array.isArray(unknownClasses) && unknownClasses.length) io.warn(`unknown node classes: ${unknownClasses.map((c) => sanitizeLine(String(c))).join(', ')}`);
+  if (Array.isArray(unknownClasses) && unknownClasses.length) io.warn(`unknown node classes: ${bounded(unknownClasses.map((c) => sanitizeLine(String(c))).join(', '))}`);
   const validation = details?.validation as ValidationRow[] | undefined;
   if (Array.isArray(validation) && validation.length) {
     io.warn(
-      renderTable(io, ['field', 'problem', 'type', 'bound'], validation.map((v) => [formatLoc(v.loc), v.msg ?? '', v.type ?? '', v.ctx === undefined ? '' : JSON.stringify(v.ctx)]), 'stderr'),
+      renderTable(
+        io,
+        ['field', 'problem', 'type', 'bound'],
+        validation.map((v) => [formatLoc(v.loc), v.msg ?? '', v.type ?? '', v.ctx === undefined ? '' : JSON.stringify(v.ctx)].map((cell) => bounded(cell, CELL_LIMIT))),
+        'stderr',
+      ),
     );
   }
   const spend = details?.committed_spend as { limit_cents: number; current_cents: number; remaining_cents: number } | undefined;
@@ -81,7 +87,7 @@ export function renderError(io: IOStreams, thrown: unknown): number {
   if (meta.length) io.warn(s.dim(`  (${meta.join(', ')})`));
   const hint = err.hint ?? hintFor(err);
   // Hints may quote server text (class names, ids): sanitized like everything else.
-  if (hint) io.warn(`${s.yellow('hint:')} ${sanitize(hint)}`);
+  if (hint) io.warn(`${s.yellow('hint:')} ${sanitize(bounded(hint))}`);
   return err.exitCode;
 }
 
