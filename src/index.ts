@@ -43,6 +43,8 @@ export interface ClientOptions {
   /** Replaces `{deployment}` in the URLs; a DNS label. */
   deployment?: string;
   retries?: number;
+  /** Milliseconds without progress before a response is abandoned and retried; default 30 000, 0 never. */
+  readTimeoutMs?: number;
   signal?: AbortSignal;
   debug?: HttpClientOptions['debug'];
   onRetry?: (info: RetryInfo) => void;
@@ -74,6 +76,7 @@ export function createClients(options: ClientOptions = {}): Clients {
       apiKey: options.apiKey,
       routerToken: options.routerToken ?? options.apiKey,
       retries: options.retries,
+      readTimeoutMs: options.readTimeoutMs,
       signal: options.signal,
       debug: options.debug,
       onRetry: options.onRetry,
@@ -93,5 +96,5 @@ export interface ConfigClientOptions extends Pick<ClientOptions, 'retries' | 'si
 export function createClientsFromConfig(options: ConfigClientOptions = {}): Clients {
   const env = options.env ?? process.env;
   const s = resolveSettings(options.flags ?? {}, env, new ProfileStore(env.WES_CONFIG_DIR || undefined));
-  return createClients({ ...options, baseUrl: s.baseUrl, routerUrl: s.routerUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment });
+  return createClients({ ...options, baseUrl: s.baseUrl, routerUrl: s.routerUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment, readTimeoutMs: s.readTimeoutMs });
 }
