@@ -7,9 +7,8 @@ import { shellWord } from '../render/shell-word.js';
 /** Whether the request may have taken effect although no usable answer came back. */
 export function endedInDoubt(err: unknown): boolean {
   if (err instanceof UsageError) return false;
-  // A refusal (4xx) is a clear answer: nothing was done. 408 and 429 carry no effect either,
-  // but retries ran out on them, so the same command later is still the way on.
-  if (err instanceof ApiError) return err.status === undefined || err.status >= 500 || err.status === 408 || err.status === 429;
+  // Any 4xx (a refusal, 429 included) is a clear answer: nothing was done. A 5xx may come after the work.
+  if (err instanceof ApiError) return err.status === undefined || err.status >= 500;
   return true;
 }
 
@@ -29,7 +28,7 @@ export function withIdempotencyKey(err: unknown, key: string, command: string[],
     requestId: e.requestId,
     surface: e.surface,
     details: { ...details, idempotency_key: key },
-    hint: `${what} may have gone through (Idempotency-Key ${key}); to find its result without doing it twice, run: ${again}`,
+    hint: `${e.hint ? `${e.hint}. ` : ''}${what} may have gone through (Idempotency-Key ${key}); to find its result without doing it twice, run: ${again}`,
     cause: err,
   });
 }
