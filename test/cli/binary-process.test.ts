@@ -1,0 +1,38 @@
+// The built binary as a process, where the in-process runs cannot look: the exit status the
+// process itself ends with, the `--version` fast path, and a reader that goes away (`| head`).
+import { describe, expect, it } from 'vitest';
+import { spawnWes } from '../helpers/cli.js';
+import { getJson, imageWorkflow, submitJob, useDevServer } from '../helpers/dev-server.js';
+
+const dev = useDevServer({ stepMs: 60 });
+const env = () => ({ WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey! });
+
+describe('bin/wes.js as a process', () => {
+  it('answers --version before loading anything else, and exits 0', async () => {
+    const res = await spawnWes(['--version']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^wes \d+\.\d+\.\d+\n$/);
+  });
+
+  it('ends with the documented exit status: 2 for a usage error, 5 for a job that is not there', async () => {
+    const usage = await spawnWes(['jobs', 'nosuch'], { env: env() });
+    expect(usage.code).toBe(2);
+    const missing = await spawnWes(['jobs', 'get', '00000000-0000-4000-8000-000000000000'], { env: env() });
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toMatch(/^error: /m);
+  });
+
+  it('a reader that closes stdout stops a watch like Ctrl-C (130), with no EPIPE trace, and the job keeps running', async () => {
+    const submitted = await submitJob(dev.server, imageWorkflow({ steps: 100 }));
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+    const job = submitted.body;
+    const res = await spawnWes(['jobs', 'watch', job.id as string, '--json', '--interval', '0.05'], {
+      env: env(),
+      onSpawn: (child) => child.stdout?.destroy(),
+    });
+    expect(res.code, res.stderr).toBe(130);
+    expect(res.stderr).not.toMatch(/EPIPE|\n\s+at /);
+    const after = await getJson(dev.server, job.urls.self as string);
+    expect(['queued', 'running']).toContain(after.body.status);
+  });
+});
