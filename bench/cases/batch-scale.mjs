@@ -19,8 +19,8 @@ const SIZES = [1_000, 100_000];
 const CAPACITY_JOBS = 3_000;
 const FINISHED = new Set(['succeeded', 'failed', 'canceled', 'expired']);
 
-function quickJob(i) {
-  return { 1: { class_type: 'EmptyImage', inputs: { width: 4, height: 4, color: i % 0xffffff } }, 2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: `scale_${i}` } } };
+function quickJob(i, prefix = 'scale') {
+  return { 1: { class_type: 'EmptyImage', inputs: { width: 4, height: 4, color: i % 0xffffff } }, 2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: `${prefix}_${i}` } } };
 }
 
 /** Quick jobs per second the server completes for a client that submits, then polls each job every 2 ms. */
@@ -29,7 +29,7 @@ async function capacity(server) {
   let issued = 0;
   async function lane() {
     for (let i = issued++; i < CAPACITY_JOBS; i = issued++) {
-      let job = await server.request('POST', '/api/v2/jobs', { body: { workflow: quickJob(-1 - i) }, headers: { 'idempotency-key': `scale-capacity-${i}` } });
+      let job = await server.request('POST', '/api/v2/jobs', { body: { workflow: quickJob(i, 'capacity') }, headers: { 'idempotency-key': `scale-capacity-${i}` } });
       while (!FINISHED.has(job.status)) {
         await sleep(2);
         job = await server.getJob(job.id);

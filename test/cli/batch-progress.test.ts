@@ -35,9 +35,9 @@ describe('batch progress', () => {
     expect(liveLine({ total: 10, done: 0, failed: 0, running: 0, elapsedMs: 0 })).toBe('batch: 0/10 done, 0 running, 10 queued, 0 failed · 0.0 jobs/s · ETA ?');
   });
 
-  it('on a terminal: one live line, and only failed lines above it', () => {
+  it('on a terminal: one live line, and only failed lines above it', async () => {
     const { io, text } = captured(true);
-    const progress = new BatchProgress(io, 3, () => 1);
+    const progress = await BatchProgress.start(io, 3, () => 1);
     progress.finished(result(1, 'succeeded'), true);
     progress.finished(result(2, 'failed'), false);
     progress.finished(result(3, 'succeeded'), true);
@@ -48,9 +48,9 @@ describe('batch progress', () => {
     expect(text()).toMatch(/batch: \d\/3 done, 1 running, \d queued, \d failed · [\d.]+ jobs\/s · ETA/);
   });
 
-  it('elsewhere: one plain line per finished line and no live line', () => {
+  it('elsewhere: one plain line per finished line and no live line', async () => {
     const { io, text } = captured(false);
-    const progress = new BatchProgress(io, 2, () => 0);
+    const progress = await BatchProgress.start(io, 2, () => 0);
     progress.finished(result(1, 'succeeded'), true);
     progress.finished(result(2, 'failed'), false);
     progress.stop();

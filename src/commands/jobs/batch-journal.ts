@@ -30,6 +30,8 @@ export class Journal {
   private constructor(
     private fd: number,
     readonly path: string | undefined,
+    /** Whether it was there already: a run that did not end (killed) left it. */
+    readonly existed = false,
   ) {
     this.size = fstatSync(fd).size;
   }
@@ -44,7 +46,7 @@ export class Journal {
     const info = lstatSync(path);
     if (!info.isFile()) throw new UsageError(`the batch journal ${path} is not a regular file (a link, folder or device): refusing to write to it`, 'remove it, or choose another --results file');
     try {
-      const journal = new Journal(openSync(path, O_RDWR | O_APPEND | O_NOFOLLOW), path);
+      const journal = new Journal(openSync(path, O_RDWR | O_APPEND | O_NOFOLLOW), path, true);
       journal.endLine();
       return journal;
     } catch (err) {

@@ -2,7 +2,7 @@
 // failed, rate, ETA) redrawn at most a few times a second, with only failed lines printed above
 // it. Elsewhere (CI logs, pipes): one plain line per finished line, as before.
 import type { IOStreams } from '../../render/io.js';
-import { createProgress, type Progress } from '../../render/progress.js';
+import type { Progress } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import type { BatchResult } from '../../surfaces/jobs/batch-run.js';
 
@@ -34,19 +34,24 @@ export function liveLine(c: { total: number; done: number; failed: number; runni
 }
 
 export class BatchProgress {
-  private readonly live?: Progress;
+  private live?: Progress;
   private readonly started = Date.now();
   private lastDraw = 0;
   done = 0;
   failed = 0;
 
-  constructor(
+  private constructor(
     private readonly io: IOStreams,
     private readonly total: number,
     /** Lines in flight now. */
     private readonly running: () => number,
-  ) {
-    if (io.canAnimate) this.live = createProgress(io, this.text());
+  ) {}
+
+  /** The spinner code (ora) is loaded only for a terminal: a batch in CI never pays its memory. */
+  static async start(io: IOStreams, total: number, running: () => number): Promise<BatchProgress> {
+    const progress = new BatchProgress(io, total, running);
+    if (io.canAnimate) progress.live = (await import('../../render/progress.js')).createProgress(io, progress.text());
+    return progress;
   }
 
   private text(): string {

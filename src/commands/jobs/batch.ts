@@ -87,6 +87,9 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   try {
     // The journal is opened (or created) before anything is sent: an unwritable target stops here.
     const journal = resultsPath ? Journal.open(journalPathFor(resultsPath)) : await Journal.anonymous();
+    if (journal.existed && opts.resume !== resultsPath) {
+      io.warn(`${journal.path} holds a run that did not end; this run does its lines again (their keys find the jobs already made). To go on from it instead: --resume ${resultsPath}`);
+    }
     try {
       return await runWithJournal(f, opts, { batchPath, input, journal, resultsPath, concurrency, intervalMs, vias });
     } finally {
@@ -115,7 +118,7 @@ async function runWithJournal(f: Factory, opts: Record<string, unknown>, plan: P
   const signal = batchSignal(f.signal, totalInFlight);
   const endpoints = buildEndpoints(f, plan.vias, plan.concurrency, signal, opts.events !== false);
   const book = new ResultBook(journal, input.count, resultsPath ? undefined : (line) => io.stdout.write(line));
-  const progress = new BatchProgress(io, input.count, () => endpoints.reduce((n, e) => n + e.inFlight, 0));
+  const progress = await BatchProgress.start(io, input.count, () => endpoints.reduce((n, e) => n + e.inFlight, 0));
 
   const counts = new Map<string, number>();
   const exitCodes = new Set<number>();
