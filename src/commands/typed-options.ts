@@ -39,7 +39,10 @@ export function typedCommand<O>(command: Command, declaration: OptionsDeclaratio
 export function wholeNumber(raw: string): number {
   const text = raw.trim();
   if (!/^-?\d+$/.test(text)) throw new InvalidArgumentError('it must be a whole number.');
-  return Number(text);
+  const value = Number(text);
+  // Beyond 2^53 the number would be rounded and sent as "1e+23", which the router refuses after a request.
+  if (!Number.isSafeInteger(value)) throw new InvalidArgumentError(`it must be a whole number between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}.`);
+  return value;
 }
 
 /** A parser that refuses what `problem` names (a message) and keeps the value otherwise. */

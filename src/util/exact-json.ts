@@ -8,12 +8,24 @@ export { LosslessNumber, isLosslessNumber };
 
 const SHOWN_LITERAL = 40;
 
+/** Well-formed JSON that parseJsonExact refuses to read: a usage error, never "not valid JSON" or a string. */
+export class JsonRefusedError extends RangeError {}
+
 /** A numeric literal no JSON reader can hold (it would become Infinity). */
-export class JsonNumberRangeError extends RangeError {
+export class JsonNumberRangeError extends JsonRefusedError {
   constructor(readonly literal: string) {
     const shown = literal.length > SHOWN_LITERAL ? `${literal.slice(0, SHOWN_LITERAL)}… (${literal.length} characters)` : literal;
     super(`the number ${shown} is too large for JSON (it would become Infinity); write it as a string or a smaller number`);
     this.name = 'JsonNumberRangeError';
+  }
+}
+
+/** Arrays or objects nested deeper than the (recursive) exact parser's stack holds: thousands of
+ * levels, where the service itself refuses more than 512. */
+export class JsonTooDeepError extends JsonRefusedError {
+  constructor() {
+    super('the JSON nests arrays or objects too deeply to read (thousands of levels); the service accepts at most 512');
+    this.name = 'JsonTooDeepError';
   }
 }
 
@@ -27,10 +39,16 @@ function exactNumber(literal: string): number | LosslessNumber {
 /**
  * Parses JSON text. Numbers a double holds exactly are `number`; any other literal (integers beyond
  * 2^53, more digits than a double keeps, underflows) is a `LosslessNumber` keeping its text.
- * Throws SyntaxError for text that is not JSON and JsonNumberRangeError for an overflowing literal.
+ * Throws SyntaxError for text that is not JSON, JsonNumberRangeError for an overflowing literal and
+ * JsonTooDeepError for nesting that overflows the stack (both JsonRefusedError).
  */
 export function parseJsonExact(text: string): unknown {
-  return parse(text, null, exactNumber);
+  try {
+    return parse(text, null, exactNumber);
+  } catch (err) {
+    if (err instanceof RangeError && !(err instanceof JsonRefusedError)) throw new JsonTooDeepError();
+    throw err;
+  }
 }
 
 /** Writes JSON like JSON.stringify, with each LosslessNumber (and bigint) written as its exact literal. */

@@ -59,11 +59,20 @@ export function runProgram(argv: string[], { io, env, interrupt }: ProgramRun): 
   return runProgramOn({ ...io, argv, env, interrupt });
 }
 
-/** Variables Node reads once, as the process starts (NODE_EXTRA_CA_CERTS, NODE_OPTIONS, ...). */
-const readAtStartUp = (env: RunOptions['env']) => Object.keys(env ?? {}).some((name) => name.startsWith('NODE_'));
+/**
+ * Variables read from the process's own environment rather than the command's: by Node as it
+ * starts (NODE_EXTRA_CA_CERTS, NODE_OPTIONS, ...) or by wes once per process (WES_BLAKE3 picks
+ * the hashing backend), so an in-process run would silently ignore them.
+ */
+const readFromProcess = (env: RunOptions['env']) => Object.keys(env ?? {}).some((name) => name.startsWith('NODE_') || name === 'WES_BLAKE3');
+
+/** Whether runWes runs the built binary in a child process for these options. */
+export function needsProcess(opts: RunOptions): boolean {
+  return opts.spawn === true || opts.onSpawn !== undefined || opts.cwd !== undefined || readFromProcess(opts.env);
+}
 
 export function runWes(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  if (opts.spawn || opts.onSpawn || opts.cwd !== undefined || readAtStartUp(opts.env)) return spawnWes(args, opts);
+  if (needsProcess(opts)) return spawnWes(args, opts);
   return runWesInProcess(args, opts);
 }
 

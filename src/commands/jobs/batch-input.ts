@@ -13,7 +13,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../../errors.js';
-import { isLosslessNumber, JsonNumberRangeError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
+import { isLosslessNumber, JsonRefusedError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
 import { findJsonProblem } from './json-position.js';
 import { parseSet, type InputAssignment } from './set-inputs.js';
 import { isUiFormat, UI_FORMAT_HINT } from './workflow-file.js';
@@ -46,7 +46,7 @@ function parseLine(text: string, where: string, globalSets: string[]): Omit<Batc
   try {
     value = parseJsonExact(text);
   } catch (err) {
-    if (err instanceof JsonNumberRangeError) throw new UsageError(`${where}: ${err.message}`);
+    if (err instanceof JsonRefusedError) throw new UsageError(`${where}: ${err.message}`);
     const problem = findJsonProblem(text);
     throw new UsageError(`${where}${problem ? `, column ${problem.column}` : ''}: not valid JSON (${problem?.message ?? (err as Error).message})`);
   }

@@ -2,7 +2,7 @@
 // plain string; `@PATH` names a local file that is uploaded as an asset, whose id goes in. A node
 // id may itself hold dots, so the node is the longest dotted prefix that the workflow has.
 import { UsageError } from '../../errors.js';
-import { isLosslessNumber, JsonNumberRangeError, parseJsonExact } from '../../util/exact-json.js';
+import { isLosslessNumber, JsonRefusedError, parseJsonExact } from '../../util/exact-json.js';
 
 export type InputValue = { kind: 'value'; value: unknown } | { kind: 'file'; path: string };
 
@@ -23,7 +23,7 @@ export function parseValue(text: string): InputValue {
   try {
     return { kind: 'value', value: parseJsonExact(text) };
   } catch (err) {
-    if (err instanceof JsonNumberRangeError) throw new UsageError(`--set: ${err.message}`, SET_HINT);
+    if (err instanceof JsonRefusedError) throw new UsageError(`--set: ${err.message}`, SET_HINT);
     return { kind: 'value', value: text };
   }
 }

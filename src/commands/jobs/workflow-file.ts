@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../../errors.js';
-import { isLosslessNumber, JsonNumberRangeError, parseJsonExact } from '../../util/exact-json.js';
+import { isLosslessNumber, JsonRefusedError, parseJsonExact } from '../../util/exact-json.js';
 import { findJsonProblem } from './json-position.js';
 
 export const UI_FORMAT_HINT = 'convert it with `wes workflows convert FILE -o api.json`, or export the workflow in API format (the editor\'s "Export (API)" menu item)';
@@ -28,7 +28,7 @@ export function parseWorkflowJson(text: string, source: string): unknown {
   try {
     return parseJsonExact(body);
   } catch (err) {
-    if (err instanceof JsonNumberRangeError) throw new UsageError(`${source}: ${err.message}`);
+    if (err instanceof JsonRefusedError) throw new UsageError(`${source}: ${err.message}`);
     const problem = findJsonProblem(body);
     if (problem) throw new UsageError(`${source}:${problem.line}:${problem.column}: not valid JSON: ${problem.message}`, 'the workflow must be a JSON file in API format');
     throw new UsageError(`${source}: not valid JSON (${(err as Error).message})`);

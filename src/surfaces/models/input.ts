@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { isLosslessNumber, JsonNumberRangeError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
+import { isLosslessNumber, JsonRefusedError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
 import { isObject, type JsonObject } from '../../protocol/openapi-document.js';
 import { fieldTypes, inputFields, isBinaryString, type InputField } from './schema-fields.js';
 
@@ -30,7 +30,7 @@ function parseObject(text: string, origin: string): JsonObject {
   try {
     value = parseJsonExact(text);
   } catch (err) {
-    if (err instanceof JsonNumberRangeError) throw new UsageError(`${origin}: ${err.message}`);
+    if (err instanceof JsonRefusedError) throw new UsageError(`${origin}: ${err.message}`);
     throw new UsageError(`${origin} is not valid JSON: ${(err as Error).message}`);
   }
   if (!isObject(value) || isLosslessNumber(value)) throw new UsageError(`${origin} must be a JSON object (the model's input), got ${Array.isArray(value) ? 'an array' : typeof value}`);
@@ -73,7 +73,7 @@ function parseJsonOr(text: string, key: string): unknown {
   try {
     return parseJsonExact(text);
   } catch (err) {
-    if (err instanceof JsonNumberRangeError) throw new UsageError(`-i ${key}: ${err.message}`);
+    if (err instanceof JsonRefusedError) throw new UsageError(`-i ${key}: ${err.message}`);
     return undefined;
   }
 }
