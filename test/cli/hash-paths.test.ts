@@ -1,5 +1,6 @@
 // The built CLI verifies downloads and hashes uploads the same way on both blake3 paths: the
-// native binding (default when installed) and the WASM fallback (WES_BLAKE3=wasm).
+// native binding (default when installed) and the WASM fallback (WES_BLAKE3=wasm). Spawned: the
+// choice is the process's, and the binding must resolve from dist/ as a user's install has it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ describe('blake3 on both paths through the CLI', () => {
       const id = (await submitJob(ctx.server, bytesWorkflow(3 * 1024 * 1024 + 7))).body.id as string;
       const job = await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
       const out = join(dir(), `${env.WES_BLAKE3 ?? 'default'}-out`);
-      const res = await wes(['jobs', 'download', id, out, '--json'], { env });
+      const res = await wes(['jobs', 'download', id, out, '--json'], { env, spawn: true });
       expect(res.code, res.stderr).toBe(0);
       const [saved] = JSON.parse(res.stdout) as Array<{ path: string; hash: string; verified: boolean }>;
       expect(saved.verified).toBe(true);
@@ -25,7 +26,7 @@ describe('blake3 on both paths through the CLI', () => {
       expect(await blake3OfFile(saved.path, 'wasm')).toBe(saved.hash);
 
       const file = writeTemp(dir(), readFileSync(saved.path).subarray(0, 2_000_003), 'bin');
-      const upload = await wes(['assets', 'upload', file, '--json'], { env });
+      const upload = await wes(['assets', 'upload', file, '--json'], { env, spawn: true });
       expect(upload.code, upload.stderr).toBe(0);
       expect(JSON.parse(upload.stdout).hash).toBe(await blake3OfFile(file, 'wasm'));
     });
