@@ -1,13 +1,16 @@
 // Profiles on disk: one JSON file (mode 0600) in WES_CONFIG_DIR or the per-user config folder
 // (the path conf uses: env-paths config folder of "wes"). Layout:
 // { current_profile, profiles: { <name>: { base_url, api_key, ... } } }.
-// Reads parse the file directly; writes replace it whole through the safe-file primitive (a fresh
-// exclusive temp file, mode 0600, synced, then renamed: never through a planted link).
+// Reads parse the file directly; writes go through conf (the chosen store: atomic write to a
+// randomly named temp file, then a rename, file mode 0600), loaded only then because conf costs
+// more start-up than any read-only command. A link planted at the file is removed first, so
+// neither conf's read nor its rename ever follows it (the rename replaces a name, not a target).
 import envPaths from 'env-paths';
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { writeFileSafely } from '../files/safe-file.js';
+import { lstatOrNone } from '../files/safe-file.js';
+import { unlink } from 'node:fs/promises';
 import type { ProfileKey } from './keys.js';
 
 export type Profile = Partial<Record<ProfileKey, string>>;
@@ -55,10 +58,12 @@ export class ProfileStore {
 
   private async write(mutate: (data: StoreShape) => void): Promise<void> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    this.cache = undefined; // another wes may have changed the file since it was read
-    const data = structuredClone(this.read());
+    if ((await lstatOrNone(this.path))?.isSymbolicLink()) await unlink(this.path);
+    const { default: Conf } = await import('conf');
+    const conf = new Conf<StoreShape>({ projectName: 'wes', projectSuffix: '', configName: CONFIG_NAME, configFileMode: 0o600, cwd: this.dir });
+    const data = structuredClone(conf.store); // read afresh: another wes may have changed the file
     mutate(data);
-    await writeFileSafely(this.path, `${JSON.stringify(data, null, '\t')}\n`, { mode: 0o600, durable: true });
+    conf.store = data;
     this.cache = data;
   }
 
