@@ -133,7 +133,7 @@ export function renderJob(io: IOStreams, job: Job, verbose: boolean): string {
   const sections = [renderFields(io, fields)];
   if (job.outputs.length) {
     sections.push(`\noutputs (${job.outputs.length}):`);
-    sections.push(renderTable(io, ['name', 'type', 'size', 'node'], job.outputs.map((o) => [o.name, o.type, formatBytes(o.size_bytes), o.node_id])));
+    sections.push(renderTable(io, ['name', 'type', 'size', 'node'], job.outputs.map((o) => [o.name, o.type, formatBytes(o.size_bytes), o.node_id]), 'stdout', { keep: [0] }));
   }
   if (job.error) sections.push('\n' + renderJobError(io, job.id, job.error, verbose, 'stdout'));
   return sections.join('\n');
