@@ -1,24 +1,27 @@
-// `--jq EXPR`: the command's JSON output, run through real jq (jq-wasm: jq compiled to
-// WebAssembly, loaded only when the flag is given). As gh does it: strings print raw, every
+// `--jq EXPR`: the command's JSON output, run through real jq (jq-wasm: jq 1.8 compiled to
+// WebAssembly and inlined in the module, loaded only when the flag is given). As gh does it: strings print raw, every
 // result on its own line. The command writes into JqOutput instead of stdout; each JSON document
 // (each NDJSON line of a stream) is filtered as soon as it is complete.
 import { Writable } from 'node:stream';
 import { UsageError, WesError, ExitCode } from '../errors.js';
 import { sanitize } from './sanitize.js';
 
-type JqRaw = (input: string, filter: string, flags?: string[]) => Promise<string>;
+type JqRun = (input: string, filter: string, flags?: string[]) => Promise<{ stdout: string; stderr: string; exitCode: number }>;
 
-let loaded: Promise<JqRaw> | undefined;
-function jq(): Promise<JqRaw> {
-  loaded ??= import('jq-wasm').then((m) => (m.raw ?? (m as unknown as { default: { raw: JqRaw } }).default.raw) as JqRaw);
+/** jq's exit status for an expression that does not compile. */
+const JQ_COMPILE_ERROR = 3;
+
+let loaded: Promise<JqRun> | undefined;
+function jq(): Promise<JqRun> {
+  // The inline build carries its WebAssembly in the module: nothing is read from disk beside it.
+  loaded ??= import('jq-wasm/inline').then((m) => m.raw);
   return loaded;
 }
 
-/** jq's own first line, without the program echo and the "at <top-level>, line N" of the wrapper. */
-function jqMessage(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  const first = text.split('\n')[0] ?? text;
-  return sanitize(first.replace(/^jq: error(?: \(at [^)]*\))?: /, '').replace(/ at <top-level>, line \d+:?$/, ''));
+/** jq's own first line, without the "at <top-level>, line N" that points into the wrapper. */
+function jqMessage(stderr: string): string {
+  const first = stderr.split('\n')[0] ?? stderr;
+  return sanitize(first.replace(/^jq: error(?: \(at [^)]*\))?: /, '').replace(/ at <top-level>, line \d+(?:, column \d+)?:?$/, ''));
 }
 
 /**
@@ -27,11 +30,9 @@ function jqMessage(err: unknown): string {
  */
 export async function checkJqExpression(expr: string): Promise<void> {
   if (expr.trim() === '') throw new UsageError('--jq needs an expression', "for example --jq '.id' or --jq '.outputs[].name'");
-  const raw = await jq();
-  try {
-    await raw('null', `if false then (\n${expr}\n) else empty end`, ['-c']);
-  } catch (err) {
-    throw new UsageError(`--jq: the expression does not compile: ${jqMessage(err)}`, 'jq syntax is described at https://jqlang.org/manual/; quote the expression in single quotes for the shell');
+  const result = await (await jq())('null', `if false then (\n${expr}\n) else empty end`, ['-c']);
+  if (result.exitCode === JQ_COMPILE_ERROR) {
+    throw new UsageError(`--jq: the expression does not compile: ${jqMessage(result.stderr)}`, 'jq syntax is described at https://jqlang.org/manual/; quote the expression in single quotes for the shell');
   }
 }
 
@@ -82,17 +83,14 @@ export class JqOutput extends Writable {
 
   private async apply(doc: string): Promise<void> {
     if (this.failure) return;
-    let out: string;
-    try {
-      out = await (await jq())(doc, this.expr, ['-r', '-c']);
-    } catch (err) {
-      this.failure = new JqFilterError(jqMessage(err));
-      return;
+    const { stdout, stderr, exitCode } = await (await jq())(doc, this.expr, ['-r', '-c']);
+    // Results before a runtime error are printed, as jq prints them.
+    if (stdout !== '') {
+      const text = stdout.endsWith('\n') ? stdout : stdout + '\n';
+      // Raw strings come from the service: on a terminal they must not act on it.
+      this.target.write(this.targetIsTTY ? sanitize(text) : text);
     }
-    if (out === '') return;
-    const text = out.endsWith('\n') ? out : out + '\n';
-    // Raw strings come from the service: on a terminal they must not act on it.
-    this.target.write(this.targetIsTTY ? sanitize(text) : text);
+    if (exitCode !== 0) this.failure = new JqFilterError(jqMessage(stderr) || `jq exited with status ${exitCode}`);
   }
 }
 

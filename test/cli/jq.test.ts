@@ -18,6 +18,9 @@ describe('--jq', () => {
     expect(res.stdout).toBe(`${id}\nsucceeded\n1\n{"n":"jq_00001_.png"}\n`);
     const fancy = await wes(['jobs', 'get', id, '--jq', '[.outputs[] | .name | ascii_upcase | test("PNG$")] | @csv']);
     expect(fancy.stdout).toBe('true\n');
+    // jq 1.7+ builtins: the real thing, not a subset.
+    const modern = await wes(['jobs', 'get', id, '--jq', '(pick(.status) | tojson), ("x-y" | ltrimstr("x-")), have_literal_numbers']);
+    expect(modern.stdout).toBe('{"status":"succeeded"}\ny\ntrue\n');
   });
 
   it('applies to each NDJSON line of a watch', async () => {
