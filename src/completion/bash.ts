@@ -26,7 +26,7 @@ ${caseTable(`${fn}_subcommands`, '$1', subcommandRows(spec))}
 # Options of a command; those of the root ('') are global, valid after any command.
 ${caseTable(`${fn}_options`, '$1', optionRows(spec))}
 
-# The value an option takes: c:CHOICES, p (profile names), f (files), d (folders), t (text).
+# The value an option takes: c:CHOICES, p (profile names), k:KIND (__complete KIND), f (files), d (folders), t (text).
 ${caseTable(`${fn}_option_value`, '"$1|$2"', optionValueRows(spec))}
 
 ${caseTable(`${fn}_argument`, '"$1|$2"', args.exact, args.rest)}
@@ -43,6 +43,7 @@ ${fn}_values() {
   case $1 in
     c:*) COMPREPLY=($(compgen -W "\${1#c:}" -- "$2")) ;;
     p) COMPREPLY=($(compgen -W "$("$3" __complete profiles 2>/dev/null)" -- "$2")) ;;
+    k:*) COMPREPLY=($(compgen -W "$("$3" __complete "\${1#k:}" 2>/dev/null)" -- "$2")) ;;
     f) ${fn}_files -f "$2" ;;
     d) ${fn}_files -d "$2" ;;
     *) COMPREPLY=() ;;

@@ -36,7 +36,7 @@ ${describedTable(`${fn}_subcommands`, describedSubcommands(spec))}
 
 ${describedTable(`${fn}_options`, describedOptions(spec))}
 
-# The value an option takes: c:CHOICES, p (profile names), f (files), d (folders), t (text).
+# The value an option takes: c:CHOICES, p (profile names), k:KIND (__complete KIND), f (files), d (folders), t (text).
 ${valueTable(`${fn}_option_value`, optionValueRows(spec))}
 
 ${valueTable(`${fn}_argument`, args.exact, args.rest)}
@@ -48,6 +48,8 @@ function ${fn}_values
             string split ' ' -- (string sub -s 3 -- $argv[1])
         case p
             command $argv[2] __complete profiles 2>/dev/null
+        case 'k:*'
+            command $argv[2] __complete (string sub -s 3 -- $argv[1]) 2>/dev/null
         case f
             __fish_complete_path $argv[3]
         case d

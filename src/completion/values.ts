@@ -12,6 +12,8 @@ export type ValueSpec =
   | { kind: 'choices'; choices: string[] }
   /** Profile names from the config file, asked of `wes __complete profiles` when completing. */
   | { kind: 'profiles' }
+  /** Values asked of `wes __complete <source>` when completing: job ids from the history, cached model ids. */
+  | { kind: 'dynamic'; source: 'jobs' | 'models' }
   | { kind: 'file' }
   | { kind: 'dir' }
   | { kind: 'text' };
@@ -23,6 +25,16 @@ function knownArgument(root: Command, path: string, index: number): ValueSpec | 
   switch (`${path}#${index}`) {
     case 'profiles use#0':
       return { kind: 'profiles' };
+    case 'jobs get#0':
+    case 'jobs watch#0':
+    case 'jobs cancel#0':
+    case 'jobs logs#0':
+    case 'jobs download#0':
+      return { kind: 'dynamic', source: 'jobs' };
+    case 'models show#0':
+    case 'models schema#0':
+    case 'models run#0':
+      return { kind: 'dynamic', source: 'models' };
     case 'config get#0':
     case 'config set#0':
     case 'config unset#0':

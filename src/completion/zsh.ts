@@ -38,7 +38,7 @@ ${describedTable(`${fn}_subcommands`, describedSubcommands(spec))}
 
 ${describedTable(`${fn}_options`, describedOptions(spec))}
 
-# The value an option takes: c:CHOICES, p (profile names), f (files), d (folders), t (text).
+# The value an option takes: c:CHOICES, p (profile names), k:KIND (__complete KIND), f (files), d (folders), t (text).
 ${valueTable(`${fn}_option_value`, optionValueRows(spec))}
 
 ${valueTable(`${fn}_argument`, args.exact, args.rest)}
@@ -48,6 +48,7 @@ ${fn}_values() {
   case $1 in
     c:*) compadd -- \${=\${1#c:}} ;;
     p) compadd -- \${(f)"$("$2" __complete profiles 2>/dev/null)"} ;;
+    k:*) compadd -- \${(f)"$("$2" __complete "\${1#k:}" 2>/dev/null)"} ;;
     f) _files ;;
     d) _files -/ ;;
   esac

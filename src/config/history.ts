@@ -4,11 +4,12 @@
 // grows past MAX_LINES it is rewritten with the newest KEEP_JOBS jobs: into an exclusively created
 // temp file, fsynced, then renamed over it. Files are opened with O_NOFOLLOW and the folder is
 // checked to be a real folder of ours, so a planted symbolic link is never written through.
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
+import { replaceFileSync } from '../files/replace-file.js';
 
 export interface HistoryEntry {
   id: string;
@@ -110,21 +111,7 @@ export class JobHistory {
   /** Keeps the newest KEEP_JOBS jobs, one line each; the old file stays whole until the rename. */
   private compact(): void {
     const kept = this.entries().slice(0, KEEP_JOBS).reverse();
-    const temp = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
-    const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-    try {
-      writeSync(fd, kept.map((e) => JSON.stringify(e) + '\n').join(''));
-      fsyncSync(fd);
-      closeSync(fd);
-      renameSync(temp, this.path);
-    } catch (err) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // already gone
-      }
-      throw err;
-    }
+    replaceFileSync(this.path, kept.map((e) => JSON.stringify(e) + '\n').join(''));
   }
 
   private ensureDir(): void {

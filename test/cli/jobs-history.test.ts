@@ -1,18 +1,12 @@
 // `wes jobs list` and `@last` / `@N`: the local history that every `jobs submit` writes,
 // through the built binary against an in-process dev-server.
 import { describe, expect, it } from 'vitest';
-import { imageWorkflow, useDevServer } from '../helpers/dev-server.js';
-import { tempConfigDir } from '../helpers/cli.js';
-import { failWorkflow, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
-import { afterAll } from 'vitest';
+import { imageWorkflow } from '../helpers/dev-server.js';
+import { failWorkflow, writeTemp } from './jobs-env.js';
+import { useKeptConfig } from './history-env.js';
 
 describe('wes jobs list and @last', () => {
-  const ctx = useDevServer();
-  const wes = wesAgainst(() => ctx.server);
-  const dir = useTempDir();
-  const cfg = tempConfigDir();
-  afterAll(() => cfg.cleanup());
-  const run = (args: string[]) => wes(args, { configDir: cfg.dir });
+  const { ctx, wes, dir, cfg, run } = useKeptConfig();
 
   it('an empty history says so; @last names the problem and the fix (exit 2)', async () => {
     const list = await run(['jobs', 'list']);

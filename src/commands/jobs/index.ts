@@ -63,9 +63,9 @@ The history lives in the state folder (WES_STATE_DIR, or $XDG_STATE_HOME/wes); e
 
 Examples:
   $ wes jobs list --refresh
-  $ wes jobs watch @last
-  $ wes jobs download @2 out/
-  $ wes jobs list --status failed --json --jq '.[].id'`)
+  $ wes jobs list --status failed --limit 5
+  $ wes jobs list --json --jq '.[].id'
+Then: wes jobs watch @last, wes jobs download @2 out/`)
     .action(action(() => import('./list.js')));
 
   jobs
