@@ -3,8 +3,9 @@
 // completion answers at once with what the cache holds (nothing, the first time).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Factory } from '../../factory.js';
 import { stateDir } from '../../config/history.js';
 import { ModelsClient } from '../../surfaces/models/client.js';
@@ -33,10 +34,21 @@ export function cachedModelIds(f: Factory): string[] {
   } catch {
     // no cache yet
   }
-  if (!fresh && process.argv[1]) {
-    spawn(process.execPath, [process.argv[1], '__complete', 'models-refresh'], { detached: true, stdio: 'ignore', env: f.env }).unref();
-  }
+  const bin = fresh ? undefined : wesBin();
+  if (bin) spawn(process.execPath, [bin, '__complete', 'models-refresh'], { detached: true, stdio: 'ignore', env: f.env }).unref();
   return ids;
+}
+
+/**
+ * This package's bin/wes.js, found from this module (dist/chunks/… or src/commands/…), never
+ * from process.argv: wes may run inside another program (a test runner).
+ */
+function wesBin(): string | undefined {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    const bin = join(dir, 'bin', 'wes.js');
+    if (existsSync(bin) && existsSync(join(dir, 'package.json'))) return bin;
+  }
+  return undefined;
 }
 
 /** Reads one catalog page and replaces the cache (exclusive temp file, then rename). */
