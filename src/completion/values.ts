@@ -13,7 +13,7 @@ export type ValueSpec =
   /** Profile names from the config file, asked of `wes __complete profiles` when completing. */
   | { kind: 'profiles' }
   /** Values asked of `wes __complete <source>` when completing: job ids from the history, cached model ids. */
-  | { kind: 'dynamic'; source: 'jobs' | 'models' }
+  | { kind: 'dynamic'; source: 'jobs' | 'models' | 'set' }
   | { kind: 'file' }
   | { kind: 'dir' }
   | { kind: 'text' };
@@ -71,6 +71,8 @@ function placeholderOf(flags: string): string {
 export function optionValue(_path: string, option: Option): ValueSpec {
   if (option.argChoices?.length) return { kind: 'choices', choices: [...option.argChoices] };
   if (option.long && PROFILE_OPTIONS.has(option.long)) return { kind: 'profiles' };
+  // NODE.INPUT= targets, read from the workflow file given as the command's first operand.
+  if (option.long === '--set') return { kind: 'dynamic', source: 'set' };
   return valueFromPlaceholder(placeholderOf(option.flags));
 }
 

@@ -33,3 +33,23 @@ describe('live completion values', () => {
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/);
   });
 });
+
+describe('--set completion and batch lines in the history', () => {
+  const { dir, run } = useKeptConfig();
+
+  it('offers NODE.INPUT= for every input of the workflow file on the command line, in every shell script', async () => {
+    const flow = writeTemp(dir(), { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8 } }, '$(x)': { class_type: 'A', inputs: { 'b;c': 1 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } });
+    expect((await run(['__complete', 'set', flow])).stdout).toBe('1.width=\n1.height=\n2.images=\n');
+    expect((await run(['__complete', 'set', join(dir(), 'missing.json')])).stdout).toBe('');
+    for (const shell of ['bash', 'zsh', 'fish']) expect((await run(['completion', shell])).stdout).toContain('k:set');
+  });
+
+  it('records every batch line in the history', async () => {
+    const lines = [imageWorkflow({ seed: 1 }), imageWorkflow({ seed: 2 })].map((w) => JSON.stringify(w)).join('\n') + '\n';
+    const batch = writeTemp(dir(), lines, 'jsonl');
+    const res = await run(['jobs', 'submit', '--batch', batch]);
+    expect(res.code, res.stderr).toBe(0);
+    const listed = JSON.parse((await run(['jobs', 'list', '--json'])).stdout) as Array<{ source: string }>;
+    expect(listed.map((e) => e.source).sort()).toEqual([`batch ${batch.split('/').pop()}:1`, `batch ${batch.split('/').pop()}:2`]);
+  });
+});

@@ -6,6 +6,7 @@ import type { Factory } from '../../factory.js';
 import { isValidProfileName } from '../../config/store.js';
 import { jobHistory } from '../jobs/history.js';
 import { cachedModelIds, refreshModelIds } from './model-ids.js';
+import { setTargets } from './set-targets.js';
 
 const SAFE_JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 const MAX_JOBS = 50;
@@ -37,6 +38,9 @@ export async function run(f: Factory, args: string[]): Promise<number> {
         break;
       case 'models-refresh':
         await refreshModelIds(f);
+        break;
+      case 'set':
+        for (const target of setTargets(args[1])) f.io.println(target);
         break;
     }
   } catch {
