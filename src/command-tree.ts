@@ -16,6 +16,7 @@ export function buildCommandTree(action: ActionFactory): Command {
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .optionsGroup('Global options:')
     .option('--json', 'print JSON (NDJSON for streams) on stdout')
+    .option('--jq <expr>', 'filter the JSON output with a jq expression (implies --json; strings raw, one result a line)')
     .option('-q, --quiet', 'print no progress or notes on stderr')
     .option('--verbose', 'print each request and response line on stderr (secrets redacted)')
     .option('--no-color', 'no colour (also NO_COLOR, CLICOLOR=0)')

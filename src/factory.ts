@@ -14,6 +14,8 @@ export { VERSION };
 
 export interface GlobalOptions extends GlobalFlags {
   json?: boolean;
+  /** --jq EXPR: implies json; the output goes through jq (render/jq.ts). */
+  jq?: string;
   quiet?: boolean;
   verbose?: boolean;
   color?: boolean; // commander's --no-color sets false

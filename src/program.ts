@@ -32,6 +32,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   let factory: Factory | undefined;
   let exitCode = 0;
   let timer: NodeJS.Timeout | undefined;
+  let jqOut: import('./render/jq.js').JqOutput | undefined;
   // SIGINT and SIGTERM alike: the first stops the command in order (state kept, the way on said);
   // a second one means "now" and exits at once.
   let stopping = false;
@@ -60,12 +61,27 @@ export async function runProgram(io: ProgramIO): Promise<number> {
         timer = setTimeout(() => controller.abort(new TimeoutError()), timeoutMs);
         timer.unref();
       }
-      factory = new Factory({ ...io, globals, signal: controller.signal });
+      let stdout = io.stdout;
+      let stdoutIsTTY = io.stdoutIsTTY;
+      if (globals.jq !== undefined) {
+        const { checkJqExpression, JqOutput } = await import('./render/jq.js');
+        globals.json = true;
+        await checkJqExpression(globals.jq);
+        // The command writes into jq, not to a terminal: compact JSON, one document a line.
+        stdout = jqOut = new JqOutput(globals.jq, io.stdout, io.stdoutIsTTY);
+        stdoutIsTTY = false;
+      }
+      factory = new Factory({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal });
       const positional = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])).map(String);
       const mod = await load();
       // Commander has parsed every option (a verb's typed declaration says into what).
       const code = await mod.run(factory, positional, cmd.opts() as Parameters<typeof mod.run>[2], cmd);
       exitCode = typeof code === 'number' ? code : 0;
+      if (jqOut) {
+        const out = jqOut;
+        jqOut = undefined;
+        await out.finish();
+      }
     };
 
   const program = buildCommandTree(action);
@@ -89,7 +105,9 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     if (err instanceof CommanderError && err.code === 'commander.help') return io.argv.length === 0 ? 0 : ExitCode.USAGE;
     const { renderError } = await import('./render/error.js');
     const { Factory } = await import('./factory.js');
-    const errIo = factory?.io ?? new Factory({ ...io, globals: { json: io.argv.includes('--json') }, signal: controller.signal }).io;
+    // What the command printed before it failed (a watch's lines) still goes through jq.
+    await jqOut?.finish().catch(() => undefined);
+    const errIo = factory?.io ?? new Factory({ ...io, globals: { json: io.argv.includes('--json') || io.argv.some((a) => a === '--jq' || a.startsWith('--jq=')) }, signal: controller.signal }).io;
     if (err instanceof CommanderError) return renderError(errIo, usageError(err, failing));
     const { isMissingJobApi, explainMissingJobApi } = await import('./commands/legacy/missing-job-api.js');
     if (isMissingJobApi(err) && factory) return renderError(errIo, await explainMissingJobApi(factory, err));

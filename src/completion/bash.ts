@@ -26,7 +26,7 @@ ${caseTable(`${fn}_subcommands`, '$1', subcommandRows(spec))}
 # Options of a command; those of the root ('') are global, valid after any command.
 ${caseTable(`${fn}_options`, '$1', optionRows(spec))}
 
-# The value an option takes: c:CHOICES, p (profile names), f (files), d (folders), t (text).
+# The value an option takes: c:CHOICES, p (profile names), k:KIND (__complete KIND), f (files), d (folders), t (text).
 ${caseTable(`${fn}_option_value`, '"$1|$2"', optionValueRows(spec))}
 
 ${caseTable(`${fn}_argument`, '"$1|$2"', args.exact, args.rest)}
@@ -38,11 +38,14 @@ ${fn}_files() {
   return 0
 }
 
-# $1 value code, $2 the word so far, $3 the program to ask for dynamic values.
+# $1 value code, $2 the word so far, $3 the program to ask for dynamic values, $4 the first operand (a workflow file for --set).
 ${fn}_values() {
   case $1 in
     c:*) COMPREPLY=($(compgen -W "\${1#c:}" -- "$2")) ;;
     p) COMPREPLY=($(compgen -W "$("$3" __complete profiles 2>/dev/null)" -- "$2")) ;;
+    k:set) COMPREPLY=($(compgen -W "$("$3" __complete set "$4" 2>/dev/null)" -- "$2"))
+      type compopt >/dev/null 2>&1 && compopt -o nospace 2>/dev/null ;;
+    k:*) COMPREPLY=($(compgen -W "$("$3" __complete "\${1#k:}" 2>/dev/null)" -- "$2")) ;;
     f) ${fn}_files -f "$2" ;;
     d) ${fn}_files -d "$2" ;;
     *) COMPREPLY=() ;;
@@ -50,7 +53,7 @@ ${fn}_values() {
 }
 
 ${fn}() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} prog=\${COMP_WORDS[0]} cmdpath='' pending='' operands='' nargs=0 i w REPLY
+  local cur=\${COMP_WORDS[COMP_CWORD]} prog=\${COMP_WORDS[0]} cmdpath='' pending='' operands='' first='' nargs=0 i w REPLY
   for ((i = 1; i < COMP_CWORD; i++)); do
     w=\${COMP_WORDS[i]}
     if [[ -n $pending ]]; then
@@ -69,6 +72,7 @@ ${fn}() {
     if [[ -z $operands ]] && ((nargs == 0)) && [[ " $REPLY " == *" $w "* ]]; then
       cmdpath=\${cmdpath:+$cmdpath }$w
     else
+      [[ -z $first ]] && first=$w
       nargs=$((nargs + 1))
     fi
   done
@@ -76,7 +80,7 @@ ${fn}() {
   if [[ -n $pending ]]; then
     [[ $cur == = ]] && cur=''
     ${fn}_option_value "$cmdpath" "$pending"
-    ${fn}_values "$REPLY" "$cur" "$prog"
+    ${fn}_values "$REPLY" "$cur" "$prog" "$first"
     return 0
   fi
   if [[ -z $operands && $cur == -* ]]; then
@@ -93,7 +97,7 @@ ${fn}() {
     return 0
   fi
   ${fn}_argument "$cmdpath" "$nargs"
-  ${fn}_values "$REPLY" "$cur" "$prog"
+  ${fn}_values "$REPLY" "$cur" "$prog" "$first"
   return 0
 }
 

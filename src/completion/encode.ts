@@ -3,13 +3,15 @@
 // lists of pattern/answer pairs that each shell writes in its own `case`/`switch` syntax.
 import { optionsInScope, type CompletionSpec, type OptionSpec, type ValueSpec } from './spec.js';
 
-/** c:<choices separated by spaces> | p (profiles) | f (files) | d (folders) | t (free text). */
+/** c:<choices separated by spaces> | p (profiles) | k:<kind> (`wes __complete <kind>`) | f (files) | d (folders) | t (free text). */
 export function valueCode(v: ValueSpec): string {
   switch (v.kind) {
     case 'choices':
       return `c:${v.choices.join(' ')}`;
     case 'profiles':
       return 'p';
+    case 'dynamic':
+      return `k:${v.source}`;
     case 'file':
       return 'f';
     case 'dir':

@@ -36,18 +36,20 @@ ${describedTable(`${fn}_subcommands`, describedSubcommands(spec))}
 
 ${describedTable(`${fn}_options`, describedOptions(spec))}
 
-# The value an option takes: c:CHOICES, p (profile names), f (files), d (folders), t (text).
+# The value an option takes: c:CHOICES, p (profile names), k:KIND (__complete KIND), f (files), d (folders), t (text).
 ${valueTable(`${fn}_option_value`, optionValueRows(spec))}
 
 ${valueTable(`${fn}_argument`, args.exact, args.rest)}
 
-# $argv: value code, the program to ask for dynamic values, the word so far.
+# $argv: value code, the program to ask for dynamic values, the word so far, the first operand (a workflow file for --set).
 function ${fn}_values
     switch $argv[1]
         case 'c:*'
             string split ' ' -- (string sub -s 3 -- $argv[1])
         case p
             command $argv[2] __complete profiles 2>/dev/null
+        case 'k:*'
+            command $argv[2] __complete (string sub -s 3 -- $argv[1]) $argv[4] 2>/dev/null
         case f
             __fish_complete_path $argv[3]
         case d
@@ -64,6 +66,7 @@ function ${fn}_candidates
     set -l pending ''
     set -l operands ''
     set -l nargs 0
+    set -l first ''
     for w in $tokens
         if test -n "$pending"
             set pending ''
@@ -82,12 +85,13 @@ function ${fn}_candidates
         if test -z "$operands"; and test $nargs -eq 0; and contains -- $w (${fn}_subcommands "$cmdpath" | string replace -r '\\t.*' '')
             set cmdpath (string trim -- "$cmdpath $w")
         else
+            test -z "$first"; and set first $w
             set nargs (math $nargs + 1)
         end
     end
     if test -n "$pending"
         set -l code (${fn}_option_value "$cmdpath" $pending)
-        ${fn}_values "$code" $prog "$cur"
+        ${fn}_values "$code" $prog "$cur" "$first"
         return
     end
     if test -z "$operands"; and string match -qr -- '^--[^=]+=' "$cur"
@@ -95,7 +99,7 @@ function ${fn}_candidates
         set -l code (${fn}_option_value "$cmdpath" $opt)
         test -n "$code"; or return
         set -l value (string replace -r '^[^=]*=' '' -- "$cur")
-        for v in (${fn}_values "$code" $prog "$value")
+        for v in (${fn}_values "$code" $prog "$value" "$first")
             echo "$opt=$v"
         end
         return
@@ -111,7 +115,7 @@ function ${fn}_candidates
         return
     end
     set -l code (${fn}_argument "$cmdpath" $nargs)
-    ${fn}_values "$code" $prog "$cur"
+    ${fn}_values "$code" $prog "$cur" "$first"
 end
 
 complete -c ${p} -f -a '(${fn}_candidates)'

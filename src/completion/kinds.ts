@@ -3,5 +3,5 @@
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-export const DYNAMIC_KINDS = ['profiles'] as const;
+export const DYNAMIC_KINDS = ['profiles', 'jobs', 'models', 'models-refresh', 'set'] as const;
 export type DynamicKind = (typeof DYNAMIC_KINDS)[number];

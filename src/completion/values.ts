@@ -12,6 +12,8 @@ export type ValueSpec =
   | { kind: 'choices'; choices: string[] }
   /** Profile names from the config file, asked of `wes __complete profiles` when completing. */
   | { kind: 'profiles' }
+  /** Values asked of `wes __complete <source>` when completing: job ids from the history, cached model ids. */
+  | { kind: 'dynamic'; source: 'jobs' | 'models' | 'set' }
   | { kind: 'file' }
   | { kind: 'dir' }
   | { kind: 'text' };
@@ -23,6 +25,16 @@ function knownArgument(root: Command, path: string, index: number): ValueSpec | 
   switch (`${path}#${index}`) {
     case 'profiles use#0':
       return { kind: 'profiles' };
+    case 'jobs get#0':
+    case 'jobs watch#0':
+    case 'jobs cancel#0':
+    case 'jobs logs#0':
+    case 'jobs download#0':
+      return { kind: 'dynamic', source: 'jobs' };
+    case 'models show#0':
+    case 'models schema#0':
+    case 'models run#0':
+      return { kind: 'dynamic', source: 'models' };
     case 'config get#0':
     case 'config set#0':
     case 'config unset#0':
@@ -59,6 +71,8 @@ function placeholderOf(flags: string): string {
 export function optionValue(_path: string, option: Option): ValueSpec {
   if (option.argChoices?.length) return { kind: 'choices', choices: [...option.argChoices] };
   if (option.long && PROFILE_OPTIONS.has(option.long)) return { kind: 'profiles' };
+  // NODE.INPUT= targets, read from the workflow file given as the command's first operand.
+  if (option.long === '--set') return { kind: 'dynamic', source: 'set' };
   return valueFromPlaceholder(placeholderOf(option.flags));
 }
 

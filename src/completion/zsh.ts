@@ -38,16 +38,18 @@ ${describedTable(`${fn}_subcommands`, describedSubcommands(spec))}
 
 ${describedTable(`${fn}_options`, describedOptions(spec))}
 
-# The value an option takes: c:CHOICES, p (profile names), f (files), d (folders), t (text).
+# The value an option takes: c:CHOICES, p (profile names), k:KIND (__complete KIND), f (files), d (folders), t (text).
 ${valueTable(`${fn}_option_value`, optionValueRows(spec))}
 
 ${valueTable(`${fn}_argument`, args.exact, args.rest)}
 
-# $1 value code, $2 the program to ask for dynamic values.
+# $1 value code, $2 the program to ask for dynamic values, $3 the first operand (a workflow file for --set).
 ${fn}_values() {
   case $1 in
     c:*) compadd -- \${=\${1#c:}} ;;
     p) compadd -- \${(f)"$("$2" __complete profiles 2>/dev/null)"} ;;
+    k:set) compadd -S '' -- \${(f)"$("$2" __complete set "$3" 2>/dev/null)"} ;;
+    k:*) compadd -- \${(f)"$("$2" __complete "\${1#k:}" 2>/dev/null)"} ;;
     f) _files ;;
     d) _files -/ ;;
   esac
@@ -55,7 +57,7 @@ ${fn}_values() {
 
 ${fn}() {
   emulate -L zsh
-  local prog=$words[1] cmdpath='' pending='' operands='' w cur=$words[CURRENT] REPLY
+  local prog=$words[1] cmdpath='' pending='' operands='' first='' w cur=$words[CURRENT] REPLY
   local -a wes_menu
   local -i i nargs=0
   for (( i = 2; i < CURRENT; i++ )); do
@@ -72,19 +74,20 @@ ${fn}() {
     if [[ -z $operands ]] && (( nargs == 0 )) && [[ " $REPLY " == *" $w "* ]]; then
       cmdpath=\${cmdpath:+$cmdpath }$w
     else
+      [[ -z $first ]] && first=$w
       nargs=$(( nargs + 1 ))
     fi
   done
   if [[ -n $pending ]]; then
     ${fn}_option_value "$cmdpath" "$pending"
-    ${fn}_values "$REPLY" "$prog"
+    ${fn}_values "$REPLY" "$prog" "$first"
     return
   fi
   if [[ -z $operands && $cur == --*=* ]]; then
     ${fn}_option_value "$cmdpath" "\${cur%%=*}"
     [[ -n $REPLY ]] || return 1
     compset -P '*='
-    ${fn}_values "$REPLY" "$prog"
+    ${fn}_values "$REPLY" "$prog" "$first"
     return
   fi
   if [[ -z $operands && $cur == -* ]]; then
@@ -103,7 +106,7 @@ ${fn}() {
     return
   fi
   ${fn}_argument "$cmdpath" "$nargs"
-  ${fn}_values "$REPLY" "$prog"
+  ${fn}_values "$REPLY" "$prog" "$first"
 }
 
 if [[ "\${funcstack[1]}" == "${fn}" ]]; then

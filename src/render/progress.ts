@@ -35,7 +35,7 @@ class SpinnerProgress implements Progress {
     this.releaseNotices = io.takeNotices((line) => this.update(line));
   }
   update(text: string): void {
-    this.spinner.text = sanitizeLine(text);
+    this.spinner.text = sanitizeLines(text);
   }
   log(line: string): void {
     const text = this.spinner.text;
@@ -66,7 +66,7 @@ class LineProgress implements Progress {
     this.update(initial);
   }
   update(text: string): void {
-    const line = sanitizeLine(text);
+    const line = sanitizeLines(text);
     if (line === this.last) return;
     this.last = line;
     this.io.info(line);
@@ -81,4 +81,9 @@ class LineProgress implements Progress {
     this.io.warn(sanitizeLine(text));
   }
   stop(): void {}
+}
+
+/** Progress may span a few lines (one per transfer): each sanitized, the breaks kept. */
+function sanitizeLines(text: string): string {
+  return text.split('\n').map(sanitizeLine).join('\n');
 }

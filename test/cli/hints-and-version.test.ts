@@ -78,7 +78,7 @@ describe('hints that point the right way', () => {
   it('models show gives the schema URL in the scheme the router speaks', async () => {
     const res = await wes(['models', 'show', 'dev/upscale']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toContain(`input schema                 ${ctx.server.url}/v1/models/dev/upscale/openapi.json`);
+    expect(res.stdout).toContain(`input schema\t${ctx.server.url}/v1/models/dev/upscale/openapi.json`);
     expect(shownSchemaUrl('https://cdn.example/s.json', new URL('http://127.0.0.1:1/v1/models/a/b/openapi.json'))).toBe('https://cdn.example/s.json');
   });
 });

@@ -24,5 +24,6 @@ Examples:
     .command('__complete', { hidden: true })
     .description('Print completion values of one kind, one a line')
     .addArgument(new Argument('<kind>').choices(DYNAMIC_KINDS))
+    .addArgument(new Argument('[context]', 'for set: the workflow file named on the command line'))
     .action(action(() => import('./values.js')));
 }

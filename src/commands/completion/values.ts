@@ -1,19 +1,50 @@
 // wes __complete <kind>: dynamic values for the completion scripts, one a line. Never fails
-// loudly: a broken config simply completes nothing. Only valid profile names are printed:
-// bash's `compgen -W` expands what it is given, so a hand-edited name like $(cmd) must not pass.
+// loudly and never waits for the network: a broken config completes nothing, model ids come from
+// a cache refreshed in the background. Only values safe as shell words are printed: bash's
+// `compgen -W` expands what it is given, so a hand-edited name like $(cmd) must not pass.
 import type { Factory } from '../../factory.js';
 import { isValidProfileName } from '../../config/store.js';
+import { jobHistory } from '../jobs/history.js';
+import { cachedModelIds, refreshModelIds } from './model-ids.js';
+import { setTargets } from './set-targets.js';
+
+const SAFE_JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+const MAX_JOBS = 50;
+
+function profiles(f: Factory): string[] {
+  const store = f.store();
+  const names = new Set(['default', ...Object.keys(store.profiles())]);
+  const current = store.currentProfile();
+  if (current) names.add(current);
+  return [...names].filter(isValidProfileName).sort();
+}
+
+function jobs(f: Factory): string[] {
+  const ids = jobHistory(f).entries().map((e) => e.id).filter((id) => SAFE_JOB_ID.test(id)).slice(0, MAX_JOBS);
+  return ids.length ? ['@last', ...ids] : [];
+}
 
 export async function run(f: Factory, args: string[]): Promise<number> {
-  if (args[0] !== 'profiles') return 0;
   try {
-    const store = f.store();
-    const names = new Set(['default', ...Object.keys(store.profiles())]);
-    const current = store.currentProfile();
-    if (current) names.add(current);
-    for (const name of [...names].filter(isValidProfileName).sort()) f.io.println(name);
+    switch (args[0]) {
+      case 'profiles':
+        for (const name of profiles(f)) f.io.println(name);
+        break;
+      case 'jobs':
+        for (const id of jobs(f)) f.io.println(id);
+        break;
+      case 'models':
+        for (const id of cachedModelIds(f)) f.io.println(id);
+        break;
+      case 'models-refresh':
+        await refreshModelIds(f);
+        break;
+      case 'set':
+        for (const target of setTargets(args[1])) f.io.println(target);
+        break;
+    }
   } catch {
-    // an unreadable config file has no profiles to offer
+    // nothing to offer: an unreadable config, no history, no cache, an unreachable router
   }
   return 0;
 }

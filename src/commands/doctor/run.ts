@@ -30,7 +30,7 @@ export async function run(f: Factory): Promise<number> {
   if (io.json) {
     io.printJson(checks);
   } else {
-    io.println(renderTable(io, ['check', 'surface', 'status', 'detail'], checks.map((c) => [c.check, c.surface ?? '', LABEL[c.status], c.detail])));
+    io.println(renderTable(io, ['check', 'surface', 'status', 'detail'], checks.map((c) => [c.check, c.surface ?? '', io.stdoutIsTTY ? LABEL[c.status] : c.status, c.detail]), 'stdout', { wrap: [3] }));
     for (const [hint, where] of hintsOf(checks)) io.warn(`${io.errStyle.yellow('hint')} (${where.join(', ')}): ${hint}`);
     const failed = checks.filter((c) => c.status === 'fail').length;
     const warned = checks.filter((c) => c.status === 'warn').length;

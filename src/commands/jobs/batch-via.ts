@@ -38,7 +38,7 @@ export function parseVia(value: string): ViaTarget {
 }
 
 /** Where a line went, as the journal records it: the base URL without credentials. */
-function endpointUrl(baseUrl: string): string {
+export function endpointUrl(baseUrl: string): string {
   const u = new URL(baseUrl);
   u.username = '';
   u.password = '';

@@ -4,6 +4,7 @@
 // NDJSON result per line in input order. Ctrl-C stops submitting, leaves running jobs running,
 // writes what it knows and says how to resume.
 import { setMaxListeners } from 'node:events';
+import { basename } from 'node:path';
 import type { Factory } from '../../factory.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { DEFAULT_RETRIES } from '../../http/retry.js';
@@ -19,8 +20,9 @@ import { readBatch, type BatchInput, type BatchLine } from './batch-input.js';
 import { Journal, journalPathFor } from './batch-journal.js';
 import { BatchProgress } from './batch-progress.js';
 import { alreadyDone, keyForRun, pinFor, readPrevious, ResultBook, sentRecord, type Previous } from './batch-results.js';
-import { buildEndpoints, MAX_CONCURRENCY, parseVia, type ViaTarget } from './batch-via.js';
+import { buildEndpoints, endpointUrl, MAX_CONCURRENCY, parseVia, type ViaTarget } from './batch-via.js';
 import { parseInterval } from './follow-run.js';
+import { recordSubmitted } from './history.js';
 import { applyAssignments } from './set-inputs.js';
 
 const DEFAULT_CONCURRENCY = 4;
@@ -172,6 +174,8 @@ async function runWithJournal(f: Factory, opts: Record<string, unknown>, plan: P
     onSend: (item, endpoint) => void journal.append(sentRecord(item.index, item.key, endpoint.url)),
     onSubmitted: (item, endpoint, jobId) => {
       journal.append(sentRecord(item.index, item.key, endpoint.url, jobId));
+      // The history is per profile and base URL: lines sent elsewhere with --via are not this one's.
+      if (endpoint.url === endpointUrl(f.settings().baseUrl)) recordSubmitted(f, { id: jobId, status: 'queued' }, `batch ${basename(plan.batchPath)}:${item.index}`);
       io.debug(`line ${item.index}: submitted job ${jobId} on ${endpoint.name}`);
     },
     onThrottled: (item, endpoint, delayMs, err) => io.debug(sanitizeLine(`line ${item.index}: ${endpoint.name}: ${err.code} (${err.message}); submitting again in ${delayMs} ms`)),

@@ -6,12 +6,13 @@ import { JobsClient } from '../../surfaces/jobs/client.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { followAndReport, followOptions } from './follow-run.js';
+import { resolveJobRef } from './history.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   const { io } = f;
   const follow = followOptions(opts);
   const client = new JobsClient(f.http());
-  const current = await client.get(args[0]!);
+  const current = await client.get(resolveJobRef(f, args[0]!));
   if (isTerminal(current.job.status)) {
     io.info(sanitizeLine(`job ${current.job.id} has already ended (${current.job.status}); nothing to cancel`));
     if (io.json) io.printJson(current.job);

@@ -12,6 +12,7 @@ import { outcomeLine, outputLine, progressLine, renderJobError } from './job-vie
 import { saveOutputs } from './save-outputs.js';
 import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
 import { checkFolderTarget } from '../../files/targets.js';
+import { recordStatus } from './history.js';
 
 export interface FollowRunOptions {
   intervalMs: number;
@@ -96,6 +97,7 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
     throw err;
   }
   const job = last.job;
+  recordStatus(f, job);
   if (progress) {
     if (job.status === 'succeeded') progress.succeed(outcomeLine(job));
     else progress.fail(outcomeLine(job));

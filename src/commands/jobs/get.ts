@@ -2,9 +2,11 @@
 // The human view (tables, colour) loads only when it is printed: scripts call `--json` in loops.
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
+import { recordStatus, resolveJobRef } from './history.js';
 
 export async function run(f: Factory, args: string[]): Promise<number> {
-  const { job } = await new JobsClient(f.http()).get(args[0]!);
+  const { job } = await new JobsClient(f.http()).get(resolveJobRef(f, args[0]!));
+  recordStatus(f, job);
   if (f.io.json) {
     f.io.printJson(job);
     return 0;

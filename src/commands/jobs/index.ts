@@ -52,6 +52,23 @@ gravest line's code (130 when interrupted; the results then say where to resume)
     .action(action(() => import('./submit.js')));
 
   jobs
+    .command('list')
+    .description('List the jobs submitted from this machine (this profile and base URL), newest first, with their last known status')
+    .option('--refresh', 'ask the service for the current status of the unfinished ones first')
+    .option('--status <status>', 'only jobs with this status (queued, running, succeeded, failed, canceled, expired, gone)')
+    .option('--limit <n>', 'at most N jobs (default 20)')
+    .addHelpText('after', `
+The history lives in the state folder (WES_STATE_DIR, or $XDG_STATE_HOME/wes); every
+\`wes jobs submit\` adds to it. Job commands take @last (or @N, the N-th latest) for an id.
+
+Examples:
+  $ wes jobs list --refresh
+  $ wes jobs list --status failed --limit 5
+  $ wes jobs list --json --jq '.[].id'
+Then: wes jobs watch @last, wes jobs download @2 out/`)
+    .action(action(() => import('./list.js')));
+
+  jobs
     .command('get <id>')
     .description('Show a job: status, progress, timings, metrics, outputs and error (--verbose adds the traceback)')
     .addHelpText('after', `

@@ -7,18 +7,9 @@ import { nodeErrorRows } from '../../render/error.js';
 import { sanitize, sanitizeLine } from '../../render/sanitize.js';
 import type { Job, JobError, Output } from '../../protocol/jobs.js';
 
-export function formatBytes(n: number | null | undefined): string {
-  if (typeof n !== 'number' || !Number.isFinite(n)) return '';
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
-}
+import { formatBytes } from '../../render/transfer.js';
+
+export { formatBytes };
 
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '';
@@ -133,7 +124,7 @@ export function renderJob(io: IOStreams, job: Job, verbose: boolean): string {
   const sections = [renderFields(io, fields)];
   if (job.outputs.length) {
     sections.push(`\noutputs (${job.outputs.length}):`);
-    sections.push(renderTable(io, ['name', 'type', 'size', 'node'], job.outputs.map((o) => [o.name, o.type, formatBytes(o.size_bytes), o.node_id])));
+    sections.push(renderTable(io, ['name', 'type', 'size', 'node'], job.outputs.map((o) => [o.name, o.type, formatBytes(o.size_bytes), o.node_id]), 'stdout', { keep: [0] }));
   }
   if (job.error) sections.push('\n' + renderJobError(io, job.id, job.error, verbose, 'stdout'));
   return sections.join('\n');

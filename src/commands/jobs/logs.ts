@@ -5,11 +5,12 @@ import type { Factory } from '../../factory.js';
 import { ApiError } from '../../errors.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
 import { streamSanitized } from './stream-text.js';
+import { resolveJobRef } from './history.js';
 
 export async function run(f: Factory, args: string[]): Promise<number> {
   const { io } = f;
   const client = new JobsClient(f.http());
-  const current = await client.get(args[0]!);
+  const current = await client.get(resolveJobRef(f, args[0]!));
   const link = current.job.urls.logs;
   if (!link) {
     if (io.json) io.printJson({ job_id: current.job.id, log: null, reason: 'no_logs_on_surface' });

@@ -4,15 +4,13 @@
 import type { Factory } from '../../factory.js';
 import type { FetchedJob, JobsClient } from '../../surfaces/jobs/client.js';
 import { downloadOutputs, type DownloadProgress, type SavedOutput } from '../../surfaces/jobs/download.js';
-import { createProgress, type Progress } from '../../render/progress.js';
-import { formatBytes } from './job-view.js';
+import { TransferDisplay } from '../../render/transfer.js';
 import type { ExistingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';
 import { shellWord } from '../../render/shell-word.js';
 
-/** Files at least this large get a progress display on a terminal. */
+/** Downloads with a file at least this large get a progress display. */
 const LARGE_FILE_BYTES = 8 << 20;
-const REDRAW_MS = 100;
 
 export interface SaveReport {
   /** false inside a watch with --json: stdout belongs to the NDJSON stream there. */
@@ -20,25 +18,14 @@ export interface SaveReport {
   existing: ExistingPolicy;
 }
 
-function progressDisplay(f: Factory, job: FetchedJob): { onProgress?: (p: DownloadProgress) => void; progress?: Progress } {
-  const large = job.job.outputs.some((o) => (o.size_bytes ?? 0) >= LARGE_FILE_BYTES);
-  if (!f.io.canAnimate || !large) return {};
-  const progress = createProgress(f.io, `downloading ${job.job.outputs.length} output(s)`);
-  const active = new Map<string, DownloadProgress>();
-  let last = 0;
-  return {
-    progress,
-    onProgress(p) {
-      active.set(p.name, p);
-      const now = Date.now();
-      if (now - last < REDRAW_MS) return;
-      last = now;
-      const parts = [...active.values()]
-        .filter((a) => a.total === null || a.bytes < a.total)
-        .map((a) => `${a.name} ${a.total ? `${Math.floor((a.bytes / a.total) * 100)}% of ${formatBytes(a.total)}` : formatBytes(a.bytes)}`);
-      progress.update(`downloading ${parts.join(', ') || '…'}`);
-    },
-  };
+/** Bytes, rate and time left for large downloads: redrawn on a terminal, a plain line now and then elsewhere. */
+function progressDisplay(f: Factory, job: FetchedJob): { onProgress?: (p: DownloadProgress) => void; progress?: TransferDisplay } {
+  const sizes = job.job.outputs.map((o) => o.size_bytes ?? null);
+  const large = sizes.some((s) => (s ?? 0) >= LARGE_FILE_BYTES);
+  if (f.io.quiet || f.io.json || !large) return {};
+  const totalBytes = sizes.every((s) => s !== null) ? sizes.reduce<number>((a, s) => a + s!, 0) : null;
+  const progress = new TransferDisplay(f.io, { verb: 'downloading', count: sizes.length, totalBytes });
+  return { progress, onProgress: (p) => progress.update(p) };
 }
 
 export async function saveOutputs(f: Factory, client: JobsClient, job: FetchedJob, dir: string, report: SaveReport): Promise<SavedOutput[]> {

@@ -2,6 +2,7 @@
 // files named by --set uploads (deduplicated by hash), then one POST with an Idempotency-Key that
 // every retry reuses. --wait / --download continue as `jobs watch`.
 import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
 import type { Factory } from '../../factory.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
@@ -13,6 +14,7 @@ import { converterFromOptions } from '../workflows/conversion.js';
 import { applyAssignments, parseSet } from './set-inputs.js';
 import { checkFollowTargets, followAndReport, followOptions } from './follow-run.js';
 import { withIdempotencyKey } from '../in-doubt.js';
+import { recordSubmitted } from './history.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   if (opts.batch !== undefined) {
@@ -52,6 +54,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     throw withIdempotencyKey(err, key, ['wes', 'jobs', 'submit', source, ...sets], 'the submit');
   }
 
+  recordSubmitted(f, submitted.job, source === '-' ? '-' : basename(source));
   const wait = opts.wait === true || follow.download !== undefined;
   if (wait) {
     io.info(`submitted job ${submitted.job.id}`);

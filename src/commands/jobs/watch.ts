@@ -2,10 +2,11 @@
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../surfaces/jobs/client.js';
 import { checkFollowTargets, followAndReport, followOptions } from './follow-run.js';
+import { resolveJobRef } from './history.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   const follow = followOptions(opts);
   await checkFollowTargets(follow);
   const client = new JobsClient(f.http());
-  return followAndReport(f, client, await client.get(args[0]!), follow);
+  return followAndReport(f, client, await client.get(resolveJobRef(f, args[0]!)), follow);
 }

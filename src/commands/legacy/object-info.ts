@@ -44,7 +44,7 @@ async function listAll(f: Factory, client: LegacyClient): Promise<number> {
     const d = isRecord(def) ? def : {};
     return [name, text(d.display_name), text(d.category), Object.keys(requiredInputs(def)).join(', '), d.output_node === true ? 'yes' : ''];
   });
-  printTable(f.io, ['class', 'display name', 'category', 'required inputs', 'output'], rows);
+  printTable(f.io, ['class', 'display name', 'category', 'required inputs', 'output'], rows, { keep: [0], drop: [1], wrap: [3] });
   f.io.info(`${rows.length} node classes`);
   return 0;
 }

@@ -22,7 +22,7 @@ export async function run(f: Factory): Promise<number> {
     return 0;
   }
   const rows = [...queue.queue_running.map((e) => queueRow('running', e)), ...queue.queue_pending.map((e) => queueRow('pending', e))];
-  printTable(f.io, ['state', 'number', 'prompt id', 'nodes', 'output nodes'], rows);
+  printTable(f.io, ['state', 'number', 'prompt id', 'nodes', 'output nodes'], rows, { keep: [2] });
   f.io.info(`${queue.queue_running.length} running, ${queue.queue_pending.length} pending`);
   return 0;
 }

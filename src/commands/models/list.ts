@@ -9,7 +9,7 @@ import type { ModelsListOptions } from './options.js';
 const ALL_STRIDE = LIST_LIMIT_MAX;
 
 function printEntries(f: Factory, entries: RouterModelListEntry[]): void {
-  printTable(f.io, ['id', 'provider', 'model', 'charged if refused'], entries.map((e) => [e.id, e.provider, e.model, e.billing.charges_on_policy_rejection]));
+  printTable(f.io, ['id', 'provider', 'model', 'charged if refused'], entries.map((e) => [e.id, e.provider, e.model, e.billing.charges_on_policy_rejection]), { keep: [0], drop: [1, 2] });
 }
 
 export async function run(f: Factory, _args: string[], opts: ModelsListOptions): Promise<number> {

@@ -29,7 +29,7 @@ export async function run(f: Factory, args: string[], opts: ModelsSchemaOptions)
     }
     throw err;
   }
-  printTable(f.io, ['name', 'type', 'required', 'default', 'constraints', 'description'], rows.map((r) => [r.name, r.type, r.required ? 'yes' : 'no', r.default, r.constraints, r.description]));
+  printTable(f.io, ['name', 'type', 'required', 'default', 'constraints', 'description'], rows.map((r) => [r.name, r.type, r.required ? 'yes' : 'no', r.default, r.constraints, r.description]), { keep: [0], wrap: [4, 5] });
   if (rows.length === 0) f.io.info(`${ref.id} declares no input fields`);
   f.io.info(`${ref.id} input schema: ${SOURCE_NOTE[loaded.source]}`);
   return 0;

@@ -1,0 +1,61 @@
+// Model ids for completion, from a cached catalog page: a shell waits for none of the network.
+// A missing or day-old cache is refreshed by a detached `wes __complete models-refresh`; the
+// completion answers at once with what the cache holds (nothing, the first time).
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Factory } from '../../factory.js';
+import { stateDir } from '../../config/history.js';
+import { ModelsClient } from '../../surfaces/models/client.js';
+import { replaceFileSync } from '../../files/replace-file.js';
+
+const MAX_AGE_MS = 24 * 3600 * 1000;
+const PAGE = 200;
+const REFRESH_DEADLINE_MS = 10_000;
+/** Only ids that a shell can take as they are (bash's compgen expands its word list). */
+export const SAFE_MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function cachePath(f: Factory): string {
+  const s = f.settings();
+  const key = createHash('sha256').update(`${s.profile}\n${s.routerUrl}`).digest('hex').slice(0, 16);
+  return join(stateDir(f.env), 'cache', `model-ids-${key}.txt`);
+}
+
+/** The cached ids (safe ones only); starts a background refresh when the cache is missing or old. */
+export function cachedModelIds(f: Factory): string[] {
+  const path = cachePath(f);
+  let ids: string[] = [];
+  let fresh = false;
+  try {
+    fresh = Date.now() - statSync(path).mtimeMs < MAX_AGE_MS;
+    ids = readFileSync(path, 'utf8').split('\n').filter((l) => SAFE_MODEL_ID.test(l));
+  } catch {
+    // no cache yet
+  }
+  const bin = fresh ? undefined : wesBin();
+  if (bin) spawn(process.execPath, [bin, '__complete', 'models-refresh'], { detached: true, stdio: 'ignore', env: f.env }).unref();
+  return ids;
+}
+
+/**
+ * This package's bin/wes.js, found from this module (dist/chunks/… or src/commands/…), never
+ * from process.argv: wes may run inside another program (a test runner).
+ */
+function wesBin(): string | undefined {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    const bin = join(dir, 'bin', 'wes.js');
+    if (existsSync(bin) && existsSync(join(dir, 'package.json'))) return bin;
+  }
+  return undefined;
+}
+
+/** Reads one catalog page and replaces the cache (exclusive temp file, then rename). */
+export async function refreshModelIds(f: Factory): Promise<void> {
+  const page = await new ModelsClient(f.http(AbortSignal.any([f.signal, AbortSignal.timeout(REFRESH_DEADLINE_MS)]))).listPage({ limit: PAGE });
+  const ids = page.data.map((m) => m.id).filter((id) => SAFE_MODEL_ID.test(id));
+  const path = cachePath(f);
+  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+  replaceFileSync(path, ids.join('\n') + '\n');
+}

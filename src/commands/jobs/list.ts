@@ -1,0 +1,81 @@
+// wes jobs list: the jobs submitted from this machine (profile and base URL), newest first, with
+// their last known status; --refresh asks the service for the unfinished ones first.
+import type { Factory } from '../../factory.js';
+import { ApiError, UsageError } from '../../errors.js';
+import type { HistoryEntry } from '../../config/history.js';
+import { JobsClient } from '../../surfaces/jobs/client.js';
+import { isTerminal } from '../../protocol/jobs.js';
+import { printTable } from '../../render/table.js';
+import { jobHistory } from './history.js';
+
+/** Recorded for a job the service no longer knows (404 on --refresh): retention passed. */
+const GONE = 'gone';
+const STATUSES = ['queued', 'running', 'canceling', 'succeeded', 'failed', 'canceled', 'expired', GONE];
+const REFRESH_CONCURRENCY = 4;
+
+function parseLimit(value: unknown): number {
+  if (value === undefined) return 20;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--limit must be a whole number from 1 to 10000, got ${String(value)}`);
+  return n;
+}
+
+function parseStatus(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value);
+  if (!STATUSES.includes(s)) throw new UsageError(`--status ${s} is not a job status`, `one of: ${STATUSES.join(', ')}`);
+  return s;
+}
+
+export async function run(f: Factory, _args: string[], opts: Record<string, unknown>): Promise<number> {
+  const limit = parseLimit(opts.limit);
+  const status = parseStatus(opts.status);
+  const history = jobHistory(f);
+  if (opts.refresh) await refresh(f, history.entries().filter((e) => !isTerminal(e.status) && e.status !== GONE));
+  const shown = history.entries().filter((e) => status === undefined || e.status === status).slice(0, limit);
+  if (f.io.json) {
+    f.io.printJson(shown);
+    return 0;
+  }
+  if (shown.length === 0) {
+    const s = f.settings();
+    f.io.info(`no jobs${status ? ` with status ${status}` : ''} in the history of profile ${s.profile} at ${s.baseUrl}`);
+    return 0;
+  }
+  const now = Date.now();
+  printTable(
+    f.io,
+    ['id', 'status', 'submitted', 'source'],
+    shown.map((e) => [e.id, e.status, f.io.stdoutIsTTY ? age(now - Date.parse(e.submitted_at)) : e.submitted_at, e.source]),
+    { keep: [0] },
+  );
+  if (!opts.refresh && shown.some((e) => !isTerminal(e.status) && e.status !== GONE)) f.io.info('(statuses as last seen; --refresh asks the service about the unfinished ones)');
+  return 0;
+}
+
+async function refresh(f: Factory, unfinished: HistoryEntry[]): Promise<void> {
+  const client = new JobsClient(f.http());
+  const history = jobHistory(f);
+  const queue = [...unfinished];
+  const worker = async () => {
+    for (let e = queue.shift(); e; e = queue.shift()) {
+      try {
+        const { job } = await client.get(e.id);
+        history.recordStatus(job.id, job.status);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) history.recordStatus(e.id, GONE);
+        else throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, queue.length) }, worker));
+}
+
+/** "12 s ago", "5 min ago", "3 h ago", "2 d ago". */
+export function age(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86_400)} d ago`;
+}

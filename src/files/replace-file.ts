@@ -1,0 +1,23 @@
+// Replaces a small state file whole and crash-safely: the new bytes go to an exclusively created
+// temp file beside it (O_EXCL, O_NOFOLLOW: never an existing file or a planted link), are
+// fsynced, and only then renamed over the old one, which stays whole until that moment.
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+
+export function replaceFileSync(path: string, data: string): void {
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, data);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temp, path);
+  } catch (err) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // already gone
+    }
+    throw err;
+  }
+}
