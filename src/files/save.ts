@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FileHandle } from 'node:fs/promises';
 import { unlink } from 'node:fs/promises';
-import { ApiError, ExitCode, WesError } from '../errors.js';
+import { ApiError, ExitCode, InterruptedError, TimeoutError, WesError } from '../errors.js';
 import { createBlake3, formatBlake3, sameHash, type Blake3Hasher } from './blake3.js';
 import { checkExisting, type ExistingPolicy } from './existing.js';
 import { openPart } from './part-file.js';
@@ -125,6 +125,11 @@ async function hashPrefix(handle: FileHandle, bytes: number): Promise<Blake3Hash
   return hasher;
 }
 
+/** Ctrl-C, SIGTERM or --timeout: the body broke because the command is stopping, not the network. */
+function stopsTheCommand(err: unknown): boolean {
+  return (err as Error).name === 'AbortError' || err instanceof InterruptedError || err instanceof TimeoutError;
+}
+
 function isRangeRefused(err: unknown): boolean {
   return err instanceof ApiError && err.status === 416;
 }
@@ -166,7 +171,7 @@ class Download {
       const { received, failure } = await appendBody(res.body, this.handle, this.written, this.hasher, this.opts.onProgress);
       this.written += received;
       if (failure === undefined) return;
-      if ((failure as Error).name === 'AbortError' || triesLeft-- <= 0) throw failure;
+      if (stopsTheCommand(failure) || triesLeft-- <= 0) throw failure;
       // The file should hold exactly the hashed bytes; if anything disagrees, trust the file.
       const onDisk = (await this.handle.stat()).size;
       if (onDisk !== this.written) await this.resumeFrom(onDisk);

@@ -9,7 +9,7 @@ import { createFresh } from './safe-file.js';
 
 async function statOrNone(path: string) {
   return stat(path).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return undefined;
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
     throw new UsageError(`${path}: cannot be used as an output (${err.code ?? err.message})`);
   });
 }
