@@ -1,4 +1,4 @@
-// A download cut short keeps its bytes: Ctrl-C (and SIGTERM), a connection that dies for good or
+// A download cut short keeps its bytes: Ctrl-C, SIGTERM, a connection that dies for good or
 // stalls past --timeout, even kill -9, leave NAME.part; the next run of the same command sends
 // `Range: bytes=<part size>-`, continues the blake3 over the bytes on disk and ends with the exact
 // file and no .part. The message says what was kept and the command that goes on.
@@ -65,6 +65,21 @@ describe('an interrupted download goes on where it stopped', () => {
     expect(resumed.stderr).toMatch(new RegExp(`> range: bytes=${MIB}-`));
     expect(await blake3File(join(out, output.name))).toBe(output.hash);
     expect(filesUnder(out)).toEqual([output.name, 'job.json'].sort());
+  });
+
+  it('SIGTERM (exit 143) keeps the .part like Ctrl-C does; the rerun resumes it', async () => {
+    const { id, output, signed } = await finishedJob(2 * MIB);
+    await addFaults(fx.server, { match: `GET ${signed}`, action: 'stall', after_bytes: MIB });
+    const out = join(dir(), 'sigterm');
+    const part = join(out, `${output.name}.part`);
+    const stopped = await wes(['jobs', 'download', id, out], { onSpawn: signalWhenPart(part, MIB, 'SIGTERM') });
+    expect(stopped.code, stopped.stderr).toBe(143);
+    expect(partSize(part)).toBe(MIB);
+    expect(stopped.stderr).toContain(`resume the download with: wes jobs download ${id} ${out}`);
+    const resumed = await wes(['jobs', 'download', id, out, '--verbose']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`> range: bytes=${MIB}-`);
+    expect(await blake3File(join(out, output.name))).toBe(output.hash);
   });
 
   it('Ctrl-C in `jobs submit --wait --download` names `jobs download` to go on', async () => {

@@ -41,6 +41,7 @@ function interceptBody(
     done = true;
     if (cut === 'swallow') {
       res.flushHeaders();
+      if (send.length > 0) realWrite(send); // a stall after N bytes sends all N, not only whole chunks
       if (callback) process.nextTick(callback);
       return true;
     }
