@@ -11,6 +11,7 @@ import { ScriptedFaults } from './faults/table.js';
 import { handleJobsApi } from './jobs/index.js';
 import { attachLegacyWebSocket, handleLegacy } from './legacy/index.js';
 import { closeRouter, handleRouter } from './router/index.js';
+import { attachEngineHistory, handleSelfHosted } from './self-hosted/index.js';
 import { createSignedListener } from './signed/listener.js';
 import { HmacUrlSigner } from './signed/signer.js';
 
@@ -26,7 +27,9 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
   const engine = new DevEngine(state);
   state.engine = engine;
 
-  const main = createServer(createMainListener(state, [handleJobsApi, handleRouter, handleLegacy]));
+  // The self-hosted surface answers v1 as a ComfyUI engine does; the others as the hosted cloud API.
+  const v1 = options.surface === 'self-hosted' ? handleSelfHosted : handleLegacy;
+  const main = createServer(createMainListener(state, [handleJobsApi, handleRouter, v1]));
   const signed = createServer(createSignedListener(state, signer));
   const dropMain = trackSockets(main);
   const dropSigned = trackSockets(signed);
@@ -41,6 +44,7 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
     throw err;
   }
   const legacySockets = attachLegacyWebSocket(main, state);
+  const history = options.surface === 'self-hosted' ? attachEngineHistory(state) : null;
 
   let closing: Promise<void> | undefined;
   return {
@@ -52,6 +56,7 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
     close() {
       closing ??= (async () => {
         legacySockets.close();
+        history?.close();
         engine.close();
         closeRouter(state);
         const closed = Promise.all([closeServer(main), closeServer(signed)]);

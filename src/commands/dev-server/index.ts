@@ -10,6 +10,7 @@ export function registerDevServer(program: Command, action: ActionFactory): void
     .option('--port <port>', 'port (0 picks a free one and prints it)', '8188')
     .addOption(new Option('--surface <kind>', 'which hosted surface to imitate').choices(['cloud', 'serverless', 'self-hosted']).default('cloud'))
     .option('--token <token>', 'self-hosted: require this static bearer token')
+    .option('--no-jobs-api', 'serve no job API v2, as a bare ComfyUI engine (its v2 paths answer a plain-text 404)')
     .option('--retention <seconds>', 'job retention before jobs expire', '3600')
     .option('--step-ms <ms>', 'time per sampler step', '40')
     .option('--slots <n>', 'jobs running in parallel', '1')
@@ -24,7 +25,8 @@ The cloud surface needs an API key: --api-key, WES_DEV_API_KEY, or the printed d
 Examples:
   $ wes dev-server
   $ wes dev-server --port 0 --surface serverless --deployment demo
-  $ wes dev-server --surface self-hosted --step-ms 5`,
+  $ wes dev-server --surface self-hosted --step-ms 5
+  $ wes dev-server --surface self-hosted --no-jobs-api    # a ComfyUI engine: v1 only`,
     )
     .action(action(() => import('./run.js')));
 }

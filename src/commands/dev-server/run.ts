@@ -30,6 +30,7 @@ export async function run(f: Factory, _args: string[], opts: Record<string, unkn
     slots: intOption('slots', opts.slots, 1),
     catalogSize: intOption('catalog-size', opts.catalogSize, 1),
     faults: Boolean(opts.faults),
+    jobsApi: opts.jobsApi !== false,
     ...(f.globals.deployment ? { deploymentId: f.globals.deployment } : {}),
     log: opts.quietLog || f.io.quiet ? undefined : (line) => f.io.stderr.write(line + '\n'),
   }).catch((err: unknown) => {
@@ -37,7 +38,8 @@ export async function run(f: Factory, _args: string[], opts: Record<string, unkn
   });
   const base = surface === 'serverless' ? `${server.url}/deployment/${server.state.options.deploymentId}` : server.url;
   f.io.println(server.url);
-  f.io.info(`wes dev-server: ${surface} surface listening on ${server.url} (signed URLs on ${server.signedOrigin})`);
+  const imitation = surface === 'self-hosted' ? `, v1 as a ComfyUI engine${opts.jobsApi === false ? ', no job API v2' : ''}` : '';
+  f.io.info(`wes dev-server: ${surface} surface listening on ${server.url}${imitation} (signed URLs on ${server.signedOrigin})`);
   const remote = remoteOrigins(host, server.state.options.port);
   if (remote.length) f.io.info(`Listening on every interface: from other machines use ${remote.join(' or ')} (the URLs above work on this machine)`);
   f.io.info('Point wes at it from another terminal:');

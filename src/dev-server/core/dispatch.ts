@@ -7,6 +7,7 @@ import { buildContext, fallbackContext, newRequestId } from './context.js';
 import { DEV_PREFIX, handleDevRoutes } from './dev-routes.js';
 import { REQUEST_ID_HEADER, runFront } from './front.js';
 import { sendBodyError, sendInternalError, sendNotFound, surfaceOfPath } from './surface.js';
+import { engineRoutePath } from '../self-hosted/paths.js';
 
 function answerError(ctx: RequestContext, err: unknown): void {
   if (err instanceof BodyError) return sendBodyError(ctx, err);
@@ -24,7 +25,9 @@ function outsideMount(ctx: RequestContext): boolean {
 async function route(ctx: RequestContext, handlers: RouteHandler[]): Promise<void> {
   if (ctx.path.startsWith(DEV_PREFIX) && ctx.mountPrefix === '') return handleDevRoutes(ctx);
   if (outsideMount(ctx)) return sendNotFound(ctx);
+  if (ctx.state.options.surface === 'self-hosted') ctx.path = engineRoutePath(ctx.path);
   const surface = surfaceOfPath(ctx.path);
+  if (surface === 'v2' && !ctx.state.options.jobsApi) return sendNotFound(ctx);
   if (surface === 'v2' && !checkCredential(ctx, 'v2')) return;
   if (surface === 'v1' && ctx.path.startsWith('/api/') && !checkCredential(ctx, 'v1')) return;
   for (const handler of handlers) {

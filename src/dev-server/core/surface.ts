@@ -2,6 +2,7 @@
 // "bad body" and "internal error" in its own error shape.
 import type { RequestContext } from '../contract.js';
 import { BodyError, sendRouterError, sendV1Error, sendV2Error } from '../http-kit.js';
+import { sendPlainStatus } from '../self-hosted/plain.js';
 
 export type PathSurface = 'v2' | 'router' | 'v1';
 
@@ -11,7 +12,15 @@ export function surfaceOfPath(path: string): PathSurface {
   return 'v1';
 }
 
+/** Whether a path is one the imitated ComfyUI engine does not know, answered as aiohttp does. */
+function unknownToEngine(ctx: RequestContext): boolean {
+  if (ctx.state.options.surface !== 'self-hosted') return false;
+  const surface = surfaceOfPath(ctx.path);
+  return surface === 'v1' || (surface === 'v2' && !ctx.state.options.jobsApi);
+}
+
 export function sendNotFound(ctx: RequestContext): void {
+  if (unknownToEngine(ctx)) return sendPlainStatus(ctx, 404);
   switch (surfaceOfPath(ctx.path)) {
     case 'v2':
       return sendV2Error(ctx, 404, 'not_found', `no resource at ${ctx.req.method} ${ctx.url.pathname}`);

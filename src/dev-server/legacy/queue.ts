@@ -1,5 +1,5 @@
 // GET/POST /api/queue and POST /api/interrupt, in the local engine's shapes.
-import type { EngineJob, RequestContext } from '../contract.js';
+import type { DevState, EngineJob, RequestContext } from '../contract.js';
 import { BodyError, parseJsonBody, readBody, sendJson, sendV1Error } from '../http-kit.js';
 import type { V1Queue, V1QueueEntry } from '../../protocol/legacy.js';
 import { promptNumber } from './numbers.js';
@@ -11,15 +11,16 @@ function publicExtraData(extra: Record<string, unknown>): Record<string, unknown
   return Object.fromEntries(Object.entries(extra).filter(([key]) => !SECRET_EXTRA_KEYS.has(key)));
 }
 
-function outputNodes(ctx: RequestContext, job: EngineJob): string[] {
-  const info = ctx.state.engine.objectInfo();
+function outputNodes(state: DevState, job: EngineJob): string[] {
+  const info = state.engine.objectInfo();
   return Object.entries(job.workflow)
     .filter(([, node]) => info[node.class_type]?.output_node === true)
     .map(([id]) => id);
 }
 
-function entry(ctx: RequestContext, job: EngineJob): V1QueueEntry {
-  return [promptNumber(ctx.state, job.id), job.id, job.workflow, publicExtraData(job.extraData), outputNodes(ctx, job)];
+/** `[number, prompt_id, prompt, extra_data, outputs_to_execute]`: queue entries and the engine's history `prompt`. */
+export function queueEntry(state: DevState, job: EngineJob): V1QueueEntry {
+  return [promptNumber(state, job.id), job.id, job.workflow, publicExtraData(job.extraData), outputNodes(state, job)];
 }
 
 export async function getQueue(ctx: RequestContext): Promise<void> {
@@ -29,7 +30,7 @@ export async function getQueue(ctx: RequestContext): Promise<void> {
   const pending = jobs
     .filter((job) => job.status === 'queued')
     .sort((a, b) => (engine.queuePosition(a.id) ?? Infinity) - (engine.queuePosition(b.id) ?? Infinity));
-  const queue: V1Queue = { queue_running: running.map((job) => entry(ctx, job)), queue_pending: pending.map((job) => entry(ctx, job)) };
+  const queue: V1Queue = { queue_running: running.map((job) => queueEntry(ctx.state, job)), queue_pending: pending.map((job) => queueEntry(ctx.state, job)) };
   sendJson(ctx, 200, queue);
 }
 

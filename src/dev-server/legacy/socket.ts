@@ -18,6 +18,8 @@ import { encodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FR
 import { newRequestId, parseTarget } from '../core/context.js';
 import { checkV1Credential } from './access.js';
 import { V1MessageMapper, type OutgoingItem } from './messages.js';
+import { EngineMessageOrder } from '../self-hosted/messages.js';
+import { ENGINE_WS_PATH } from '../self-hosted/paths.js';
 
 interface Connection {
   ws: WebSocket;
@@ -53,7 +55,10 @@ function faultHeaders(fault: FaultSpec): Record<string, string> {
 
 export function attachLegacyWebSocket(server: Server, state: DevState): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE });
-  const mapper = new V1MessageMapper(state.engine);
+  // A self-hosted engine speaks its own order, sends only type-1 previews and serves /api/ws too.
+  const selfHosted = state.options.surface === 'self-hosted';
+  const mapper = selfHosted ? new EngineMessageOrder(state.engine) : new V1MessageMapper(state.engine);
+  const wsPath = selfHosted ? ENGINE_WS_PATH : WS_PATH;
   const connections = new Set<Connection>();
 
   function send(conn: Connection, data: string | Uint8Array): void {
@@ -122,7 +127,7 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
         if (isBinary) return;
         try {
           const message = JSON.parse(data.toString()) as { type?: unknown; data?: { supports_preview_metadata?: unknown } };
-          if (message.type === 'feature_flags') conn.wantsMetadata = message.data?.supports_preview_metadata === true;
+          if (message.type === 'feature_flags' && !selfHosted) conn.wantsMetadata = message.data?.supports_preview_metadata === true;
         } catch {
           // a client's stray text is not our concern
         }
@@ -138,7 +143,7 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
       refuse(socket, 400, { error: { type: 'invalid_request', message: 'the request target is not a valid URL' } });
       return;
     }
-    if (!WS_PATH.test(url.pathname)) {
+    if (!wsPath.test(url.pathname)) {
       refuse(socket, 404, { error: { type: 'not_found', message: `no WebSocket at ${url.pathname}` } });
       return;
     }

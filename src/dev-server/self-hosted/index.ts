@@ -1,0 +1,77 @@
+// The v1 routes of the `self-hosted` surface, written from the observations of a real ComfyUI
+// engine (../shared/observations/comfyui-selfhosted.md): every route served both bare and under
+// `/api/`, no credential unless the dev-server was given --token, plain-text 404s for what the
+// engine lacks (the cloud's `/api/job/<id>/status` and `/api/features` included), history and
+// queue in the engine's shapes, empty-bodied POSTs, and /view answering with the bytes.
+import type { RequestContext, RouteHandler } from '../contract.js';
+import { sendJson } from '../http-kit.js';
+import { objectInfo, objectInfoOfClass } from '../legacy/info.js';
+import { getQueue } from '../legacy/queue.js';
+import { uploadImage, uploadMask } from '../legacy/upload.js';
+import { interruptEngine, postEngineQueue } from './control.js';
+import { getHistory, getHistoryOf, postHistory } from './history.js';
+import { sendPlainStatus } from './plain.js';
+import { submitEnginePrompt } from './prompt.js';
+import { systemStats } from './system-stats.js';
+import { viewEngineFile } from './view.js';
+
+export { attachEngineHistory } from './history.js';
+export { EngineMessageOrder } from './messages.js';
+export { sendPlainStatus } from './plain.js';
+export { engineRoutePath } from './paths.js';
+
+interface Route {
+  method: 'GET' | 'POST';
+  pattern: RegExp;
+  run: (ctx: RequestContext, ...params: string[]) => Promise<void>;
+}
+
+async function queueRemaining(ctx: RequestContext): Promise<void> {
+  const remaining = ctx.state.engine.list().filter((job) => job.status === 'queued' || job.status === 'running' || job.status === 'canceling').length;
+  sendJson(ctx, 200, { exec_info: { queue_remaining: remaining } });
+}
+
+const ROUTES: Route[] = [
+  { method: 'GET', pattern: /^\/api\/object_info$/, run: objectInfo },
+  { method: 'GET', pattern: /^\/api\/object_info\/([^/]+)$/, run: objectInfoOfClass },
+  { method: 'GET', pattern: /^\/api\/prompt$/, run: queueRemaining },
+  { method: 'POST', pattern: /^\/api\/prompt$/, run: submitEnginePrompt },
+  { method: 'GET', pattern: /^\/api\/history$/, run: getHistory },
+  { method: 'POST', pattern: /^\/api\/history$/, run: postHistory },
+  { method: 'GET', pattern: /^\/api\/history\/([^/]+)$/, run: getHistoryOf },
+  { method: 'GET', pattern: /^\/api\/queue$/, run: getQueue },
+  { method: 'POST', pattern: /^\/api\/queue$/, run: postEngineQueue },
+  { method: 'POST', pattern: /^\/api\/interrupt$/, run: interruptEngine },
+  { method: 'GET', pattern: /^\/api\/view$/, run: viewEngineFile },
+  { method: 'POST', pattern: /^\/api\/upload\/image$/, run: uploadImage },
+  { method: 'POST', pattern: /^\/api\/upload\/mask$/, run: uploadMask },
+  { method: 'GET', pattern: /^\/api\/system_stats$/, run: systemStats },
+];
+
+function decodeParam(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+/** Claims the v1 paths it serves; anything else falls through to the core's (plain-text) 404. */
+export const handleSelfHosted: RouteHandler = async (ctx) => {
+  if (!ctx.path.startsWith('/api/') || ctx.path.startsWith('/api/v2/') || ctx.path === '/api/v2') return false;
+  const matching = ROUTES.map((route) => ({ route, match: route.pattern.exec(ctx.path) })).filter((m) => m.match);
+  if (matching.length === 0) return false;
+  const method = ctx.req.method === 'HEAD' ? 'GET' : ctx.req.method;
+  const hit = matching.find((m) => m.route.method === method);
+  if (!hit) {
+    sendPlainStatus(ctx, 405, { allow: [...new Set(matching.map((m) => m.route.method))].join(', ') });
+    return true;
+  }
+  const params = hit.match!.slice(1).map(decodeParam);
+  if (params.some((p) => p === null)) {
+    sendPlainStatus(ctx, 404);
+    return true;
+  }
+  await hit.route.run(ctx, ...(params as string[]));
+  return true;
+};

@@ -1,0 +1,13 @@
+// Where a request to the self-hosted surface is routed.
+
+/**
+ * The engine serves each route bare and under `/api/`: a bare path is handled as its `/api/` twin.
+ * The job API v2, the router and the dev-server's control routes keep their own paths.
+ */
+export function engineRoutePath(path: string): string {
+  if (path.startsWith('/api/') || path === '/v1' || path.startsWith('/v1/') || path.startsWith('/__dev')) return path;
+  return `/api${path}`;
+}
+
+/** The WebSocket: `/ws`, and on the engine also `/api/ws`. */
+export const ENGINE_WS_PATH = /^\/(?:api\/)?ws\/?$/;
