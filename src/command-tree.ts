@@ -29,7 +29,8 @@ export function buildCommandTree(action: ActionFactory): Command {
     .addOption(new Option('--api-key <key>', 'API key (env WES_API_KEY)'))
     .addOption(new Option('--router-token <token>', 'model router credential (env WES_ROUTER_TOKEN)'))
     .option('--deployment <id>', 'serverless deployment id (env WES_DEPLOYMENT)')
-    .option('--partner-key <key>', 'partner-node key for extra_data (env WES_PARTNER_KEY)');
+    .option('--partner-key <key>', 'partner-node key for extra_data (env WES_PARTNER_KEY)')
+    .addOption(new Option('--engine <kind>', 'v1 server: cloud, self-hosted (your own ComfyUI) or auto (env WES_ENGINE; default auto)').choices(['auto', 'cloud', 'self-hosted']));
   program.addHelpText(
     'after',
     `

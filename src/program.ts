@@ -91,6 +91,8 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     const { Factory } = await import('./factory.js');
     const errIo = factory?.io ?? new Factory({ ...io, globals: { json: io.argv.includes('--json') }, signal: controller.signal }).io;
     if (err instanceof CommanderError) return renderError(errIo, usageError(err, failing));
+    const { isMissingJobApi, explainMissingJobApi } = await import('./commands/legacy/missing-job-api.js');
+    if (isMissingJobApi(err) && factory) return renderError(errIo, await explainMissingJobApi(factory, err));
     if (err instanceof WesError && err.code === 'network_error' && factory) {
       const { explainConnectionFailure } = await import('./commands/doctor/connection-hint.js');
       explainConnectionFailure(err, () => factory!.settings());

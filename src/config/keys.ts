@@ -7,6 +7,7 @@ export const PROFILE_KEYS = [
   'deployment',
   'partner_key',
   'read_timeout',
+  'engine',
 ] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 
@@ -20,6 +21,7 @@ export const ENV_FOR_KEY: Record<ProfileKey, string> = {
   deployment: 'WES_DEPLOYMENT',
   partner_key: 'WES_PARTNER_KEY',
   read_timeout: 'WES_READ_TIMEOUT',
+  engine: 'WES_ENGINE',
 };
 
 export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
@@ -30,9 +32,14 @@ export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
   deployment: '--deployment',
   partner_key: '--partner-key',
   read_timeout: '--read-timeout',
+  engine: '--engine',
 };
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8188';
+
+/** Which v1 server the base URL is: the hosted cloud API, a self-hosted ComfyUI engine, or detected. */
+export const ENGINE_KINDS = ['auto', 'cloud', 'self-hosted'] as const;
+export type EngineSetting = (typeof ENGINE_KINDS)[number];
 
 export function isProfileKey(key: string): key is ProfileKey {
   return (PROFILE_KEYS as readonly string[]).includes(key);

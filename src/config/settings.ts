@@ -1,6 +1,6 @@
 // Every setting resolves in one order: flag, environment variable, the selected profile, default.
 import { UsageError } from '../errors.js';
-import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, shownValue, withoutPassword, type ProfileKey } from './keys.js';
+import { DEFAULT_BASE_URL, ENGINE_KINDS, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, shownValue, withoutPassword, type EngineSetting, type ProfileKey } from './keys.js';
 import { isValidProfileName, type Profile, type ProfileStore } from './store.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
@@ -14,6 +14,7 @@ export interface GlobalFlags {
   deployment?: string;
   partnerKey?: string;
   readTimeout?: string;
+  engine?: string;
 }
 
 const FLAG_PROP: Record<ProfileKey, keyof GlobalFlags> = {
@@ -24,6 +25,7 @@ const FLAG_PROP: Record<ProfileKey, keyof GlobalFlags> = {
   deployment: 'deployment',
   partner_key: 'partnerKey',
   read_timeout: 'readTimeout',
+  engine: 'engine',
 };
 
 export interface ResolvedValue {
@@ -45,6 +47,8 @@ export interface Settings {
   partnerKey: string | undefined;
   /** Milliseconds without progress before a response is abandoned (0: never). */
   readTimeoutMs: number;
+  /** Which v1 server to expect (`auto`: detected on the first v1 call that needs to know). */
+  engine: EngineSetting;
 }
 
 export const DEPLOYMENT_ID = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -126,6 +130,12 @@ export function parseReadTimeout(value: string | undefined, from: string): numbe
   return Math.round(n * 1000);
 }
 
+export function validateEngine(value: string | undefined, from = '--engine'): EngineSetting {
+  if (value === undefined) return 'auto';
+  if ((ENGINE_KINDS as readonly string[]).includes(value)) return value as EngineSetting;
+  throw new UsageError(`${from} must be one of ${ENGINE_KINDS.join(', ')}, got ${JSON.stringify(value)}`, 'cloud for the hosted cloud API, self-hosted for your own ComfyUI, auto to detect it');
+}
+
 export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, store: ProfileStore | undefined): Settings {
   const { name, source } = resolveProfileName(flags, env, store);
   const profile = store?.profile(name) ?? {};
@@ -146,6 +156,9 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
     deployment,
     partnerKey: values.partner_key.value,
     readTimeoutMs: parseReadTimeout(values.read_timeout.value, describeSource(values.read_timeout, 'read_timeout')),
+}
+
+    engine: validateEngine(values.engine.value, describeSource(values.engine, 'engine')),
   };
 }
 

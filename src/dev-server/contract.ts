@@ -14,7 +14,7 @@ export interface DevServerOptions {
   port?: number; // default 8188; 0 picks a free port
   surface?: SurfaceKind; // default 'cloud'
   apiKey?: string; // cloud: required credential (default 'wes-dev-key'); self-hosted: the static --token
-  jobsApi?: boolean; // default true; false serves no job API v2 (its paths are unknown), as on a bare ComfyUI engine
+  engineOnly?: boolean; // self-hosted: serve only what a bare ComfyUI engine serves (v1): no job API v2, no router
   routerTokens?: string[]; // extra bearer credentials accepted by the router (the api key always is)
   notEnabledTokens?: string[]; // router credentials that get 403 not_enabled
   retentionMs?: number; // job retention before `expired` (default 1 hour)

@@ -390,6 +390,8 @@ function parseJsonBody<T>(res: HttpResponse<Buffer>): T {
   try {
     return JSON.parse(res.body.toString('utf8')) as T;
   } catch (err) {
+    // An error status the caller accepted may come as plain text (a self-hosted engine's `404: Not Found`).
+    if (res.status >= 400) return undefined as T;
     throw new WesError(`unreadable response from ${res.url.origin}: not valid JSON (${(err as Error).message})`, {
       exitCode: ExitCode.ERROR,
       code: 'bad_response',

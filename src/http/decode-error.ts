@@ -95,7 +95,7 @@ const LEGACY_CODES: Record<number, string> = {
 /** v1 error types that say more than the status (a full queue is not an inactive subscription). */
 const LEGACY_TYPES_KEPT = new Set(['queue_full', 'rate_limited', 'insufficient_credits']);
 
-function decodeLegacy(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {
+function decodeLegacy(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown; hint?: string } {
   const declared = isObject(json) && isObject(json.error) && typeof json.error.type === 'string' ? json.error.type : undefined;
   const code = declared && LEGACY_TYPES_KEPT.has(declared) ? declared : (LEGACY_CODES[r.status] ?? `http_${r.status}`);
   let message = fallbackMessage(r.status, r.body);
@@ -106,8 +106,14 @@ function decodeLegacy(r: RawErrorResponse, json: unknown): { code: string; messa
     else if (typeof json.message === 'string') message = json.message;
   }
   if (code === 'subscription_inactive') message = `subscription inactive: ${message}`;
-  return { code, message, details: isObject(json) ? json : undefined };
+  const hint = json === undefined && r.status === 404 && r.body.length > 0 ? PLAIN_404_HINT : undefined;
+  return { code, message, details: isObject(json) ? json : undefined, hint };
 }
+
+/** A v1 404 in plain text is a web server's own page: the route does not exist there. */
+const PLAIN_404_HINT =
+  'the server has no such route (it answered in plain text, as a self-hosted ComfyUI engine does for the cloud-only routes); ' +
+  'for your own ComfyUI use --engine self-hosted or --engine auto (WES_ENGINE), otherwise check the base URL';
 
 function decodeSigned(r: RawErrorResponse): { code: string; message: string; details?: unknown } {
   if (r.status === 403) return { code: 'signed_url_rejected', message: 'the signed URL was refused (expired or altered)' };
@@ -116,7 +122,7 @@ function decodeSigned(r: RawErrorResponse): { code: string; message: string; det
 
 export function decodeError(r: RawErrorResponse): ApiError {
   const json = parseJson(r.body);
-  const decoded =
+  const decoded: { code: string; message: string; details?: unknown; hint?: string } =
     r.surface === 'jobs' ? decodeJobs(r, json)
     : r.surface === 'router' ? decodeRouter(r, json)
     : r.surface === 'legacy' ? decodeLegacy(r, json)
@@ -127,6 +133,7 @@ export function decodeError(r: RawErrorResponse): ApiError {
     status: r.status,
     code: decoded.code,
     details: decoded.details,
+    hint: decoded.hint,
     requestId: r.headers['x-service-request-id'],
     headers: r.headers,
     body: r.body,

@@ -1,5 +1,5 @@
 import type { Factory } from '../../factory.js';
-import { normalizeBaseUrl, validateDeployment } from '../../config/settings.js';
+import { normalizeBaseUrl, validateDeployment, validateEngine } from '../../config/settings.js';
 import { SECRET_KEYS } from '../../config/keys.js';
 import { parseKey } from './key-arg.js';
 
@@ -7,6 +7,7 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   const key = parseKey(args[0]);
   const value = args[1] ?? '';
   if (key === 'deployment') validateDeployment(value);
+  if (key === 'engine') validateEngine(value, 'engine');
   if (key === 'base_url' || key === 'router_url') normalizeBaseUrl(value, value.includes('{deployment}') ? 'placeholder' : undefined, key);
   const profile = f.settings().profile;
   await f.store().set(profile, key, value);

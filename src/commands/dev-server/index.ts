@@ -10,7 +10,7 @@ export function registerDevServer(program: Command, action: ActionFactory): void
     .option('--port <port>', 'port (0 picks a free one and prints it)', '8188')
     .addOption(new Option('--surface <kind>', 'which hosted surface to imitate').choices(['cloud', 'serverless', 'self-hosted']).default('cloud'))
     .option('--token <token>', 'self-hosted: require this static bearer token')
-    .option('--no-jobs-api', 'serve no job API v2, as a bare ComfyUI engine (its v2 paths answer a plain-text 404)')
+    .option('--engine-only', 'self-hosted: serve only what a ComfyUI engine serves (v1; no job API v2, no router)')
     .option('--retention <seconds>', 'job retention before jobs expire', '3600')
     .option('--step-ms <ms>', 'time per sampler step', '40')
     .option('--slots <n>', 'jobs running in parallel', '1')
@@ -26,7 +26,7 @@ Examples:
   $ wes dev-server
   $ wes dev-server --port 0 --surface serverless --deployment demo
   $ wes dev-server --surface self-hosted --step-ms 5
-  $ wes dev-server --surface self-hosted --no-jobs-api    # a ComfyUI engine: v1 only`,
+  $ wes dev-server --surface self-hosted --engine-only    # a bare ComfyUI engine: v1 only`,
     )
     .action(action(() => import('./run.js')));
 }

@@ -17,6 +17,7 @@ export async function run(f: Factory, _args: string[], opts: Record<string, unkn
   const surface = opts.surface as SurfaceKind;
   const port = intOption('port', opts.port, 0);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  if (opts.engineOnly && surface !== 'self-hosted') throw new UsageError('--engine-only applies to --surface self-hosted only');
   const apiKey = surface === 'self-hosted' ? (opts.token as string | undefined) : (f.globals.apiKey ?? f.env.WES_DEV_API_KEY ?? DEFAULT_DEV_API_KEY);
   const { startDevServer } = await import('../../dev-server/index.js');
   const host = String(opts.host);
@@ -30,7 +31,7 @@ export async function run(f: Factory, _args: string[], opts: Record<string, unkn
     slots: intOption('slots', opts.slots, 1),
     catalogSize: intOption('catalog-size', opts.catalogSize, 1),
     faults: Boolean(opts.faults),
-    jobsApi: opts.jobsApi !== false,
+    engineOnly: Boolean(opts.engineOnly),
     ...(f.globals.deployment ? { deploymentId: f.globals.deployment } : {}),
     log: opts.quietLog || f.io.quiet ? undefined : (line) => f.io.stderr.write(line + '\n'),
   }).catch((err: unknown) => {
@@ -38,14 +39,14 @@ export async function run(f: Factory, _args: string[], opts: Record<string, unkn
   });
   const base = surface === 'serverless' ? `${server.url}/deployment/${server.state.options.deploymentId}` : server.url;
   f.io.println(server.url);
-  const imitation = surface === 'self-hosted' ? `, v1 as a ComfyUI engine${opts.jobsApi === false ? ', no job API v2' : ''}` : '';
+  const imitation = surface === 'self-hosted' ? `, v1 as a ComfyUI engine${opts.engineOnly ? ' only (no job API v2, no router)' : ''}` : '';
   f.io.info(`wes dev-server: ${surface} surface listening on ${server.url}${imitation} (signed URLs on ${server.signedOrigin})`);
   const remote = remoteOrigins(host, server.state.options.port);
   if (remote.length) f.io.info(`Listening on every interface: from other machines use ${remote.join(' or ')} (the URLs above work on this machine)`);
   f.io.info('Point wes at it from another terminal:');
   f.io.info(`  export WES_BASE_URL=${base}`);
   if (apiKey) f.io.info(`  export WES_API_KEY=${apiKey}`);
-  if (!apiKey) f.io.info('  (no credential needed on this surface; the router still wants any bearer token: export WES_ROUTER_TOKEN=dev)');
+  if (!apiKey) f.io.info(opts.engineOnly ? '  (no credential needed)' : '  (no credential needed on this surface; the router still wants any bearer token: export WES_ROUTER_TOKEN=dev)');
   f.io.info('Stop with Ctrl-C.');
   await new Promise<void>((resolve) => {
     if (f.signal.aborted) return resolve();

@@ -11,6 +11,8 @@ import { ExitCode, WesError, exitCodeForApi, toWesError } from '../../errors.js'
 import { hintFor } from '../../render/error.js';
 import { probeSurface, type ProbeResult } from '../../surfaces/probe.js';
 import { connectionHint, triedUrl } from './connection-hint.js';
+import { describeEngine, engineOf } from '../legacy/engine.js';
+import type { EngineIdentity } from '../../surfaces/legacy/engine.js';
 
 export type CheckName = 'settings' | 'config_file' | 'reachable' | 'credential' | 'clock';
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
@@ -93,11 +95,25 @@ export async function runProbes(f: Factory): Promise<TimedProbe[]> {
   );
 }
 
-export function surfaceChecks(s: Settings, timed: TimedProbe): Check[] {
+/** ": a self-hosted ComfyUI engine (0.3.18)", said on the v1 row: which server answers the v1 calls. */
+function engineNote(surface: ApiSurface, engine: EngineIdentity | null): string {
+  if (surface !== 'legacy' || !engine) return '';
+  return `: ${describeEngine(engine)}${engine.how === 'setting' ? ' (as the engine setting says)' : ''}`;
+}
+
+export function surfaceChecks(s: Settings, timed: TimedProbe, engine: EngineIdentity | null = null): Check[] {
   const { probe } = timed;
   const where = { surface: probe.surface, url: probe.url, http_status: probe.status, request_id: probe.request_id };
   const credential = credentialDescription(s, probe.surface);
-  const answered = `${new URL(probe.url).origin} answered in ${timed.elapsedMs} ms`;
+  const answered = `${new URL(probe.url).origin} answered in ${timed.elapsedMs} ms${engineNote(probe.surface, engine)}`;
+  if (engine?.kind === 'self-hosted' && probe.verdict === 'error' && probe.status === 404 && probe.surface !== 'legacy') {
+    // A ComfyUI engine serves only v1: the other surfaces are missing by design, not broken.
+    const what = probe.surface === 'jobs' ? 'job API v2 (use `wes legacy`)' : 'model router';
+    return [
+      row('reachable', 'warn', `not served: ${describeEngine(engine)} has no ${what}`, where),
+      row('credential', 'skip', 'not checked: the surface is not served here', where),
+    ];
+  }
   switch (probe.verdict) {
     case 'accepted':
       return [
@@ -167,7 +183,9 @@ export async function runChecks(f: Factory): Promise<Check[]> {
     return [settings, file, ...skipped, row('clock', 'skip', 'not checked: the settings do not resolve')];
   }
   const probes = await runProbes(f);
-  return [settings, file, ...probes.flatMap((p) => surfaceChecks(s, p)), clockCheck(probes)];
+  const v1Answered = probes.some((p) => p.probe.surface === 'legacy' && p.probe.verdict !== 'unreachable');
+  const engine = v1Answered ? await engineOf(f).catch(() => null) : null;
+  return [settings, file, ...probes.flatMap((p) => surfaceChecks(s, p, engine)), clockCheck(probes)];
 }
 
 /**

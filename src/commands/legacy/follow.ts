@@ -2,6 +2,8 @@
 // with the executing node and step, NDJSON of the prompt's messages with --json, previews saved
 // with --previews. The socket reconnects after a drop; after every (re)connect, and now and then
 // while connected, the REST status is read so a finish the socket missed still ends the wait.
+// On a self-hosted engine the socket's ending message is final by itself: the engine has no status
+// route, and its history may be written a moment after the message.
 import type { Factory } from '../../factory.js';
 import { InterruptedError } from '../../errors.js';
 import { createProgress, type Progress } from '../../render/progress.js';
@@ -12,6 +14,7 @@ import { statusOfOutcome } from '../../surfaces/legacy/outcome.js';
 import { openLegacySocket, type LegacySocket, type SocketEvent } from '../../surfaces/legacy/socket.js';
 import { PromptTracker, type WsOutcome } from '../../surfaces/legacy/tracker.js';
 import { isV1Terminal } from '../../protocol/legacy.js';
+import type { StatusReader } from '../../surfaces/legacy/prompt-state.js';
 import { PreviewSaver } from './files.js';
 import type { ExistingPolicy } from '../../files/existing.js';
 import { shellWord } from '../../render/shell-word.js';
@@ -67,6 +70,7 @@ export class JobFollower {
   constructor(
     private readonly f: Factory,
     private readonly client: LegacyClient,
+    private readonly reader: StatusReader,
     private readonly settings: FollowSettings,
   ) {
     this.saver = settings.previewsDir ? new PreviewSaver(settings.previewsDir, { existing: settings.existing, warn: (line) => f.io.warn(line) }) : null;
@@ -243,7 +247,7 @@ export class JobFollower {
   private checkStatus(): void {
     if (this.ended) return;
     const tracker = this.tracker!;
-    this.client.status(tracker.promptId).then(
+    this.reader.read(tracker.promptId).then(
       ({ status }) => {
         if (this.ended) return;
         if (status !== this.restStatus) {
@@ -261,8 +265,9 @@ export class JobFollower {
 
   /** The socket said the prompt ended; REST names the exact terminal status when it can. */
   private finishFromSocket(outcome: WsOutcome): void {
+    if (this.reader.engine === 'self-hosted') return this.finish(statusOfOutcome(outcome));
     const tracker = this.tracker!;
-    this.client.status(tracker.promptId).then(
+    this.reader.read(tracker.promptId).then(
       ({ status }) => this.finish(isV1Terminal(status) ? status : statusOfOutcome(outcome)),
       () => this.finish(statusOfOutcome(outcome)),
     );

@@ -2,7 +2,7 @@
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { printTable, renderTable, type Cell } from '../../render/table.js';
-import { isRecord } from '../../surfaces/legacy/client.js';
+import { isRecord, type LegacyClient } from '../../surfaces/legacy/client.js';
 import { legacyClient } from './shared.js';
 
 function requiredInputs(def: unknown): Record<string, unknown> {
@@ -34,32 +34,37 @@ function nearest(name: string, names: string[]): string[] {
   return names.filter((n) => n.toLowerCase().includes(lower) || lower.includes(n.toLowerCase())).slice(0, 3);
 }
 
-export async function run(f: Factory, args: string[]): Promise<number> {
-  const client = legacyClient(f, 'object-info');
+async function listAll(f: Factory, client: LegacyClient): Promise<number> {
   const info = await client.objectInfo();
-  const className = args[0];
-  if (className === undefined) {
-    if (f.io.json) {
-      f.io.printJson(info);
-      return 0;
-    }
-    const rows: Cell[][] = Object.entries(info).map(([name, def]) => {
-      const d = isRecord(def) ? def : {};
-      return [name, text(d.display_name), text(d.category), Object.keys(requiredInputs(def)).join(', '), d.output_node === true ? 'yes' : ''];
-    });
-    printTable(f.io, ['class', 'display name', 'category', 'required inputs', 'output'], rows);
-    f.io.info(`${rows.length} node classes`);
+  if (f.io.json) {
+    f.io.printJson(info);
     return 0;
   }
-  if (!Object.hasOwn(info, className)) {
-    const close = nearest(className, Object.keys(info));
-    throw new WesError(`no node class ${JSON.stringify(className)} in object_info`, {
-      exitCode: ExitCode.NOT_FOUND,
-      code: 'not_found',
-      hint: close.length ? `did you mean ${close.join(', ')}?` : 'list the classes with `wes legacy object-info`',
-    });
-  }
-  const def = info[className];
+  const rows: Cell[][] = Object.entries(info).map(([name, def]) => {
+    const d = isRecord(def) ? def : {};
+    return [name, text(d.display_name), text(d.category), Object.keys(requiredInputs(def)).join(', '), d.output_node === true ? 'yes' : ''];
+  });
+  printTable(f.io, ['class', 'display name', 'category', 'required inputs', 'output'], rows);
+  f.io.info(`${rows.length} node classes`);
+  return 0;
+}
+
+/** The server answers an unknown class with `{}` (not 404): the whole list then gives suggestions. */
+async function noSuchClass(client: LegacyClient, className: string): Promise<WesError> {
+  const close = nearest(className, Object.keys(await client.objectInfo()));
+  return new WesError(`no such node class ${JSON.stringify(className)} on this server`, {
+    exitCode: ExitCode.NOT_FOUND,
+    code: 'not_found',
+    hint: close.length ? `did you mean ${close.join(', ')}?` : 'list the classes with `wes legacy object-info`',
+  });
+}
+
+export async function run(f: Factory, args: string[]): Promise<number> {
+  const client = legacyClient(f, 'object-info');
+  const className = args[0];
+  if (className === undefined) return listAll(f, client);
+  const def = await client.objectInfoOf(className);
+  if (def === null) throw await noSuchClass(client, className);
   if (f.io.json) {
     f.io.printJson({ [className]: def });
     return 0;

@@ -19,6 +19,10 @@ import { pollToEnd } from './wait.js';
 import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';
 import { checkFolderTarget } from '../../files/targets.js';
+import { statusReader } from './engine.js';
+import { waitForTerminalStatus } from '../../surfaces/legacy/poll.js';
+import type { StatusReader } from '../../surfaces/legacy/prompt-state.js';
+import type { NodeFileRef } from '../../surfaces/legacy/tracker.js';
 
 function refusal(answer: V1PromptResponse): WesError | null {
   if (answer.error === undefined || answer.error === null) return null;
@@ -47,7 +51,8 @@ async function submit(f: Factory, client: LegacyClient, workflow: Record<string,
 
 async function followBySocket(f: Factory, client: LegacyClient, workflow: Record<string, unknown>, opts: Record<string, unknown>): Promise<number> {
   const existing = existingPolicy(opts);
-  const follower = new JobFollower(f, client, { previewsDir: opts.previews as string | undefined, existing, workflow, checkEveryMs: intervalMs(opts.interval, 5) });
+  const reader = await statusReader(f, client);
+  const follower = new JobFollower(f, client, reader, { previewsDir: opts.previews as string | undefined, existing, workflow, checkEveryMs: intervalMs(opts.interval, 5) });
   await follower.connect();
   let submitted: { promptId: string; answer: V1PromptResponse };
   try {
@@ -60,7 +65,7 @@ async function followBySocket(f: Factory, client: LegacyClient, workflow: Record
   if (f.io.json) f.io.printJson(answer, true);
   else f.io.println(promptId);
   const result = await follower.follow(promptId);
-  const files = result.status === 'success' && opts.download ? await download(f, client, result, opts.download as string, existing) : [];
+  const files = result.status === 'success' && opts.download ? await download(f, client, reader, result, opts.download as string, existing) : [];
   if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status, ...(opts.download ? { files } : {}) }, true);
   if (result.previewsSaved > 0) f.io.info(`saved ${result.previewsSaved} preview(s) in ${opts.previews as string}`);
   showTraceback(f, result.outcome);
@@ -69,9 +74,20 @@ async function followBySocket(f: Factory, client: LegacyClient, workflow: Record
   return 0;
 }
 
-async function download(f: Factory, client: LegacyClient, result: FollowResult, dir: string, existing: ExistingPolicy): Promise<string[]> {
-  const refs = result.tracker.outputs;
-  if (result.reconnects > 0) f.io.warn('warning: the WebSocket reconnected during the run; outputs reported while it was down are not known and were not downloaded');
+/**
+ * The outputs to save: on a self-hosted engine its history lists them (complete even when the
+ * socket missed an `executed` message; written just after the run ends, so it is waited for); on
+ * the cloud only the socket's `executed` messages name them.
+ */
+async function outputsOf(f: Factory, reader: StatusReader, result: FollowResult): Promise<NodeFileRef[]> {
+  if (reader.engine === 'cloud') return result.tracker.outputs;
+  const state = await waitForTerminalStatus(reader, result.promptId, { intervalMs: 100, signal: f.signal });
+  return state.outputs;
+}
+
+async function download(f: Factory, client: LegacyClient, reader: StatusReader, result: FollowResult, dir: string, existing: ExistingPolicy): Promise<string[]> {
+  const refs = await outputsOf(f, reader, result);
+  if (result.reconnects > 0 && reader.engine === 'cloud') f.io.warn('warning: the WebSocket reconnected during the run; outputs reported while it was down are not known and were not downloaded');
   if (!refs.some((r) => r.type === 'output')) {
     f.io.warn('warning: the prompt reported no output files to download');
     return [];
@@ -107,9 +123,10 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     return 0;
   }
   if (!f.io.json) f.io.println(promptId);
-  const status = await pollToEnd(f, client, promptId, intervalMs(opts.interval, 1));
-  if (f.io.json) f.io.printJson({ ...answer, status });
-  const failure = failureOf(promptId, status, null);
+  const state = await pollToEnd(f, await statusReader(f, client), promptId, intervalMs(opts.interval, 1));
+  if (f.io.json) f.io.printJson({ ...answer, status: state.status });
+  showTraceback(f, state.outcome);
+  const failure = failureOf(promptId, state.status, state.outcome);
   if (failure) throw failure;
   return 0;
 }

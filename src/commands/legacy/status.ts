@@ -1,24 +1,28 @@
-// wes legacy status <prompt_id> [--wait]: the v1 status; --wait polls until a terminal value,
-// treating every other value (even one never seen before) as in flight.
+// wes legacy status <prompt_id> [--wait]: the prompt's state by REST (the cloud's status route, or
+// a self-hosted engine's queue and history); --wait polls until a terminal value, treating every
+// other value (even one never seen before) as in flight.
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-import { failureOf } from './report.js';
+import { statusReader } from './engine.js';
+import { failureOf, showTraceback } from './report.js';
 import { pollToEnd } from './wait.js';
 import { intervalMs, legacyClient } from './shared.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   const promptId = args[0]!;
   const client = legacyClient(f, 'status');
+  const reader = await statusReader(f, client);
   if (!opts.wait) {
-    const answer = await client.status(promptId);
-    if (f.io.json) f.io.printJson(answer);
-    else f.io.println(sanitizeLine(answer.status));
+    const state = await reader.read(promptId);
+    if (f.io.json) f.io.printJson(state.answer ?? { status: state.status });
+    else f.io.println(sanitizeLine(state.status));
     return 0;
   }
-  const status = await pollToEnd(f, client, promptId, intervalMs(opts.interval, 1));
-  if (f.io.json) f.io.printJson({ status });
-  else f.io.println(sanitizeLine(status));
-  const failure = failureOf(promptId, status, null);
+  const state = await pollToEnd(f, reader, promptId, intervalMs(opts.interval, 1));
+  if (f.io.json) f.io.printJson({ status: state.status });
+  else f.io.println(sanitizeLine(state.status));
+  showTraceback(f, state.outcome);
+  const failure = failureOf(promptId, state.status, state.outcome);
   if (failure) throw failure;
   return 0;
 }

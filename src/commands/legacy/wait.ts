@@ -1,15 +1,15 @@
-// Polls a prompt's v1 status to a terminal value with a progress line per change on stderr.
+// Polls a prompt's state to a terminal value with a progress line per change on stderr.
 import type { Factory } from '../../factory.js';
 import { createProgress } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-import type { LegacyClient } from '../../surfaces/legacy/client.js';
 import { waitForTerminalStatus } from '../../surfaces/legacy/poll.js';
+import type { PromptState, StatusReader } from '../../surfaces/legacy/prompt-state.js';
 
-export async function pollToEnd(f: Factory, client: LegacyClient, promptId: string, everyMs: number): Promise<string> {
+export async function pollToEnd(f: Factory, reader: StatusReader, promptId: string, everyMs: number): Promise<PromptState> {
   const progress = createProgress(f.io, `prompt ${promptId}: checking`);
-  let status: string;
+  let state: PromptState;
   try {
-    status = await waitForTerminalStatus(client, promptId, {
+    state = await waitForTerminalStatus(reader, promptId, {
       intervalMs: everyMs,
       signal: f.signal,
       onStatus: (s) => progress.update(`prompt ${promptId}: ${sanitizeLine(s)}`),
@@ -18,7 +18,7 @@ export async function pollToEnd(f: Factory, client: LegacyClient, promptId: stri
     progress.stop();
     throw err;
   }
-  if (status === 'success') progress.succeed(`prompt ${promptId}: success`);
-  else progress.fail(`prompt ${promptId}: ${sanitizeLine(status)}`);
-  return status;
+  if (state.status === 'success') progress.succeed(`prompt ${promptId}: success`);
+  else progress.fail(`prompt ${promptId}: ${sanitizeLine(state.status)}`);
+  return state;
 }

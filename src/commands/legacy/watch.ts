@@ -6,12 +6,13 @@ import { failureOf, showTraceback } from './report.js';
 import { intervalMs, legacyClient } from './shared.js';
 import { checkLegacyTargets } from './prompt.js';
 import { existingPolicy } from '../../files/existing.js';
+import { statusReader } from './engine.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
   const promptId = args[0]!;
   await checkLegacyTargets(opts);
   const client = legacyClient(f, 'watch');
-  const follower = new JobFollower(f, client, { previewsDir: opts.previews as string | undefined, existing: existingPolicy(opts), checkEveryMs: intervalMs(opts.interval, 5) });
+  const follower = new JobFollower(f, client, await statusReader(f, client), { previewsDir: opts.previews as string | undefined, existing: existingPolicy(opts), checkEveryMs: intervalMs(opts.interval, 5) });
   const result = await follower.follow(promptId);
   if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status }, true);
   else f.io.println(result.status);

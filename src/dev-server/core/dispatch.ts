@@ -27,7 +27,7 @@ async function route(ctx: RequestContext, handlers: RouteHandler[]): Promise<voi
   if (outsideMount(ctx)) return sendNotFound(ctx);
   if (ctx.state.options.surface === 'self-hosted') ctx.path = engineRoutePath(ctx.path);
   const surface = surfaceOfPath(ctx.path);
-  if (surface === 'v2' && !ctx.state.options.jobsApi) return sendNotFound(ctx);
+  if (surface !== 'v1' && ctx.state.options.engineOnly && ctx.state.options.surface === 'self-hosted') return sendNotFound(ctx);
   if (surface === 'v2' && !checkCredential(ctx, 'v2')) return;
   if (surface === 'v1' && ctx.path.startsWith('/api/') && !checkCredential(ctx, 'v1')) return;
   for (const handler of handlers) {

@@ -15,7 +15,7 @@ export function resolveOptions(given: DevServerOptions): DevState['options'] {
     port: given.port ?? 8188,
     surface,
     apiKey,
-    jobsApi: given.jobsApi ?? true,
+    engineOnly: given.engineOnly ?? false,
     routerTokens: given.routerTokens ?? [],
     notEnabledTokens: given.notEnabledTokens ?? [],
     forbiddenTokens: given.forbiddenTokens ?? [DEFAULT_FORBIDDEN_TOKEN],

@@ -16,7 +16,7 @@ export function surfaceOfPath(path: string): PathSurface {
 function unknownToEngine(ctx: RequestContext): boolean {
   if (ctx.state.options.surface !== 'self-hosted') return false;
   const surface = surfaceOfPath(ctx.path);
-  return surface === 'v1' || (surface === 'v2' && !ctx.state.options.jobsApi);
+  return surface === 'v1' || ctx.state.options.engineOnly;
 }
 
 export function sendNotFound(ctx: RequestContext): void {

@@ -60,6 +60,21 @@ export class LegacyClient {
     return { text, info };
   }
 
+  /** One class's definition; null when the server has no such class (it answers `{}`, not 404). */
+  async objectInfoOf(className: string): Promise<unknown> {
+    const res = await this.http.json<unknown>({ surface: 'legacy', url: `/api/object_info/${segment(className)}` });
+    if (!isRecord(res.body)) throw badResponse('object_info is not a JSON object', res);
+    return Object.hasOwn(res.body, className) ? res.body[className] : null;
+  }
+
+  /** A self-hosted engine's history entry of one prompt; null while it is queued, running, or unknown (`{}`). */
+  async history(promptId: string): Promise<Record<string, unknown> | null> {
+    const res = await this.http.json<unknown>({ surface: 'legacy', url: `/api/history/${segment(promptId)}` });
+    if (!isRecord(res.body)) throw badResponse('the history answer is not a JSON object', res);
+    const entry = Object.hasOwn(res.body, promptId) ? res.body[promptId] : undefined;
+    return isRecord(entry) ? entry : null;
+  }
+
   /** Whether the server can send type-4 previews; an older server without the route cannot. */
   async features(): Promise<V1Features> {
     const res = await this.http.json<unknown>({ surface: 'legacy', url: '/api/features', accept: [404], retries: 1 });

@@ -1,7 +1,7 @@
-// Polls GET /api/job/{id}/status until a terminal value. Every other value, including names this
+// Polls a prompt's state by REST until a terminal value. Every other value, including names this
 // client has never seen, means "in flight".
 import { sleep } from '../../http/retry.js';
-import type { LegacyClient } from './client.js';
+import type { PromptState, StatusReader } from './prompt-state.js';
 import { isV1Terminal } from '../../protocol/legacy.js';
 
 export interface PollOptions {
@@ -10,11 +10,11 @@ export interface PollOptions {
   onStatus?: (status: string) => void;
 }
 
-export async function waitForTerminalStatus(client: LegacyClient, promptId: string, options: PollOptions): Promise<string> {
+export async function waitForTerminalStatus(reader: StatusReader, promptId: string, options: PollOptions): Promise<PromptState> {
   for (;;) {
-    const { status } = await client.status(promptId);
-    options.onStatus?.(status);
-    if (isV1Terminal(status)) return status;
+    const state = await reader.read(promptId);
+    options.onStatus?.(state.status);
+    if (isV1Terminal(state.status)) return state;
     await sleep(options.intervalMs, options.signal);
   }
 }

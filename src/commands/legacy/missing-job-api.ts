@@ -1,0 +1,24 @@
+// A job API v2 command sent to a self-hosted ComfyUI engine gets the engine's plain-text 404: the
+// engine has no v2 at all. Said in one sentence that points to `wes legacy`, instead of the 404.
+import type { Factory } from '../../factory.js';
+import { ApiError, ExitCode, WesError } from '../../errors.js';
+import { describeEngine, engineOf } from './engine.js';
+
+/** A 404 of the job API that is not the job API's own error envelope (the server has no such route). */
+export function isMissingJobApi(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.surface === 'jobs' && err.status === 404 && err.code === 'http_404';
+}
+
+export async function explainMissingJobApi(f: Factory, err: ApiError): Promise<WesError> {
+  let identity;
+  try {
+    identity = await engineOf(f);
+  } catch {
+    return err; // the server cannot say what it is: the 404 stands as it was
+  }
+  if (identity.kind !== 'self-hosted') return err;
+  return new WesError(
+    `this server is ${describeEngine(identity)}, which has no job API v2: use \`wes legacy\` with it (e.g. \`wes legacy prompt flow.json --wait\`)`,
+    { exitCode: ExitCode.NOT_FOUND, code: 'no_job_api', status: 404, surface: 'jobs' },
+  );
+}

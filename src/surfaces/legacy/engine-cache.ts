@@ -1,0 +1,63 @@
+// Remembers, per base URL, which v1 server answered there, for a few minutes: long enough that a
+// script's many commands probe once, short enough that starting a different server on the same
+// port is noticed soon. A damaged or foreign entry is ignored; a failed write only costs a probe.
+import { createHash, randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ProfileStore } from '../../config/store.js';
+import type { EngineIdentity, EngineKind } from './engine.js';
+import { isRecord } from '../shared/response-check.js';
+
+export const ENGINE_CACHE_TTL_MS = 5 * 60 * 1000;
+
+interface CacheEntry {
+  base_url: string;
+  kind: EngineKind;
+  version: string | null;
+  detected_at: number;
+}
+
+export class EngineCache {
+  constructor(
+    private readonly store: ProfileStore,
+    private readonly profile: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private file(baseUrl: string): string {
+    const key = createHash('sha256').update(baseUrl).digest('hex').slice(0, 32);
+    return join(this.store.cacheDir(this.profile, 'engines'), `${key}.json`);
+  }
+
+  async read(baseUrl: string): Promise<Omit<EngineIdentity, 'how'> | undefined> {
+    let entry: unknown;
+    try {
+      entry = JSON.parse(await readFile(this.file(baseUrl), 'utf8'));
+    } catch {
+      return undefined;
+    }
+    if (!isRecord(entry) || entry.base_url !== baseUrl || (entry.kind !== 'cloud' && entry.kind !== 'self-hosted')) return undefined;
+    const age = this.now() - Number(entry.detected_at);
+    if (!(age >= 0 && age < ENGINE_CACHE_TTL_MS)) return undefined;
+    return { kind: entry.kind, version: typeof entry.version === 'string' ? entry.version : null };
+  }
+
+  /** Written to a new private file of its own (created exclusively), then renamed over the entry. */
+  async write(baseUrl: string, identity: Omit<EngineIdentity, 'how'>): Promise<void> {
+    const entry: CacheEntry = { base_url: baseUrl, kind: identity.kind, version: identity.version, detected_at: this.now() };
+    let temp: string | undefined;
+    try {
+      const path = this.file(baseUrl);
+      temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+      const handle = await open(temp, 'wx', 0o600);
+      try {
+        await handle.writeFile(JSON.stringify(entry));
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, path);
+    } catch {
+      if (temp) await rm(temp, { force: true }).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+// A prompt's state by REST, from whichever v1 server answers. The hosted cloud API has a status
+// route; a self-hosted engine has none, so there the state comes from its queue (pending, running)
+// and its history (ended: success, error, or interrupted, with the error and the outputs). Both
+// give the cloud's terminal names (success, error, cancelled), so exit codes are the same.
+import { ExitCode, WesError } from '../../errors.js';
+import type { LegacyClient } from './client.js';
+import type { EngineKind } from './engine.js';
+import { isRecord } from '../shared/response-check.js';
+import { fileRefsOf, type NodeFileRef, type WsOutcome } from './tracker.js';
+
+export interface PromptState {
+  status: string;
+  /** How it ended, when the server said (the engine's history does; the cloud's status route does not). */
+  outcome: WsOutcome | null;
+  /** Output files, when the server listed them (the engine's history `outputs`). */
+  outputs: NodeFileRef[];
+  /** The cloud status route's answer as sent (what `legacy status --json` prints there). */
+  answer?: Record<string, unknown>;
+}
+
+export interface StatusReader {
+  readonly engine: EngineKind;
+  read(promptId: string): Promise<PromptState>;
+}
+
+export class CloudStatusReader implements StatusReader {
+  readonly engine = 'cloud' as const;
+  constructor(private readonly client: LegacyClient) {}
+
+  async read(promptId: string): Promise<PromptState> {
+    const answer = await this.client.status(promptId);
+    return { status: answer.status, outcome: null, outputs: [], answer: { ...answer } };
+  }
+}
+
+function entryId(entry: unknown): string | null {
+  return Array.isArray(entry) && typeof entry[1] === 'string' ? entry[1] : null;
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** The history's `status.messages` (`[[type, data], ...]`) as an ending, when one is there. */
+export function outcomeOfMessages(messages: unknown): WsOutcome | null {
+  if (!Array.isArray(messages)) return null;
+  for (const item of messages) {
+    if (!Array.isArray(item) || !isRecord(item[1])) continue;
+    const [type, data] = item as [unknown, Record<string, unknown>];
+    if (type === 'execution_interrupted') return { kind: 'interrupted' };
+    if (type === 'execution_success') return { kind: 'success' };
+    if (type === 'execution_error') {
+      const traceback = Array.isArray(data.traceback) ? data.traceback.filter((l) => typeof l === 'string').join('') : (str(data.traceback) ?? '');
+      return {
+        kind: 'error',
+        exceptionType: str(data.exception_type) ?? 'UnknownError',
+        exceptionMessage: str(data.exception_message) ?? '',
+        nodeId: str(data.node_id),
+        nodeType: str(data.node_type),
+        traceback,
+      };
+    }
+  }
+  return null;
+}
+
+/** A history entry as a state: `status_str` success or error; an interrupted run is an error with that message. */
+export function stateOfHistory(entry: Record<string, unknown>): PromptState {
+  const status = isRecord(entry.status) ? entry.status : {};
+  const outcome = outcomeOfMessages(status.messages);
+  const outputs = isRecord(entry.outputs) ? Object.entries(entry.outputs).flatMap(([node, output]) => fileRefsOf(node, output)) : [];
+  if (status.status_str === 'success') return { status: 'success', outcome: outcome ?? { kind: 'success' }, outputs };
+  if (outcome?.kind === 'interrupted') return { status: 'cancelled', outcome, outputs };
+  return { status: 'error', outcome, outputs };
+}
+
+/**
+ * The engine's answer: the queue first, then the history. In that order nothing is missed: a
+ * prompt no longer queued when the queue was read is in the history by the time it is read. A
+ * prompt in neither was never there, or was deleted from the queue before it ran: once this
+ * reader has seen it queued, that is what happened (`cancelled`, as the cloud would say).
+ */
+export class EngineStatusReader implements StatusReader {
+  readonly engine = 'self-hosted' as const;
+  private readonly seenQueued = new Set<string>();
+  constructor(private readonly client: LegacyClient) {}
+
+  async read(promptId: string): Promise<PromptState> {
+    const queue = await this.client.queue();
+    if (queue.queue_running.some((e) => entryId(e) === promptId)) return this.queued(promptId, 'running');
+    if (queue.queue_pending.some((e) => entryId(e) === promptId)) return this.queued(promptId, 'pending');
+    const entry = await this.client.history(promptId);
+    if (entry) return stateOfHistory(entry);
+    if (this.seenQueued.has(promptId)) return { status: 'cancelled', outcome: null, outputs: [] };
+    throw new WesError(`no prompt ${promptId} in the engine's queue or history`, {
+      exitCode: ExitCode.NOT_FOUND,
+      code: 'not_found',
+      surface: 'legacy',
+      hint: 'check the id; the engine forgets a prompt deleted from its queue, and its history when it restarts',
+    });
+  }
+
+  private queued(promptId: string, status: 'pending' | 'running'): PromptState {
+    this.seenQueued.add(promptId);
+    return { status, outcome: null, outputs: [] };
+  }
+}
