@@ -2,25 +2,40 @@
 // URL), asked at most once per command, and the REST status reader that fits it.
 import type { Factory } from '../../factory.js';
 import type { LegacyClient } from '../../surfaces/legacy/client.js';
-import { resolveEngine, type EngineIdentity } from '../../surfaces/legacy/engine.js';
+import { knownEngine, resolveEngine, type EngineIdentity } from '../../surfaces/legacy/engine.js';
 import { EngineCache } from '../../surfaces/legacy/engine-cache.js';
-import { CloudStatusReader, EngineStatusReader, type StatusReader } from '../../surfaces/legacy/prompt-state.js';
+import { CloudStatusReader, DetectingStatusReader, EngineStatusReader, type StatusReader } from '../../surfaces/legacy/prompt-state.js';
 
-const known = new WeakMap<Factory, Promise<EngineIdentity>>();
+const identities = new WeakMap<Factory, Promise<EngineIdentity>>();
 
+function cacheOf(f: Factory): EngineCache {
+  return new EngineCache(f.store(), f.settings().profile);
+}
+
+/** Which server this is, probing when neither the setting nor the cache says (doctor, the v2 404). */
 export function engineOf(f: Factory): Promise<EngineIdentity> {
-  let identity = known.get(f);
+  let identity = identities.get(f);
   if (!identity) {
-    const s = f.settings();
-    identity = resolveEngine(f.http(), s.engine, new EngineCache(f.store(), s.profile));
-    known.set(f, identity);
+    identity = resolveEngine(f.http(), f.settings().engine, cacheOf(f));
+    identities.set(f, identity);
   }
   return identity;
 }
 
+/**
+ * The REST status reader for this server. When nothing is known yet, the first status read finds
+ * out (on the cloud its status route answers, at no extra request) and the answer is remembered.
+ */
 export async function statusReader(f: Factory, client: LegacyClient): Promise<StatusReader> {
-  const { kind } = await engineOf(f);
-  return kind === 'self-hosted' ? new EngineStatusReader(client) : new CloudStatusReader(client);
+  const known = await knownEngine(f.http(), f.settings().engine, cacheOf(f));
+  if (known) return known.kind === 'self-hosted' ? new EngineStatusReader(client) : new CloudStatusReader(client);
+  return new DetectingStatusReader(
+    client,
+    async () => (await engineOf(f)).kind,
+    async (kind) => {
+      if (kind === 'cloud') await cacheOf(f).write(f.http().baseUrlFor('legacy'), { kind, version: null });
+    },
+  );
 }
 
 /** "a self-hosted ComfyUI engine (0.3.18)" / "the hosted cloud API". */

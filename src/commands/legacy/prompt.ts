@@ -80,6 +80,7 @@ async function followBySocket(f: Factory, client: LegacyClient, workflow: Record
  * the cloud only the socket's `executed` messages name them.
  */
 async function outputsOf(f: Factory, reader: StatusReader, result: FollowResult): Promise<NodeFileRef[]> {
+  if (reader.engine === null) await reader.read(result.promptId); // finds out which server this is
   if (reader.engine === 'cloud') return result.tracker.outputs;
   const state = await waitForTerminalStatus(reader, result.promptId, { intervalMs: 100, signal: f.signal });
   return state.outputs;

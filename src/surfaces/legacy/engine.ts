@@ -55,13 +55,18 @@ export interface EngineMemory {
   write(baseUrl: string, identity: Omit<EngineIdentity, 'how'>): Promise<void>;
 }
 
-/** The engine setting when it names one; otherwise a remembered probe, else a new probe (remembered). */
-export async function resolveEngine(http: HttpClient, setting: 'auto' | EngineKind, memory: EngineMemory | null): Promise<EngineIdentity> {
+/** What is known without asking the server: the engine setting when it names one, else a remembered probe. */
+export async function knownEngine(http: HttpClient, setting: 'auto' | EngineKind, memory: EngineMemory | null): Promise<EngineIdentity | null> {
   if (setting !== 'auto') return { kind: setting, version: null, how: 'setting' };
-  const baseUrl = http.baseUrlFor('legacy');
-  const cached = await memory?.read(baseUrl);
-  if (cached) return { ...cached, how: 'cached' };
+  const cached = await memory?.read(http.baseUrlFor('legacy'));
+  return cached ? { ...cached, how: 'cached' } : null;
+}
+
+/** What is known, else a new probe (remembered). */
+export async function resolveEngine(http: HttpClient, setting: 'auto' | EngineKind, memory: EngineMemory | null): Promise<EngineIdentity> {
+  const known = await knownEngine(http, setting, memory);
+  if (known) return known;
   const found = await detectEngine(http);
-  await memory?.write(baseUrl, found);
+  await memory?.write(http.baseUrlFor('legacy'), found);
   return { ...found, how: 'detected' };
 }

@@ -2,7 +2,8 @@
 // route; a self-hosted engine has none, so there the state comes from its queue (pending, running)
 // and its history (ended: success, error, or interrupted, with the error and the outputs). Both
 // give the cloud's terminal names (success, error, cancelled), so exit codes are the same.
-import { ExitCode, WesError } from '../../errors.js';
+import { ApiError, ExitCode, WesError } from '../../errors.js';
+import { segment } from '../../http/links.js';
 import type { LegacyClient } from './client.js';
 import type { EngineKind } from './engine.js';
 import { isRecord } from '../shared/response-check.js';
@@ -19,7 +20,8 @@ export interface PromptState {
 }
 
 export interface StatusReader {
-  readonly engine: EngineKind;
+  /** Which server answers; null until the first read has found out. */
+  readonly engine: EngineKind | null;
   read(promptId: string): Promise<PromptState>;
 }
 
@@ -86,6 +88,7 @@ export class EngineStatusReader implements StatusReader {
   constructor(private readonly client: LegacyClient) {}
 
   async read(promptId: string): Promise<PromptState> {
+    segment(promptId); // an id that would change the request path is refused before any request
     const queue = await this.client.queue();
     if (queue.queue_running.some((e) => entryId(e) === promptId)) return this.queued(promptId, 'running');
     if (queue.queue_pending.some((e) => entryId(e) === promptId)) return this.queued(promptId, 'pending');
@@ -103,5 +106,53 @@ export class EngineStatusReader implements StatusReader {
   private queued(promptId: string, status: 'pending' | 'running'): PromptState {
     this.seenQueued.add(promptId);
     return { status, outcome: null, outputs: [] };
+  }
+}
+
+/** The plain-text 404 a web server gives for a route it lacks (a ComfyUI engine's `404: Not Found`). */
+export function isPlainNotFound(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.surface === 'legacy' && err.status === 404 && err.details === undefined && (err.body?.length ?? 0) > 0;
+}
+
+/**
+ * With the engine setting `auto` and nothing remembered: the first read asks the cloud's status
+ * route, which costs a hosted API nothing extra. Only when that route is missing (a plain-text
+ * 404) is the server asked what it is; a self-hosted engine is then read from its queue and
+ * history from there on. What was found is reported to `remember`.
+ */
+export class DetectingStatusReader implements StatusReader {
+  private inner: StatusReader | null = null;
+  private readonly cloud: CloudStatusReader;
+
+  constructor(
+    private readonly client: LegacyClient,
+    private readonly identify: () => Promise<EngineKind>,
+    private readonly remember: (kind: EngineKind) => Promise<void>,
+  ) {
+    this.cloud = new CloudStatusReader(client);
+  }
+
+  get engine(): EngineKind | null {
+    return this.inner?.engine ?? null;
+  }
+
+  async read(promptId: string): Promise<PromptState> {
+    if (this.inner) return this.inner.read(promptId);
+    try {
+      const state = await this.cloud.read(promptId);
+      await this.settle(this.cloud);
+      return state;
+    } catch (err) {
+      if (!isPlainNotFound(err) || (await this.identify()) !== 'self-hosted') throw err;
+      return (await this.settle(new EngineStatusReader(this.client))).read(promptId);
+    }
+  }
+
+  private async settle(reader: StatusReader): Promise<StatusReader> {
+    if (!this.inner) {
+      this.inner = reader;
+      await this.remember(reader.engine!);
+    }
+    return this.inner;
   }
 }
