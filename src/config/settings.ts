@@ -156,8 +156,6 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
     deployment,
     partnerKey: values.partner_key.value,
     readTimeoutMs: parseReadTimeout(values.read_timeout.value, describeSource(values.read_timeout, 'read_timeout')),
-}
-
     engine: validateEngine(values.engine.value, describeSource(values.engine, 'engine')),
   };
 }

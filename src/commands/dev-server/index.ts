@@ -25,8 +25,7 @@ The cloud surface needs an API key: --api-key, WES_DEV_API_KEY, or the printed d
 Examples:
   $ wes dev-server
   $ wes dev-server --port 0 --surface serverless --deployment demo
-  $ wes dev-server --surface self-hosted --step-ms 5
-  $ wes dev-server --surface self-hosted --engine-only    # a bare ComfyUI engine: v1 only`,
+  $ wes dev-server --surface self-hosted --engine-only --step-ms 5`,
     )
     .action(action(() => import('./run.js')));
 }
