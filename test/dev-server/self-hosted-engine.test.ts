@@ -3,7 +3,7 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
-import { decodeFrame, FRAME_PREVIEW_IMAGE, IMAGE_TYPE_PNG } from '../../src/surfaces/legacy/frames.js';
+import { decodeFrame, FRAME_PREVIEW_IMAGE, IMAGE_TYPE_PNG } from '../../src/protocol/legacy-frames.js';
 import { startFast } from '../helpers/dev-server.js';
 import { fixture, keysOf, messageOrder } from '../helpers/comfyui-fixtures.js';
 import { failingWorkflow, longWorkflow, sampleWorkflow, submit, v1, WsRecorder } from './legacy-kit.js';
