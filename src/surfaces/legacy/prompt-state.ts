@@ -7,7 +7,7 @@ import { segment } from '../../http/links.js';
 import type { LegacyClient } from './client.js';
 import type { EngineKind } from './engine.js';
 import { isRecord } from '../shared/response-check.js';
-import { fileRefsOf, type NodeFileRef, type WsOutcome } from './tracker.js';
+import { errorOutcome, fileRefsOf, type NodeFileRef, type WsOutcome } from './tracker.js';
 
 export interface PromptState {
   status: string;
@@ -39,10 +39,6 @@ function entryId(entry: unknown): string | null {
   return Array.isArray(entry) && typeof entry[1] === 'string' ? entry[1] : null;
 }
 
-function str(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
 /** The history's `status.messages` (`[[type, data], ...]`) as an ending, when one is there. */
 export function outcomeOfMessages(messages: unknown): WsOutcome | null {
   if (!Array.isArray(messages)) return null;
@@ -51,17 +47,7 @@ export function outcomeOfMessages(messages: unknown): WsOutcome | null {
     const [type, data] = item as [unknown, Record<string, unknown>];
     if (type === 'execution_interrupted') return { kind: 'interrupted' };
     if (type === 'execution_success') return { kind: 'success' };
-    if (type === 'execution_error') {
-      const traceback = Array.isArray(data.traceback) ? data.traceback.filter((l) => typeof l === 'string').join('') : (str(data.traceback) ?? '');
-      return {
-        kind: 'error',
-        exceptionType: str(data.exception_type) ?? 'UnknownError',
-        exceptionMessage: str(data.exception_message) ?? '',
-        nodeId: str(data.node_id),
-        nodeType: str(data.node_type),
-        traceback,
-      };
-    }
+    if (type === 'execution_error') return errorOutcome(data);
   }
   return null;
 }

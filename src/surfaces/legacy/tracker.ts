@@ -52,6 +52,19 @@ export function fileRefsOf(node: string, output: unknown): NodeFileRef[] {
   return refs;
 }
 
+/** An `execution_error` message's data (on the socket, or in an engine's history) as an outcome. */
+export function errorOutcome(data: Record<string, unknown>): WsOutcome {
+  const traceback = Array.isArray(data.traceback) ? data.traceback.filter((l) => typeof l === 'string').join('') : (str(data.traceback) ?? '');
+  return {
+    kind: 'error',
+    exceptionType: str(data.exception_type) ?? 'UnknownError',
+    exceptionMessage: str(data.exception_message) ?? '',
+    nodeId: str(data.node_id),
+    nodeType: str(data.node_type),
+    traceback,
+  };
+}
+
 export class PromptTracker {
   /** Node now executing in our prompt. */
   currentNode: string | null = null;
@@ -106,18 +119,9 @@ export class PromptTracker {
       case 'execution_interrupted':
         this.outcome = { kind: 'interrupted' };
         break;
-      case 'execution_error': {
-        const traceback = Array.isArray(data.traceback) ? data.traceback.filter((l) => typeof l === 'string').join('') : (str(data.traceback) ?? '');
-        this.outcome = {
-          kind: 'error',
-          exceptionType: str(data.exception_type) ?? 'UnknownError',
-          exceptionMessage: str(data.exception_message) ?? '',
-          nodeId: str(data.node_id),
-          nodeType: str(data.node_type),
-          traceback,
-        };
+      case 'execution_error':
+        this.outcome = errorOutcome(data);
         break;
-      }
       default:
         break; // status, progress_state and types this client does not know
     }
