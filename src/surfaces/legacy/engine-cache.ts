@@ -1,10 +1,11 @@
 // Remembers, per base URL, which v1 server answered there, for a few minutes: long enough that a
 // script's many commands probe once, short enough that starting a different server on the same
 // port is noticed soon. A damaged or foreign entry is ignored; a failed write only costs a probe.
-import { createHash, randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProfileStore } from '../../config/store.js';
+import { writeFileSafely } from '../../files/safe-file.js';
 import type { EngineIdentity, EngineKind } from './engine.js';
 import { isRecord } from '../shared/response-check.js';
 
@@ -42,22 +43,13 @@ export class EngineCache {
     return { kind: entry.kind, version: typeof entry.version === 'string' ? entry.version : null };
   }
 
-  /** Written to a new private file of its own (created exclusively), then renamed over the entry. */
+  /** Through the one safe-file primitive: a fresh private temp created exclusively, then renamed over the entry. */
   async write(baseUrl: string, identity: Omit<EngineIdentity, 'how'>): Promise<void> {
     const entry: CacheEntry = { base_url: baseUrl, kind: identity.kind, version: identity.version, detected_at: this.now() };
-    let temp: string | undefined;
     try {
-      const path = this.file(baseUrl);
-      temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-      const handle = await open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(JSON.stringify(entry));
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, path);
+      await writeFileSafely(this.file(baseUrl), JSON.stringify(entry), { mode: 0o600 });
     } catch {
-      if (temp) await rm(temp, { force: true }).catch(() => undefined);
+      // a cache that cannot be written costs only a probe next time
     }
   }
 }
