@@ -54,7 +54,7 @@ async function followFlood(server, startClient) {
 
 export async function run(ctx) {
   const title = `legacy watch, ${MESSAGES.toLocaleString('en')} WS messages (CPU)`;
-  const target = { max: 2 };
+  const target = { max: 1.2 };
   const missing = missingCommand(['legacy', 'watch']);
   if (missing) return [unavailable('legacy-watch', title, missing, target)];
   const server = await ctx.startServer({ stepMs: 0 });
