@@ -1,6 +1,7 @@
-// Replaces a small state file whole and crash-safely: the new bytes go to an exclusively created
-// temp file beside it (O_EXCL, O_NOFOLLOW: never an existing file or a planted link), are
-// fsynced, and only then renamed over the old one, which stays whole until that moment.
+// Replaces a small state file whole and crash-safely, synchronously: the job history compacts
+// inside its synchronous append (async callers use writeFileSafely in safe-file.ts). The new bytes
+// go to an exclusively created temp file beside it (O_EXCL, O_NOFOLLOW: never an existing file or
+// a planted link), are fsynced, and only then renamed over the old one, whole until that moment.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 

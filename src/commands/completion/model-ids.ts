@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Factory } from '../../factory.js';
 import { stateDir } from '../../config/history.js';
 import { ModelsClient } from '../../surfaces/models/client.js';
-import { replaceFileSync } from '../../files/replace-file.js';
+import { writeFileSafely } from '../../files/safe-file.js';
 
 const MAX_AGE_MS = 24 * 3600 * 1000;
 const PAGE = 200;
@@ -57,5 +57,5 @@ export async function refreshModelIds(f: Factory): Promise<void> {
   const ids = page.data.map((m) => m.id).filter((id) => SAFE_MODEL_ID.test(id));
   const path = cachePath(f);
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-  replaceFileSync(path, ids.join('\n') + '\n');
+  await writeFileSafely(path, ids.join('\n') + '\n', { mode: 0o600, durable: true });
 }
