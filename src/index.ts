@@ -1,9 +1,9 @@
 // The library entry (`import { ... } from 'wes'`): the typed surface clients on the same HTTP
 // layer the CLI uses, so a script gets the same retries, link handling and errors.
 import { HttpClient, type HttpClientOptions, type RetryInfo } from './http/client.js';
-import { JobsClient } from './surfaces/jobs/client.js';
-import { ModelsClient } from './surfaces/models/client.js';
-import { LegacyClient } from './surfaces/legacy/client.js';
+import { JobsClient } from './clients/jobs/client.js';
+import { ModelsClient } from './clients/models/client.js';
+import { LegacyClient } from './clients/legacy/client.js';
 import { DEFAULT_BASE_URL } from './config/keys.js';
 import { normalizeBaseUrl, resolveSettings, validateDeployment, type GlobalFlags } from './config/settings.js';
 import { ProfileStore } from './config/store.js';
@@ -15,20 +15,20 @@ export { ApiError, WesError, UsageError, NetworkError, TimeoutError, Interrupted
 export { sanitize } from './render/sanitize.js';
 
 // Surface A: job API v2.
-export { JobsClient, type FetchedJob, type FetchedAsset, type UploadRequest, type LogsAnswer } from './surfaces/jobs/client.js';
-export { followJob, type FollowOptions } from './surfaces/jobs/follow.js';
-export { downloadOutputs, type DownloadOptions, type DownloadResult, type SavedOutput } from './surfaces/jobs/download.js';
+export { JobsClient, type FetchedJob, type FetchedAsset, type UploadRequest, type LogsAnswer } from './clients/jobs/client.js';
+export { followJob, type FollowOptions } from './clients/jobs/follow-job.js';
+export { downloadOutputs, type DownloadOptions, type DownloadResult, type SavedOutput } from './clients/jobs/download.js';
 export { isTerminal, TERMINAL_STATUSES } from './protocol/jobs.js';
 export type { Job, JobStatus, JobUrls, JobError, Output, AssetRecord, SubmitRequest, Progress } from './protocol/jobs.js';
 
 // Surface B: model router.
-export { ModelsClient, type RunAnswer, type SchemaAnswer } from './surfaces/models/client.js';
-export { walkCatalog, type WalkOptions } from './surfaces/models/walk.js';
+export { ModelsClient, type RunAnswer, type SchemaAnswer } from './clients/models/client.js';
+export { walkCatalog, type WalkOptions } from './clients/models/walk.js';
 export { parseModelId, type ModelRef } from './protocol/model-ids.js';
-export type { RouterModelListEntry, RouterModelDetail, RouterModelListResponse } from './protocol/router.js';
+export type { RouterModelListEntry, RouterModelDetail, RouterModelListResponse } from './protocol/models.js';
 
 // Surface C: cloud API v1 (deprecated).
-export { LegacyClient } from './surfaces/legacy/client.js';
+export { LegacyClient } from './clients/legacy/client.js';
 export type { V1PromptRequest, V1PromptResponse, V1JobStatus, V1Queue, V1UploadResult } from './protocol/legacy.js';
 
 export interface ClientOptions {

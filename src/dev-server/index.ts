@@ -10,7 +10,7 @@ import { DevEngine } from './engine/engine.js';
 import { ScriptedFaults } from './faults/table.js';
 import { handleJobsApi } from './jobs/index.js';
 import { attachLegacyWebSocket, handleLegacy } from './legacy/index.js';
-import { closeRouter, handleRouter } from './router/index.js';
+import { closeRouter, handleRouter } from './models/index.js';
 import { attachEngineHistory, handleSelfHosted } from './self-hosted/index.js';
 import { createSignedListener } from './signed/listener.js';
 import { HmacUrlSigner } from './signed/signer.js';

@@ -7,7 +7,7 @@ import { lineKey } from '../../src/commands/jobs/batch-input.js';
 import { alreadyDone, keyForRun, ResultBook, type Previous } from '../../src/commands/jobs/batch-results.js';
 import { Journal } from '../../src/commands/jobs/batch-journal.js';
 import { worstExitCode } from '../../src/commands/jobs/batch.js';
-import type { BatchResult } from '../../src/surfaces/jobs/batch-run.js';
+import type { BatchResult } from '../../src/clients/jobs/batch-run.js';
 
 function result(index: number, status: string, key = 'K', error: BatchResult['error'] = null): BatchResult {
   return { index, job_id: status === 'not_submitted' ? null : `job-${index}`, status, outputs: [], error, idempotency_key: key };

@@ -2,7 +2,7 @@
 // SSE and polling, a broken or refused event stream, a 429 storm, Ctrl-C and --timeout.
 import { describe, expect, it } from 'vitest';
 import { addFaults, getJson, imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
-import { changeKey } from '../../src/surfaces/jobs/follow.js';
+import { changeKey } from '../../src/clients/jobs/follow-job.js';
 import type { Job } from '../../src/protocol/jobs.js';
 import { failWorkflow, interruptWhen, ndjson, seen, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeGradientPng } from '../../src/dev-server/router/models/png.js';
+import { encodeGradientPng } from '../../src/dev-server/models/stock/png.js';
 import { addFaults, startFast } from '../helpers/dev-server.js';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { failingWorkflow, longWorkflow, sampleWorkflow, statusOf, submit, waitForStatus } from '../dev-server/legacy-kit.js';

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { rebuildCatalog } from '../../src/dev-server/router/index.js';
+import { rebuildCatalog } from '../../src/dev-server/models/index.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useDevServer } from '../helpers/dev-server.js';
 import { seen, totalRequests, wesAgainst } from './models-env.js';

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setRouterDeadline } from '../../src/dev-server/router/index.js';
-import { encodeGradientPng } from '../../src/dev-server/router/models/png.js';
+import { setRouterDeadline } from '../../src/dev-server/models/index.js';
+import { encodeGradientPng } from '../../src/dev-server/models/stock/png.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useDevServer } from '../helpers/dev-server.js';
 import { seen, totalRequests, wesAgainst } from './models-env.js';

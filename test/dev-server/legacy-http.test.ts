@@ -1,6 +1,6 @@
 // Surface C REST routes of the dev-server, over real HTTP.
 import { describe, expect, it } from 'vitest';
-import { encodeGradientPng } from '../../src/dev-server/router/models/png.js';
+import { encodeGradientPng } from '../../src/dev-server/models/stock/png.js';
 import { startFast, useDevServer } from '../helpers/dev-server.js';
 import { failingWorkflow, sampleWorkflow, statusOf, submit, v1, waitForStatus } from './legacy-kit.js';
 

@@ -6,9 +6,9 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { FileBlobStore } from '../../src/dev-server/assets/blob-store.js';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
-import { routerState, setRouterDeadline } from '../../src/dev-server/router/index.js';
+import { routerState, setRouterDeadline } from '../../src/dev-server/models/index.js';
 import { getJson, postJson, startFast, submitJob, useDevServer, v1Auth, v2Auth } from '../helpers/dev-server.js';
-import { call } from './router-http.js';
+import { call } from './models-http.js';
 
 interface RawAnswer {
   status: number;

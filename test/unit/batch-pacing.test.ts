@@ -1,7 +1,7 @@
 // The pacing of one batch endpoint (AIMD on the lines in flight) and when it is set aside.
 import { describe, expect, it } from 'vitest';
-import { Endpoint, SET_ASIDE_AFTER } from '../../src/surfaces/jobs/batch-endpoints.js';
-import type { JobsClient } from '../../src/surfaces/jobs/client.js';
+import { Endpoint, SET_ASIDE_AFTER } from '../../src/clients/jobs/batch-endpoints.js';
+import type { JobsClient } from '../../src/clients/jobs/client.js';
 
 function endpoint(concurrency: number): Endpoint {
   return new Endpoint({ name: 'e', url: 'http://127.0.0.1:1', client: {} as JobsClient, concurrency });

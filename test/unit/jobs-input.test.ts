@@ -5,10 +5,10 @@ import fc from 'fast-check';
 import { applyAssignments, parseSet, parseValue } from '../../src/commands/jobs/set-inputs.js';
 import { isUiFormat, parseWorkflow } from '../../src/commands/jobs/workflow-file.js';
 import { findJsonProblem, lineAndColumn } from '../../src/commands/jobs/json-position.js';
-import { exitCodeFor, parseInterval } from '../../src/commands/jobs/follow-run.js';
+import { exitCodeFor, parseInterval } from '../../src/commands/jobs/watch-job.js';
 import { outputLine, progressLine } from '../../src/commands/jobs/job-view.js';
-import { changeKey } from '../../src/surfaces/jobs/follow.js';
-import { urlExpired } from '../../src/surfaces/jobs/download.js';
+import { changeKey } from '../../src/clients/jobs/follow-job.js';
+import { urlExpired } from '../../src/clients/jobs/download.js';
 import { UsageError } from '../../src/errors.js';
 import type { Job } from '../../src/protocol/jobs.js';
 

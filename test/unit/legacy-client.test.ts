@@ -2,9 +2,9 @@
 // the WebSocket URL (token only to the configured origin), outcomes and exit codes.
 import { describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
-import { exitCodeForStatus, hintForException, statusOfOutcome } from '../../src/surfaces/legacy/outcome.js';
-import { legacySocketUrl } from '../../src/surfaces/legacy/socket.js';
-import { fileRefsOf, PromptTracker } from '../../src/surfaces/legacy/tracker.js';
+import { exitCodeForStatus, hintForException, statusOfOutcome } from '../../src/clients/legacy/outcome.js';
+import { legacySocketUrl } from '../../src/clients/legacy/socket.js';
+import { fileRefsOf, PromptTracker } from '../../src/clients/legacy/tracker.js';
 import { parseOriginalRef } from '../../src/commands/legacy/upload.js';
 import { describeInput } from '../../src/commands/legacy/object-info.js';
 import { queueRow } from '../../src/commands/legacy/queue.js';

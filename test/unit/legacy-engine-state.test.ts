@@ -3,9 +3,9 @@ import { statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/config/store.js';
-import { EngineCache, ENGINE_CACHE_TTL_MS } from '../../src/surfaces/legacy/engine-cache.js';
-import { engineVersionOf } from '../../src/surfaces/legacy/engine.js';
-import { stateOfHistory } from '../../src/surfaces/legacy/prompt-state.js';
+import { EngineCache, ENGINE_CACHE_TTL_MS } from '../../src/clients/legacy/engine-cache.js';
+import { engineVersionOf } from '../../src/clients/legacy/engine.js';
+import { stateOfHistory } from '../../src/clients/legacy/prompt-state.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { fixture } from '../helpers/comfyui-fixtures.js';
 

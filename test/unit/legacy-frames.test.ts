@@ -9,7 +9,7 @@ import {
   FRAME_TEXT,
   imageLooksComplete,
 } from '../../src/protocol/legacy-frames.js';
-import { encodeGradientPng } from '../../src/dev-server/router/models/png.js';
+import { encodeGradientPng } from '../../src/dev-server/models/stock/png.js';
 
 const png = encodeGradientPng(4, 3, 7);
 const jpeg = Uint8Array.of(0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9);

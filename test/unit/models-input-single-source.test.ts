@@ -2,7 +2,7 @@
 // path and sent as the very bytes read; every refusal is the one the exact parser words.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { buildInput } from '../../src/surfaces/models/input.js';
+import { buildInput } from '../../src/clients/models/input.js';
 import { isLosslessNumber } from '../../src/util/exact-json.js';
 
 describe('buildInput from one source', () => {

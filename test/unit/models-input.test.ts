@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { buildInput } from '../../src/surfaces/models/input.js';
+import { buildInput } from '../../src/clients/models/input.js';
 
 const doc = {
   paths: { '/m': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Input' } } } } } } },

@@ -2,8 +2,8 @@
 // output `--download` saves.
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, WesError, ExitCode } from '../../src/errors.js';
-import { decide } from '../../src/surfaces/models/run.js';
-import { outputUrls } from '../../src/surfaces/models/output-urls.js';
+import { decide } from '../../src/clients/models/run.js';
+import { outputUrls } from '../../src/clients/models/output-urls.js';
 
 function routerError(status: number, code: string, retryAfterSeconds?: number): ApiError {
   return new ApiError('x', { status, code, surface: 'router', retryAfterSeconds });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileInputValidator } from '../../src/protocol/model-input-validation.js';
 import { deref, findRequestBodySchema, resolvePointer, SchemaDocumentError } from '../../src/protocol/openapi-document.js';
-import { fieldRows, fieldTypes, inputFields } from '../../src/surfaces/models/schema-fields.js';
+import { fieldRows, fieldTypes, inputFields } from '../../src/clients/models/schema-fields.js';
 
 function documentWith(schemas: Record<string, unknown>, body: unknown = { $ref: '#/components/schemas/Input' }) {
   return {

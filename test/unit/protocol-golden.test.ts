@@ -5,13 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import jobs from '../fixtures/protocol/jobs.json' with { type: 'json' };
 import errors from '../fixtures/protocol/errors.json' with { type: 'json' };
-import router from '../fixtures/protocol/router.json' with { type: 'json' };
+import router from '../fixtures/protocol/models.json' with { type: 'json' };
 import ids from '../fixtures/protocol/model-ids.json' with { type: 'json' };
 import legacy from '../fixtures/protocol/legacy.json' with { type: 'json' };
 import frames from '../fixtures/protocol/legacy-frames.json' with { type: 'json' };
 import { isTerminal, TERMINAL_STATUSES, type Job, type JobError, type JobUrls, type Output, type Progress } from '../../src/protocol/jobs.js';
 import { ROUTER_ERROR_TYPES, type ErrorEnvelope, type RouterErrorResponse, type RouterValidationErrorDetail, type RouterValidationErrorResponse } from '../../src/protocol/errors.js';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RouterModelDetail, type RouterModelListResponse } from '../../src/protocol/router.js';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RouterModelDetail, type RouterModelListResponse } from '../../src/protocol/models.js';
 import { CURSOR_MAX, CURSOR_PATTERN, isModelId, MODEL_ID_MAX, MODEL_MAX, PROVIDER_MAX, parseModelId, segmentProblem } from '../../src/protocol/model-ids.js';
 import { isV1Terminal, V1_TERMINAL_STATUSES, type V1FileRef, type V1PromptResponse, type V1Queue, type V1UploadResult, type V1WsMessage } from '../../src/protocol/legacy.js';
 import {

@@ -1,5 +1,5 @@
 // Properties of the event-stream reading that `jobs watch` uses (listenForChanges in
-// src/surfaces/jobs/events.ts, with its own parser setup and UTF-8 decoding): however the bytes
+// src/clients/jobs/events.ts, with its own parser setup and UTF-8 decoding): however the bytes
 // of a stream are cut into chunks (inside a multi-byte character, between CR and LF, inside a
 // field name), the same events come out in the same order; and arbitrary bytes never make it
 // throw or hang. The client is a JobsClient whose event stream is scripted chunk by chunk.
@@ -7,8 +7,8 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { HttpClient, type HttpResponse } from '../../src/http/client.js';
-import { JobsClient, type FetchedJob } from '../../src/surfaces/jobs/client.js';
-import { listenForChanges } from '../../src/surfaces/jobs/events.js';
+import { JobsClient, type FetchedJob } from '../../src/clients/jobs/client.js';
+import { listenForChanges } from '../../src/clients/jobs/events.js';
 import type { Job } from '../../src/protocol/jobs.js';
 
 const NOWHERE = 'http://127.0.0.1:9';

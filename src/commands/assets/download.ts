@@ -2,8 +2,8 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { Factory } from '../../factory.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
-import { downloadAsset } from '../../surfaces/jobs/asset-download.js';
+import { JobsClient } from '../../clients/jobs/client.js';
+import { downloadAsset } from '../../clients/jobs/asset-download.js';
 import { safeFileName } from '../../files/safe-name.js';
 import { existingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';

@@ -1,6 +1,6 @@
 // wes assets get <id>: the asset record; --json prints it unchanged.
 import type { Factory } from '../../factory.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
+import { JobsClient } from '../../clients/jobs/client.js';
 import { renderFields } from '../../render/table.js';
 import { formatBytes } from '../jobs/job-view.js';
 

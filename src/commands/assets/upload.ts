@@ -1,7 +1,7 @@
 // wes assets upload <file>: hash, try from-hash, upload only when the service lacks the bytes.
 import type { Factory } from '../../factory.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
-import { AssetPlacer } from '../../surfaces/jobs/assets.js';
+import { JobsClient } from '../../clients/jobs/client.js';
+import { AssetPlacer } from '../../clients/jobs/assets.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {

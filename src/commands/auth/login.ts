@@ -3,7 +3,7 @@ import type { Factory } from '../../factory.js';
 import { ExitCode, UsageError, WesError } from '../../errors.js';
 import { normalizeBaseUrl, resolveSettings, type GlobalFlags } from '../../config/settings.js';
 import { ENV_FOR_KEY, maskSecret, type ProfileKey } from '../../config/keys.js';
-import { probeAll } from '../../surfaces/probe.js';
+import { probeAll } from '../../clients/probe.js';
 import { prompt, readStdinLines } from './read-secret.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 

@@ -4,7 +4,7 @@ import type { Factory } from '../../factory.js';
 import { ExitCode } from '../../errors.js';
 import { withoutPassword } from '../../config/keys.js';
 import { shownSettings } from '../../config/settings.js';
-import { probeAll, type ProbeResult } from '../../surfaces/probe.js';
+import { probeAll, type ProbeResult } from '../../clients/probe.js';
 import { renderFields, renderTable } from '../../render/table.js';
 
 export async function run(f: Factory, _args: string[], raw: Record<string, unknown>): Promise<number> {

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Factory } from '../../factory.js';
 import { stateDir } from '../../config/history.js';
-import { ModelsClient } from '../../surfaces/models/client.js';
+import { ModelsClient } from '../../clients/models/client.js';
 import { writeFileSafely } from '../../files/safe-file.js';
 
 const MAX_AGE_MS = 24 * 3600 * 1000;

@@ -9,10 +9,10 @@ import { maskSecret } from '../../config/keys.js';
 import type { ApiSurface } from '../../http/client.js';
 import { ExitCode, WesError, exitCodeForApi, toWesError } from '../../errors.js';
 import { hintFor } from '../../render/error.js';
-import { probeSurface, type ProbeResult } from '../../surfaces/probe.js';
+import { probeSurface, type ProbeResult } from '../../clients/probe.js';
 import { connectionHint, triedUrl } from './connection-hint.js';
 import { describeEngine, engineOf } from '../legacy/engine.js';
-import type { EngineIdentity } from '../../surfaces/legacy/engine.js';
+import type { EngineIdentity } from '../../clients/legacy/engine.js';
 
 export type CheckName = 'settings' | 'config_file' | 'reachable' | 'credential' | 'clock';
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';

@@ -4,7 +4,7 @@
 import type { IOStreams } from '../../render/io.js';
 import type { Progress } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-import type { BatchResult } from '../../surfaces/jobs/batch-run.js';
+import type { BatchResult } from '../../clients/jobs/batch-run.js';
 
 const REDRAW_MS = 250;
 

@@ -8,7 +8,7 @@ import { lstat, rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { UsageError } from '../../errors.js';
 import { toSafeJson } from '../../render/json.js';
-import { REFUSED, type BatchResult } from '../../surfaces/jobs/batch-run.js';
+import { REFUSED, type BatchResult } from '../../clients/jobs/batch-run.js';
 import { journalPathFor, recordsOfFile, type Journal, type Place } from './batch-journal.js';
 
 /** What an earlier run left for a line: its latest result, or a send not yet followed by one. */

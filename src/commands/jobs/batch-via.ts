@@ -6,8 +6,8 @@ import { UsageError } from '../../errors.js';
 import { normalizeBaseUrl, resolveSettings, type Settings } from '../../config/settings.js';
 import { withoutPassword } from '../../config/keys.js';
 import { isValidProfileName } from '../../config/store.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
-import { Endpoint } from '../../surfaces/jobs/batch-endpoints.js';
+import { JobsClient } from '../../clients/jobs/client.js';
+import { Endpoint } from '../../clients/jobs/batch-endpoints.js';
 
 export const MAX_CONCURRENCY = 256;
 

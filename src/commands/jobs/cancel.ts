@@ -2,10 +2,10 @@
 // --wait, follows the job until it has ended (a canceled job is success here).
 import type { Factory } from '../../factory.js';
 import { ExitCode } from '../../errors.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
+import { JobsClient } from '../../clients/jobs/client.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-import { followAndReport, followOptions } from './follow-run.js';
+import { followAndReport, followOptions } from './watch-job.js';
 import { resolveJobRef } from './history.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {

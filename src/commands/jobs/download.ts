@@ -1,6 +1,6 @@
 // wes jobs download <id> [dir]: every output of the job into DIR (default ./<job-id>), plus job.json.
 import type { Factory } from '../../factory.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
+import { JobsClient } from '../../clients/jobs/client.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { safeFileName } from '../../files/safe-name.js';
 import { existingPolicy } from '../../files/existing.js';

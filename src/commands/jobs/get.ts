@@ -1,7 +1,7 @@
 // wes jobs get <id>: the authoritative view of a job; --json prints the service's Job unchanged.
 // The human view (tables, colour) loads only when it is printed: scripts call `--json` in loops.
 import type { Factory } from '../../factory.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
+import { JobsClient } from '../../clients/jobs/client.js';
 import { recordStatus, resolveJobRef } from './history.js';
 
 export async function run(f: Factory, args: string[]): Promise<number> {

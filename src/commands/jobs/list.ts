@@ -3,7 +3,7 @@
 import type { Factory } from '../../factory.js';
 import { ApiError, UsageError } from '../../errors.js';
 import type { HistoryEntry } from '../../config/history.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
+import { JobsClient } from '../../clients/jobs/client.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
 import { jobHistory } from './history.js';

@@ -3,7 +3,7 @@
 // tell a gone job from a surface without the operation, so the message names both.
 import type { Factory } from '../../factory.js';
 import { ApiError } from '../../errors.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
+import { JobsClient } from '../../clients/jobs/client.js';
 import { streamSanitized } from './stream-text.js';
 import { resolveJobRef } from './history.js';
 

@@ -2,8 +2,8 @@
 // files on a terminal, and reports the saved paths (stdout: one path a line, or with --json one
 // array of {name, path, bytes, hash, verified, asset_id}).
 import type { Factory } from '../../factory.js';
-import type { FetchedJob, JobsClient } from '../../surfaces/jobs/client.js';
-import { downloadOutputs, type DownloadProgress, type SavedOutput } from '../../surfaces/jobs/download.js';
+import type { FetchedJob, JobsClient } from '../../clients/jobs/client.js';
+import { downloadOutputs, type DownloadProgress, type SavedOutput } from '../../clients/jobs/download.js';
 import { TransferDisplay } from '../../render/transfer.js';
 import type { ExistingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';

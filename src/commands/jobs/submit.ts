@@ -5,14 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { Factory } from '../../factory.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
-import { AssetPlacer } from '../../surfaces/jobs/assets.js';
+import { JobsClient } from '../../clients/jobs/client.js';
+import { AssetPlacer } from '../../clients/jobs/assets.js';
 import type { SubmitRequest } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { readWorkflow } from './workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { applyAssignments, parseSet } from './set-inputs.js';
-import { checkFollowTargets, followAndReport, followOptions } from './follow-run.js';
+import { checkFollowTargets, followAndReport, followOptions } from './watch-job.js';
 import { withIdempotencyKey } from '../in-doubt.js';
 import { recordSubmitted } from './history.js';
 

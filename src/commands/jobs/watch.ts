@@ -1,7 +1,7 @@
 // wes jobs watch <id>: follow a job until it ends; exit code by outcome.
 import type { Factory } from '../../factory.js';
-import { JobsClient } from '../../surfaces/jobs/client.js';
-import { checkFollowTargets, followAndReport, followOptions } from './follow-run.js';
+import { JobsClient } from '../../clients/jobs/client.js';
+import { checkFollowTargets, followAndReport, followOptions } from './watch-job.js';
 import { resolveJobRef } from './history.js';
 
 export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {

@@ -1,10 +1,10 @@
 // Which v1 server this command talks to (the engine setting, else detected and cached per base
 // URL), asked at most once per command, and the REST status reader that fits it.
 import type { Factory } from '../../factory.js';
-import type { LegacyClient } from '../../surfaces/legacy/client.js';
-import { knownEngine, resolveEngine, type EngineIdentity } from '../../surfaces/legacy/engine.js';
-import { EngineCache } from '../../surfaces/legacy/engine-cache.js';
-import { CloudStatusReader, DetectingStatusReader, EngineStatusReader, type StatusReader } from '../../surfaces/legacy/prompt-state.js';
+import type { LegacyClient } from '../../clients/legacy/client.js';
+import { knownEngine, resolveEngine, type EngineIdentity } from '../../clients/legacy/engine.js';
+import { EngineCache } from '../../clients/legacy/engine-cache.js';
+import { CloudStatusReader, DetectingStatusReader, EngineStatusReader, type StatusReader } from '../../clients/legacy/prompt-state.js';
 
 const identities = new WeakMap<Factory, Promise<EngineIdentity>>();
 

@@ -4,9 +4,9 @@ import { Readable } from 'node:stream';
 import { saveToFile, type FileChoices, type SavedFile } from '../../files/save.js';
 import { makeFolders } from '../../files/safe-file.js';
 import { UniqueNames } from '../../files/safe-name.js';
-import type { LegacyClient } from '../../surfaces/legacy/client.js';
+import type { LegacyClient } from '../../clients/legacy/client.js';
 import type { ImageFormat } from '../../protocol/legacy-frames.js';
-import type { NodeFileRef } from '../../surfaces/legacy/tracker.js';
+import type { NodeFileRef } from '../../clients/legacy/tracker.js';
 
 export class PreviewSaver {
   private readonly names = new UniqueNames();

@@ -1,7 +1,7 @@
 // wes legacy interrupt: interrupts the prompt running now.
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-import { isRecord } from '../../surfaces/legacy/client.js';
+import { isRecord } from '../../clients/legacy/client.js';
 import { legacyClient } from './shared.js';
 
 export async function run(f: Factory): Promise<number> {

@@ -2,7 +2,7 @@
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { printTable, renderTable, type Cell } from '../../render/table.js';
-import { isRecord, type LegacyClient } from '../../surfaces/legacy/client.js';
+import { isRecord, type LegacyClient } from '../../clients/legacy/client.js';
 import { legacyClient } from './shared.js';
 
 function requiredInputs(def: unknown): Record<string, unknown> {

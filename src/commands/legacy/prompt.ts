@@ -7,12 +7,12 @@ import { ExitCode, WesError } from '../../errors.js';
 import { renderTable } from '../../render/table.js';
 import { nodeErrorRows } from '../../render/error.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-import { isRecord, type LegacyClient } from '../../surfaces/legacy/client.js';
+import { isRecord, type LegacyClient } from '../../clients/legacy/client.js';
 import type { V1PromptResponse } from '../../protocol/legacy.js';
 import { readWorkflow } from '../jobs/workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { downloadOutputs } from './files.js';
-import { JobFollower, type FollowResult } from './follow.js';
+import { JobFollower, type FollowResult } from './follow-prompt.js';
 import { failureOf, showTraceback } from './report.js';
 import { intervalMs, legacyClient } from './shared.js';
 import { pollToEnd } from './wait.js';
@@ -20,9 +20,9 @@ import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';
 import { checkFolderTarget } from '../../files/targets.js';
 import { statusReader } from './engine.js';
-import { waitForTerminalStatus } from '../../surfaces/legacy/poll.js';
-import type { StatusReader } from '../../surfaces/legacy/prompt-state.js';
-import type { NodeFileRef } from '../../surfaces/legacy/tracker.js';
+import { waitForTerminalStatus } from '../../clients/legacy/poll.js';
+import type { StatusReader } from '../../clients/legacy/prompt-state.js';
+import type { NodeFileRef } from '../../clients/legacy/tracker.js';
 
 function refusal(answer: V1PromptResponse): WesError | null {
   if (answer.error === undefined || answer.error === null) return null;

@@ -1,7 +1,7 @@
 // wes legacy queue delete <prompt_id...>: cancels pending or running prompts.
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-import { isRecord } from '../../surfaces/legacy/client.js';
+import { isRecord } from '../../clients/legacy/client.js';
 import { legacyClient } from './shared.js';
 
 export async function run(f: Factory, args: string[]): Promise<number> {

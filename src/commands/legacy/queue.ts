@@ -1,7 +1,7 @@
 // wes legacy queue: running and pending prompts as a table (--json: the queue object as sent).
 import type { Factory } from '../../factory.js';
 import { printTable, type Cell } from '../../render/table.js';
-import { isRecord } from '../../surfaces/legacy/client.js';
+import { isRecord } from '../../clients/legacy/client.js';
 import { legacyClient } from './shared.js';
 
 /** One `[number, prompt_id, prompt, extra_data, outputs_to_execute]` tuple, read defensively. */

@@ -3,8 +3,8 @@
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { sanitize } from '../../render/sanitize.js';
-import { exitCodeForStatus, hintForException, STATUS_HINTS } from '../../surfaces/legacy/outcome.js';
-import type { WsOutcome } from '../../surfaces/legacy/tracker.js';
+import { exitCodeForStatus, hintForException, STATUS_HINTS } from '../../clients/legacy/outcome.js';
+import type { WsOutcome } from '../../clients/legacy/tracker.js';
 
 export function failureOf(promptId: string, status: string, outcome: WsOutcome | null): WesError | null {
   if (status === 'success') return null;

@@ -2,7 +2,7 @@
 // replaces it (stderr, hidden by --quiet), and build the typed v1 client.
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { LegacyClient } from '../../surfaces/legacy/client.js';
+import { LegacyClient } from '../../clients/legacy/client.js';
 
 /** The v2 replacement of each legacy command (also the README's migration table). */
 export const V2_REPLACEMENT: Record<string, string> = {

@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { isRecord } from '../../surfaces/legacy/client.js';
+import { isRecord } from '../../clients/legacy/client.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { legacyClient } from './shared.js';
 

@@ -2,8 +2,8 @@
 import type { Factory } from '../../factory.js';
 import { createProgress } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-import { waitForTerminalStatus } from '../../surfaces/legacy/poll.js';
-import type { PromptState, StatusReader } from '../../surfaces/legacy/prompt-state.js';
+import { waitForTerminalStatus } from '../../clients/legacy/poll.js';
+import type { PromptState, StatusReader } from '../../clients/legacy/prompt-state.js';
 
 export async function pollToEnd(f: Factory, reader: StatusReader, promptId: string, everyMs: number): Promise<PromptState> {
   const progress = createProgress(f.io, `prompt ${promptId}: checking`);

@@ -1,7 +1,7 @@
 // wes legacy watch <prompt_id> [--previews DIR]: follows a prompt over the v1 WebSocket until it
 // ends; exit 0 on success, 3 on failure, 10 when cancelled.
 import type { Factory } from '../../factory.js';
-import { JobFollower } from './follow.js';
+import { JobFollower } from './follow-prompt.js';
 import { failureOf, showTraceback } from './report.js';
 import { intervalMs, legacyClient } from './shared.js';
 import { checkLegacyTargets } from './prompt.js';

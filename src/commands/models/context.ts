@@ -2,10 +2,10 @@
 // router client, and the per-profile schema source.
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { ModelsClient } from '../../surfaces/models/client.js';
+import { ModelsClient } from '../../clients/models/client.js';
 import { ModelIdError, parseModelId, type ModelRef } from '../../protocol/model-ids.js';
-import { SchemaCache } from '../../surfaces/models/schema-cache.js';
-import { SchemaSource } from '../../surfaces/models/schema-source.js';
+import { SchemaCache } from '../../clients/models/schema-cache.js';
+import { SchemaSource } from '../../clients/models/schema-source.js';
 
 export function modelArg(arg: string | undefined): ModelRef {
   if (!arg) throw new UsageError('give a model id: provider/model', 'list them with `wes models list --all`');

@@ -1,8 +1,8 @@
 // wes models list: one catalog page, or the whole catalog with --all.
 import type { Factory } from '../../factory.js';
 import { printTable } from '../../render/table.js';
-import { LIST_LIMIT_MAX, type RouterModelListEntry } from '../../protocol/router.js';
-import { walkCatalog } from '../../surfaces/models/walk.js';
+import { LIST_LIMIT_MAX, type RouterModelListEntry } from '../../protocol/models.js';
+import { walkCatalog } from '../../clients/models/walk.js';
 import { modelsClient } from './context.js';
 import type { ModelsListOptions } from './options.js';
 

@@ -16,10 +16,10 @@ import { withIdempotencyKey } from '../in-doubt.js';
 import type { Progress } from '../../render/progress.js';
 import { sanitize } from '../../render/sanitize.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
-import { buildInput, type BuiltInput } from '../../surfaces/models/input.js';
+import { buildInput, type BuiltInput } from '../../clients/models/input.js';
 import { SchemaDocumentError } from '../../protocol/openapi-document.js';
-import { runWithRetries, type RunWait } from '../../surfaces/models/run.js';
-import type { LoadedSchema, SchemaSource } from '../../surfaces/models/schema-source.js';
+import { runWithRetries, type RunWait } from '../../clients/models/run.js';
+import type { LoadedSchema, SchemaSource } from '../../clients/models/schema-source.js';
 import { modelArg, modelsClient, schemaSource } from './context.js';
 
 async function readInputFile(f: Factory, path: string): Promise<{ bytes: Buffer; origin: string }> {
@@ -90,7 +90,7 @@ async function saveLinkedFiles(f: Factory, output: Buffer, dir: string, existing
     f.io.warn('note: the output is not JSON; no URLs to download');
     return;
   }
-  const { downloadUrls, outputUrls } = await import('../../surfaces/models/output-urls.js');
+  const { downloadUrls, outputUrls } = await import('../../clients/models/output-urls.js');
   const urls = outputUrls(value);
   if (urls.length === 0) {
     f.io.info('no URLs in the output to download');

@@ -5,7 +5,7 @@ import { ExitCode, WesError } from '../../errors.js';
 import { printTable } from '../../render/table.js';
 import { escapeUnsafeJsonText } from '../../render/json.js';
 import { SchemaDocumentError } from '../../protocol/openapi-document.js';
-import { fieldRows } from '../../surfaces/models/schema-fields.js';
+import { fieldRows } from '../../clients/models/schema-fields.js';
 import { modelArg, schemaSource } from './context.js';
 import type { ModelsSchemaOptions } from './options.js';
 

@@ -2,8 +2,8 @@
 // /api/object_info through the v1 client, cached per base URL (--refresh asks again).
 import type { Factory } from '../../factory.js';
 import { UsageError, WesError } from '../../errors.js';
-import { LegacyClient, readObjectInfo } from '../../surfaces/legacy/client.js';
-import { ObjectInfoCache } from '../../surfaces/legacy/object-info-cache.js';
+import { LegacyClient, readObjectInfo } from '../../clients/legacy/client.js';
+import { ObjectInfoCache } from '../../clients/legacy/object-info-cache.js';
 import { readLocalText } from '../jobs/workflow-file.js';
 import type { ObjectInfo } from '../../workflows/node-defs.js';
 

@@ -2,7 +2,7 @@
 import type { RequestContext } from '../contract.js';
 import { parseJsonBody, readBody, sendEmpty, sendJson, sendV1Error } from '../http-kit.js';
 import { ScriptedFaults, validateFaultSpec } from '../faults/table.js';
-import { handleRouterControl } from '../router/index.js';
+import { handleRouterControl } from '../models/index.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const DEPLOYMENT_STATES = ['ready', 'not_ready', 'unavailable', 'stopped'] as const;

@@ -6,7 +6,7 @@ import { checkCredential } from './auth.js';
 import { buildContext, fallbackContext, newRequestId } from './context.js';
 import { DEV_PREFIX, handleDevRoutes } from './dev-routes.js';
 import { REQUEST_ID_HEADER, runFront } from './front.js';
-import { sendBodyError, sendInternalError, sendNotFound, surfaceOfPath } from './surface.js';
+import { sendBodyError, sendInternalError, sendNotFound, surfaceOfPath } from './api-family.js';
 import { engineRoutePath } from '../self-hosted/paths.js';
 
 function answerError(ctx: RequestContext, err: unknown): void {

@@ -1,9 +1,9 @@
 // POST /v1/models/{provider}/{model}: every outcome the dev router can produce, with its headers.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setRouterDeadline } from '../../src/dev-server/router/index.js';
-import { encodeGradientPng } from '../../src/dev-server/router/models/png.js';
+import { setRouterDeadline } from '../../src/dev-server/models/index.js';
+import { encodeGradientPng } from '../../src/dev-server/models/stock/png.js';
 import { useDevServer } from '../helpers/dev-server.js';
-import { call, run, type RouterAnswer } from './router-http.js';
+import { call, run, type RouterAnswer } from './models-http.js';
 
 const TOKENS = ['t-conc', 't-spend', 't-spend2', 't-meter', 't-flaky', 't-idem', 'broke-1'];
 const holder = useDevServer({ catalogSize: 30, routerTokens: TOKENS, routerLimits: { inFlight: 2, spendCents: 500 } });

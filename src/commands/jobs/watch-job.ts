@@ -4,8 +4,8 @@
 // and says how to resume, unless --cancel-on-interrupt asks to cancel it first.
 import type { Factory } from '../../factory.js';
 import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
-import { JobsClient, type FetchedJob } from '../../surfaces/jobs/client.js';
-import { followJob } from '../../surfaces/jobs/follow.js';
+import { JobsClient, type FetchedJob } from '../../clients/jobs/client.js';
+import { followJob } from '../../clients/jobs/follow-job.js';
 import { createProgress, type Progress } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { outcomeLine, outputLine, progressLine, renderJobError } from './job-view.js';

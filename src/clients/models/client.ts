@@ -2,7 +2,7 @@
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { checkDetail, checkListPage } from './check.js';
 import { modelPath, type ModelRef } from '../../protocol/model-ids.js';
-import type { RouterModelDetail, RouterModelListResponse } from '../../protocol/router.js';
+import type { RouterModelDetail, RouterModelListResponse } from '../../protocol/models.js';
 
 export interface SchemaAnswer {
   status: 200 | 304;

@@ -12,7 +12,7 @@ import { safeFileName } from '../../files/safe-name.js';
 import { SET_ASIDE_AFTER, type Endpoint } from './batch-endpoints.js';
 import type { FetchedJob } from './client.js';
 import { downloadOutputs } from './download.js';
-import { followJob } from './follow.js';
+import { followJob } from './follow-job.js';
 import type { Output, SubmitRequest } from '../../protocol/jobs.js';
 
 export interface BatchItem {

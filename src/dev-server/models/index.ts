@@ -3,7 +3,7 @@
 import type { RequestContext, RouteHandler } from '../contract.js';
 import { BodyError } from '../http-kit.js';
 import { segmentProblem, type SegmentKind } from '../../protocol/model-ids.js';
-import type { RouterValidationErrorDetail } from '../../protocol/router.js';
+import type { RouterValidationErrorDetail } from '../../protocol/models.js';
 import { authenticate, entitled, type RouterCaller } from './auth.js';
 import { sendSchema, showModel } from './detail.js';
 import { listModels } from './list.js';

@@ -2,7 +2,7 @@
 // every error X-Service-Error-Type; 422 bodies are RouterValidationErrorResponse.
 import type { RequestContext } from '../contract.js';
 import { sendRouterError } from '../http-kit.js';
-import type { RouterValidationErrorDetail } from '../../protocol/router.js';
+import type { RouterValidationErrorDetail } from '../../protocol/models.js';
 
 export function stampRequestId(ctx: RequestContext): void {
   ctx.res.setHeader('x-service-request-id', ctx.requestId);

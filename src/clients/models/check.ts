@@ -4,7 +4,7 @@ import type { HttpResponse } from '../../http/client.js';
 import type { WesError } from '../../errors.js';
 import { isModelId } from '../../protocol/model-ids.js';
 import { isObject } from '../../protocol/openapi-document.js';
-import type { RouterModelDetail, RouterModelListEntry, RouterModelListResponse } from '../../protocol/router.js';
+import type { RouterModelDetail, RouterModelListEntry, RouterModelListResponse } from '../../protocol/models.js';
 import { badResponse as badResponseOf } from '../shared/response-check.js';
 
 /** A malformed answer of this surface. */

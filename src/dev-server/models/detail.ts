@@ -1,7 +1,7 @@
 // GET /v1/models/{provider}/{model} and .../openapi.json.
 import type { RequestContext } from '../contract.js';
 import { sendEmpty, sendJson } from '../http-kit.js';
-import type { RouterModelDetail } from '../../protocol/router.js';
+import type { RouterModelDetail } from '../../protocol/models.js';
 import type { CatalogModel } from './catalog.js';
 import { ifNoneMatchHits, schemaDocument } from './docs.js';
 import { sendJsonBytes } from './respond.js';

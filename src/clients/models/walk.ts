@@ -3,7 +3,7 @@
 // rebuilt) start over once, keeping every id seen so far only once.
 import { ApiError, ExitCode, WesError } from '../../errors.js';
 import type { ModelsClient } from './client.js';
-import type { RouterModelListEntry } from '../../protocol/router.js';
+import type { RouterModelListEntry } from '../../protocol/models.js';
 
 export interface WalkOptions {
   limit?: number;

@@ -2,11 +2,11 @@
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog } from '../../src/dev-server/router/catalog.js';
-import { decodeCursor, encodeCursor } from '../../src/dev-server/router/cursor.js';
-import { ifNoneMatchHits } from '../../src/dev-server/router/docs.js';
-import { effectiveLimit, pageSize } from '../../src/dev-server/router/list.js';
-import { editDistance, suggestIds } from '../../src/dev-server/router/suggest.js';
+import { buildCatalog } from '../../src/dev-server/models/catalog.js';
+import { decodeCursor, encodeCursor } from '../../src/dev-server/models/cursor.js';
+import { ifNoneMatchHits } from '../../src/dev-server/models/docs.js';
+import { effectiveLimit, pageSize } from '../../src/dev-server/models/list.js';
+import { editDistance, suggestIds } from '../../src/dev-server/models/suggest.js';
 import { CURSOR_PATTERN, isModelId } from '../../src/protocol/model-ids.js';
 
 describe('cursors', () => {

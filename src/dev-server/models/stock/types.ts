@@ -1,7 +1,7 @@
 // What one dev-router model is: its input schema, its price, extra provider checks, and how it
 // answers a call. The router (run.ts) owns auth, limits, idempotency and the deadline around it.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { RouterValidationErrorDetail } from '../../../protocol/router.js';
+import type { RouterValidationErrorDetail } from '../../../protocol/models.js';
 
 export type JsonObject = Record<string, unknown>;
 

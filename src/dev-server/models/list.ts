@@ -2,7 +2,7 @@
 // empty pages (while has_more stays true), so clients must keep walking until has_more is false.
 import type { RequestContext } from '../contract.js';
 import { sendJson } from '../http-kit.js';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RouterModelListResponse } from '../../protocol/router.js';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RouterModelListResponse } from '../../protocol/models.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { routerError } from './respond.js';
 import type { RouterState } from './state.js';

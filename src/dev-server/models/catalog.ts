@@ -2,9 +2,9 @@
 // size, in an order that is reshuffled on every rebuild (so a cursor from an older build is
 // meaningless and is refused).
 import { MODEL_ID_MAX, parseModelId } from '../../protocol/model-ids.js';
-import type { RouterModelListEntry } from '../../protocol/router.js';
-import { RUNNABLE_MODELS, type ModelBehaviour } from './models/index.js';
-import { generatedBehaviour } from './models/generated.js';
+import type { RouterModelListEntry } from '../../protocol/models.js';
+import { RUNNABLE_MODELS, type ModelBehaviour } from './stock/index.js';
+import { generatedBehaviour } from './stock/generated.js';
 import { seededRandom } from '../engine/prng.js';
 
 export const CHARGE_POLICIES = ['always', 'never', 'when_provider_charges'] as const;

@@ -1,10 +1,10 @@
 // The catalog over HTTP: paging with short and empty pages, limit clamping, opaque cursors that a
 // rebuild invalidates, detail, unknown and malformed ids, and credentials.
 import { describe, expect, it } from 'vitest';
-import { rebuildCatalog } from '../../src/dev-server/router/index.js';
+import { rebuildCatalog } from '../../src/dev-server/models/index.js';
 import { isModelId } from '../../src/protocol/model-ids.js';
 import { useDevServer } from '../helpers/dev-server.js';
-import { call } from './router-http.js';
+import { call } from './models-http.js';
 
 const big = useDevServer({ catalogSize: 10_000, routerTokens: ['limited-1'], notEnabledTokens: ['not-yet'] });
 

@@ -1,7 +1,7 @@
 // Calls made with an Idempotency-Key: the generation is kept under (credential, model, key), so a
 // retry with the same key and body collects it (still running or finished) instead of dispatching
 // another. Transient failures are not kept: the retry dispatches again.
-import type { ModelOutcome } from './models/types.js';
+import type { ModelOutcome } from './stock/types.js';
 
 export interface KeptCall {
   bodyDigest: string;

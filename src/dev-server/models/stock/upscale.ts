@@ -1,7 +1,7 @@
 // dev/upscale: the strictly validating model. Its schema has every kind of constraint, and the
 // "provider" adds its own checks on the decoded image (`image_too_small`), the kind of type value
 // a client cannot know in advance.
-import type { RouterValidationErrorDetail } from '../../../protocol/router.js';
+import type { RouterValidationErrorDetail } from '../../../protocol/models.js';
 import { outputFormatSchema } from './schema-parts.js';
 import { pngSize } from './png.js';
 import { numberField, okJson, stringField, type JsonObject, type ModelBehaviour } from './types.js';

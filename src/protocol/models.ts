@@ -1,6 +1,6 @@
 // Wire shapes of the model router, from the service interface, "B. Router catalog resources" and
 // "Endpoints", "B. Router". The id and cursor grammar is in model-ids.ts. Pinned by
-// test/unit/protocol-golden.test.ts against test/fixtures/protocol/router.json.
+// test/unit/protocol-golden.test.ts against test/fixtures/protocol/models.json.
 
 export interface RouterModelBilling {
   /** Whether a call refused on content-policy grounds is still charged; an open string. */

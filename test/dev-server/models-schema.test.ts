@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compileInputValidator } from '../../src/protocol/model-input-validation.js';
 import { deref, findRequestBodySchema } from '../../src/protocol/openapi-document.js';
 import { useDevServer } from '../helpers/dev-server.js';
-import { call } from './router-http.js';
+import { call } from './models-http.js';
 
 const holder = useDevServer({ catalogSize: 40 });
 const SCHEMA = '/v1/models/dev/upscale/openapi.json';

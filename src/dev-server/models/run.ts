@@ -5,13 +5,13 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { RequestContext } from '../contract.js';
 import { BodyError, jsonTooDeep, readBody, TOO_DEEP_MESSAGE } from '../http-kit.js';
-import type { RouterValidationErrorDetail } from '../../protocol/router.js';
+import type { RouterValidationErrorDetail } from '../../protocol/models.js';
 import type { RouterCaller } from './auth.js';
 import type { CatalogModel } from './catalog.js';
 import { schemaDocument } from './docs.js';
 import { IdempotencyStore, isTransient } from './idempotency.js';
 import { admit } from './limits.js';
-import type { JsonObject, ModelCall, ModelOutcome, PublishedFile } from './models/types.js';
+import type { JsonObject, ModelCall, ModelOutcome, PublishedFile } from './stock/types.js';
 import { invalidInput, routerError, sendJsonBytes } from './respond.js';
 import { modelMemory, type RouterState } from './state.js';
 
