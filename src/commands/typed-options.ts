@@ -22,17 +22,60 @@ export function valueOption<T>(flags: string, description: string, parse: (raw: 
   return new Option(flags, description).argParser((raw: string) => parse(raw));
 }
 
+/** One of a fixed set of values (commander's `choices`, which names them on a wrong one). */
+export function choice<const T extends string>(flags: string, description: string, values: readonly T[]): TypedOption<T> {
+  return new Option(flags, description).choices(values);
+}
+
+/** What a rule sees: the parsed options, and which of them the user gave (not defaults). */
+export interface OptionsCheck<O> {
+  opts: O;
+  /** Given on the command line (or implied by one given there), as opposed to a default. */
+  given(key: keyof O): boolean;
+  /** A global option (`--api-key`) given on the command line. */
+  givenGlobal(key: string): boolean;
+  /** The long flag that fills `key`, for messages. */
+  flag(key: keyof O): string;
+}
+
+/**
+ * A relation commander cannot declare (an option that needs another, a value that excludes an
+ * option): the problem as a usage message, or undefined. Checked after parsing, before the run.
+ */
+export type OptionsRule<O> = (check: OptionsCheck<O>) => string | undefined;
+
+/** `key` means something only beside one of `anyOf`. */
+export function needs<O>(key: keyof O, ...anyOf: Array<keyof O>): OptionsRule<O> {
+  return ({ given, flag }) => (given(key) && !anyOf.some(given) ? `${flag(key)} only applies with ${anyOf.map(flag).join(' or ')}` : undefined);
+}
+
 /**
  * Adds the declared options to `command` and makes it run `load`'s module, whose run function
  * takes exactly that options type (the compiler holds the two together). Each key must be the
- * option's own attribute name, which building the tree checks.
+ * option's own attribute name, which building the tree checks. `rules` run after parsing: a broken
+ * one is a usage error before the module loads.
  */
-export function typedCommand<O>(command: Command, declaration: OptionsDeclaration<O>, action: ActionFactory, load: Loader<O>): Command {
+export function typedCommand<O>(command: Command, declaration: OptionsDeclaration<O>, action: ActionFactory, load: Loader<O>, rules: Array<OptionsRule<O>> = []): Command {
   for (const [key, option] of Object.entries(declaration) as Array<[string, Option]>) {
     if (option.attributeName() !== key) throw new Error(`option ${option.flags} fills "${option.attributeName()}", declared as "${key}"`);
     command.addOption(option);
   }
+  if (rules.length) command.hook('preAction', (_hooked, cmd) => checkRules(cmd, declaration, rules));
   return command.action(action(load));
+}
+
+function checkRules<O>(cmd: Command, declaration: OptionsDeclaration<O>, rules: Array<OptionsRule<O>>): void {
+  const fromUser = (source: string | undefined) => source !== undefined && source !== 'default';
+  const check: OptionsCheck<O> = {
+    opts: cmd.opts() as O,
+    given: (key) => fromUser(cmd.getOptionValueSource(key as string)),
+    givenGlobal: (key) => fromUser(cmd.getOptionValueSourceWithGlobals(key)),
+    flag: (key) => (declaration[key] as Option).long ?? String(key),
+  };
+  for (const rule of rules) {
+    const problem = rule(check);
+    if (problem) cmd.error(problem, { exitCode: 2, code: 'wes.optionRule' });
+  }
 }
 
 /** A whole number (sign allowed: the router serves 0 and negatives with its default). */
@@ -42,6 +85,23 @@ export function wholeNumber(raw: string): number {
   const value = Number(text);
   // Beyond 2^53 the number would be rounded and sent as "1e+23", which the router refuses after a request.
   if (!Number.isSafeInteger(value)) throw new InvalidArgumentError(`it must be a whole number between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}.`);
+  return value;
+}
+
+/** A whole number from `min` to `max`, for counts, ports and durations. */
+export function wholeNumberIn(min: number, max = Number.MAX_SAFE_INTEGER): (raw: string) => number {
+  return (raw) => {
+    const value = wholeNumber(raw);
+    if (value < min || value > max) throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `it must be a whole number of at least ${min}.` : `it must be a whole number from ${min} to ${max}.`);
+    return value;
+  };
+}
+
+/** A number of seconds above zero (fractions allowed), as --interval takes. */
+export function positiveSeconds(raw: string): number {
+  const text = raw.trim();
+  const value = Number(text);
+  if (text === '' || !Number.isFinite(value) || value <= 0) throw new InvalidArgumentError('it must be a positive number of seconds.');
   return value;
 }
 

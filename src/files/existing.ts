@@ -11,7 +11,7 @@ import { FileExistsError, lstatOrNone, notOwnPlainFile } from './safe-file.js';
 export type ExistingPolicy = 'refuse' | 'clobber' | 'skip';
 
 /** The policy from a command's --clobber / --skip-existing flags. */
-export function existingPolicy(opts: Record<string, unknown>): ExistingPolicy {
+export function existingPolicy(opts: { clobber?: unknown; skipExisting?: unknown }): ExistingPolicy {
   if (opts.clobber === true && opts.skipExisting === true) throw new UsageError('--clobber and --skip-existing cannot be used together', 'pick one: replace existing files, or keep them');
   return opts.clobber === true ? 'clobber' : opts.skipExisting === true ? 'skip' : 'refuse';
 }
