@@ -5,7 +5,7 @@ import { HttpClient } from '../../src/http/client.js';
 import { exitCodeForStatus, hintForException, statusOfOutcome } from '../../src/clients/legacy/outcome.js';
 import { legacySocketUrl } from '../../src/clients/legacy/socket.js';
 import { fileRefsOf, PromptTracker } from '../../src/clients/legacy/tracker.js';
-import { parseOriginalRef } from '../../src/commands/legacy/upload.js';
+import { parseOriginalRef } from '../../src/commands/legacy/original-ref.js';
 import { describeInput } from '../../src/commands/legacy/object-info.js';
 import { queueRow } from '../../src/commands/legacy/queue.js';
 

@@ -52,7 +52,7 @@ async function submit(f: Factory, client: LegacyClient, workflow: Record<string,
 async function followBySocket(f: Factory, client: LegacyClient, workflow: Record<string, unknown>, opts: Record<string, unknown>): Promise<number> {
   const existing = existingPolicy(opts);
   const reader = await statusReader(f, client);
-  const follower = new JobFollower(f, client, reader, { previewsDir: opts.previews as string | undefined, existing, workflow, checkEveryMs: intervalMs(opts.interval, 5) });
+  const follower = new JobFollower(f, client, reader, { previewsDir: opts.previews as string | undefined, existing, workflow, checkEveryMs: intervalMs(opts.interval as number | undefined, 5) });
   await follower.connect();
   let submitted: { promptId: string; answer: V1PromptResponse };
   try {
@@ -105,7 +105,7 @@ async function download(f: Factory, client: LegacyClient, reader: StatusReader, 
 }
 
 /** Output folders are checked before the prompt is sent (exit 2 when unusable). */
-export async function checkLegacyTargets(opts: Record<string, unknown>): Promise<void> {
+export async function checkLegacyTargets(opts: { download?: string; previews?: string; clobber?: boolean; skipExisting?: boolean }): Promise<void> {
   existingPolicy(opts);
   if (typeof opts.download === 'string') await checkFolderTarget(opts.download, '--download');
   if (typeof opts.previews === 'string') await checkFolderTarget(opts.previews, '--previews');
@@ -124,7 +124,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     return 0;
   }
   if (!f.io.json) f.io.println(promptId);
-  const state = await pollToEnd(f, await statusReader(f, client), promptId, intervalMs(opts.interval, 1));
+  const state = await pollToEnd(f, await statusReader(f, client), promptId, intervalMs(opts.interval as number | undefined, 1));
   if (f.io.json) f.io.printJson({ ...answer, status: state.status });
   showTraceback(f, state.outcome);
   const failure = failureOf(promptId, state.status, state.outcome);

@@ -1,7 +1,6 @@
 // What every `wes legacy` command does first: say once that v1 is deprecated and which v2 command
 // replaces it (stderr, hidden by --quiet), and build the typed v1 client.
 import type { Factory } from '../../factory.js';
-import { UsageError } from '../../errors.js';
 import { LegacyClient } from '../../clients/legacy/client.js';
 
 /** The v2 replacement of each legacy command (also the README's migration table). */
@@ -22,10 +21,7 @@ export function legacyClient(f: Factory, command: keyof typeof V2_REPLACEMENT): 
   return new LegacyClient(f.http());
 }
 
-/** Seconds from an option into milliseconds, with a floor that keeps polling polite. */
-export function intervalMs(value: unknown, fallbackSeconds: number): number {
-  if (value === undefined) return fallbackSeconds * 1000;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--interval must be a positive number of seconds, got ${String(value)}`);
-  return Math.max(20, Math.round(seconds * 1000));
+/** --interval's seconds (parsed with the options) in milliseconds, with a floor that keeps polling polite. */
+export function intervalMs(seconds: number | undefined, fallbackSeconds: number): number {
+  return Math.max(20, Math.round((seconds ?? fallbackSeconds) * 1000));
 }

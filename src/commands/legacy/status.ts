@@ -7,8 +7,9 @@ import { statusReader } from './engine.js';
 import { failureOf, showTraceback } from './report.js';
 import { pollToEnd } from './wait.js';
 import { intervalMs, legacyClient } from './shared.js';
+import type { LegacyStatusOptions } from './options.js';
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: LegacyStatusOptions): Promise<number> {
   const promptId = args[0]!;
   const client = legacyClient(f, 'status');
   const reader = await statusReader(f, client);

@@ -3,7 +3,6 @@
 import { dirname, basename } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Factory } from '../../factory.js';
-import { UsageError } from '../../errors.js';
 import { safeFileName } from '../../files/safe-name.js';
 import { saveToFile } from '../../files/save.js';
 import { existingPolicy } from '../../files/existing.js';
@@ -12,14 +11,12 @@ import { checkFileTarget } from '../../files/targets.js';
 import { makeFolders } from '../../files/safe-file.js';
 import { shellWord } from '../../render/shell-word.js';
 import { legacyClient } from './shared.js';
+import type { LegacyViewOptions } from './options.js';
 
-const TYPES = ['output', 'temp', 'input'];
-
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
-  const ref = { filename: args[0]!, subfolder: (opts.subfolder as string | undefined) ?? '', type: (opts.type as string | undefined) ?? 'output' };
-  if (!TYPES.includes(ref.type)) throw new UsageError(`--type must be output or temp (or input), got ${ref.type}`);
+export async function run(f: Factory, args: string[], opts: LegacyViewOptions): Promise<number> {
+  const ref = { filename: args[0]!, subfolder: opts.subfolder, type: opts.type };
   const existing = existingPolicy(opts);
-  const target = opts.output as string | undefined;
+  const target = opts.output;
   if (target !== undefined && target !== '-') await checkFileTarget(target, '-o');
   const client = legacyClient(f, 'view');
   if (target === '-' || (target === undefined && !f.io.stdoutIsTTY)) {

@@ -7,16 +7,17 @@ import { intervalMs, legacyClient } from './shared.js';
 import { checkLegacyTargets } from './prompt.js';
 import { existingPolicy } from '../../files/existing.js';
 import { statusReader } from './engine.js';
+import type { LegacyWatchOptions } from './options.js';
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: LegacyWatchOptions): Promise<number> {
   const promptId = args[0]!;
   await checkLegacyTargets(opts);
   const client = legacyClient(f, 'watch');
-  const follower = new JobFollower(f, client, await statusReader(f, client), { previewsDir: opts.previews as string | undefined, existing: existingPolicy(opts), checkEveryMs: intervalMs(opts.interval, 5) });
+  const follower = new JobFollower(f, client, await statusReader(f, client), { previewsDir: opts.previews, existing: existingPolicy(opts), checkEveryMs: intervalMs(opts.interval, 5) });
   const result = await follower.follow(promptId);
   if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status }, true);
   else f.io.println(result.status);
-  if (result.previewsSaved > 0) f.io.info(`saved ${result.previewsSaved} preview(s) in ${opts.previews as string}`);
+  if (result.previewsSaved > 0) f.io.info(`saved ${result.previewsSaved} preview(s) in ${opts.previews!}`);
   showTraceback(f, result.outcome);
   const failure = failureOf(promptId, result.status, result.outcome);
   if (failure) throw failure;

@@ -1,0 +1,80 @@
+// The typed options of the `wes legacy` verbs, declared once (see src/commands/typed-options.ts):
+// legacy/index.ts adds them to the commands, and each verb's run function takes the parsed object.
+import { InvalidArgumentError } from 'commander';
+import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
+import { choice, flag, needs, positiveSeconds, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { parseOriginalRef, type OriginalRef } from './original-ref.js';
+
+export const UPLOAD_TYPES = ['input', 'temp'] as const;
+export const VIEW_TYPES = ['output', 'temp', 'input'] as const;
+
+/** No options of its own (global ones only). */
+export type NoOptions = Record<never, never>;
+export const noOptions = (): OptionsDeclaration<NoOptions> => ({});
+
+export interface LegacyUploadOptions {
+  type: (typeof UPLOAD_TYPES)[number];
+  overwrite?: boolean;
+  mask?: boolean;
+  original?: OriginalRef;
+}
+
+export const legacyUploadOptions = (): OptionsDeclaration<LegacyUploadOptions> => ({
+  type: choice('--type <type>', 'input for images, temp for temporary files', UPLOAD_TYPES).default('input' as const),
+  overwrite: flag('--overwrite', 'replace a file of the same name instead of getting a numbered copy').conflicts('mask'),
+  mask: flag('--mask', 'upload a mask for an earlier image (needs --original)'),
+  original: valueOption('--original <file_ref>', 'the image the mask belongs to: a name, or {"filename":…,"subfolder":…,"type":…}', parseOriginalRef),
+});
+
+export const legacyUploadRules: Array<OptionsRule<LegacyUploadOptions>> = [
+  ({ given }) => (given('mask') && !given('original') ? '--mask needs --original FILE_REF (the image the mask belongs to)' : undefined),
+  needs('original', 'mask'),
+];
+
+/** --interval, the seconds between status checks of a verb that follows a prompt. */
+export const intervalOption = (description: string) => valueOption('--interval <seconds>', description, positiveSeconds);
+
+export interface LegacyStatusOptions {
+  wait?: boolean;
+  interval?: number;
+}
+
+export const legacyStatusOptions = (): OptionsDeclaration<LegacyStatusOptions> => ({
+  wait: flag('--wait', 'poll until a terminal status; exit 0 success, 3 failed or lost, 10 cancelled'),
+  interval: intervalOption('seconds between polls (default 1; with --wait)'),
+});
+
+export const legacyStatusRules: Array<OptionsRule<LegacyStatusOptions>> = [needs('interval', 'wait')];
+
+export interface LegacyWatchOptions extends ExistingFileOptions {
+  previews?: string;
+  interval?: number;
+}
+
+export const legacyWatchOptions = (): OptionsDeclaration<LegacyWatchOptions> => ({
+  previews: valueOption('--previews <dir>', 'save preview images into DIR, named by node and sequence', nonEmpty),
+  interval: intervalOption('seconds between REST status checks while the socket is quiet (default 5)'),
+  ...existingFileOptions(),
+});
+
+/** Only previews are saved by a watch: the file flags mean something with --previews alone. */
+export const legacyWatchRules: Array<OptionsRule<LegacyWatchOptions>> = [needs('clobber', 'previews'), needs('skipExisting', 'previews')];
+
+export interface LegacyViewOptions extends ExistingFileOptions {
+  subfolder: string;
+  type: (typeof VIEW_TYPES)[number];
+  output?: string;
+}
+
+export const legacyViewOptions = (): OptionsDeclaration<LegacyViewOptions> => ({
+  subfolder: valueOption('--subfolder <subfolder>', 'subfolder of the file reference', (raw) => raw).default(''),
+  type: choice('--type <type>', 'output for final outputs, temp for previews', VIEW_TYPES).default('output' as const),
+  output: valueOption('-o, --output <file>', 'write to FILE (- for stdout)', nonEmpty),
+  ...existingFileOptions(),
+});
+
+/** A folder or file name given empty is a slip, not the working directory. */
+function nonEmpty(raw: string): string {
+  if (raw.trim() === '') throw new InvalidArgumentError('it must not be empty.');
+  return raw;
+}
