@@ -137,6 +137,8 @@ function usageError(err: CommanderError, cmd: Command): UsageError {
   const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim())?.[1];
   const help = `see \`${path} --help\``;
   const subcommands = cmd.commands.map((c) => c.name());
+  // Two options of different modes (a verb's declaration says which with commander's conflicts).
+  if (err.code === 'commander.conflictingOption') return new UsageError([first, ...rest].join(' ').trim(), `give one or the other; ${help}`);
   if (err.code === 'commander.excessArguments' && subcommands.length) {
     return new UsageError([first, ...rest].join(' ').trim(), `its subcommands: ${subcommands.join(', ')}; ${help}`);
   }

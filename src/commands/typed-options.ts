@@ -22,6 +22,11 @@ export function valueOption<T>(flags: string, description: string, parse: (raw: 
   return new Option(flags, description).argParser((raw: string) => parse(raw));
 }
 
+/** A repeatable option with a value (`--via a --via b`): each occurrence parsed by `parse`, in order. */
+export function repeatableOption<T>(flags: string, description: string, parse: (raw: string) => T): TypedOption<T[]> {
+  return new Option(flags, description).argParser((raw: string, previous: T[] | undefined) => [...(previous ?? []), parse(raw)]);
+}
+
 /** One of a fixed set of values (commander's `choices`, which names them on a wrong one). */
 export function choice<const T extends string>(flags: string, description: string, values: readonly T[]): TypedOption<T> {
   return new Option(flags, description).choices(values);
@@ -103,6 +108,12 @@ export function positiveSeconds(raw: string): number {
   const value = Number(text);
   if (text === '' || !Number.isFinite(value) || value <= 0) throw new InvalidArgumentError('it must be a positive number of seconds.');
   return value;
+}
+
+/** A value that must not be empty (a file name, a key): `--results ''` is a slip, not a name. */
+export function nonEmpty(raw: string): string {
+  if (raw.trim() === '') throw new InvalidArgumentError('it must not be empty.');
+  return raw;
 }
 
 /** A parser that refuses what `problem` names (a message) and keeps the value otherwise. */

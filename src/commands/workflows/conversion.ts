@@ -5,6 +5,7 @@ import { ExitCode, WesError } from '../../errors.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { convertUiWorkflow, type ApiWorkflow, type NodeProblem } from '../../workflows/convert.js';
 import { loadObjectInfo, type ObjectInfoOptions } from './object-info.js';
+import type { ConvertOptions } from './options.js';
 
 /** Problems in the engine's node_errors shape, so the error renderer prints them as a table. */
 export function asNodeErrors(problems: { node: string; classType: string; type: string; message: string; details?: string }[]): Record<string, unknown> {
@@ -47,8 +48,7 @@ export async function convertForCommand(f: Factory, ui: Record<string, unknown>,
 }
 
 /** The converter behind `--convert` on the commands that submit, or none without it. */
-export function converterFromOptions(f: Factory, opts: Record<string, unknown>): ((ui: Record<string, unknown>, source: string) => Promise<ApiWorkflow>) | undefined {
+export function converterFromOptions(f: Factory, opts: ConvertOptions): ((ui: Record<string, unknown>, source: string) => Promise<ApiWorkflow>) | undefined {
   if (opts.convert !== true) return undefined;
-  const source: ObjectInfoOptions = { objectInfo: opts.objectInfo as string | undefined, refresh: opts.refresh === true };
-  return (ui, name) => convertForCommand(f, ui, name, source);
+  return (ui, name) => convertForCommand(f, ui, name, opts);
 }

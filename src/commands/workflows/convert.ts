@@ -6,19 +6,20 @@ import { escapeUnsafeJsonText } from '../../render/json.js';
 import { stringifyJsonExact } from '../../util/exact-json.js';
 import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../jobs/workflow-file.js';
 import { convertForCommand } from './conversion.js';
+import type { WorkflowsConvertOptions } from './options.js';
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: WorkflowsConvertOptions): Promise<number> {
   const { text, source } = await readWorkflowText(args[0]!, f.io.stdin);
   const value = parseWorkflowJson(text, source);
   let workflow: Record<string, unknown>;
   if (isUiFormat(value)) {
-    workflow = await convertForCommand(f, value as Record<string, unknown>, source, { objectInfo: opts.objectInfo as string | undefined, refresh: opts.refresh === true });
+    workflow = await convertForCommand(f, value as Record<string, unknown>, source, opts);
   } else {
     workflow = parseWorkflow(text, source);
     f.io.info(`${source} is already in API format; printed as it is`);
   }
   const json = stringifyJsonExact(workflow, 2) + '\n';
-  if (typeof opts.output === 'string') {
+  if (opts.output !== undefined) {
     await writeFileAtomic(opts.output, json);
     f.io.info(`wrote ${opts.output}`);
   } else {

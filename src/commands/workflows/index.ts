@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
-import { objectInfoOptions } from './options.js';
+import { typedCommand } from '../typed-options.js';
+import { workflowsConvertOptions, workflowsValidateOptions } from './options.js';
 
 export function registerWorkflows(program: Command, action: ActionFactory): void {
   const workflows = program
@@ -8,12 +9,10 @@ export function registerWorkflows(program: Command, action: ActionFactory): void
     .description('Convert workflows saved in the editor (UI format) to the API format, and check them locally')
     .helpGroup('Job API v2:');
 
-  objectInfoOptions(
-    workflows
-      .command('convert <workflow>')
-      .description('Print the API-format workflow of a UI-format file (- reads standard input), as the editor\'s "Export (API)" gives it'),
-  )
-    .option('-o, --output <file>', 'write the API-format workflow to FILE instead of standard output')
+  const convert = workflows
+    .command('convert <workflow>')
+    .description('Print the API-format workflow of a UI-format file (- reads standard input), as the editor\'s "Export (API)" gives it');
+  typedCommand(convert, workflowsConvertOptions(), action, () => import('./convert.js'))
     .addHelpText('after', `
 Node definitions come from the server's /api/object_info (cached per base URL; --refresh asks
 again), or from a saved object_info JSON with --object-info (no network). Anything that cannot be
@@ -23,14 +22,12 @@ group nodes, subgraphs) is listed, every problem at once, with exit 2.
 Examples:
   $ wes workflows convert ui.json > api.json
   $ wes workflows convert ui.json --object-info object_info.json -o api.json
-  $ wes api GET /api/object_info > object_info.json   # save the definitions once, digit for digit`)
-    .action(action(() => import('./convert.js')));
+  $ wes api GET /api/object_info > object_info.json   # save the definitions once, digit for digit`);
 
-  objectInfoOptions(
-    workflows
-      .command('validate <workflow>')
-      .description('Check a workflow (either format) against the node definitions as the server would, without submitting'),
-  )
+  const validate = workflows
+    .command('validate <workflow>')
+    .description('Check a workflow (either format) against the node definitions as the server would, without submitting');
+  typedCommand(validate, workflowsValidateOptions(), action, () => import('./validate.js'))
     .addHelpText('after', `
 Checks link types, required inputs, number ranges and combo choices of every node that feeds an
 output node, and lists every problem with the server's error types. Exit 0 when valid, 6 when the
@@ -38,6 +35,5 @@ server would refuse it, 2 when a UI-format file cannot be converted.
 
 Examples:
   $ wes workflows validate api.json
-  $ wes workflows validate ui.json --object-info object_info.json --json | jq .node_errors`)
-    .action(action(() => import('./validate.js')));
+  $ wes workflows validate ui.json --object-info object_info.json --json | jq .node_errors`);
 }

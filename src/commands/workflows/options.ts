@@ -1,13 +1,44 @@
-// The flags that say where node definitions come from, shared by every command that converts.
+// The typed options of the commands that convert workflows, declared once (see
+// src/commands/typed-options.ts): where node definitions come from, and --convert on the commands
+// that submit a workflow file.
 import type { Command } from 'commander';
+import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import type { ObjectInfoOptions } from './object-info.js';
 
-export function objectInfoOptions(cmd: Command): Command {
-  return cmd
-    .option('--object-info <file>', 'node definitions from a saved object_info JSON (offline) instead of the server\'s /api/object_info')
-    .option('--refresh', 'fetch the server\'s object_info again instead of using the cached copy');
+/** --object-info (a saved file, offline) or --refresh (ask the server again): one or the other. */
+export const objectInfoDeclaration = (): OptionsDeclaration<ObjectInfoOptions> => ({
+  objectInfo: valueOption('--object-info <file>', 'node definitions from a saved object_info JSON (offline) instead of the server\'s /api/object_info', nonEmpty).conflicts('refresh'),
+  refresh: flag('--refresh', 'fetch the server\'s object_info again instead of using the cached copy'),
+});
+
+export interface ConvertOptions extends ObjectInfoOptions {
+  convert?: boolean;
 }
 
-/** --convert and its definition flags, for the commands that submit a workflow file. */
+/** --convert and its definition flags. */
+export const convertDeclaration = (): OptionsDeclaration<ConvertOptions> => ({
+  convert: flag('--convert', 'convert a workflow saved in the editor\'s UI format to the API format before sending (as `wes workflows convert`)'),
+  ...objectInfoDeclaration(),
+});
+
+/** The definition flags mean something only with --convert. */
+export const convertRules = <O extends ConvertOptions>(): Array<OptionsRule<O>> => [needs<O>('objectInfo', 'convert'), needs<O>('refresh', 'convert')];
+
+/** The same flags on a command whose options are not typed yet. */
 export function convertOptions(cmd: Command): Command {
-  return objectInfoOptions(cmd.option('--convert', 'convert a workflow saved in the editor\'s UI format to the API format before sending (as `wes workflows convert`)'));
+  for (const option of Object.values(convertDeclaration())) cmd.addOption(option);
+  return cmd;
 }
+
+export interface WorkflowsConvertOptions extends ObjectInfoOptions {
+  output?: string;
+}
+
+export const workflowsConvertOptions = (): OptionsDeclaration<WorkflowsConvertOptions> => ({
+  ...objectInfoDeclaration(),
+  output: valueOption('-o, --output <file>', 'write the API-format workflow to FILE instead of standard output', nonEmpty),
+});
+
+export type WorkflowsValidateOptions = ObjectInfoOptions;
+
+export const workflowsValidateOptions = (): OptionsDeclaration<WorkflowsValidateOptions> => objectInfoDeclaration();

@@ -10,13 +10,14 @@ import { convertUiWorkflow } from '../../workflows/convert.js';
 import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../jobs/workflow-file.js';
 import { asNodeErrors, conversionError, warnNotes } from './conversion.js';
 import { loadObjectInfo } from './object-info.js';
+import type { WorkflowsValidateOptions } from './options.js';
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: WorkflowsValidateOptions): Promise<number> {
   const { text, source } = await readWorkflowText(args[0]!, f.io.stdin);
   const value = parseWorkflowJson(text, source);
   const ui = isUiFormat(value);
   const workflow = ui ? undefined : parseWorkflow(text, source);
-  const loaded = await loadObjectInfo(f, { objectInfo: opts.objectInfo as string | undefined, refresh: opts.refresh === true });
+  const loaded = await loadObjectInfo(f, opts);
   let api = workflow;
   if (!api) {
     const converted = convertUiWorkflow(value as Record<string, unknown>, loaded.info);
