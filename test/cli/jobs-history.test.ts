@@ -50,7 +50,7 @@ describe('wes jobs list and @last', () => {
     expect(limited.stdout.trim().split('\n')).toHaveLength(1);
     const badStatus = await run(['jobs', 'list', '--status', 'done']);
     expect(badStatus.code).toBe(2);
-    expect(badStatus.stderr).toContain('one of: queued');
+    expect(badStatus.stderr).toContain('Allowed choices are queued');
   });
 
   it('keeps one history per base URL', async () => {

@@ -5,7 +5,9 @@ import fc from 'fast-check';
 import { applyAssignments, parseSet, parseValue } from '../../src/commands/jobs/set-inputs.js';
 import { isUiFormat, parseWorkflow } from '../../src/commands/jobs/workflow-file.js';
 import { findJsonProblem, lineAndColumn } from '../../src/commands/jobs/json-position.js';
-import { exitCodeFor, parseInterval } from '../../src/commands/jobs/watch-job.js';
+import { exitCodeFor, intervalMs } from '../../src/commands/jobs/watch-job.js';
+import { pollInterval } from '../../src/commands/jobs/options.js';
+import { InvalidArgumentError } from 'commander';
 import { outputLine, progressLine } from '../../src/commands/jobs/job-view.js';
 import { changeKey } from '../../src/clients/jobs/follow-job.js';
 import { urlExpired } from '../../src/clients/jobs/download.js';
@@ -179,10 +181,10 @@ describe('watch helpers', () => {
   });
 
   it('reads --interval in seconds within bounds', () => {
-    expect(parseInterval(undefined)).toBe(1000);
-    expect(parseInterval('0.25')).toBe(250);
-    expect(() => parseInterval('0')).toThrow(UsageError);
-    expect(() => parseInterval('soon')).toThrow(UsageError);
+    expect(intervalMs({})).toBe(1000);
+    expect(intervalMs({ interval: pollInterval('0.25') })).toBe(250);
+    expect(() => pollInterval('0')).toThrow(InvalidArgumentError);
+    expect(() => pollInterval('soon')).toThrow(InvalidArgumentError);
   });
 
   it('treats a URL as expired shortly before its deadline', () => {

@@ -20,8 +20,10 @@ import { readBatch, type BatchInput, type BatchLine } from './batch-input.js';
 import { Journal, journalPathFor } from './batch-journal.js';
 import { BatchProgress } from './batch-progress.js';
 import { alreadyDone, keyForRun, pinFor, readPrevious, ResultBook, sentRecord, type Previous } from './batch-results.js';
-import { buildEndpoints, endpointUrl, MAX_CONCURRENCY, parseVia, type ViaTarget } from './batch-via.js';
-import { parseInterval } from './watch-job.js';
+import { buildEndpoints, endpointUrl } from './batch-via.js';
+import { formatVia, type ViaTarget } from './via-target.js';
+import { intervalMs } from './watch-job.js';
+import type { JobsSubmitOptions } from './options.js';
 import { recordSubmitted } from './history.js';
 import { applyAssignments } from './set-inputs.js';
 
@@ -37,18 +39,6 @@ export function worstExitCode(codes: number[]): number {
   return failing.reduce((worst, c) => (rank(c) < rank(worst) ? c : worst));
 }
 
-function parseConcurrency(value: unknown): number {
-  if (value === undefined) return DEFAULT_CONCURRENCY;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${String(value)}`);
-  return n;
-}
-
-function refuseSingleJobFlags(opts: Record<string, unknown>, workflowArg: string | undefined): void {
-  if (workflowArg !== undefined) throw new UsageError('give either a workflow file or --batch FILE.jsonl, not both');
-  if (opts.idempotencyKey !== undefined) throw new UsageError('--idempotency-key does not go with --batch: each line gets a key derived from the line');
-  if (opts.cancelOnInterrupt === true) throw new UsageError('--cancel-on-interrupt does not go with --batch: Ctrl-C leaves the batch\'s jobs running, and --resume picks them up');
-}
 
 /** The first line of the summary: counts by status, and what an earlier run already did. */
 function summary(total: number, counts: Map<string, number>, resumed: number): string {
@@ -74,16 +64,14 @@ function batchSignal(parent: AbortSignal, inFlight: number): AbortSignal {
   return controller.signal;
 }
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+/** `jobs submit --batch FILE`: the options declared in options.ts say which flags go with it. */
+export async function run(f: Factory, batchPath: string, opts: JobsSubmitOptions): Promise<number> {
   const { io } = f;
-  refuseSingleJobFlags(opts, args[0]);
-  if (typeof opts.download === 'string') await checkFolderTarget(opts.download, '--download');
-  const batchPath = opts.batch as string;
-  const concurrency = parseConcurrency(opts.concurrency);
-  const intervalMs = parseInterval(opts.interval);
-  const vias = ((opts.via as string[] | undefined) ?? []).map(parseVia);
-  const sets = (opts.set as string[] | undefined) ?? [];
-  const resultsPath = typeof opts.results === 'string' ? opts.results : undefined;
+  if (opts.download !== undefined) await checkFolderTarget(opts.download, '--download');
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  const vias = opts.via ?? [];
+  const sets = opts.set ?? [];
+  const resultsPath = opts.results;
   if (resultsPath !== undefined) await checkFileTarget(resultsPath, '--results');
   const input = await readBatch(batchPath, io.stdin, sets);
   try {
@@ -93,7 +81,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
       io.warn(`${journal.path} holds a run that did not end; this run does its lines again (their keys find the jobs already made). To go on from it instead: --resume ${resultsPath}`);
     }
     try {
-      return await runWithJournal(f, opts, { batchPath, input, journal, resultsPath, concurrency, intervalMs, vias });
+      return await runWithJournal(f, opts, { batchPath, input, journal, resultsPath, concurrency, intervalMs: intervalMs(opts), vias });
     } finally {
       journal.close();
     }
@@ -112,10 +100,10 @@ interface Plan {
   vias: ViaTarget[];
 }
 
-async function runWithJournal(f: Factory, opts: Record<string, unknown>, plan: Plan): Promise<number> {
+async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): Promise<number> {
   const { io } = f;
   const { input, journal, resultsPath } = plan;
-  const previous = typeof opts.resume === 'string' ? readPrevious(opts.resume, journal) : new Map<number, Previous>();
+  const previous = opts.resume !== undefined ? readPrevious(opts.resume, journal) : new Map<number, Previous>();
   const totalInFlight = (plan.vias.length ? plan.vias.map((v) => v.concurrency ?? plan.concurrency) : [plan.concurrency]).reduce((a, b) => a + b, 0);
   const signal = batchSignal(f.signal, totalInFlight);
   const endpoints = buildEndpoints(f, plan.vias, plan.concurrency, signal, opts.events !== false);
@@ -170,7 +158,7 @@ async function runWithJournal(f: Factory, opts: Record<string, unknown>, plan: P
     intervalMs: plan.intervalMs,
     signal,
     retries: f.retries() ?? DEFAULT_RETRIES,
-    downloadDir: typeof opts.download === 'string' ? opts.download : undefined,
+    downloadDir: opts.download,
     onSend: (item, endpoint) => void journal.append(sentRecord(item.index, item.key, endpoint.url)),
     onSubmitted: (item, endpoint, jobId) => {
       journal.append(sentRecord(item.index, item.key, endpoint.url, jobId));
@@ -217,13 +205,13 @@ function viaPartnerKey(f: Factory, via: ViaTarget | undefined): string | undefin
  * The command that completes this run: the same file, the same --set flags (they are part of each
  * line's key), the same folders and pace, with --resume pointing at the results.
  */
-function resumeCommand(source: string, resultsPath: string | undefined, opts: Record<string, unknown>): string {
+function resumeCommand(source: string, resultsPath: string | undefined, opts: JobsSubmitOptions): string {
   const words = ['wes', 'jobs', 'submit', '--batch', source];
-  for (const set of (opts.set as string[] | undefined) ?? []) words.push('--set', set);
-  for (const flag of ['concurrency', 'interval', 'download'] as const) {
-    if (typeof opts[flag] === 'string') words.push(`--${flag}`, opts[flag] as string);
-  }
-  for (const via of (opts.via as string[] | undefined) ?? []) words.push('--via', via);
+  for (const set of opts.set ?? []) words.push('--set', set);
+  if (opts.concurrency !== undefined) words.push('--concurrency', `${opts.concurrency}`);
+  if (opts.interval !== undefined) words.push('--interval', `${opts.interval}`);
+  if (opts.download !== undefined) words.push('--download', opts.download);
+  for (const via of opts.via ?? []) words.push('--via', formatVia(via));
   words.push('--resume', resultsPath ?? 'RESULTS.jsonl');
   if (resultsPath) words.push('--results', resultsPath);
   return words.map(shellWord).join(' ') + (resultsPath ? '' : '   (RESULTS.jsonl: the lines this run printed on stdout)');

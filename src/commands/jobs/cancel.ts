@@ -7,8 +7,9 @@ import { isTerminal } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { followAndReport, followOptions } from './watch-job.js';
 import { resolveJobRef } from './history.js';
+import type { JobsCancelOptions } from './options.js';
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: JobsCancelOptions): Promise<number> {
   const { io } = f;
   const follow = followOptions(opts);
   const client = new JobsClient(f.http());
@@ -20,7 +21,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   }
   const after = await client.cancel(current);
   io.info(sanitizeLine(`✓ asked to cancel job ${after.job.id} (status now ${after.job.status})`));
-  if (opts.wait === true) return followAndReport(f, client, after, { ...follow, canceledExit: ExitCode.OK });
+  if (opts.wait) return followAndReport(f, client, after, { ...follow, canceledExit: ExitCode.OK });
   if (io.json) io.printJson(after.job);
   return 0;
 }

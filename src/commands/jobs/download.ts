@@ -8,8 +8,9 @@ import { checkFolderTarget } from '../../files/targets.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { saveOutputs } from './save-outputs.js';
 import { resolveJobRef } from './history.js';
+import type { JobsDownloadOptions } from './options.js';
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: JobsDownloadOptions): Promise<number> {
   const existing = existingPolicy(opts);
   if (args[1] !== undefined) await checkFolderTarget(args[1], 'the folder');
   const client = new JobsClient(f.http());

@@ -1,18 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
-import { collect, existingFileFlags } from '../option-values.js';
-import { convertOptions } from '../workflows/options.js';
-
-
-/** Flags of every command that waits for a job. */
-function followFlags(cmd: Command, withDownload: boolean): Command {
-  cmd
-    .option('--interval <seconds>', 'seconds between polls of the job (default 1)')
-    .option('--no-events', 'poll only; do not listen on the job\'s event stream')
-    .option('--cancel-on-interrupt', 'on Ctrl-C, cancel the job before exiting (default: leave it running)');
-  if (withDownload) existingFileFlags(cmd.option('--download <dir>', 'when the job succeeds, save its outputs into DIR'));
-  return cmd;
-}
+import { typedCommand } from '../typed-options.js';
+import { jobsCancelOptions, jobsCancelRules, jobsDownloadOptions, jobsListOptions, jobsSubmitOptions, jobsSubmitRules, jobsWatchOptions, jobsWatchRules } from './options.js';
 
 export function registerJobs(program: Command, action: ActionFactory): void {
   const jobs = program
@@ -20,20 +9,10 @@ export function registerJobs(program: Command, action: ActionFactory): void {
     .description('Submit workflows, watch jobs, fetch their outputs and logs (job API v2)')
     .helpGroup('Job API v2:');
 
-  followFlags(
-    convertOptions(jobs
-      .command('submit [workflow]'))
-      .description('Submit an API-format workflow file (- reads standard input); prints the job id, or the Job with --json')
-      .option('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', collect)
-      .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)')
-      .option('--wait', 'then watch the job until it ends; exit code by outcome')
-      .option('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order')
-      .option('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)')
-      .option('--results <file>', 'with --batch: write the results to FILE instead of stdout (journaled in FILE.journal while running)')
-      .option('--resume <results.jsonl>', 'with --batch: skip the lines an earlier run (or its journal, after a crash) shows succeeded')
-      .option('--via <profile[:n]|url[,n]>', 'with --batch: spread the lines over this endpoint too, n in flight there (repeatable)', collect),
-    true,
-  )
+  const submit = jobs
+    .command('submit [workflow]')
+    .description('Submit an API-format workflow file (- reads standard input); prints the job id, or the Job with --json');
+  typedCommand(submit, jobsSubmitOptions(), action, () => import('./submit.js'), jobsSubmitRules())
     .addHelpText('after', `
 The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_service_org.
 
@@ -48,15 +27,17 @@ retried or resumed line never makes a second job. Exit 0 when every line succeed
 gravest line's code (130 when interrupted; the results then say where to resume).
   $ wes jobs submit --batch jobs.jsonl --concurrency 8 --download out/ --results results.jsonl
   $ wes jobs submit --batch jobs.jsonl --resume results.jsonl --results results.jsonl
-  $ wes jobs submit --batch jobs.jsonl --via gpu-a:8 --via gpu-b:4 --results results.jsonl`)
-    .action(action(() => import('./submit.js')));
+  $ wes jobs submit --batch jobs.jsonl --via gpu-a:8 --via gpu-b:4 --results results.jsonl
 
-  jobs
+Flags of one mode are refused in the other (exit 2): --concurrency, --results, --resume and --via
+need --batch; --idempotency-key, --convert and --cancel-on-interrupt go with one workflow only;
+--interval and --no-events need --wait, --download or --batch; --clobber and --skip-existing need
+--download.`);
+
+  const list = jobs
     .command('list')
-    .description('List the jobs submitted from this machine (this profile and base URL), newest first, with their last known status')
-    .option('--refresh', 'ask the service for the current status of the unfinished ones first')
-    .option('--status <status>', 'only jobs with this status (queued, running, succeeded, failed, canceled, expired, gone)')
-    .option('--limit <n>', 'at most N jobs (default 20)')
+    .description('List the jobs submitted from this machine (this profile and base URL), newest first, with their last known status');
+  typedCommand(list, jobsListOptions(), action, () => import('./list.js'))
     .addHelpText('after', `
 The history lives in the state folder (WES_STATE_DIR, or $XDG_STATE_HOME/wes); every
 \`wes jobs submit\` adds to it. Job commands take @last (or @N, the N-th latest) for an id.
@@ -65,8 +46,7 @@ Examples:
   $ wes jobs list --refresh
   $ wes jobs list --status failed --limit 5
   $ wes jobs list --json --jq '.[].id'
-Then: wes jobs watch @last, wes jobs download @2 out/`)
-    .action(action(() => import('./list.js')));
+Then: wes jobs watch @last, wes jobs download @2 out/`);
 
   jobs
     .command('get <id>')
@@ -77,29 +57,20 @@ Examples:
   $ wes jobs get "$ID" --json | jq '.outputs[].name'`)
     .action(action(() => import('./get.js')));
 
-  followFlags(
-    jobs.command('watch <id>').description('Follow a job until it ends; exit 0 succeeded, 3 failed or expired, 10 canceled'),
-    true,
-  )
+  const watch = jobs.command('watch <id>').description('Follow a job until it ends; exit 0 succeeded, 3 failed or expired, 10 canceled');
+  typedCommand(watch, jobsWatchOptions(), action, () => import('./watch.js'), jobsWatchRules())
     .addHelpText('after', `
 Examples:
   $ wes jobs watch "$ID"
   $ wes jobs watch "$ID" --json > snapshots.ndjson
-  $ wes jobs watch "$ID" --download out/ --timeout 600`)
-    .action(action(() => import('./watch.js')));
+  $ wes jobs watch "$ID" --download out/ --timeout 600`);
 
-  followFlags(
-    jobs
-      .command('cancel <id>')
-      .description('Cancel a job (follows its cancel link); prints the Job with --json')
-      .option('--wait', 'then wait until the job has ended'),
-    false,
-  )
+  const cancel = jobs.command('cancel <id>').description('Cancel a job (follows its cancel link); prints the Job with --json');
+  typedCommand(cancel, jobsCancelOptions(), action, () => import('./cancel.js'), jobsCancelRules())
     .addHelpText('after', `
 Examples:
   $ wes jobs cancel "$ID"
-  $ wes jobs cancel "$ID" --wait`)
-    .action(action(() => import('./cancel.js')));
+  $ wes jobs cancel "$ID" --wait`);
 
   jobs
     .command('logs <id>')
@@ -110,17 +81,15 @@ Examples:
   $ wes jobs logs "$ID" > run.log`)
     .action(action(() => import('./logs.js')));
 
-  existingFileFlags(
-    jobs
-      .command('download <id> [dir]')
-      .description('Save every output of a job into DIR (default ./<job-id>), blake3-checked, plus job.json'),
-  )
+  const download = jobs
+    .command('download <id> [dir]')
+    .description('Save every output of a job into DIR (default ./<job-id>), blake3-checked, plus job.json');
+  typedCommand(download, jobsDownloadOptions(), action, () => import('./download.js'))
     .addHelpText('after', `
 Examples:
   $ wes jobs download "$ID"
   $ wes jobs download "$ID" out/ --json | jq -r '.[].path'
   $ wes jobs download "$ID" out/ --skip-existing
 
-An interrupted download keeps its NAME.part; running the same command again resumes it.`)
-    .action(action(() => import('./download.js')));
+An interrupted download keeps its NAME.part; running the same command again resumes it.`);
 }

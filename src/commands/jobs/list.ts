@@ -1,35 +1,20 @@
 // wes jobs list: the jobs submitted from this machine (profile and base URL), newest first, with
 // their last known status; --refresh asks the service for the unfinished ones first.
 import type { Factory } from '../../factory.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError } from '../../errors.js';
 import type { HistoryEntry } from '../../config/history.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
 import { jobHistory } from './history.js';
+import { GONE, type JobsListOptions } from './options.js';
 
-/** Recorded for a job the service no longer knows (404 on --refresh): retention passed. */
-const GONE = 'gone';
-const STATUSES = ['queued', 'running', 'canceling', 'succeeded', 'failed', 'canceled', 'expired', GONE];
 const REFRESH_CONCURRENCY = 4;
+const DEFAULT_LIMIT = 20;
 
-function parseLimit(value: unknown): number {
-  if (value === undefined) return 20;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--limit must be a whole number from 1 to 10000, got ${String(value)}`);
-  return n;
-}
-
-function parseStatus(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  const s = String(value);
-  if (!STATUSES.includes(s)) throw new UsageError(`--status ${s} is not a job status`, `one of: ${STATUSES.join(', ')}`);
-  return s;
-}
-
-export async function run(f: Factory, _args: string[], opts: Record<string, unknown>): Promise<number> {
-  const limit = parseLimit(opts.limit);
-  const status = parseStatus(opts.status);
+export async function run(f: Factory, _args: string[], opts: JobsListOptions): Promise<number> {
+  const limit = opts.limit ?? DEFAULT_LIMIT;
+  const status = opts.status;
   const history = jobHistory(f);
   if (opts.refresh) await refresh(f, history.entries().filter((e) => !isTerminal(e.status) && e.status !== GONE));
   const shown = history.entries().filter((e) => status === undefined || e.status === status).slice(0, limit);

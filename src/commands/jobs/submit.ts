@@ -15,21 +15,21 @@ import { applyAssignments, parseSet } from './set-inputs.js';
 import { checkFollowTargets, followAndReport, followOptions } from './watch-job.js';
 import { withIdempotencyKey } from '../in-doubt.js';
 import { recordSubmitted } from './history.js';
+import type { JobsSubmitOptions } from './options.js';
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: JobsSubmitOptions): Promise<number> {
+  const source = args[0];
   if (opts.batch !== undefined) {
-    if (opts.convert) throw new UsageError('--convert does not apply to --batch: convert the workflows first with `wes workflows convert`');
-    return (await import('./batch.js')).run(f, args, opts);
+    if (source !== undefined) throw new UsageError('give either a workflow file or --batch FILE.jsonl, not both');
+    return (await import('./batch.js')).run(f, opts.batch, opts);
   }
   const { io } = f;
-  const source = args[0];
   if (source === undefined) throw new UsageError('name the workflow file to submit (- reads standard input), or give --batch FILE.jsonl');
   const follow = followOptions(opts);
   await checkFollowTargets(follow);
-  const key = typeof opts.idempotencyKey === 'string' ? opts.idempotencyKey : randomUUID();
-  if (key.trim() === '') throw new UsageError('--idempotency-key must not be empty');
+  const key = opts.idempotencyKey ?? randomUUID();
   const workflow = await readWorkflow(source, io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: io.stdinIsTTY, say: (line) => io.info(line) });
-  const assignments = ((opts.set as string[] | undefined) ?? []).map((arg) => parseSet(arg, workflow));
+  const assignments = (opts.set ?? []).map((arg) => parseSet(arg, workflow));
 
   const client = new JobsClient(f.http());
   const placer = new AssetPlacer(client);
@@ -50,13 +50,13 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     if (err instanceof ApiError && err.code === 'idempotency_key_reuse') {
       err.hint = `the Idempotency-Key ${key} was already used with a different body: an earlier attempt may have created the job. Check with \`wes jobs get\`, or submit again with a new --idempotency-key`;
     }
-    const sets = ((opts.set as string[] | undefined) ?? []).flatMap((s) => ['--set', s]);
+    const sets = (opts.set ?? []).flatMap((s) => ['--set', s]);
     throw withIdempotencyKey(err, key, ['wes', 'jobs', 'submit', source, ...sets], 'the submit');
   }
 
   recordSubmitted(f, submitted.job, source === '-' ? '-' : basename(source));
-  const wait = opts.wait === true || follow.download !== undefined;
-  if (wait) {
+  // --download implies --wait (declared in options.ts).
+  if (opts.wait) {
     io.info(`submitted job ${submitted.job.id}`);
     if (!io.json) io.println(submitted.job.id);
     return followAndReport(f, client, submitted, follow);

@@ -3,7 +3,7 @@
 // NDJSON of changed snapshots with --json), then exit by outcome. Ctrl-C leaves the job running
 // and says how to resume, unless --cancel-on-interrupt asks to cancel it first.
 import type { Factory } from '../../factory.js';
-import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { ExitCode, InterruptedError } from '../../errors.js';
 import { JobsClient, type FetchedJob } from '../../clients/jobs/client.js';
 import { followJob } from '../../clients/jobs/follow-job.js';
 import { createProgress, type Progress } from '../../render/progress.js';
@@ -13,6 +13,7 @@ import { saveOutputs } from './save-outputs.js';
 import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
 import { checkFolderTarget } from '../../files/targets.js';
 import { recordStatus } from './history.js';
+import type { DownloadFlags, FollowFlags } from './options.js';
 
 export interface FollowRunOptions {
   intervalMs: number;
@@ -25,23 +26,21 @@ export interface FollowRunOptions {
   canceledExit?: number;
 }
 
-const DEFAULT_INTERVAL_MS = 1000;
+const DEFAULT_INTERVAL_S = 1;
 const CANCEL_DEADLINE_MS = 15_000;
 
-export function parseInterval(value: unknown): number {
-  if (value === undefined) return DEFAULT_INTERVAL_MS;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0.05 || n > 3600) throw new UsageError(`--interval must be a number of seconds from 0.05 to 3600, got ${String(value)}`);
-  return Math.round(n * 1000);
+/** Milliseconds between polls, from --interval (seconds, already checked). */
+export function intervalMs(opts: FollowFlags): number {
+  return Math.round((opts.interval ?? DEFAULT_INTERVAL_S) * 1000);
 }
 
-/** The follow flags every waiting command takes, from commander's parsed options. */
-export function followOptions(opts: Record<string, unknown>): FollowRunOptions {
+/** The follow flags every waiting command takes, as its typed options hold them. */
+export function followOptions(opts: FollowFlags & Partial<DownloadFlags>): FollowRunOptions {
   return {
-    intervalMs: parseInterval(opts.interval),
+    intervalMs: intervalMs(opts),
     events: opts.events !== false,
     cancelOnInterrupt: opts.cancelOnInterrupt === true,
-    download: typeof opts.download === 'string' ? opts.download : undefined,
+    download: opts.download,
     existing: existingPolicy(opts),
   };
 }

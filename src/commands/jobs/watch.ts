@@ -3,8 +3,9 @@ import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { checkFollowTargets, followAndReport, followOptions } from './watch-job.js';
 import { resolveJobRef } from './history.js';
+import type { JobsWatchOptions } from './options.js';
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: JobsWatchOptions): Promise<number> {
   const follow = followOptions(opts);
   await checkFollowTargets(follow);
   const client = new JobsClient(f.http());

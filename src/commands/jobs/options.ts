@@ -1,0 +1,133 @@
+// The typed options of the `wes jobs` verbs, declared once (see src/commands/typed-options.ts):
+// jobs/index.ts adds them to the commands, and each verb's run function takes the parsed object.
+// The modes of `jobs submit` are declared here too: a flag of one mode given in another is a
+// usage error before anything is read or sent.
+import { InvalidArgumentError } from 'commander';
+import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
+import { choice, flag, needs, nonEmpty, positiveSeconds, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
+import { MAX_CONCURRENCY, parseVia, type ViaTarget } from './via-target.js';
+
+/** How a waiting command follows its job. */
+export interface FollowFlags {
+  /** Seconds between polls. */
+  interval?: number;
+  /** False with --no-events: poll only. */
+  events?: boolean;
+  cancelOnInterrupt?: boolean;
+}
+
+export interface DownloadFlags extends ExistingFileOptions {
+  download?: string;
+}
+
+/** Seconds between polls: often enough to see progress, never a busy loop, at least once an hour. */
+export function pollInterval(raw: string): number {
+  const seconds = positiveSeconds(raw);
+  if (seconds < 0.05 || seconds > 3600) throw new InvalidArgumentError('it must be a number of seconds from 0.05 to 3600.');
+  return seconds;
+}
+
+const followDeclaration = (): OptionsDeclaration<FollowFlags> => ({
+  interval: valueOption('--interval <seconds>', 'seconds between polls of the job (default 1)', pollInterval),
+  events: flag('--no-events', 'poll only; do not listen on the job\'s event stream'),
+  cancelOnInterrupt: flag('--cancel-on-interrupt', 'on Ctrl-C, cancel the job before exiting (default: leave it running)'),
+});
+
+/** --download DIR, with what to do about files already there. */
+const downloadDeclaration = (): OptionsDeclaration<DownloadFlags> => ({
+  download: valueOption('--download <dir>', 'when the job succeeds, save its outputs into DIR', nonEmpty),
+  ...existingFileOptions(),
+});
+
+/** --clobber and --skip-existing are about the files --download saves. */
+const downloadRules = <O extends DownloadFlags>(): Array<OptionsRule<O>> => [needs<O>('clobber', 'download'), needs<O>('skipExisting', 'download')];
+
+export interface JobsSubmitOptions extends ConvertOptions, FollowFlags, DownloadFlags {
+  set?: string[];
+  idempotencyKey?: string;
+  wait?: boolean;
+  batch?: string;
+  concurrency?: number;
+  results?: string;
+  resume?: string;
+  via?: ViaTarget[];
+}
+
+/**
+ * One workflow, or --batch FILE.jsonl: flags of the other mode are refused (commander's conflicts
+ * here, `needs` in jobsSubmitRules). --download and --batch imply --wait: both follow their jobs.
+ */
+export const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
+  const follow = followDeclaration();
+  const convert = convertDeclaration();
+  const download = downloadDeclaration();
+  convert.convert.conflicts('batch');
+  follow.cancelOnInterrupt.conflicts('batch');
+  download.download.implies({ wait: true });
+  return {
+    ...convert,
+    set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', (raw) => raw),
+    idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)', nonEmpty).conflicts('batch'),
+    wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
+    batch: valueOption('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order', nonEmpty).implies({ wait: true }),
+    concurrency: valueOption('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)', wholeNumberIn(1, MAX_CONCURRENCY)),
+    results: valueOption('--results <file>', 'with --batch: write the results to FILE instead of stdout (journaled in FILE.journal while running)', nonEmpty),
+    resume: valueOption('--resume <results.jsonl>', 'with --batch: skip the lines an earlier run (or its journal, after a crash) shows succeeded', nonEmpty),
+    via: repeatableOption('--via <profile[:n]|url[,n]>', 'with --batch: spread the lines over this endpoint too, n in flight there (repeatable)', parseVia),
+    ...follow,
+    ...download,
+  };
+};
+
+/** Batch-only flags need --batch; the follow flags need a mode that follows (--wait, implied by the others). */
+export const jobsSubmitRules = (): Array<OptionsRule<JobsSubmitOptions>> => [
+  needs('concurrency', 'batch'),
+  needs('results', 'batch'),
+  needs('resume', 'batch'),
+  needs('via', 'batch'),
+  needs('interval', 'wait', 'download', 'batch'),
+  needs('events', 'wait', 'download', 'batch'),
+  needs('cancelOnInterrupt', 'wait', 'download'),
+  ...downloadRules<JobsSubmitOptions>(),
+  ...convertRules<JobsSubmitOptions>(),
+];
+
+export type JobsWatchOptions = FollowFlags & DownloadFlags;
+
+export const jobsWatchOptions = (): OptionsDeclaration<JobsWatchOptions> => ({ ...followDeclaration(), ...downloadDeclaration() });
+
+export const jobsWatchRules = (): Array<OptionsRule<JobsWatchOptions>> => downloadRules<JobsWatchOptions>();
+
+export interface JobsCancelOptions extends FollowFlags {
+  wait?: boolean;
+}
+
+export const jobsCancelOptions = (): OptionsDeclaration<JobsCancelOptions> => ({
+  wait: flag('--wait', 'then wait until the job has ended'),
+  ...followDeclaration(),
+});
+
+/** `cancel` follows the job only with --wait. */
+export const jobsCancelRules = (): Array<OptionsRule<JobsCancelOptions>> => [needs('interval', 'wait'), needs('events', 'wait'), needs('cancelOnInterrupt', 'wait')];
+
+export type JobsDownloadOptions = ExistingFileOptions;
+
+export const jobsDownloadOptions = (): OptionsDeclaration<JobsDownloadOptions> => existingFileOptions();
+
+/** Recorded for a job the service no longer knows (404 on --refresh): retention passed. */
+export const GONE = 'gone';
+export const LISTED_STATUSES = ['queued', 'running', 'canceling', 'succeeded', 'failed', 'canceled', 'expired', GONE] as const;
+export type ListedStatus = (typeof LISTED_STATUSES)[number];
+
+export interface JobsListOptions {
+  refresh?: boolean;
+  status?: ListedStatus;
+  limit?: number;
+}
+
+export const jobsListOptions = (): OptionsDeclaration<JobsListOptions> => ({
+  refresh: flag('--refresh', 'ask the service for the current status of the unfinished ones first'),
+  status: choice('--status <status>', 'only jobs with this status', LISTED_STATUSES),
+  limit: valueOption('--limit <n>', 'at most N jobs (default 20)', wholeNumberIn(1, 10_000)),
+});
