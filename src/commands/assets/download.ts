@@ -9,6 +9,7 @@ import { existingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';
 import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import { shellWord } from '../../render/shell-word.js';
+import type { AssetsDownloadOptions } from './options.js';
 
 async function isFolder(path: string): Promise<boolean> {
   return /[\\/]$/.test(path) || (await stat(path).then((s) => s.isDirectory(), () => false));
@@ -22,7 +23,7 @@ async function target(path: string | undefined, assetName: string, assetId: stri
   return { dir: dirname(resolve(path)), name: basename(path) };
 }
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: AssetsDownloadOptions): Promise<number> {
   const existing = existingPolicy(opts);
   const path = args[1];
   if (path !== undefined) await ((await isFolder(path)) ? checkFolderTarget(path, 'the folder') : checkFileTarget(path, 'the file'));
