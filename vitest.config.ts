@@ -11,5 +11,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most test time is waiting (dev-server steps, timeouts, retries, child processes), not CPU:
+    // on 2 cores, vitest's default of one worker (cores - 1) leaves the machine idle. Four files
+    // at a time keep it busy (`npx vitest run --maxWorkers=1` to rule out interference).
+    maxWorkers: 4,
+    coverage: { provider: 'v8', include: ['src/**'], reporter: ['text-summary'] },
   },
 });

@@ -144,7 +144,7 @@ describe('wes doctor against a purpose-built server', () => {
   });
 });
 
-describe('doctor review fixes', () => {
+describe('doctor: a URL password stays hidden, and a plain 404 is not the job API', () => {
   it('never prints a password from the base URL, even in --json', async () => {
     const base = new URL(dev.server.url);
     base.username = 'user';

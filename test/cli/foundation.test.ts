@@ -120,7 +120,7 @@ describe('exit codes and errors', () => {
   });
 });
 
-describe('review fixes', () => {
+describe('profiles, settings and exit codes: edge cases', () => {
   it('refuses a profile name that could leave the config folder', async () => {
     const res = await runWes(['--profile', '../../evil', 'config', 'list']);
     expect(res.code).toBe(2);

@@ -1,67 +1,48 @@
-// Every `wes legacy` command through the built binary against `dev-server --surface self-hosted
+// Every `wes legacy` command run in-process against `dev-server --surface self-hosted
 // --engine-only`, which answers as a ComfyUI engine: no status route, plain-text 404s, history.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevServerHandle } from '../../src/dev-server/index.js';
+import { describe, expect, it } from 'vitest';
 import { encodePng } from '../../src/dev-server/engine/png.js';
-import { startFast } from '../helpers/dev-server.js';
 import { runWes, tempConfigDir } from '../helpers/cli.js';
 import { failingWorkflow, longWorkflow, sampleWorkflow, submit, v1 } from '../dev-server/legacy-kit.js';
-import { countOf, until, wes } from './legacy-kit.js';
+import { countOf, until, useLegacyServer } from './legacy-kit.js';
 
-let server: DevServerHandle;
-let dir: string;
-
-function flow(name: string, workflow: Record<string, unknown>): string {
-  const path = join(dir, name);
-  writeFileSync(path, JSON.stringify(workflow));
-  return path;
-}
+const kit = useLegacyServer({ surface: 'self-hosted', engineOnly: true, stepMs: 3 }, 'wes-engine-');
 
 async function queued(id: string): Promise<boolean> {
-  const { body } = await v1(server, 'GET', '/api/queue');
+  const { body } = await v1(kit.server, 'GET', '/api/queue');
   return [...body.queue_running, ...body.queue_pending].some((e: unknown[]) => e[1] === id);
 }
 
 async function running(id: string): Promise<boolean> {
-  return (await v1(server, 'GET', '/api/queue')).body.queue_running.some((e: unknown[]) => e[1] === id);
+  return (await v1(kit.server, 'GET', '/api/queue')).body.queue_running.some((e: unknown[]) => e[1] === id);
 }
-
-beforeAll(async () => {
-  server = await startFast({ surface: 'self-hosted', engineOnly: true, stepMs: 3 });
-  dir = mkdtempSync(join(tmpdir(), 'wes-engine-'));
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('wes legacy against a self-hosted engine: reading', () => {
   it('object-info lists classes, shows one, and exits 5 "no such node class" on the engine\'s {}', async () => {
-    const all = await wes(server, ['legacy', 'object-info']);
+    const all = await kit.wes(['legacy', 'object-info']);
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).toMatch(/^EmptyImage\t/m);
-    const one = await wes(server, ['legacy', 'object-info', 'EmptyImage']);
+    const one = await kit.wes(['legacy', 'object-info', 'EmptyImage']);
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/^width\tINT\t/m);
-    const none = await wes(server, ['legacy', 'object-info', 'EmptyImag']);
+    const none = await kit.wes(['legacy', 'object-info', 'EmptyImag']);
     expect(none.code).toBe(5);
     expect(none.stderr).toContain('no such node class "EmptyImag"');
     expect(none.stderr).toContain('did you mean EmptyImage?');
   });
 
   it('upload prints the name to use in a LoadImage node', async () => {
-    const path = join(dir, 'cat.png');
+    const path = join(kit.dir, 'cat.png');
     writeFileSync(path, encodePng({ width: 2, height: 2, data: new Uint8Array(12) }));
-    const res = await wes(server, ['legacy', 'upload', path]);
+    const res = await kit.wes(['legacy', 'upload', path]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout.trim()).toBe('cat.png');
   });
 
   it('doctor names the engine and its version, and the surfaces it lacks are warnings, not failures', async () => {
-    const res = await runWes(['doctor', '--json'], { env: { WES_BASE_URL: server.url } });
+    const res = await runWes(['doctor', '--json'], { env: { WES_BASE_URL: kit.server.url } });
     expect(res.code, res.stdout).toBe(0);
     const checks = JSON.parse(res.stdout) as Array<{ check: string; surface: string | null; status: string; detail: string }>;
     const legacy = checks.find((c) => c.check === 'reachable' && c.surface === 'legacy')!;
@@ -72,14 +53,14 @@ describe('wes legacy against a self-hosted engine: reading', () => {
   it('probes the engine once per base URL and remembers it in the cache folder', async () => {
     const cfg = tempConfigDir();
     try {
-      const before = countOf(server, 'GET /api/system_stats');
-      const id = await submit(server, sampleWorkflow(1));
+      const before = countOf(kit.server, 'GET /api/system_stats');
+      const id = await submit(kit.server, sampleWorkflow(1));
       for (let i = 0; i < 2; i++) {
-        const res = await wes(server, ['legacy', 'status', id], { configDir: cfg.dir });
+        const res = await kit.wes(['legacy', 'status', id], { configDir: cfg.dir });
         expect(res.code, res.stderr).toBe(0);
       }
-      expect(countOf(server, 'GET /api/system_stats') - before).toBe(1);
-      expect(countOf(server, 'GET /api/job/' + id + '/status')).toBe(1); // the first command's, which found the route missing
+      expect(countOf(kit.server, 'GET /api/system_stats') - before).toBe(1);
+      expect(countOf(kit.server, 'GET /api/job/' + id + '/status')).toBe(1); // the first command's, which found the route missing
     } finally {
       cfg.cleanup();
     }
@@ -88,114 +69,114 @@ describe('wes legacy against a self-hosted engine: reading', () => {
 
 describe('wes legacy against a self-hosted engine: running prompts', () => {
   it('prompt --wait, status and status --wait take the state from the engine\'s queue and history', async () => {
-    const res = await wes(server, ['legacy', 'prompt', flow('ok.json', sampleWorkflow(2)), '--wait']);
+    const res = await kit.wes(['legacy', 'prompt', kit.file('ok.json', sampleWorkflow(2)), '--wait']);
     expect(res.code, res.stderr).toBe(0);
     const id = res.stdout.trim();
     expect(res.stderr).toContain(`prompt ${id}: success`);
     expect(res.stderr).not.toContain('unreadable response');
-    const status = await wes(server, ['legacy', 'status', id, '--json']);
+    const status = await kit.wes(['legacy', 'status', id, '--json']);
     expect([status.code, JSON.parse(status.stdout)]).toEqual([0, { status: 'success' }]);
-    const waited = await wes(server, ['legacy', 'status', id, '--wait']);
+    const waited = await kit.wes(['legacy', 'status', id, '--wait']);
     expect([waited.code, waited.stdout.trim()]).toEqual([0, 'success']);
-    const unknown = await wes(server, ['legacy', 'status', '11111111-2222-3333-4444-555555555555']);
+    const unknown = await kit.wes(['legacy', 'status', '11111111-2222-3333-4444-555555555555']);
     expect(unknown.code).toBe(5);
     expect(unknown.stderr).toContain("no prompt 11111111-2222-3333-4444-555555555555 in the engine's queue or history");
   });
 
   it('a prompt that fails exits 3 with the engine\'s error, by REST (--wait) and by WebSocket (watch)', async () => {
-    const res = await wes(server, ['legacy', 'prompt', flow('fail.json', failingWorkflow('out of cheese')), '--wait']);
+    const res = await kit.wes(['legacy', 'prompt', kit.file('fail.json', failingWorkflow('out of cheese')), '--wait']);
     expect(res.code).toBe(3);
     expect(res.stderr).toMatch(/failed in node 1 \(Fail\): \w+: out of cheese/);
     const id = res.stdout.trim();
-    const watched = await wes(server, ['legacy', 'watch', id]);
+    const watched = await kit.wes(['legacy', 'watch', id]);
     expect(watched.code).toBe(3);
     expect(watched.stdout.trim()).toBe('error');
   });
 
   it('prompt --ws --download saves the outputs the engine\'s history names, and view fetches one (200, no redirect)', async () => {
-    const out = join(dir, 'out');
-    const res = await wes(server, ['legacy', 'prompt', flow('dl.json', sampleWorkflow(3, 'engine')), '--ws', '--download', out]);
+    const out = join(kit.dir, 'out');
+    const res = await kit.wes(['legacy', 'prompt', kit.file('dl.json', sampleWorkflow(3, 'engine')), '--ws', '--download', out]);
     expect(res.code, res.stderr).toBe(0);
     const names = readdirSync(out);
     expect(names).toEqual([expect.stringMatching(/^engine_\d+_\.png$/)]);
-    const viewed = join(dir, 'viewed.png');
-    const view = await wes(server, ['legacy', 'view', names[0]!, '-o', viewed]);
+    const viewed = join(kit.dir, 'viewed.png');
+    const view = await kit.wes(['legacy', 'view', names[0]!, '-o', viewed]);
     expect(view.code, view.stderr).toBe(0);
     expect(readFileSync(viewed)).toEqual(readFileSync(join(out, names[0]!)));
-    const missing = await wes(server, ['legacy', 'view', 'nope.png', '-o', join(dir, 'nope.png')]);
+    const missing = await kit.wes(['legacy', 'view', 'nope.png', '-o', join(kit.dir, 'nope.png')]);
     expect(missing.code).toBe(5);
   });
 
   it('watch ends on the socket\'s execution_interrupted (exit 10) when the prompt is interrupted', async () => {
-    const id = await submit(server, longWorkflow('stop', 8));
+    const id = await submit(kit.server, longWorkflow('stop', 8));
     await until(() => running(id));
-    const [sockets, queueReads] = [countOf(server, 'GET /ws'), countOf(server, 'GET /api/queue')];
-    const watching = wes(server, ['legacy', 'watch', id, '--interval', '30']);
-    await until(() => countOf(server, 'GET /ws') > sockets && countOf(server, 'GET /api/queue') > queueReads);
-    const interrupt = await wes(server, ['legacy', 'interrupt']);
+    const [sockets, queueReads] = [countOf(kit.server, 'GET /ws'), countOf(kit.server, 'GET /api/queue')];
+    const watching = kit.wes(['legacy', 'watch', id, '--interval', '30']);
+    await until(() => countOf(kit.server, 'GET /ws') > sockets && countOf(kit.server, 'GET /api/queue') > queueReads);
+    const interrupt = await kit.wes(['legacy', 'interrupt']);
     expect(interrupt.code, interrupt.stderr).toBe(0);
     expect(interrupt.stderr).toContain('interrupt sent');
     const watched = await watching;
     expect(watched.code, watched.stderr).toBe(10);
     expect(watched.stderr).toContain(`prompt ${id} was cancelled`);
-    const status = await wes(server, ['legacy', 'status', id, '--wait']);
+    const status = await kit.wes(['legacy', 'status', id, '--wait']);
     expect([status.code, status.stdout.trim()]).toEqual([10, 'cancelled']);
   });
 
   it('queue shows the engine\'s tuples; queue delete takes a pending prompt away (a waiting status says cancelled)', async () => {
-    const first = await submit(server, longWorkflow('first', 3));
-    const second = await submit(server, longWorkflow('second', 1));
-    const queue = await wes(server, ['legacy', 'queue']);
+    const first = await submit(kit.server, longWorkflow('first', 3));
+    const second = await submit(kit.server, longWorkflow('second', 1));
+    const queue = await kit.wes(['legacy', 'queue']);
     expect(queue.code).toBe(0);
     expect(queue.stdout).toMatch(new RegExp(`^pending\\t\\d+\\t${second}\\t`, 'm'));
-    const waiting = wes(server, ['legacy', 'status', second, '--wait', '--interval', '0.05']);
-    await until(() => countOf(server, 'GET /api/queue') > 0);
+    const waiting = kit.wes(['legacy', 'status', second, '--wait', '--interval', '0.05']);
+    await until(() => countOf(kit.server, 'GET /api/queue') > 0);
     await new Promise((r) => setTimeout(r, 300));
-    const deleted = await wes(server, ['legacy', 'queue', 'delete', second]);
+    const deleted = await kit.wes(['legacy', 'queue', 'delete', second]);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(deleted.stderr).toContain(`asked the server to delete 1 prompt(s): ${second}`);
     expect(await queued(second)).toBe(false);
     const waited = await waiting;
     expect([waited.code, waited.stdout.trim()]).toEqual([10, 'cancelled']);
-    await wes(server, ['legacy', 'interrupt']);
+    await kit.wes(['legacy', 'interrupt']);
     await until(async () => !(await queued(first)));
   });
 });
 
 describe('wes legacy against a self-hosted engine: refusals and the wrong API', () => {
   it('reports a refused workflow of each node_errors shape (exit 6)', async () => {
-    const unknown = await wes(server, ['legacy', 'prompt', flow('unknown.json', { '1': { class_type: 'NoSuchClass', inputs: {} } })]);
+    const unknown = await kit.wes(['legacy', 'prompt', kit.file('unknown.json', { '1': { class_type: 'NoSuchClass', inputs: {} } })]);
     expect(unknown.code).toBe(6);
     expect(unknown.stderr).toContain('error: Cannot execute because node NoSuchClass does not exist.');
-    const invalid = await wes(server, ['legacy', 'prompt', flow('invalid.json', { ...sampleWorkflow(), '3': { class_type: 'SaveImage', inputs: { filename_prefix: 'x' } } })]);
+    const invalid = await kit.wes(['legacy', 'prompt', kit.file('invalid.json', { ...sampleWorkflow(), '3': { class_type: 'SaveImage', inputs: { filename_prefix: 'x' } } })]);
     expect(invalid.code).toBe(6);
     expect(invalid.stderr).toContain('error: Prompt outputs failed validation');
     expect(invalid.stderr).toMatch(/^3\tSaveImage\trequired_input_missing\tRequired input is missing\timages$/m);
-    const noOutputs = await wes(server, ['legacy', 'prompt', flow('no-out.json', { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } } })]);
+    const noOutputs = await kit.wes(['legacy', 'prompt', kit.file('no-out.json', { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } } })]);
     expect(noOutputs.code).toBe(6);
     expect(noOutputs.stderr).toContain('error: Prompt has no outputs');
   });
 
   it('wes jobs on the engine says in one sentence to use wes legacy (exit 5)', async () => {
-    const res = await runWes(['jobs', 'submit', flow('v2.json', sampleWorkflow())], { env: { WES_BASE_URL: server.url } });
+    const res = await runWes(['jobs', 'submit', kit.file('v2.json', sampleWorkflow())], { env: { WES_BASE_URL: kit.server.url } });
     expect(res.code).toBe(5);
     expect(res.stderr).toContain('error: this server is a self-hosted ComfyUI engine (0.3.18), which has no job API v2: use `wes legacy` with it');
-    const get = await runWes(['jobs', 'get', '00000000-0000-0000-0000-000000000000'], { env: { WES_BASE_URL: server.url, WES_ENGINE: 'self-hosted' } });
+    const get = await runWes(['jobs', 'get', '00000000-0000-0000-0000-000000000000'], { env: { WES_BASE_URL: kit.server.url, WES_ENGINE: 'self-hosted' } });
     expect(get.code).toBe(5);
     expect(get.stderr).toContain('this server is a self-hosted ComfyUI engine, which has no job API v2');
   });
 
   it('with --engine cloud, the engine\'s plain-text 404 is reported as HTTP 404 with a hint, never as unreadable', async () => {
-    const id = await submit(server, sampleWorkflow(1));
-    const status = await wes(server, ['--engine', 'cloud', 'legacy', 'status', id]);
+    const id = await submit(kit.server, sampleWorkflow(1));
+    const status = await kit.wes(['--engine', 'cloud', 'legacy', 'status', id]);
     expect(status.code).toBe(5);
     expect(status.stderr).toContain('error: HTTP 404 not found: 404: Not Found');
     expect(status.stderr).toContain('hint: the server has no such route');
     expect(status.stderr).not.toContain('unreadable');
-    const watch = await wes(server, ['legacy', 'watch', id], { env: { WES_ENGINE: 'cloud' } });
+    const watch = await kit.wes(['legacy', 'watch', id], { env: { WES_ENGINE: 'cloud' } });
     expect(watch.code).toBe(5);
     expect(watch.stderr).not.toContain('unreadable');
-    const bad = await wes(server, ['legacy', 'status', id], { env: { WES_ENGINE: 'comfy' } });
+    const bad = await kit.wes(['legacy', 'status', id], { env: { WES_ENGINE: 'comfy' } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('WES_ENGINE must be one of auto, cloud, self-hosted, got "comfy"');
   });

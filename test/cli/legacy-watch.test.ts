@@ -1,23 +1,14 @@
-// `wes legacy watch` and `prompt --ws` through the built binary: WebSocket filtering, binary
+// `wes legacy watch` and `prompt --ws` run in-process: WebSocket filtering, binary
 // frames saved byte-exact, malformed frames, drops and reconnects, handshake refusals, outcomes.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevServerHandle } from '../../src/dev-server/index.js';
+import { describe, expect, it } from 'vitest';
 import { decodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA } from '../../src/protocol/legacy-frames.js';
-import { addFaults, startFast } from '../helpers/dev-server.js';
+import { addFaults } from '../helpers/dev-server.js';
 import { failingWorkflow, longWorkflow, sampleWorkflow, submit, v1, waitForStatus, WsRecorder } from '../dev-server/legacy-kit.js';
-import { countOf, LEGACY_KEY, ndjson, until, wes } from './legacy-kit.js';
+import { countOf, LEGACY_KEY, ndjson, until, useLegacyServer } from './legacy-kit.js';
 
-let server: DevServerHandle;
-let dir: string;
-
-function flow(name: string, workflow: Record<string, unknown>): string {
-  const path = join(dir, name);
-  writeFileSync(path, JSON.stringify(workflow));
-  return path;
-}
+const kit = useLegacyServer({ apiKey: LEGACY_KEY, faults: true, slots: 2, stepMs: 4 }, 'wes-legacy-ws-');
 
 function previewImages(recorder: WsRecorder, promptId: string, type: number): Buffer[] {
   return recorder
@@ -32,20 +23,11 @@ function savedFiles(folder: string): Buffer[] {
     .map((name) => readFileSync(join(folder, name)));
 }
 
-beforeAll(async () => {
-  server = await startFast({ apiKey: LEGACY_KEY, faults: true, slots: 2, stepMs: 4 });
-  dir = mkdtempSync(join(tmpdir(), 'wes-legacy-ws-'));
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 describe('wes legacy watch', () => {
   it('shows only its own prompt while another runs interleaved, as NDJSON ending with the final state', async () => {
-    const ours = await submit(server, longWorkflow('ours', 3));
-    const theirs = await submit(server, longWorkflow('theirs', 3));
-    const res = await wes(server, ['legacy', 'watch', ours, '--json']);
+    const ours = await submit(kit.server, longWorkflow('ours', 3));
+    const theirs = await submit(kit.server, longWorkflow('theirs', 3));
+    const res = await kit.wes(['legacy', 'watch', ours, '--json']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).not.toContain(theirs);
     const lines = ndjson(res.stdout);
@@ -56,14 +38,14 @@ describe('wes legacy watch', () => {
     expect(messages.map((m) => m.type)).toContain('execution_success');
     expect(lines.find((l) => l.type === 'PREVIEW_IMAGE_WITH_METADATA')).toMatchObject({ node_id: expect.stringMatching(/^[23]$/), bytes: expect.any(Number) });
     // The other prompt was not cut short by ours ending (it started a moment later, so it may end a moment later).
-    await until(() => server.state.engine.get(theirs)?.status === 'succeeded');
+    await until(() => kit.server.state.engine.get(theirs)?.status === 'succeeded');
   });
 
   it('saves type-4 previews byte-exact, named by node and sequence', async () => {
-    const recorder = await WsRecorder.open(server, { metadata: true });
+    const recorder = await WsRecorder.open(kit.server, { metadata: true });
     await new Promise((r) => setTimeout(r, 20));
-    const previews = join(dir, 'meta');
-    const res = await wes(server, ['legacy', 'prompt', flow('meta.json', sampleWorkflow(4, 'meta')), '--previews', previews]);
+    const previews = join(kit.dir, 'meta');
+    const res = await kit.wes(['legacy', 'prompt', kit.file('meta.json', sampleWorkflow(4, 'meta')), '--previews', previews]);
     expect(res.code, res.stderr).toBe(0);
     const id = res.stdout.trim();
     await recorder.untilType('execution_success', id);
@@ -73,10 +55,10 @@ describe('wes legacy watch', () => {
   });
 
   it('saves type-1 previews byte-exact from a server that sends no metadata', async () => {
-    const recorder = await WsRecorder.open(server);
-    await addFaults(server, [{ match: 'GET /api/features', action: 'status', status: 200, body: { supports_preview_metadata: false } }]);
-    const previews = join(dir, 'plain');
-    const res = await wes(server, ['legacy', 'prompt', flow('plain.json', sampleWorkflow(3, 'plain')), '--ws', '--previews', previews, '--json']);
+    const recorder = await WsRecorder.open(kit.server);
+    await addFaults(kit.server, [{ match: 'GET /api/features', action: 'status', status: 200, body: { supports_preview_metadata: false } }]);
+    const previews = join(kit.dir, 'plain');
+    const res = await kit.wes(['legacy', 'prompt', kit.file('plain.json', sampleWorkflow(3, 'plain')), '--ws', '--previews', previews, '--json']);
     expect(res.code, res.stderr).toBe(0);
     const id = ndjson(res.stdout)[0]!.prompt_id as string;
     await recorder.untilType('execution_success', id);
@@ -93,50 +75,50 @@ describe('wes legacy watch', () => {
   });
 
   it('skips a truncated preview frame with a --verbose note and still succeeds', async () => {
-    await addFaults(server, [{ match: 'GET /ws', action: 'truncate' }]);
-    const previews = join(dir, 'truncated');
-    const res = await wes(server, ['legacy', 'prompt', flow('trunc.json', sampleWorkflow(3, 'trunc')), '--previews', previews, '--verbose']);
+    await addFaults(kit.server, [{ match: 'GET /ws', action: 'truncate' }]);
+    const previews = join(kit.dir, 'truncated');
+    const res = await kit.wes(['legacy', 'prompt', kit.file('trunc.json', sampleWorkflow(3, 'trunc')), '--previews', previews, '--verbose']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/skipped a malformed WebSocket frame: .*truncated/);
     expect(readdirSync(previews)).toHaveLength(2);
   });
 
   it('reconnects after the socket drops mid-run, re-checks by REST, and succeeds', async () => {
-    const before = countOf(server, 'GET /ws');
-    await addFaults(server, [{ match: 'GET /ws', action: 'drop', after_bytes: 1500 }]);
-    const res = await wes(server, ['legacy', 'prompt', flow('drop.json', longWorkflow('drop', 2)), '--ws', '--download', join(dir, 'dropped')]);
+    const before = countOf(kit.server, 'GET /ws');
+    await addFaults(kit.server, [{ match: 'GET /ws', action: 'drop', after_bytes: 1500 }]);
+    const res = await kit.wes(['legacy', 'prompt', kit.file('drop.json', longWorkflow('drop', 2)), '--ws', '--download', join(kit.dir, 'dropped')]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('WebSocket connection lost');
     expect(res.stderr).toContain('WebSocket reconnected; re-checking the status');
-    expect(countOf(server, 'GET /ws') - before).toBeGreaterThanOrEqual(2);
-    expect(readdirSync(join(dir, 'dropped'))).toEqual(['drop_00001_.png']);
+    expect(countOf(kit.server, 'GET /ws') - before).toBeGreaterThanOrEqual(2);
+    expect(readdirSync(join(kit.dir, 'dropped'))).toEqual(['drop_00001_.png']);
   });
 
   it('notices a finish that happened while the socket was down', async () => {
-    await addFaults(server, [{ match: 'GET /ws', action: 'drop', after_bytes: 200 }, { match: 'GET /ws', action: 'delay', delay_ms: 600 }]);
-    const res = await wes(server, ['legacy', 'prompt', flow('gap.json', sampleWorkflow(5, 'gap')), '--ws']);
+    await addFaults(kit.server, [{ match: 'GET /ws', action: 'drop', after_bytes: 200 }, { match: 'GET /ws', action: 'delay', delay_ms: 600 }]);
+    const res = await kit.wes(['legacy', 'prompt', kit.file('gap.json', sampleWorkflow(5, 'gap')), '--ws']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('WebSocket connection lost');
     expect(res.stderr).toMatch(/success/);
   });
 
   it('retries a 5xx handshake but not a 401 or 403 one', async () => {
-    const id = await submit(server, sampleWorkflow(2, 'handshake'));
-    await addFaults(server, [{ match: 'GET /ws', action: 'status', status: 503 }]);
-    expect((await wes(server, ['legacy', 'watch', id])).code).toBe(0);
+    const id = await submit(kit.server, sampleWorkflow(2, 'handshake'));
+    await addFaults(kit.server, [{ match: 'GET /ws', action: 'status', status: 503 }]);
+    expect((await kit.wes(['legacy', 'watch', id])).code).toBe(0);
     for (const status of [401, 403]) {
-      const before = countOf(server, 'GET /ws');
-      await addFaults(server, [{ match: 'GET /ws', action: 'status', status, body: { error: { type: 'unauthorized', message: 'token refused' } } }]);
-      const refused = await wes(server, ['legacy', 'watch', id]);
+      const before = countOf(kit.server, 'GET /ws');
+      await addFaults(kit.server, [{ match: 'GET /ws', action: 'status', status, body: { error: { type: 'unauthorized', message: 'token refused' } } }]);
+      const refused = await kit.wes(['legacy', 'watch', id]);
       expect(refused.code).toBe(4);
       expect(refused.stderr).toContain('token refused');
-      expect(countOf(server, 'GET /ws') - before).toBe(1);
+      expect(countOf(kit.server, 'GET /ws') - before).toBe(1);
     }
   });
 
   it('never logs the token, even with --verbose', async () => {
-    const id = await submit(server, sampleWorkflow(2, 'secret'));
-    const res = await wes(server, ['legacy', 'watch', id, '--verbose']);
+    const id = await submit(kit.server, sampleWorkflow(2, 'secret'));
+    const res = await kit.wes(['legacy', 'watch', id, '--verbose']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('/ws?clientId=');
     expect(res.stderr).toContain('token=REDACTED');
@@ -144,27 +126,27 @@ describe('wes legacy watch', () => {
   });
 
   it('exits 3 on execution_error with the exception type and its hint', async () => {
-    const failing = await wes(server, ['legacy', 'prompt', flow('fail.json', failingWorkflow('kaput')), '--ws']);
+    const failing = await kit.wes(['legacy', 'prompt', kit.file('fail.json', failingWorkflow('kaput')), '--ws']);
     expect(failing.code).toBe(3);
     expect(failing.stderr).toContain('failed in node 1 (Fail): RuntimeError: kaput');
     const partner = { '1': { class_type: 'PartnerCall', inputs: { prompt: 'x' } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'p' } } };
-    const drained = await wes(server, ['legacy', 'prompt', flow('partner.json', partner), '--ws', '--partner-key', 'drained-1']);
+    const drained = await kit.wes(['legacy', 'prompt', kit.file('partner.json', partner), '--ws', '--partner-key', 'drained-1']);
     expect(drained.code).toBe(3);
     expect(drained.stderr).toContain('InsufficientFundsError');
     expect(drained.stderr).toContain('add credits');
-    const missingKey = await wes(server, ['legacy', 'prompt', join(dir, 'partner.json'), '--ws', '--json']);
+    const missingKey = await kit.wes(['legacy', 'prompt', join(kit.dir, 'partner.json'), '--ws', '--json']);
     expect(missingKey.code).toBe(3);
     expect(ndjson(missingKey.stdout).pop()).toMatchObject({ status: 'non_retryable_error' });
     expect(missingKey.stderr).toContain('"exception_type":"ValidationError"');
   });
 
   it('exits 10 when the prompt is interrupted while watched', async () => {
-    const id = await submit(server, longWorkflow('watched'));
-    const sockets = countOf(server, 'GET /ws');
-    const watching = wes(server, ['legacy', 'watch', id, '--json']);
-    await until(() => countOf(server, 'GET /ws') > sockets);
+    const id = await submit(kit.server, longWorkflow('watched'));
+    const sockets = countOf(kit.server, 'GET /ws');
+    const watching = kit.wes(['legacy', 'watch', id, '--json']);
+    await until(() => countOf(kit.server, 'GET /ws') > sockets);
     await new Promise((r) => setTimeout(r, 100));
-    await v1(server, 'POST', '/api/interrupt', { prompt_id: id });
+    await v1(kit.server, 'POST', '/api/interrupt', { prompt_id: id });
     const res = await watching;
     expect(res.code).toBe(10);
     const lines = ndjson(res.stdout);
@@ -173,9 +155,9 @@ describe('wes legacy watch', () => {
   });
 
   it('ends at once for a prompt that finished before watching', async () => {
-    const id = await submit(server, sampleWorkflow(1, 'done'));
-    await waitForStatus(server, id, ['success']);
-    const res = await wes(server, ['legacy', 'watch', id, '--interval', '0.05']);
+    const id = await submit(kit.server, sampleWorkflow(1, 'done'));
+    await waitForStatus(kit.server, id, ['success']);
+    const res = await kit.wes(['legacy', 'watch', id, '--interval', '0.05']);
     expect(res).toMatchObject({ code: 0, stdout: 'success\n' });
   });
 });

@@ -1,35 +1,25 @@
-// `wes workflows convert|validate` and `--convert` through the built binary: offline against the
+// `wes workflows convert|validate` and `--convert` run in-process: offline against the
 // real engine's definitions (test/fixtures/workflows), and against the dev-server's /api/object_info.
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevServerHandle } from '../../src/dev-server/index.js';
+import { describe, expect, it } from 'vitest';
 import { parseJsonExact, stringifyJsonExact } from '../../src/util/exact-json.js';
 import { runWes, tempConfigDir } from '../helpers/cli.js';
-import { startFast } from '../helpers/dev-server.js';
-import { countOf, LEGACY_KEY, wes } from './legacy-kit.js';
+import { countOf, LEGACY_KEY, useLegacyServer } from './legacy-kit.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'workflows');
-let server: DevServerHandle;
-let dir: string;
-
-function file(name: string, content: unknown): string {
-  const path = join(dir, name);
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-  return path;
-}
+const kit = useLegacyServer({ apiKey: LEGACY_KEY, stepMs: 1 }, 'wes-workflows-');
 
 /** A case fixture's UI workflow as a file, written from its exact text so big numbers keep their digits. */
 function caseFile(name: string): { path: string; expected: unknown } {
   const value = parseJsonExact(readFileSync(join(FIXTURES, name), 'utf8')) as { ui: unknown; expected: unknown };
-  return { path: file(name.replace('.case', '.ui'), stringifyJsonExact(value.ui)), expected: value.expected };
+  return { path: kit.file(name.replace('.case', '.ui'), stringifyJsonExact(value.ui)), expected: value.expected };
 }
 
 /** The fixture definitions (0.3.18 classes and the later primitive nodes) as one object_info file. */
 function objectInfoFile(): string {
   const merged = { ...(parseJsonExact(readFileSync(join(FIXTURES, 'comfyui-0.3.18-object_info.subset.json'), 'utf8')) as object), ...(parseJsonExact(readFileSync(join(FIXTURES, 'primitive-nodes.object_info.json'), 'utf8')) as object) };
-  return file('object_info.json', stringifyJsonExact(merged));
+  return kit.file('object_info.json', stringifyJsonExact(merged));
 }
 
 /** A UI-format workflow of the dev-server's classes: EmptyImage → Reroute → Sample (seed widget + control) → SaveImage. */
@@ -42,15 +32,6 @@ function devUiWorkflow(seed: number | string = 7): string {
     "links":[[1,1,0,2,0,"IMAGE"],[2,2,0,3,0,"*"],[3,3,0,4,0,"IMAGE"]],"groups":[],"config":{},"extra":{},"version":0.4}`;
 }
 
-beforeAll(async () => {
-  server = await startFast({ apiKey: LEGACY_KEY, stepMs: 1 });
-  dir = mkdtempSync(join(tmpdir(), 'wes-workflows-'));
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 describe('wes workflows convert, offline with --object-info', () => {
   it('prints the editor\'s export of its default graph, and writes it with -o', async () => {
     const { path, expected } = caseFile('default-graph.case.json');
@@ -59,7 +40,7 @@ describe('wes workflows convert, offline with --object-info', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual(expected);
     expect(res.stderr).toContain('converted');
-    const out = join(dir, 'api.json');
+    const out = join(kit.dir, 'api.json');
     const written = await runWes(['workflows', 'convert', path, '--object-info', info, '-o', out]);
     expect(written.code, written.stderr).toBe(0);
     expect(written.stdout).toBe('');
@@ -76,7 +57,7 @@ describe('wes workflows convert, offline with --object-info', () => {
   });
 
   it('lists every problem with node, class and what, and exits 2', async () => {
-    const ui = file('bad.json', {
+    const ui = kit.file('bad.json', {
       nodes: [
         { id: 1, type: 'NoSuchNode', mode: 0 },
         { id: 2, type: 'SaveImage', mode: 0, inputs: [{ name: 'images', type: 'IMAGE', link: 5 }], widgets_values: ['x'] },
@@ -94,7 +75,7 @@ describe('wes workflows convert, offline with --object-info', () => {
   });
 
   it('refuses an object_info file that is not one (exit 2)', async () => {
-    const res = await runWes(['workflows', 'convert', caseFile('default-graph.case.json').path, '--object-info', file('not-info.json', '[1]')]);
+    const res = await runWes(['workflows', 'convert', caseFile('default-graph.case.json').path, '--object-info', kit.file('not-info.json', '[1]')]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('not an object_info document');
   });
@@ -106,7 +87,7 @@ describe('wes workflows validate', () => {
     const ok = await runWes(['workflows', 'validate', caseFile('reroute-note.case.json').path, '--object-info', info]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stderr).toContain('is valid');
-    const bad = file('bad-api.json', {
+    const bad = kit.file('bad-api.json', {
       '1': { class_type: 'EmptyImage', inputs: { width: 0, height: 99999, batch_size: 1 } },
       '2': { class_type: 'KSampler', inputs: { seed: '18446744073709551616', steps: 20, cfg: 8, sampler_name: 'nope', scheduler: 'normal', denoise: 1, model: ['1', 0], positive: ['1', 0], negative: ['1', 0], latent_image: ['1', 0] } },
       '3': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } },
@@ -123,7 +104,7 @@ describe('wes workflows validate', () => {
   });
 
   it('takes 2^64-1 as a seed, the max of KSampler\'s seed in the engine\'s object_info', async () => {
-    const wf = file('seed-max.json', '{"1":{"class_type":"PrimitiveInt","inputs":{"value":18446744073709551615}},"2":{"class_type":"KSampler","inputs":{"seed":18446744073709551615,"steps":1,"cfg":1,"sampler_name":"euler","scheduler":"normal","denoise":1,"model":["1",0]}}}');
+    const wf = kit.file('seed-max.json', '{"1":{"class_type":"PrimitiveInt","inputs":{"value":18446744073709551615}},"2":{"class_type":"KSampler","inputs":{"seed":18446744073709551615,"steps":1,"cfg":1,"sampler_name":"euler","scheduler":"normal","denoise":1,"model":["1",0]}}}');
     const res = await runWes(['workflows', 'validate', wf, '--object-info', objectInfoFile(), '--json']);
     const report = JSON.parse(res.stdout);
     expect(report.errors).toEqual([{ type: 'prompt_no_outputs', message: 'Prompt has no outputs', details: '' }]);
@@ -134,22 +115,22 @@ describe('against the dev-server\'s /api/object_info', () => {
   it('converts with the server\'s definitions, cached per base URL; --refresh asks again', async () => {
     const cfg = tempConfigDir();
     try {
-      const ui = file('dev-ui.json', devUiWorkflow());
-      const before = countOf(server, 'GET /api/object_info');
-      const first = await wes(server, ['workflows', 'convert', ui], { configDir: cfg.dir });
+      const ui = kit.file('dev-ui.json', devUiWorkflow());
+      const before = countOf(kit.server, 'GET /api/object_info');
+      const first = await kit.wes(['workflows', 'convert', ui], { configDir: cfg.dir });
       expect(first.code, first.stderr).toBe(0);
       expect(JSON.parse(first.stdout)).toEqual({
         '1': { inputs: { width: 16, height: 16, color: 3368652 }, class_type: 'EmptyImage', _meta: { title: 'Empty Image' } },
         '3': { inputs: { steps: 2, seed: 7, denoise: 0.5, sampler_name: 'euler', image: ['1', 0] }, class_type: 'Sample', _meta: { title: 'Sample' } },
         '4': { inputs: { filename_prefix: 'converted', images: ['3', 0] }, class_type: 'SaveImage', _meta: { title: 'Save Image' } },
       });
-      expect(countOf(server, 'GET /api/object_info')).toBe(before + 1);
-      const second = await wes(server, ['workflows', 'convert', ui], { configDir: cfg.dir });
+      expect(countOf(kit.server, 'GET /api/object_info')).toBe(before + 1);
+      const second = await kit.wes(['workflows', 'convert', ui], { configDir: cfg.dir });
       expect(second.stdout).toBe(first.stdout);
-      expect(countOf(server, 'GET /api/object_info')).toBe(before + 1);
-      const refreshed = await wes(server, ['workflows', 'convert', ui, '--refresh'], { configDir: cfg.dir });
+      expect(countOf(kit.server, 'GET /api/object_info')).toBe(before + 1);
+      const refreshed = await kit.wes(['workflows', 'convert', ui, '--refresh'], { configDir: cfg.dir });
       expect(refreshed.code).toBe(0);
-      expect(countOf(server, 'GET /api/object_info')).toBe(before + 2);
+      expect(countOf(kit.server, 'GET /api/object_info')).toBe(before + 2);
       const cacheDir = join(cfg.dir, 'cache', 'default', 'object-info');
       const entries = readdirSync(cacheDir);
       expect(entries).toHaveLength(1);
@@ -162,15 +143,15 @@ describe('against the dev-server\'s /api/object_info', () => {
   it('never writes the cache through a link planted at its name', async () => {
     const cfg = tempConfigDir();
     try {
-      const ui = file('dev-ui-link.json', devUiWorkflow());
-      expect((await wes(server, ['workflows', 'convert', ui], { configDir: cfg.dir })).code).toBe(0);
+      const ui = kit.file('dev-ui-link.json', devUiWorkflow());
+      expect((await kit.wes(['workflows', 'convert', ui], { configDir: cfg.dir })).code).toBe(0);
       const cacheDir = join(cfg.dir, 'cache', 'default', 'object-info');
       const cached = join(cacheDir, readdirSync(cacheDir)[0]!);
-      const victim = file('victim.txt', 'keep me');
+      const victim = kit.file('victim.txt', 'keep me');
       chmodSync(victim, 0o644);
       unlinkSync(cached);
       symlinkSync(victim, cached);
-      const res = await wes(server, ['workflows', 'convert', ui, '--refresh'], { configDir: cfg.dir });
+      const res = await kit.wes(['workflows', 'convert', ui, '--refresh'], { configDir: cfg.dir });
       expect(res.code, res.stderr).toBe(0);
       expect(readFileSync(victim, 'utf8')).toBe('keep me');
       expect(lstatSync(cached).isSymbolicLink()).toBe(false);
@@ -180,28 +161,28 @@ describe('against the dev-server\'s /api/object_info', () => {
   });
 
   it('a server without /api/object_info is named, with the offline way as the hint', async () => {
-    const ui = file('dev-ui-404.json', devUiWorkflow());
-    const res = await wes(server, ['workflows', 'convert', ui], { env: { WES_BASE_URL: `${server.url}/no-such-prefix` } });
+    const ui = kit.file('dev-ui-404.json', devUiWorkflow());
+    const res = await kit.wes(['workflows', 'convert', ui], { env: { WES_BASE_URL: `${kit.server.url}/no-such-prefix` } });
     expect(res.code).toBe(5);
     expect(res.stdout).toBe('');
     expect(res.stderr).toMatch(/hint: .*--object-info FILE/);
   });
 
   it('jobs submit refuses the UI format naming --convert (exit 2, nothing sent); with --convert the job runs', async () => {
-    const ui = file('dev-ui-submit.json', devUiWorkflow());
-    const submits = countOf(server, 'POST /api/v2/jobs');
-    const refused = await wes(server, ['jobs', 'submit', ui]);
+    const ui = kit.file('dev-ui-submit.json', devUiWorkflow());
+    const submits = countOf(kit.server, 'POST /api/v2/jobs');
+    const refused = await kit.wes(['jobs', 'submit', ui]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/hint: add --convert/);
-    expect(countOf(server, 'POST /api/v2/jobs')).toBe(submits);
-    const res = await wes(server, ['jobs', 'submit', ui, '--convert', '--wait']);
+    expect(countOf(kit.server, 'POST /api/v2/jobs')).toBe(submits);
+    const res = await kit.wes(['jobs', 'submit', ui, '--convert', '--wait']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('converted');
     expect(res.stderr).toMatch(/succeeded/);
   });
 
   it('a workflow with a subgraph runs after --convert, its inner nodes under <subgraph node>:<inner> ids', async () => {
-    const ui = file('dev-subgraph.json', {
+    const ui = kit.file('dev-subgraph.json', {
       nodes: [
         { id: 1, type: 'EmptyImage', mode: 0, outputs: [{ name: 'IMAGE', type: 'IMAGE', links: [1] }], widgets_values: [16, 16, 255] },
         { id: 10, type: 'sg-1', mode: 0, inputs: [{ name: 'image', type: 'IMAGE', link: 1 }, { name: 'seed', type: 'INT', link: null, widget: { name: 'seed' } }], outputs: [{ name: 'IMAGE', type: 'IMAGE', links: [2] }], widgets_values: [99] },
@@ -222,34 +203,34 @@ describe('against the dev-server\'s /api/object_info', () => {
         }],
       },
     });
-    const converted = await wes(server, ['workflows', 'convert', ui]);
+    const converted = await kit.wes(['workflows', 'convert', ui]);
     expect(converted.code, converted.stderr).toBe(0);
     expect(JSON.parse(converted.stdout)['10:5'].inputs).toEqual({ steps: 2, seed: 99, denoise: 0.5, sampler_name: 'euler', image: ['1', 0] });
-    const res = await wes(server, ['jobs', 'submit', ui, '--convert', '--wait']);
+    const res = await kit.wes(['jobs', 'submit', ui, '--convert', '--wait']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/from-subgraph_00001_\.png/);
   });
 
   it('legacy prompt --convert converts before sending; a conversion problem stops it before any request', async () => {
-    const ui = file('dev-ui-legacy.json', devUiWorkflow());
-    const res = await wes(server, ['legacy', 'prompt', ui, '--convert', '--wait']);
+    const ui = kit.file('dev-ui-legacy.json', devUiWorkflow());
+    const res = await kit.wes(['legacy', 'prompt', ui, '--convert', '--wait']);
     expect(res.code, res.stderr).toBe(0);
-    const bad = file('dev-ui-bad.json', devUiWorkflow().replace('"Sample"', '"KSampler"'));
-    const prompts = countOf(server, 'POST /api/prompt');
-    const refused = await wes(server, ['legacy', 'prompt', bad, '--convert']);
+    const bad = kit.file('dev-ui-bad.json', devUiWorkflow().replace('"Sample"', '"KSampler"'));
+    const prompts = countOf(kit.server, 'POST /api/prompt');
+    const refused = await kit.wes(['legacy', 'prompt', bad, '--convert']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^3\tKSampler\tconversion\tunknown node class/m);
-    expect(countOf(server, 'POST /api/prompt')).toBe(prompts);
+    expect(countOf(kit.server, 'POST /api/prompt')).toBe(prompts);
   });
 });
 
 describe('validate lists the problems the server lists', () => {
   it('gives the same nodes and error types as the dev-server\'s refusal of the same workflow', async () => {
-    const bad = file('dev-ui-invalid.json', devUiWorkflow().replace('"euler"', '"euler_a"').replace('[16,16,', '[0,16,'));
-    const local = await wes(server, ['workflows', 'validate', bad, '--json']);
+    const bad = kit.file('dev-ui-invalid.json', devUiWorkflow().replace('"euler"', '"euler_a"').replace('[16,16,', '[0,16,'));
+    const local = await kit.wes(['workflows', 'validate', bad, '--json']);
     expect(local.code).toBe(6);
     const localErrors = JSON.parse(local.stdout).node_errors as Record<string, { errors: { type: string }[] }>;
-    const sent = await wes(server, ['legacy', 'prompt', bad, '--convert', '--json', '--quiet']);
+    const sent = await kit.wes(['legacy', 'prompt', bad, '--convert', '--json', '--quiet']);
     expect(sent.code).toBe(6);
     const serverErrors = JSON.parse(sent.stderr).error.details.node_errors as Record<string, { errors: { type: string }[] }>;
     const types = (errors: typeof localErrors) => Object.fromEntries(Object.entries(errors).map(([node, e]) => [node, e.errors.map((x) => x.type)]));

@@ -75,11 +75,8 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Waits (briefly) for something the server records after the answer went out. */
-export async function until(check: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check() && Date.now() < deadline) await sleep(10);
-}
+/** Waits for something the server records after the answer went out. */
+export { until } from '../helpers/until.js';
 
 /** Runs wes against any base URL (a purpose-built server), with an optional API key. */
 export function wesAt(baseUrl: string, args: string[], opts: RunOptions & { apiKey?: string } = {}): Promise<RunResult> {

@@ -1,0 +1,39 @@
+// `npm test`: build (the spawned-binary tests run bin/wes.js), then type-check and run the suite
+// side by side. The suite mostly waits, so tsc's few seconds of CPU hide behind it instead of
+// adding to the wall time; tsc is incremental, its state kept under node_modules/.cache (a clean
+// clone simply checks everything). Arguments go to vitest (`npm test -- test/cli`). Exits non-zero
+// when either fails; tsc's report is printed after vitest's so the two never interleave.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** The script a package's `bin` names (what npx would run), found without a shell. */
+function bin(pkg, name) {
+  const manifest = require.resolve(`${pkg}/package.json`);
+  return join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin[name]);
+}
+
+function run(script, args, { capture = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: root, stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'] });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(output).toString('utf8') }));
+  });
+}
+
+const build = await run(`${root}scripts/build.mjs`, []);
+if (build.code !== 0) process.exit(build.code);
+
+const tsc = run(bin('typescript', 'tsc'), ['-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/wes/tsconfig.tsbuildinfo'], { capture: true });
+const vitest = await run(bin('vitest', 'vitest'), ['run', ...process.argv.slice(2)]);
+const types = await tsc;
+if (types.code !== 0) process.stdout.write(`\ntsc found type errors:\n${types.output}`);
+process.exit(vitest.code || types.code);
