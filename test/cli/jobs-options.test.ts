@@ -2,7 +2,7 @@
 // a flag that needs one not given, two that exclude each other and a malformed value are each a
 // usage error (exit 2) naming the flag, with nothing on stdout and no request to the service; the
 // well-formed lines they guard still run, with what --download and --batch imply.
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { imageWorkflow, useDevServer } from '../helpers/dev-server.js';
@@ -40,6 +40,18 @@ describe('jobs options, declared once', () => {
       [['jobs', 'submit', '--batch', batch, '--cancel-on-interrupt'], /'--cancel-on-interrupt' cannot be used with option '--batch/],
       [['jobs', 'submit', flow, '--batch', batch], /either a workflow file or --batch/],
     ]);
+  });
+
+  it('jobs submit: --results naming the batch file itself (or a link to it) is refused, and the lines stay', async () => {
+    const batch = writeBatch(dir(), 'own.jsonl', [quickWorkflow('own', 1)]);
+    const lines = readFileSync(batch, 'utf8');
+    const link = join(dir(), 'own-link.jsonl');
+    symlinkSync(batch, link);
+    await refused([
+      [['jobs', 'submit', '--batch', batch, '--results', batch], /--results .*own\.jsonl is the batch file itself/],
+      [['jobs', 'submit', '--batch', batch, '--results', link], /--results .*own-link\.jsonl is the batch file itself/],
+    ]);
+    expect(readFileSync(batch, 'utf8')).toBe(lines);
   });
 
   it('jobs submit: follow flags need a mode that follows; file flags need --download; definitions need --convert', async () => {

@@ -1,7 +1,7 @@
 // The typed options of `wes workflows` (src/commands/workflows/options.ts): --object-info (offline)
 // and --refresh (ask the server again) exclude each other, and empty file names are refused, all
 // before any request; a well-formed -o writes the file.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { imageWorkflow, useDevServer } from '../helpers/dev-server.js';
@@ -27,6 +27,18 @@ describe('workflows options, declared once', () => {
       expect(res.stderr).toMatch(/hint: .*see `wes workflows (convert|validate) --help`/);
       expect(res.stdout).toBe('');
     }
+    expect(seenMatching(ctx.server, /./)).toBe(before);
+  });
+
+  it('-o naming the workflow being converted is refused before anything is read from the server; the file stays', async () => {
+    const ui = join(dir(), 'ui.json');
+    const text = '{"last_node_id":0,"last_link_id":0,"nodes":[],"links":[]}';
+    writeFileSync(ui, text);
+    const before = seenMatching(ctx.server, /./);
+    const res = await wes(['workflows', 'convert', ui, '-o', ui]);
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(/-o .*ui\.json is the workflow being converted/);
+    expect(readFileSync(ui, 'utf8')).toBe(text);
     expect(seenMatching(ctx.server, /./)).toBe(before);
   });
 

@@ -3,6 +3,7 @@
 // The modes of `jobs submit` are declared here too: a flag of one mode given in another is a
 // usage error before anything is read or sent.
 import { InvalidArgumentError } from 'commander';
+import { sameFile } from '../../files/same-file.js';
 import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
 import { choice, flag, needs, nonEmpty, positiveSeconds, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
@@ -80,6 +81,12 @@ export const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
   };
 };
 
+/** The results replace their file when the batch ends: naming the batch file there would lose its lines. */
+const resultsNotTheBatch: OptionsRule<JobsSubmitOptions> = ({ opts, flag }) =>
+  opts.results !== undefined && opts.batch !== undefined && opts.batch !== '-' && sameFile(opts.results, opts.batch)
+    ? `${flag('results')} ${opts.results} is the batch file itself: the results would replace its lines; write them to another file`
+    : undefined;
+
 /** Batch-only flags need --batch; the follow flags need a mode that follows (--wait, implied by the others). */
 export const jobsSubmitRules = (): Array<OptionsRule<JobsSubmitOptions>> => [
   needs('concurrency', 'batch'),
@@ -91,6 +98,7 @@ export const jobsSubmitRules = (): Array<OptionsRule<JobsSubmitOptions>> => [
   needs('cancelOnInterrupt', 'wait', 'download'),
   ...downloadRules<JobsSubmitOptions>(),
   ...convertRules<JobsSubmitOptions>(),
+  resultsNotTheBatch,
 ];
 
 export type JobsWatchOptions = FollowFlags & DownloadFlags;

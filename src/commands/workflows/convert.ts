@@ -1,6 +1,8 @@
 // wes workflows convert FILE|- [--object-info FILE] [--refresh] [-o OUT]: the editor's "Export (API)"
 // from the command line. An API-format file is printed unchanged in content (already converted).
 import type { Factory } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { sameFile } from '../../files/same-file.js';
 import { writeFileAtomic } from '../../files/write-atomic.js';
 import { escapeUnsafeJsonText } from '../../render/json.js';
 import { stringifyJsonExact } from '../../util/exact-json.js';
@@ -9,6 +11,9 @@ import { convertForCommand } from './conversion.js';
 import type { WorkflowsConvertOptions } from './options.js';
 
 export async function run(f: Factory, args: string[], opts: WorkflowsConvertOptions): Promise<number> {
+  if (opts.output !== undefined && args[0] !== '-' && sameFile(opts.output, args[0]!)) {
+    throw new UsageError(`-o ${opts.output} is the workflow being converted: the API format would replace the editor's file`, 'write it to another file');
+  }
   const { text, source } = await readWorkflowText(args[0]!, f.io.stdin);
   const value = parseWorkflowJson(text, source);
   let workflow: Record<string, unknown>;
