@@ -34,7 +34,11 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [143, 'terminated (SIGTERM): handled like Ctrl-C, resumable state kept'],
 ];
 
-export type Surface = 'jobs' | 'router' | 'legacy' | 'signed';
+import type { ApiFamily } from './protocol/api-families.js';
+
+export { API_FAMILIES, type ApiFamily } from './protocol/api-families.js';
+/** Where an error answer came from: one of the API families, or a signed storage URL outside them. */
+export type ErrorOrigin = ApiFamily | 'signed';
 
 export interface WesErrorFields {
   exitCode: number;
@@ -43,7 +47,7 @@ export interface WesErrorFields {
   status?: number;
   requestId?: string;
   details?: unknown;
-  surface?: Surface;
+  origin?: ErrorOrigin;
   cause?: unknown;
 }
 
@@ -54,7 +58,7 @@ export class WesError extends Error {
   readonly status?: number;
   readonly requestId?: string;
   readonly details?: unknown;
-  readonly surface?: Surface;
+  readonly origin?: ErrorOrigin;
 
   constructor(message: string, fields: WesErrorFields) {
     super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -64,7 +68,7 @@ export class WesError extends Error {
     this.status = fields.status;
     this.requestId = fields.requestId;
     this.details = fields.details;
-    this.surface = fields.surface;
+    this.origin = fields.origin;
   }
 }
 
@@ -86,7 +90,7 @@ export class ApiError extends WesError {
     message: string,
     fields: Omit<WesErrorFields, 'exitCode'> & {
       status: number;
-      surface: Surface;
+      origin: ErrorOrigin;
       headers?: Record<string, string>;
       retryAfterSeconds?: number;
       body?: Buffer;

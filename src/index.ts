@@ -9,17 +9,23 @@ import { normalizeBaseUrl, resolveSettings, validateDeployment, type GlobalFlags
 import { ProfileStore } from './config/store.js';
 import { VERSION } from './factory-version.js';
 
-export { HttpClient, type HttpClientOptions, type HttpRequest, type HttpResponse, type RetryInfo, type ApiSurface } from './http/client.js';
+export { HttpClient, type HttpClientOptions, type HttpRequest, type HttpResponse, type RetryInfo, type ApiFamily } from './http/client.js';
+/** @deprecated Renamed ApiFamily. */
+export type { ApiFamily as ApiSurface } from './http/client.js';
 export { resolveLink } from './http/links.js';
 export { ApiError, WesError, UsageError, NetworkError, TimeoutError, InterruptedError, ExitCode, EXIT_CODE_TABLE, exitCodeForApi } from './errors.js';
 export { sanitize } from './render/sanitize.js';
 
 // Surface A: job API v2.
 export { JobsClient, type FetchedJob, type FetchedAsset, type UploadRequest, type LogsAnswer } from './clients/jobs/client.js';
-export { followJob, type FollowOptions } from './clients/jobs/follow-job.js';
+export { followJob, type FollowJobOptions } from './clients/jobs/follow-job.js';
+/** @deprecated Renamed FollowJobOptions. */
+export type { FollowJobOptions as FollowOptions } from './clients/jobs/follow-job.js';
 export { downloadOutputs, type DownloadOptions, type DownloadResult, type SavedOutput } from './clients/jobs/download.js';
 export { isTerminal, TERMINAL_STATUSES } from './protocol/jobs.js';
-export type { Job, JobStatus, JobUrls, JobError, Output, AssetRecord, SubmitRequest, Progress } from './protocol/jobs.js';
+export type { Job, JobStatus, JobUrls, JobError, Output, AssetRecord, SubmitRequest, JobProgress } from './protocol/jobs.js';
+/** @deprecated Renamed JobProgress (the spec's "A. Progress"), apart from the CLI's progress display. */
+export type { JobProgress as Progress } from './protocol/jobs.js';
 
 // Surface B: model router.
 export { ModelsClient, type RunAnswer, type SchemaAnswer } from './clients/models/client.js';

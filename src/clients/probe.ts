@@ -1,14 +1,20 @@
-// Asks each surface whether it accepts the configured credential, with the cheapest read each
+// Asks each API family whether it accepts the configured credential, with the cheapest read each
 // offers: a job id that cannot exist (404 means the key was accepted), one catalog entry, the v1
 // queue. Used by `wes auth status` and `wes doctor`.
-import type { ApiSurface, HttpClient, HttpResponse } from '../http/client.js';
-import { ApiError, WesError } from '../errors.js';
+import type { ApiFamily, HttpClient, HttpResponse } from '../http/client.js';
+import { API_FAMILIES, ApiError, WesError } from '../errors.js';
 import { withoutPassword } from '../config/keys.js';
 
 export type ProbeVerdict = 'accepted' | 'rejected' | 'not_enabled' | 'unreachable' | 'error';
 
+/** The name each family had in `--json` output before it had one name (`router`: models); kept for scripts. */
+export type SurfaceName = 'jobs' | 'router' | 'legacy';
+export const SURFACE_NAME: Readonly<Record<ApiFamily, SurfaceName>> = { jobs: 'jobs', models: 'router', legacy: 'legacy' };
+
 export interface ProbeResult {
-  surface: ApiSurface;
+  family: ApiFamily;
+  /** The family's old name, for scripts reading `--json`. */
+  surface: SurfaceName;
   url: string;
   verdict: ProbeVerdict;
   status: number | null;
@@ -18,22 +24,22 @@ export interface ProbeResult {
   server_date: string | null;
 }
 
-/** A surface that does not answer within this is reported unreachable; the others still are. */
+/** A family that does not answer within this is reported unreachable; the others still are. */
 const PROBE_TIMEOUT_MS = 10_000;
 
-const PROBES: Record<ApiSurface, { path: string; okStatuses: number[] }> = {
+const PROBES: Record<ApiFamily, { path: string; okStatuses: number[] }> = {
   jobs: { path: '/api/v2/jobs/00000000-0000-0000-0000-000000000000', okStatuses: [404] },
-  router: { path: '/v1/models?limit=1', okStatuses: [] },
+  models: { path: '/v1/models?limit=1', okStatuses: [] },
   legacy: { path: '/api/queue', okStatuses: [] },
 };
 
-export async function probeSurface(http: HttpClient, surface: ApiSurface): Promise<ProbeResult> {
-  const { path, okStatuses } = PROBES[surface];
-  const url = withoutPassword(http.target(surface, path).toString());
-  const base = { surface, url, request_id: null, server_date: null } as const;
+export async function probeFamily(http: HttpClient, family: ApiFamily): Promise<ProbeResult> {
+  const { path, okStatuses } = PROBES[family];
+  const url = withoutPassword(http.target(family, path).toString());
+  const base = { family, surface: SURFACE_NAME[family], url, request_id: null, server_date: null } as const;
   let res: HttpResponse<Buffer>;
   try {
-    res = await http.buffer({ surface, url: path, accept: okStatuses, retries: 0, timeoutMs: PROBE_TIMEOUT_MS });
+    res = await http.buffer({ family, url: path, accept: okStatuses, retries: 0, timeoutMs: PROBE_TIMEOUT_MS });
   } catch (err) {
     if (err instanceof ApiError) {
       const verdict: ProbeVerdict = err.code === 'not_enabled' ? 'not_enabled' : err.status === 401 || err.status === 403 ? 'rejected' : 'error';
@@ -59,5 +65,5 @@ function isJobNotFound(body: Buffer): boolean {
 }
 
 export async function probeAll(http: HttpClient): Promise<ProbeResult[]> {
-  return Promise.all((['jobs', 'router', 'legacy'] as const).map((s) => probeSurface(http, s)));
+  return Promise.all(API_FAMILIES.map((family) => probeFamily(http, family)));
 }

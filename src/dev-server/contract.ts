@@ -5,14 +5,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventEmitter } from 'node:events';
 import type { Readable, Transform } from 'node:stream';
-import type { Progress } from '../protocol/jobs.js';
+import type { JobProgress } from '../protocol/jobs.js';
 
-export type SurfaceKind = 'cloud' | 'serverless' | 'self-hosted';
+/** Where the job API is deployed, which the dev-server imitates: hosted cloud, a serverless deployment, or self-hosted. */
+export type DeploymentKind = 'cloud' | 'serverless' | 'self-hosted';
 
 export interface DevServerOptions {
   host?: string; // default 127.0.0.1
   port?: number; // default 8188; 0 picks a free port
-  surface?: SurfaceKind; // default 'cloud'
+  deployment?: DeploymentKind; // default 'cloud' (the `--surface` flag)
   apiKey?: string; // cloud: required credential (default 'wes-dev-key'); self-hosted: the static --token
   engineOnly?: boolean; // self-hosted: serve only what a bare ComfyUI engine serves (v1): no job API v2, no router
   routerTokens?: string[]; // extra bearer credentials accepted by the router (the api key always is)
@@ -157,7 +158,7 @@ export interface EngineJob {
   started_at: string | null;
   completed_at: string | null;
   expires_at: string;
-  progress: Progress | null;
+  progress: JobProgress | null;
   outputs: StoredOutput[];
   error: {
     code: string;

@@ -94,7 +94,7 @@ export function sendV2Error(
 }
 
 /** Surface B RouterErrorResponse plus the X-Service-Error-Type header. */
-export function sendRouterError(
+export function sendModelsError(
   ctx: RequestContext,
   status: number,
   errorType: string,

@@ -10,7 +10,7 @@ import { DevEngine } from './engine/engine.js';
 import { ScriptedFaults } from './faults/table.js';
 import { handleJobsApi } from './jobs/index.js';
 import { attachLegacyWebSocket, handleLegacy } from './legacy/index.js';
-import { closeRouter, handleRouter } from './models/index.js';
+import { closeModels, handleModels } from './models/index.js';
 import { attachEngineHistory, handleSelfHosted } from './self-hosted/index.js';
 import { createSignedListener } from './signed/listener.js';
 import { HmacUrlSigner } from './signed/signer.js';
@@ -28,8 +28,8 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
   state.engine = engine;
 
   // The self-hosted surface answers v1 as a ComfyUI engine does; the others as the hosted cloud API.
-  const v1 = options.surface === 'self-hosted' ? handleSelfHosted : handleLegacy;
-  const main = createServer(createMainListener(state, [handleJobsApi, handleRouter, v1]));
+  const v1 = options.deployment === 'self-hosted' ? handleSelfHosted : handleLegacy;
+  const main = createServer(createMainListener(state, [handleJobsApi, handleModels, v1]));
   const signed = createServer(createSignedListener(state, signer));
   const dropMain = trackSockets(main);
   const dropSigned = trackSockets(signed);
@@ -44,7 +44,7 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
     throw err;
   }
   const legacySockets = attachLegacyWebSocket(main, state);
-  const history = options.surface === 'self-hosted' ? attachEngineHistory(state) : null;
+  const history = options.deployment === 'self-hosted' ? attachEngineHistory(state) : null;
 
   let closing: Promise<void> | undefined;
   return {
@@ -58,7 +58,7 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
         legacySockets.close();
         history?.close();
         engine.close();
-        closeRouter(state);
+        closeModels(state);
         const closed = Promise.all([closeServer(main), closeServer(signed)]);
         dropMain();
         dropSigned();

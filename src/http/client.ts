@@ -1,9 +1,9 @@
-// The one HTTP layer every command goes through (undici, keep-alive): credentials per surface and
+// The one HTTP layer every command goes through (undici, keep-alive): credentials per family and
 // only to configured origins, retries, --timeout and Ctrl-C through one AbortSignal, error
 // decoding, redirects by hand, and --verbose request lines with secrets redacted.
 import { Agent, request as undiciRequest, type Dispatcher } from './undici-core.js';
 import type { Readable } from 'node:stream';
-import { ApiError, NetworkError, READ_TIMEOUT_HINT, WesError, ExitCode, type Surface } from '../errors.js';
+import { ApiError, NetworkError, READ_TIMEOUT_HINT, WesError, ExitCode, type ApiFamily, type ErrorOrigin } from '../errors.js';
 import { stringifyJsonExact } from '../util/exact-json.js';
 import { decodeError } from './decode-error.js';
 import { joinBase, resolveLink } from './links.js';
@@ -19,7 +19,7 @@ import {
   sleep,
 } from './retry.js';
 
-export type ApiSurface = Exclude<Surface, 'signed'>;
+export type { ApiFamily };
 
 export interface HttpClientOptions {
   baseUrl: string;
@@ -61,9 +61,9 @@ export interface RetryInfo {
 export type BodySource = string | Buffer | Uint8Array | (() => Readable | Buffer | string);
 
 export interface HttpRequest {
-  surface: ApiSurface;
+  family: ApiFamily;
   method?: string;
-  /** A path ("/api/v2/jobs") appended to the surface's base URL, or an absolute URL (a resolved link). */
+  /** A path ("/api/v2/jobs") appended to the family's base URL, or an absolute URL (a resolved link). */
   url: string | URL;
   query?: Record<string, string | number | boolean | undefined>;
   headers?: Record<string, string>;
@@ -75,7 +75,7 @@ export interface HttpRequest {
   accept?: number[];
   /** Overrides the retry count for this call (0: no retry). */
   retries?: number;
-  /** A deadline for each attempt of this call (a probe must not hang on a stalled surface). */
+  /** A deadline for each attempt of this call (a probe must not hang on a stalled server). */
   timeoutMs?: number;
   /**
    * The server holds the answer while it works (a synchronous model run, bounded by the router's
@@ -136,14 +136,14 @@ export class HttpClient {
     return this.opts.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_MIB * 1024 * 1024;
   }
 
-  /** The configured base URL of a surface (for display and for building the WebSocket URL). */
-  baseUrlFor(surface: ApiSurface): string {
-    return surface === 'router' ? this.opts.routerUrl : this.opts.baseUrl;
+  /** The configured base URL of a family (for display and for building the WebSocket URL). */
+  baseUrlFor(family: ApiFamily): string {
+    return family === 'models' ? this.opts.routerUrl : this.opts.baseUrl;
   }
 
-  /** Resolves a request target: API paths onto the surface base, URLs as they are. */
-  target(surface: ApiSurface, url: string | URL, query?: HttpRequest['query']): URL {
-    const u = url instanceof URL ? new URL(url) : /^https?:\/\//i.test(url) ? new URL(url) : joinBase(this.baseUrlFor(surface), url);
+  /** Resolves a request target: API paths onto the family base, URLs as they are. */
+  target(family: ApiFamily, url: string | URL, query?: HttpRequest['query']): URL {
+    const u = url instanceof URL ? new URL(url) : /^https?:\/\//i.test(url) ? new URL(url) : joinBase(this.baseUrlFor(family), url);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     return u;
   }
@@ -154,20 +154,20 @@ export class HttpClient {
   }
 
   /**
-   * The credential for a surface, only when the URL's origin (ws/wss counted as http/https, for
-   * the v1 WebSocket token) is the configured origin of that surface: any other host gets none.
+   * The credential for a family, only when the URL's origin (ws/wss counted as http/https, for
+   * the v1 WebSocket token) is the configured origin of that family: any other host gets none.
    */
-  credentialFor(surface: ApiSurface, url: URL): string | undefined {
-    const origin = surface === 'router' ? this.routerOrigin : this.baseOrigin;
+  credentialFor(family: ApiFamily, url: URL): string | undefined {
+    const origin = family === 'models' ? this.routerOrigin : this.baseOrigin;
     if (url.origin.replace(/^ws/, 'http') !== origin) return undefined;
-    return surface === 'router' ? this.opts.routerToken : this.opts.apiKey;
+    return family === 'models' ? this.opts.routerToken : this.opts.apiKey;
   }
 
-  /** The credential header of a surface: Bearer for A and B, X-API-Key for C. */
-  credentialHeaders(surface: ApiSurface, url: URL): Record<string, string> {
-    const credential = this.credentialFor(surface, url);
+  /** The credential header of a family: Bearer for jobs and models, X-API-Key for legacy. */
+  credentialHeaders(family: ApiFamily, url: URL): Record<string, string> {
+    const credential = this.credentialFor(family, url);
     if (!credential) return {};
-    return surface === 'legacy' ? { 'x-api-key': credential } : { authorization: `Bearer ${credential}` };
+    return family === 'legacy' ? { 'x-api-key': credential } : { authorization: `Bearer ${credential}` };
   }
 
   async buffer(req: HttpRequest): Promise<HttpResponse<Buffer>> {
@@ -192,7 +192,7 @@ export class HttpClient {
     let current = url;
     for (let hop = 0; ; hop++) {
       const res = await this.attemptLoop(
-        { method: 'GET', url: current, headers, surface: 'signed', replaySafe: true, accept: [301, 302, 303, 307, 308, 206] },
+        { method: 'GET', url: current, headers, origin: 'signed', replaySafe: true, accept: [301, 302, 303, 307, 308, 206] },
         'stream',
       );
       if (res.status < 300 || res.status >= 400) return res as HttpResponse<Readable>;
@@ -222,8 +222,8 @@ export class HttpClient {
 
   private async send(req: HttpRequest, read: Read): Promise<HttpResponse<Buffer | Readable>> {
     const method = (req.method ?? (req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')).toUpperCase();
-    const url = this.target(req.surface, req.url, req.query);
-    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent ?? 'wes', ...req.headers, ...this.credentialHeaders(req.surface, url) };
+    const url = this.target(req.family, req.url, req.query);
+    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent ?? 'wes', ...req.headers, ...this.credentialHeaders(req.family, url) };
     if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
     let body = req.body;
     if (req.json !== undefined) {
@@ -236,7 +236,7 @@ export class HttpClient {
         url,
         headers,
         body,
-        surface: req.surface,
+        origin: req.family,
         replaySafe: isReplaySafe(method, Boolean(req.idempotencyKey)),
         accept: req.accept,
         retries: req.retries,
@@ -248,7 +248,7 @@ export class HttpClient {
   }
 
   private async attemptLoop(
-    a: Attempt & { surface: Surface; replaySafe: boolean; accept?: number[]; retries?: number },
+    a: Attempt & { origin: ErrorOrigin; replaySafe: boolean; accept?: number[]; retries?: number },
     read: Read,
   ): Promise<HttpResponse<Buffer | Readable>> {
     const maxRetries = a.retries ?? this.retries;
@@ -257,7 +257,7 @@ export class HttpClient {
       try {
         const res = await this.attempt(a, read);
         if (res.status < 400 || a.accept?.includes(res.status)) return res;
-        const error = decodeError({ surface: a.surface, status: res.status, headers: res.headers, body: res.body as Buffer, url: res.url });
+        const error = decodeError({ origin: a.origin, status: res.status, headers: res.headers, body: res.body as Buffer, url: res.url });
         failure = { error, delayMs: parseRetryAfter(res.headers['retry-after']), retryable: this.statusRetryable(a, error) };
       } catch (err) {
         const aborted = this.opts.signal?.aborted;
@@ -283,7 +283,7 @@ export class HttpClient {
     }
   }
 
-  private statusRetryable(a: { replaySafe: boolean; surface: Surface }, error: ApiError): boolean {
+  private statusRetryable(a: { replaySafe: boolean; origin: ErrorOrigin }, error: ApiError): boolean {
     if (!RETRYABLE_STATUSES.has(error.status!)) return false;
     if (error.code === 'subscription_inactive') return false; // v1 429 without a queue reason: waiting will not help
     return a.replaySafe;

@@ -1,12 +1,12 @@
-// Turns an error answer of any surface into one ApiError: surface, status, code (or router
+// Turns an error answer of any API family into one ApiError: origin, status, code (or router
 // error_type), message, request id and details (node errors, validation rows, spend figures).
-import { ApiError, type Surface } from '../errors.js';
+import { ApiError, type ErrorOrigin } from '../errors.js';
 import { sanitizeLine } from '../render/sanitize.js';
 import { parseRetryAfter } from './retry.js';
 import { ROUTER_ERROR_TYPES, type CommittedSpend, type RouterValidationErrorDetail } from '../protocol/errors.js';
 
 export interface RawErrorResponse {
-  surface: Surface;
+  origin: ErrorOrigin;
   status: number;
   headers: Record<string, string>;
   body: Buffer;
@@ -61,7 +61,7 @@ function decodeJobs(r: RawErrorResponse, json: unknown): { code: string; message
   return { code: `http_${r.status}`, message: fallbackMessage(r.status, r.body) };
 }
 
-function decodeRouter(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {
+function decodeModels(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {
   const declared = r.headers['x-service-error-type'] ?? (isObject(json) && typeof json.error_type === 'string' ? json.error_type : undefined);
   let code = declared && ROUTER_ERROR_TYPES.has(declared) ? declared : 'internal_error';
   if (!declared && r.status === 422) code = 'invalid_input';
@@ -123,13 +123,13 @@ function decodeSigned(r: RawErrorResponse): { code: string; message: string; det
 export function decodeError(r: RawErrorResponse): ApiError {
   const json = parseJson(r.body);
   const decoded: { code: string; message: string; details?: unknown; hint?: string } =
-    r.surface === 'jobs' ? decodeJobs(r, json)
-    : r.surface === 'router' ? decodeRouter(r, json)
-    : r.surface === 'legacy' ? decodeLegacy(r, json)
+    r.origin === 'jobs' ? decodeJobs(r, json)
+    : r.origin === 'models' ? decodeModels(r, json)
+    : r.origin === 'legacy' ? decodeLegacy(r, json)
     : decodeSigned(r);
   const retryAfterMs = parseRetryAfter(r.headers['retry-after']);
   return new ApiError(decoded.message, {
-    surface: r.surface,
+    origin: r.origin,
     status: r.status,
     code: decoded.code,
     details: decoded.details,

@@ -15,7 +15,7 @@ export function isTerminal(status: string): boolean {
 }
 
 /** "A. Progress": one complete, re-syncing snapshot, weighted by node count and sampler steps. */
-export interface Progress {
+export interface JobProgress {
   /** Overall fraction, 0 to 1. */
   value: number;
   nodes_done: number;
@@ -97,7 +97,7 @@ export interface Job {
   completed_at: string | null;
   expires_at: string;
   queue_position: number | null;
-  progress: Progress | null;
+  progress: JobProgress | null;
   outputs: Output[];
   error: JobError | null;
   metrics?: Record<string, number | null>;

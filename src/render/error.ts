@@ -147,11 +147,11 @@ export function hintFor(err: WesError): string | undefined {
     case 'blob_not_found':
       return 'the service holds no file with that hash; upload it with `wes assets upload FILE`';
     case 'invalid_request':
-      return err.surface === 'jobs' && path?.includes('/assets') ? 'the service refused the asset request as malformed; check the file and the --content-type / --name given' : undefined;
+      return err.origin === 'jobs' && path?.includes('/assets') ? 'the service refused the asset request as malformed; check the file and the --content-type / --name given' : undefined;
     case 'upstream_error':
       return 'a failure inside the service; reads were retried automatically. Try again later';
     case 'not_found':
-      return err.surface === 'jobs' ? 'check the id; a job and its outputs can be fetched only until the job\'s expires_at' : undefined;
+      return err.origin === 'jobs' ? 'check the id; a job and its outputs can be fetched only until the job\'s expires_at' : undefined;
     case 'network_error':
       return undefined;
     default:

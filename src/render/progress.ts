@@ -4,7 +4,7 @@ import ora, { type Ora } from 'ora';
 import type { IOStreams } from './io.js';
 import { sanitizeLine } from './sanitize.js';
 
-export interface Progress {
+export interface ProgressDisplay {
   update(text: string): void;
   /** A permanent line above the spinner (an output committed, a note). */
   log(line: string): void;
@@ -13,13 +13,13 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(io: IOStreams, initial: string): Progress {
+export function createProgressDisplay(io: IOStreams, initial: string): ProgressDisplay {
   // A terminal that reports 0 columns (a pty with no window size) sends ora into an endless clear loop.
-  if (io.canAnimate && ((io.stderr as NodeJS.WriteStream).columns ?? 80) > 0) return new SpinnerProgress(io, initial);
-  return new LineProgress(io, initial);
+  if (io.canAnimate && ((io.stderr as NodeJS.WriteStream).columns ?? 80) > 0) return new SpinnerDisplay(io, initial);
+  return new LineDisplay(io, initial);
 }
 
-class SpinnerProgress implements Progress {
+class SpinnerDisplay implements ProgressDisplay {
   private readonly spinner: Ora;
   // ora keeps its stream private, so log() writes through this one.
   private readonly stream: NodeJS.WriteStream;
@@ -60,7 +60,7 @@ class SpinnerProgress implements Progress {
   }
 }
 
-class LineProgress implements Progress {
+class LineDisplay implements ProgressDisplay {
   private last = '';
   constructor(private readonly io: IOStreams, initial: string) {
     this.update(initial);
@@ -83,7 +83,7 @@ class LineProgress implements Progress {
   stop(): void {}
 }
 
-/** Progress may span a few lines (one per transfer): each sanitized, the breaks kept. */
+/** ProgressDisplay may span a few lines (one per transfer): each sanitized, the breaks kept. */
 function sanitizeLines(text: string): string {
   return text.split('\n').map(sanitizeLine).join('\n');
 }

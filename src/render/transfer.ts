@@ -3,7 +3,7 @@
 // per transfer for a few, one total for many. On a terminal the line is redrawn in place (the
 // spinner of render/progress); elsewhere a plain line at most every PLAIN_EVERY_MS.
 import type { IOStreams } from './io.js';
-import { createProgress, type Progress } from './progress.js';
+import { createProgressDisplay, type ProgressDisplay } from './progress.js';
 
 export interface TransferSample {
   name: string;
@@ -75,7 +75,7 @@ export interface TransferDisplayOptions {
 
 /** Turns progress events into the progress line(s). */
 export class TransferDisplay {
-  private readonly progress: Progress;
+  private readonly progress: ProgressDisplay;
   private readonly now: () => number;
   private readonly current = new Map<string, TransferSample>();
   private readonly meters = new Map<string, RateMeter>();
@@ -88,7 +88,7 @@ export class TransferDisplay {
     private readonly options: TransferDisplayOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.progress = createProgress(io, `${options.verb} ${options.count === 1 ? '1 file' : `${options.count} files`}`);
+    this.progress = createProgressDisplay(io, `${options.verb} ${options.count === 1 ? '1 file' : `${options.count} files`}`);
   }
 
   /** One progress event; redraws at most every REDRAW_MS (PLAIN_EVERY_MS without a terminal). */

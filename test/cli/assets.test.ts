@@ -8,7 +8,7 @@ import { addFaults, useDevServer } from '../helpers/dev-server.js';
 import { seen, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
 
 describe('wes assets', () => {
-  const ctx = useDevServer({ surface: 'self-hosted', faults: true });
+  const ctx = useDevServer({ deployment: 'self-hosted', faults: true });
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
   const uploads = () => seen(ctx.server, 'POST /api/v2/assets');

@@ -98,7 +98,7 @@ describe.skipIf(!hasShell('bash'))('bash', () => {
     expect(bashComplete(bashScript, ['wes', 'pro'], sh)).toEqual(['profiles']);
     expect(bashComplete(bashScript, ['wes', 'dev-server', '--surface', ''], sh)).toEqual(['cloud', 'serverless', 'self-hosted']);
     expect(bashComplete(bashScript, ['wes', 'dev-server', '--surface', '=', 'se'], sh)).toEqual(['serverless', 'self-hosted']);
-    expect(bashComplete(bashScript, ['wes', 'api', '--surface', ''], sh)).toEqual(['jobs', 'router', 'legacy']);
+    expect(bashComplete(bashScript, ['wes', 'api', '--surface', ''], sh)).toEqual(['jobs', 'models', 'legacy']);
     expect(bashComplete(bashScript, ['wes', 'completion', ''], sh)).toEqual(['bash', 'zsh', 'fish']);
     expect(bashComplete(bashScript, ['wes', 'config', 'get', 'ba'], sh)).toEqual(['base_url']);
     expect(bashComplete(bashScript, ['wes', 'help', 'exit'], sh)).toEqual(['exit-codes']);

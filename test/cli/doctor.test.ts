@@ -64,7 +64,7 @@ describe('wes doctor', () => {
     expect(res.stdout).toMatch(/^credential\tjobs\tfail\t/m);
     expect(res.stdout).toContain('…0000 (22 chars)');
     expect(res.stderr.match(/^hint/gm)).toHaveLength(1);
-    expect(res.stderr).toContain('credential jobs, credential router, credential legacy');
+    expect(res.stderr).toContain('credential jobs, credential models, credential legacy');
     expect(res.stderr).toContain('3 of 9 checks failed');
   });
 
@@ -134,7 +134,7 @@ describe('wes doctor against a purpose-built server', () => {
     const { code, checks } = await doctor(['--base-url', skewed.url]);
     const clock = find(checks, 'clock');
     expect(clock.status).toBe('warn');
-    expect(clock.detail).toMatch(/^local clock is 30\d s ahead of the server \((jobs|router|legacy)\)$/);
+    expect(clock.detail).toMatch(/^local clock is 30\d s ahead of the server \((jobs|models|legacy)\)$/);
     expect(clock.hint).toContain('clock');
     const router = find(checks, 'reachable', 'router');
     expect(router.status).toBe('fail');

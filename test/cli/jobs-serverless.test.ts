@@ -17,7 +17,7 @@ async function setDeploymentState(url: string, state: string): Promise<void> {
 
 describe('wes jobs on a serverless deployment', () => {
   // Signed URLs live 1 s: shorter than the client's refresh margin, so every download re-reads first.
-  const ctx = useDevServer({ surface: 'serverless', faults: true, urlTtlMs: 1000 });
+  const ctx = useDevServer({ deployment: 'serverless', faults: true, urlTtlMs: 1000 });
   const dir = useTempDir();
   const base = wesAgainst(() => ctx.server);
   const wes: typeof base = (args, opts = {}) => base(['--deployment', DEPLOYMENT, ...args], { ...opts, baseUrl: `${ctx.server.url}/deployment/{deployment}` });

@@ -8,7 +8,7 @@ import { runWes, tempConfigDir } from '../helpers/cli.js';
 import { failingWorkflow, longWorkflow, sampleWorkflow, submit, v1 } from '../dev-server/legacy-kit.js';
 import { countOf, until, useLegacyServer } from './legacy-kit.js';
 
-const kit = useLegacyServer({ surface: 'self-hosted', engineOnly: true, stepMs: 3 }, 'wes-engine-');
+const kit = useLegacyServer({ deployment: 'self-hosted', engineOnly: true, stepMs: 3 }, 'wes-engine-');
 
 async function queued(id: string): Promise<boolean> {
   const { body } = await v1(kit.server, 'GET', '/api/queue');

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setRouterDeadline } from '../../src/dev-server/models/index.js';
+import { setModelsDeadline } from '../../src/dev-server/models/index.js';
 import { encodeGradientPng } from '../../src/dev-server/models/stock/png.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useDevServer } from '../helpers/dev-server.js';
@@ -17,7 +17,7 @@ const DEADLINE_MS = 300;
 let work: string;
 
 beforeAll(() => {
-  setRouterDeadline(holder.server.state, DEADLINE_MS);
+  setModelsDeadline(holder.server.state, DEADLINE_MS);
   work = mkdtempSync(join(tmpdir(), 'wes-models-run-'));
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));

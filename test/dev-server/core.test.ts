@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startFast, useDevServer, getJson, submitJob, imageWorkflow, v2Auth } from '../helpers/dev-server.js';
 
 describe('dev-server core: cloud surface', () => {
-  const ctx = useDevServer({ surface: 'cloud' });
+  const ctx = useDevServer({ deployment: 'cloud' });
 
   it('refuses surface A without a bearer key, with a wrong one, and with a JWT', async () => {
     const url = `${ctx.server.url}/api/v2/jobs/some-id`;
@@ -115,7 +115,7 @@ describe('dev-server core: request limits and shutdown', () => {
 
 describe('dev-server core: self-hosted surface', () => {
   it('is open without a token', async () => {
-    const server = await startFast({ surface: 'self-hosted' });
+    const server = await startFast({ deployment: 'self-hosted' });
     try {
       expect(server.apiKey).toBeUndefined();
       const res = await fetch(`${server.url}/api/v2/jobs/x`);
@@ -126,7 +126,7 @@ describe('dev-server core: self-hosted surface', () => {
   });
 
   it('checks the static token when one is given', async () => {
-    const server = await startFast({ surface: 'self-hosted', apiKey: 'static-token' });
+    const server = await startFast({ deployment: 'self-hosted', apiKey: 'static-token' });
     try {
       expect((await fetch(`${server.url}/api/v2/jobs/x`)).status).toBe(401);
       expect((await fetch(`${server.url}/api/v2/jobs/x`, { headers: { authorization: 'Bearer static-token' } })).status).toBe(404);
@@ -138,7 +138,7 @@ describe('dev-server core: self-hosted surface', () => {
 });
 
 describe('dev-server core: serverless mount prefix', () => {
-  const ctx = useDevServer({ surface: 'serverless', deploymentId: 'dep-one', releaseId: 'rel-7' });
+  const ctx = useDevServer({ deployment: 'serverless', deploymentId: 'dep-one', releaseId: 'rel-7' });
 
   it('serves v2 only under /deployment/{id}, and its links carry the prefix', async () => {
     expect((await submitJob(ctx.server, imageWorkflow())).status).toBe(404);

@@ -331,7 +331,7 @@ describe('job API v2: event stream', () => {
 
 describe('job API v2: serverless deployment', () => {
   const prefix = '/deployment/dev-deployment';
-  const ctx = useDevServer({ surface: 'serverless', faults: true });
+  const ctx = useDevServer({ deployment: 'serverless', faults: true });
 
   it('answers deployment errors on submit by deployment state', async () => {
     const cases = [

@@ -145,7 +145,7 @@ describe('dev-server (cloud): a malformed request is a 4xx and the server keeps 
 });
 
 describe('dev-server (serverless): a malformed mount prefix', () => {
-  const ctx = useDevServer({ surface: 'serverless', deploymentId: 'demo' });
+  const ctx = useDevServer({ deployment: 'serverless', deploymentId: 'demo' });
 
   it('an undecodable deployment id in the mount prefix is 404', async () => {
     const bad = await getJson(ctx.server, '/deployment/%E0/api/v2/jobs/x');

@@ -205,7 +205,7 @@ describe('router credentials', () => {
   });
 
   it('accepts any bearer on a self-hosted server without a token, but still requires one', async () => {
-    const s = await (await import('../helpers/dev-server.js')).startFast({ surface: 'self-hosted', catalogSize: 20 });
+    const s = await (await import('../helpers/dev-server.js')).startFast({ deployment: 'self-hosted', catalogSize: 20 });
     try {
       expect((await call(s.url, '/v1/models', { token: 'anything' })).status).toBe(200);
       expect((await call(s.url, '/v1/models', { token: null })).status).toBe(401);

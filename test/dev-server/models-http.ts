@@ -1,12 +1,12 @@
 // Small fetch helpers for the router tests: a bearer, JSON bodies, and the headers they check.
-export interface RouterAnswer {
+export interface ModelsAnswer {
   status: number;
   headers: Headers;
   text: string;
   json: any;
 }
 
-export async function call(base: string, path: string, init: { token?: string | null; method?: string; body?: string | object; headers?: Record<string, string> } = {}): Promise<RouterAnswer> {
+export async function call(base: string, path: string, init: { token?: string | null; method?: string; body?: string | object; headers?: Record<string, string> } = {}): Promise<ModelsAnswer> {
   const headers: Record<string, string> = { ...init.headers };
   const token = init.token === undefined ? 'wes-dev-key' : init.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
@@ -26,6 +26,6 @@ export async function call(base: string, path: string, init: { token?: string | 
   return { status: res.status, headers: res.headers, text, json };
 }
 
-export function run(base: string, model: string, body: string | object, init: { token?: string; key?: string } = {}): Promise<RouterAnswer> {
+export function run(base: string, model: string, body: string | object, init: { token?: string; key?: string } = {}): Promise<ModelsAnswer> {
   return call(base, `/v1/models/${model}`, { token: init.token, body, headers: init.key ? { 'idempotency-key': init.key } : {} });
 }

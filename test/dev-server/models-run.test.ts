@@ -1,17 +1,17 @@
 // POST /v1/models/{provider}/{model}: every outcome the dev router can produce, with its headers.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setRouterDeadline } from '../../src/dev-server/models/index.js';
+import { setModelsDeadline } from '../../src/dev-server/models/index.js';
 import { encodeGradientPng } from '../../src/dev-server/models/stock/png.js';
 import { useDevServer } from '../helpers/dev-server.js';
-import { call, run, type RouterAnswer } from './models-http.js';
+import { call, run, type ModelsAnswer } from './models-http.js';
 
 const TOKENS = ['t-conc', 't-spend', 't-spend2', 't-meter', 't-flaky', 't-idem', 'broke-1'];
 const holder = useDevServer({ catalogSize: 30, routerTokens: TOKENS, routerLimits: { inFlight: 2, spendCents: 500 } });
 const DEADLINE_MS = 300;
 
-beforeAll(() => setRouterDeadline(holder.server.state, DEADLINE_MS));
+beforeAll(() => setModelsDeadline(holder.server.state, DEADLINE_MS));
 
-function expectError(answer: RouterAnswer, status: number, type: string): void {
+function expectError(answer: ModelsAnswer, status: number, type: string): void {
   expect(answer.status).toBe(status);
   expect(answer.headers.get('x-service-error-type')).toBe(type);
   expect(answer.headers.get('x-service-request-id')).toMatch(/^\S+$/);

@@ -2,7 +2,7 @@
 // closes: an aborted upload's temp file, a pending slow model call and its timer.
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { routerState, setRouterDeadline } from '../../src/dev-server/models/index.js';
+import { modelsState, setModelsDeadline } from '../../src/dev-server/models/index.js';
 import { startFast, useDevServer } from '../helpers/dev-server.js';
 import { until } from '../helpers/until.js';
 import { call } from './models-http.js';
@@ -31,10 +31,10 @@ describe('dev-server releases what an ended request held', () => {
 
   it('close() ends a pending dev/slow call instead of leaving its timer running', async () => {
     const server = await startFast();
-    setRouterDeadline(server.state, 50);
+    setModelsDeadline(server.state, 50);
     const answer = await call(server.url, '/v1/models/dev/slow', { body: { prompt: 'p', duration_ms: 60_000, cost_cents: 1 } });
     expect(answer.status).toBe(504);
-    const usage = routerState(server.state).usage;
+    const usage = modelsState(server.state).usage;
     expect([...usage.values()].reduce((n, u) => n + u.inFlight, 0)).toBe(1);
     const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     await server.close();

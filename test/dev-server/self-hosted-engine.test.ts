@@ -12,8 +12,8 @@ let server: DevServerHandle;
 let engineOnly: DevServerHandle;
 
 beforeAll(async () => {
-  server = await startFast({ surface: 'self-hosted', stepMs: 3 });
-  engineOnly = await startFast({ surface: 'self-hosted', engineOnly: true, stepMs: 3 });
+  server = await startFast({ deployment: 'self-hosted', stepMs: 3 });
+  engineOnly = await startFast({ deployment: 'self-hosted', engineOnly: true, stepMs: 3 });
 });
 afterAll(async () => {
   await server.close();

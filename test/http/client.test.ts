@@ -22,7 +22,7 @@ function client(base: string, extra: Partial<ConstructorParameters<typeof HttpCl
 describe('retries', () => {
   it('waits Retry-After seconds after a 429 before repeating a GET', async () => {
     const s = await server((_req, res, n) => (n === 1 ? json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '1' }) : json(res, 200, { ok: true })));
-    const res = await client(s.url).json<{ ok: boolean }>({ surface: 'jobs', url: '/api/v2/jobs/x' });
+    const res = await client(s.url).json<{ ok: boolean }>({ family: 'jobs', url: '/api/v2/jobs/x' });
     expect(res.body.ok).toBe(true);
     expect(s.requests).toHaveLength(2);
     expect(s.requests[1]!.at - s.requests[0]!.at).toBeGreaterThanOrEqual(990);
@@ -30,21 +30,21 @@ describe('retries', () => {
 
   it('never repeats a POST without an idempotency key', async () => {
     const s = await server((_req, res) => json(res, 503, { error: { code: 'upstream_error', message: 'down' } }));
-    const err = await client(s.url).json({ surface: 'legacy', url: '/api/prompt', json: { prompt: {} } }).catch((e) => e);
+    const err = await client(s.url).json({ family: 'legacy', url: '/api/prompt', json: { prompt: {} } }).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(s.requests).toHaveLength(1);
   });
 
   it('repeats a POST that carries an Idempotency-Key, with the same key every time', async () => {
     const s = await server((_req, res, n) => (n < 3 ? json(res, 503, { error: { code: 'upstream_error', message: 'down' } }, { 'retry-after': '0' }) : json(res, 201, { id: 'j1' })));
-    const res = await client(s.url).json<{ id: string }>({ surface: 'jobs', url: '/api/v2/jobs', json: { workflow: {} }, idempotencyKey: 'k-1' });
+    const res = await client(s.url).json<{ id: string }>({ family: 'jobs', url: '/api/v2/jobs', json: { workflow: {} }, idempotencyKey: 'k-1' });
     expect(res.status).toBe(201);
     expect(s.requests.map((r) => r.headers['idempotency-key'])).toEqual(['k-1', 'k-1', 'k-1']);
   });
 
   it('gives up after --retries and reports the last error with its exit code', async () => {
     const s = await server((_req, res) => json(res, 429, { error: { code: 'queue_full', message: 'full' } }, { 'retry-after': '0' }));
-    const err = (await client(s.url, { retries: 2 }).json({ surface: 'jobs', url: '/x' }).catch((e) => e)) as ApiError;
+    const err = (await client(s.url, { retries: 2 }).json({ family: 'jobs', url: '/x' }).catch((e) => e)) as ApiError;
     expect(s.requests).toHaveLength(3);
     expect(err.code).toBe('queue_full');
     expect(err.exitCode).toBe(ExitCode.THROTTLED);
@@ -52,7 +52,7 @@ describe('retries', () => {
 
   it('retries a read whose connection is reset', async () => {
     const s = await server((req, res, n) => (n === 1 ? req.socket.destroy() : json(res, 200, { ok: 1 })));
-    const res = await client(s.url).json<{ ok: number }>({ surface: 'jobs', url: '/y' });
+    const res = await client(s.url).json<{ ok: number }>({ family: 'jobs', url: '/y' });
     expect(res.body.ok).toBe(1);
     expect(s.requests).toHaveLength(2);
   });
@@ -62,9 +62,9 @@ describe('credentials', () => {
   it('sends each surface its own scheme', async () => {
     const s = await server((_req, res) => json(res, 200, {}));
     const c = client(s.url);
-    await c.json({ surface: 'jobs', url: '/api/v2/jobs/1' });
-    await c.json({ surface: 'router', url: '/v1/models' });
-    await c.json({ surface: 'legacy', url: '/api/queue' });
+    await c.json({ family: 'jobs', url: '/api/v2/jobs/1' });
+    await c.json({ family: 'models', url: '/v1/models' });
+    await c.json({ family: 'legacy', url: '/api/queue' });
     expect(s.requests[0]!.headers.authorization).toBe('Bearer key-A-123456789');
     expect(s.requests[1]!.headers.authorization).toBe('Bearer router-tok-987654321');
     expect(s.requests[2]!.headers['x-api-key']).toBe('key-A-123456789');
@@ -74,7 +74,7 @@ describe('credentials', () => {
   it('sends no credential to another origin, even for a link of a configured surface', async () => {
     const other = await server((_req, res) => json(res, 200, {}));
     const s = await server((_req, res) => json(res, 200, {}));
-    await client(s.url).json({ surface: 'jobs', url: new URL('/api/v2/jobs/1', other.url) });
+    await client(s.url).json({ family: 'jobs', url: new URL('/api/v2/jobs/1', other.url) });
     expect(other.requests[0]!.headers.authorization).toBeUndefined();
   });
 
@@ -82,7 +82,7 @@ describe('credentials', () => {
     const signed = await server((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end('PNGDATA'));
     const s = await server((_req, res) => res.writeHead(302, { location: `${signed.url}/signed/abc?sig=1` }).end());
     const c = client(s.url);
-    const res = await c.redirectToSigned({ surface: 'legacy', url: '/api/view?filename=a.png' }, { cookie: 'x=1' as string });
+    const res = await c.redirectToSigned({ family: 'legacy', url: '/api/view?filename=a.png' }, { cookie: 'x=1' as string });
     const body = Buffer.concat(await res.body.toArray()).toString();
     expect(body).toBe('PNGDATA');
     expect(s.requests[0]!.headers['x-api-key']).toBe('key-A-123456789');
@@ -106,7 +106,7 @@ describe('links', () => {
     const c = client(`${'http://127.0.0.1:1'}`);
     const base = `${s.url}/deployment/abc`;
     const c2 = client(base);
-    const first = await c2.json<{ urls: { self: string } }>({ surface: 'jobs', url: '/api/v2/jobs/7' });
+    const first = await c2.json<{ urls: { self: string } }>({ family: 'jobs', url: '/api/v2/jobs/7' });
     expect(s.requests[0]!.url).toBe('/deployment/abc/api/v2/jobs/7');
     const next = c2.link(first.body.urls.self, first);
     expect(next.toString()).toBe(`${s.url}/deployment/abc/api/v2/jobs/7`);
@@ -119,21 +119,21 @@ describe('error decoding', () => {
     const s = await server((_req, res) =>
       json(res, 422, { error: { code: 'invalid_workflow', message: 'bad', details: { node_errors: { '3': { class_type: 'X', errors: [] } } } } }, { 'x-service-request-id': 'req-9' }),
     );
-    const err = (await client(s.url).json({ surface: 'jobs', url: '/x' }).catch((e) => e)) as ApiError;
+    const err = (await client(s.url).json({ family: 'jobs', url: '/x' }).catch((e) => e)) as ApiError;
     expect(err).toMatchObject({ code: 'invalid_workflow', status: 422, requestId: 'req-9', exitCode: ExitCode.REFUSED });
     expect((err.details as { node_errors: object }).node_errors).toHaveProperty('3');
   });
 
   it('treats an unknown router bucket as internal_error and keeps the declared one', async () => {
     const s = await server((_req, res) => json(res, 500, { detail: 'boom', error_type: 'brand_new_bucket' }, { 'x-service-error-type': 'brand_new_bucket' }));
-    const err = (await client(s.url, { retries: 0 }).json({ surface: 'router', url: '/v1/models' }).catch((e) => e)) as ApiError;
+    const err = (await client(s.url, { retries: 0 }).json({ family: 'models', url: '/v1/models' }).catch((e) => e)) as ApiError;
     expect(err.code).toBe('internal_error');
     expect(err.details).toMatchObject({ declared_error_type: 'brand_new_bucket' });
   });
 
   it('reports a non-JSON success body as an unreadable response (exit 1)', async () => {
     const s = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"trunc'));
-    const err = (await client(s.url).json({ surface: 'jobs', url: '/x' }).catch((e) => e)) as WesError;
+    const err = (await client(s.url).json({ family: 'jobs', url: '/x' }).catch((e) => e)) as WesError;
     expect(err.code).toBe('bad_response');
     expect(err.exitCode).toBe(ExitCode.ERROR);
   });
@@ -144,7 +144,7 @@ describe('error decoding', () => {
       res.write('{"a":');
       setTimeout(() => req.socket.destroy(), 5);
     });
-    const err = (await client(s.url, { retries: 1 }).json({ surface: 'jobs', url: '/x' }).catch((e) => e)) as WesError;
+    const err = (await client(s.url, { retries: 1 }).json({ family: 'jobs', url: '/x' }).catch((e) => e)) as WesError;
     expect(err.code).toBe('network_error');
     expect(s.requests).toHaveLength(2);
   });
@@ -154,7 +154,7 @@ describe('verbose', () => {
   it('logs requests with credentials redacted', async () => {
     const s = await server((_req, res) => json(res, 200, {}, { 'x-service-request-id': 'rid-1' }));
     const lines: string[] = [];
-    await client(s.url, { debug: (l) => lines.push(l) }).json({ surface: 'jobs', url: '/api/v2/jobs/1', query: { token: 'tok-secret-1' } });
+    await client(s.url, { debug: (l) => lines.push(l) }).json({ family: 'jobs', url: '/api/v2/jobs/1', query: { token: 'tok-secret-1' } });
     const text = lines.join('\n');
     expect(text).toContain('GET');
     expect(text).toContain('rid-1');

@@ -54,7 +54,7 @@ describe('the HTTP client and redirects', () => {
   it('a redirect to file:, ftp: or javascript: is refused without a request; the first hop alone was credentialed', async () => {
     for (const location of ['file:///etc/passwd', 'ftp://127.0.0.1/x', 'javascript:alert(1)']) {
       const base = await server((_req, res) => res.writeHead(302, { location }).end());
-      const err = await client(base.url).redirectToSigned({ surface: 'legacy', url: '/api/view?filename=a.png' }).catch((e: unknown) => e);
+      const err = await client(base.url).redirectToSigned({ family: 'legacy', url: '/api/view?filename=a.png' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(WesError);
       expect((err as WesError).code).toBe('bad_link');
       expect(base.requests).toHaveLength(1);
@@ -73,7 +73,7 @@ describe('the HTTP client and redirects', () => {
   it('an API answer that redirects is not followed, so its credential cannot travel on', async () => {
     const elsewhere = await server((_req, res) => json(res, 200, {}));
     const base = await server((_req, res) => res.writeHead(307, { location: `${elsewhere.url}/api/v2/jobs/x` }).end());
-    await client(base.url).json({ surface: 'jobs', url: '/api/v2/jobs/x' }).catch(() => undefined);
+    await client(base.url).json({ family: 'jobs', url: '/api/v2/jobs/x' }).catch(() => undefined);
     expect(elsewhere.requests).toHaveLength(0);
   });
 
@@ -83,9 +83,9 @@ describe('the HTTP client and redirects', () => {
     const c = client(base.url);
     const { port } = new URL(base.url);
     for (const link of [`https://127.0.0.1:${port}/x`, `${other.url}/x`, `http://127.0.0.1:${port}@localhost:${new URL(other.url).port}/x`, `http://localhost:${port}/x`]) {
-      for (const surface of ['jobs', 'legacy', 'router'] as const) expect(c.credentialHeaders(surface, new URL(link)), `${surface} ${link}`).toEqual({});
+      for (const surface of ['jobs', 'legacy', 'models'] as const) expect(c.credentialHeaders(surface, new URL(link)), `${surface} ${link}`).toEqual({});
     }
-    await c.json({ surface: 'jobs', url: `http://127.0.0.1:${port}@localhost:${new URL(other.url).port}/x` });
+    await c.json({ family: 'jobs', url: `http://127.0.0.1:${port}@localhost:${new URL(other.url).port}/x` });
     expect(credentialsSeen(other)).toEqual([]);
     expect(c.credentialFor('legacy', new URL(`ws://localhost:${port}/ws`))).toBeUndefined();
     expect(c.credentialFor('legacy', new URL(`ws://127.0.0.1:${port}/ws`))).toBe(KEY);

@@ -5,13 +5,13 @@ import { ApiError, NetworkError, WesError, ExitCode } from '../../src/errors.js'
 import { decide } from '../../src/clients/models/run.js';
 import { outputUrls } from '../../src/clients/models/output-urls.js';
 
-function routerError(status: number, code: string, retryAfterSeconds?: number): ApiError {
-  return new ApiError('x', { status, code, surface: 'router', retryAfterSeconds });
+function modelsError(status: number, code: string, retryAfterSeconds?: number): ApiError {
+  return new ApiError('x', { status, code, origin: 'models', retryAfterSeconds });
 }
 
 describe('decide', () => {
   it('collects a 504 deadline_exceeded that carries Retry-After', () => {
-    expect(decide(routerError(504, 'deadline_exceeded', 2))).toEqual({ kind: 'collect', delayMs: 2000 });
+    expect(decide(modelsError(504, 'deadline_exceeded', 2))).toEqual({ kind: 'collect', delayMs: 2000 });
   });
 
   it.each([
@@ -22,14 +22,14 @@ describe('decide', () => {
     [503, 'service_unavailable', 1],
     [500, 'internal_error', undefined],
   ])('retries %i %s', (status, code, after) => {
-    expect(decide(routerError(status, code, after))).toEqual({ kind: 'retry', delayMs: after === undefined ? undefined : after * 1000 });
+    expect(decide(modelsError(status, code, after))).toEqual({ kind: 'retry', delayMs: after === undefined ? undefined : after * 1000 });
   });
 
   it.each([
     [401, 'unauthorized'], [403, 'forbidden'], [403, 'not_enabled'], [404, 'model_not_found'], [422, 'invalid_input'],
     [400, 'content_policy_violation'], [502, 'provider_error'], [402, 'insufficient_credits'], [400, 'internal_error'],
   ])('never retries %i %s', (status, code) => {
-    expect(decide(routerError(status, code))).toEqual({ kind: 'fail' });
+    expect(decide(modelsError(status, code))).toEqual({ kind: 'fail' });
   });
 
   it('retries network failures (the key makes the POST safe) but not other local errors', () => {

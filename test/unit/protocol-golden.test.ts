@@ -9,7 +9,7 @@ import router from '../fixtures/protocol/models.json' with { type: 'json' };
 import ids from '../fixtures/protocol/model-ids.json' with { type: 'json' };
 import legacy from '../fixtures/protocol/legacy.json' with { type: 'json' };
 import frames from '../fixtures/protocol/legacy-frames.json' with { type: 'json' };
-import { isTerminal, TERMINAL_STATUSES, type Job, type JobError, type JobUrls, type Output, type Progress } from '../../src/protocol/jobs.js';
+import { isTerminal, TERMINAL_STATUSES, type Job, type JobError, type JobUrls, type Output, type JobProgress } from '../../src/protocol/jobs.js';
 import { ROUTER_ERROR_TYPES, type ErrorEnvelope, type RouterErrorResponse, type RouterValidationErrorDetail, type RouterValidationErrorResponse } from '../../src/protocol/errors.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RouterModelDetail, type RouterModelListResponse } from '../../src/protocol/models.js';
 import { CURSOR_MAX, CURSOR_PATTERN, isModelId, MODEL_ID_MAX, MODEL_MAX, PROVIDER_MAX, parseModelId, segmentProblem } from '../../src/protocol/model-ids.js';
@@ -34,7 +34,7 @@ describe('job API v2 resources', () => {
     id: true, status: true, created_at: true, started_at: true, completed_at: true, expires_at: true, queue_position: true,
     progress: true, outputs: true, error: true, metrics: true, urls: true, deployment_id: true, release_id: true,
   };
-  const progressFields: Record<keyof Progress, true> = {
+  const progressFields: Record<keyof JobProgress, true> = {
     value: true, nodes_done: true, nodes_total: true, current_node: true, current_node_class: true, step: true, steps: true, message: true,
   };
   const outputFields: Record<keyof Output, true> = {
@@ -65,11 +65,11 @@ describe('job API v2 resources', () => {
 describe('error bodies', () => {
   it('the job API envelope and the router bodies type-check as the interface shows them', () => {
     const envelope: ErrorEnvelope = errors.error_envelope;
-    const routerError: RouterErrorResponse = errors.router_error_response;
+    const modelsError: RouterErrorResponse = errors.router_error_response;
     const validation: RouterValidationErrorResponse = errors.router_validation_error_response;
     const detailFields: Record<keyof RouterValidationErrorDetail, true> = { loc: true, msg: true, type: true, ctx: true, input: true };
     expect(sorted(envelope.error)).toEqual(['code', 'details', 'message']);
-    expect(sorted(routerError)).toEqual(['detail', 'error_type']);
+    expect(sorted(modelsError)).toEqual(['detail', 'error_type']);
     expect(sorted(validation.detail[0]!)).toEqual(sorted(detailFields));
   });
 

@@ -18,7 +18,7 @@ export async function downloadAsset(client: JobsClient, start: FetchedAsset, dir
         const res = await client.assetContent(id, offset);
         return { status: res.status, body: res.body };
       } catch (err) {
-        if (!(err instanceof ApiError) || err.surface !== 'jobs' || err.status !== 404) throw err;
+        if (!(err instanceof ApiError) || err.origin !== 'jobs' || err.status !== 404) throw err;
         contentRoute = false;
       }
     }

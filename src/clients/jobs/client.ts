@@ -38,7 +38,7 @@ export class JobsClient {
 
   /** `retries` overrides the HTTP layer's own (a batch retries its submits itself, to know where they went). */
   async submit(request: SubmitRequest, idempotencyKey: string, options: { retries?: number } = {}): Promise<FetchedJob> {
-    const res = await this.http.json<unknown>({ surface: 'jobs', method: 'POST', url: '/api/v2/jobs', json: request, idempotencyKey, retries: options.retries });
+    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url: '/api/v2/jobs', json: request, idempotencyKey, retries: options.retries });
     return { job: checkJob(res), from: res.url };
   }
 
@@ -54,23 +54,23 @@ export class JobsClient {
   /** Follows `urls.cancel`; the operation is idempotent, so a key makes its retries safe. */
   async cancel(current: FetchedJob): Promise<FetchedJob> {
     if (!current.job.urls.cancel) {
-      throw new WesError('the service offers no cancel link for this job', { exitCode: ExitCode.ERROR, code: 'bad_response', surface: 'jobs' });
+      throw new WesError('the service offers no cancel link for this job', { exitCode: ExitCode.ERROR, code: 'bad_response', origin: 'jobs' });
     }
     const url = this.http.link(current.job.urls.cancel, current.from);
-    const res = await this.http.json<unknown>({ surface: 'jobs', method: 'POST', url, idempotencyKey: randomUUID() });
+    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url, idempotencyKey: randomUUID() });
     return { job: checkJob(res), from: res.url };
   }
 
   /** Opens `urls.events` (an SSE stream; destroy the body to close it). No retries: polling covers. */
   async events(current: FetchedJob): Promise<HttpResponse<Readable>> {
     const url = this.http.link(current.job.urls.events, current.from);
-    return this.http.stream({ surface: 'jobs', url, headers: { accept: 'text/event-stream' }, retries: 0 });
+    return this.http.stream({ family: 'jobs', url, headers: { accept: 'text/event-stream' }, retries: 0 });
   }
 
   /** Follows `urls.logs`; the caller checks that the job has one. */
   async logs(current: FetchedJob, logsLink: string): Promise<LogsAnswer> {
     const url = this.http.link(logsLink, current.from);
-    const res = await this.http.stream({ surface: 'jobs', url, headers: { accept: 'text/plain' }, accept: [204] });
+    const res = await this.http.stream({ family: 'jobs', url, headers: { accept: 'text/plain' }, accept: [204] });
     if (res.status === 204) {
       res.body.resume?.();
       return { kind: 'empty' };
@@ -79,13 +79,13 @@ export class JobsClient {
   }
 
   async getAsset(id: string): Promise<FetchedAsset> {
-    const res = await this.http.json<unknown>({ surface: 'jobs', url: `/api/v2/assets/${segment(id)}` });
+    const res = await this.http.json<unknown>({ family: 'jobs', url: `/api/v2/assets/${segment(id)}` });
     return { asset: checkAsset(res), from: res.url };
   }
 
   /** Creates an asset over a blob the service already holds; throws ApiError `blob_not_found` when it holds none. */
   async assetFromHash(request: AssetFromHashRequest, idempotencyKey: string): Promise<FetchedAsset> {
-    const res = await this.http.json<unknown>({ surface: 'jobs', method: 'POST', url: '/api/v2/assets/from-hash', json: request, idempotencyKey });
+    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url: '/api/v2/assets/from-hash', json: request, idempotencyKey });
     return { asset: checkAsset(res), from: res.url };
   }
 
@@ -98,7 +98,7 @@ export class JobsClient {
       { name: 'file', path: request.path, filename: request.filePath, contentType: request.contentType },
     ]);
     const res = await this.http.json<unknown>({
-      surface: 'jobs',
+      family: 'jobs',
       method: 'POST',
       url: '/api/v2/assets',
       headers: form.headers,
@@ -110,7 +110,7 @@ export class JobsClient {
 
   /** The bytes of an asset: its content route answers with a redirect to a signed URL. */
   async assetContent(id: string, offset = 0): Promise<HttpResponse<Readable>> {
-    return this.http.redirectToSigned({ surface: 'jobs', url: `/api/v2/assets/${segment(id)}/content` }, rangeHeader(offset));
+    return this.http.redirectToSigned({ family: 'jobs', url: `/api/v2/assets/${segment(id)}/content` }, rangeHeader(offset));
   }
 
   /** A signed URL (output or asset `url`), fetched with no credential. */
@@ -119,7 +119,7 @@ export class JobsClient {
   }
 
   private async readJob(url: string | URL, retries?: number): Promise<FetchedJob> {
-    const res = await this.http.json<unknown>({ surface: 'jobs', url, retries });
+    const res = await this.http.json<unknown>({ family: 'jobs', url, retries });
     return { job: checkJob(res), from: res.url };
   }
 }

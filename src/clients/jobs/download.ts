@@ -102,7 +102,7 @@ function outputIn(snapshot: Snapshot, id: string): Output | undefined {
 }
 
 function isSignedRefusal(err: unknown): boolean {
-  return err instanceof ApiError && err.surface === 'signed' && (err.status === 403 || err.status === 410);
+  return err instanceof ApiError && err.origin === 'signed' && (err.status === 403 || err.status === 410);
 }
 
 /** Re-reads per output: one for a URL about to expire, one more for a URL the signed host refused. */

@@ -7,7 +7,7 @@ import type { FetchedJob, JobsClient } from './client.js';
 import { listenForChanges, type EventListener, type OpenClient } from './events.js';
 import { isTerminal, type Job } from '../../protocol/jobs.js';
 
-export interface FollowOptions {
+export interface FollowJobOptions {
   /** Poll interval in ms (the contract's default is 1 s). */
   intervalMs: number;
   /** Aborts the wait (Ctrl-C, --timeout); its reason is thrown. Absent: wait until the job ends. */
@@ -39,7 +39,7 @@ export function changeKey(job: Job): string {
 /** Yields the starting snapshot, then every changed one; the last yielded is terminal. */
 const NEVER_ABORTED = new AbortController().signal;
 
-export async function* followJob(client: JobsClient, start: FetchedJob, options: FollowOptions): AsyncGenerator<FetchedJob> {
+export async function* followJob(client: JobsClient, start: FetchedJob, options: FollowJobOptions): AsyncGenerator<FetchedJob> {
   const debug = options.debug ?? (() => {});
   let current = start;
   let lastKey = changeKey(current.job);

@@ -46,14 +46,14 @@ export class LegacyClient {
   constructor(private readonly http: HttpClient) {}
 
   async objectInfo(): Promise<ObjectInfo> {
-    const res = await this.http.json<unknown>({ surface: 'legacy', url: '/api/object_info' });
+    const res = await this.http.json<unknown>({ family: 'legacy', url: '/api/object_info' });
     if (!isRecord(res.body)) throw badResponse('object_info is not a JSON object', res);
     return res.body;
   }
 
   /** object_info as sent (text) and read with every digit kept (KSampler's seed max is 2^64-1). */
   async objectInfoExact(): Promise<{ text: string; info: ObjectInfo }> {
-    const res = await this.http.buffer({ surface: 'legacy', url: '/api/object_info', headers: { accept: 'application/json' } });
+    const res = await this.http.buffer({ family: 'legacy', url: '/api/object_info', headers: { accept: 'application/json' } });
     const text = res.body.toString('utf8');
     const info = readObjectInfo(text);
     if (!info) throw badResponse('object_info is not a JSON object', res);
@@ -62,14 +62,14 @@ export class LegacyClient {
 
   /** One class's definition; null when the server has no such class (it answers `{}`, not 404). */
   async objectInfoOf(className: string): Promise<unknown> {
-    const res = await this.http.json<unknown>({ surface: 'legacy', url: `/api/object_info/${segment(className)}` });
+    const res = await this.http.json<unknown>({ family: 'legacy', url: `/api/object_info/${segment(className)}` });
     if (!isRecord(res.body)) throw badResponse('object_info is not a JSON object', res);
     return Object.hasOwn(res.body, className) ? res.body[className] : null;
   }
 
   /** A self-hosted engine's history entry of one prompt; null while it is queued, running, or unknown (`{}`). */
   async history(promptId: string): Promise<Record<string, unknown> | null> {
-    const res = await this.http.json<unknown>({ surface: 'legacy', url: `/api/history/${segment(promptId)}` });
+    const res = await this.http.json<unknown>({ family: 'legacy', url: `/api/history/${segment(promptId)}` });
     if (!isRecord(res.body)) throw badResponse('the history answer is not a JSON object', res);
     const entry = Object.hasOwn(res.body, promptId) ? res.body[promptId] : undefined;
     return isRecord(entry) ? entry : null;
@@ -77,7 +77,7 @@ export class LegacyClient {
 
   /** Whether the server can send type-4 previews; an older server without the route cannot. */
   async features(): Promise<V1Features> {
-    const res = await this.http.json<unknown>({ surface: 'legacy', url: '/api/features', accept: [404], retries: 1 });
+    const res = await this.http.json<unknown>({ family: 'legacy', url: '/api/features', accept: [404], retries: 1 });
     if (res.status === 404 || !isRecord(res.body)) return { supports_preview_metadata: false };
     return { supports_preview_metadata: res.body.supports_preview_metadata === true };
   }
@@ -100,7 +100,7 @@ export class LegacyClient {
       { name: 'image', path, filename: basename(path) },
       ...Object.entries(fields).map(([name, value]) => ({ name, value })),
     ]);
-    return this.uploadResult(await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: route, headers: form.headers, body: form.body }));
+    return this.uploadResult(await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: route, headers: form.headers, body: form.body }));
   }
 
   private uploadResult(res: HttpResponse<unknown>): V1UploadResult {
@@ -112,7 +112,7 @@ export class LegacyClient {
   /** The raw answer: a 200 may still carry `error` and `node_errors`, which the caller reports. */
   async submit(workflow: Record<string, unknown>, extraData?: Record<string, unknown>): Promise<V1PromptResponse> {
     const json = extraData && Object.keys(extraData).length > 0 ? { prompt: workflow, extra_data: extraData } : { prompt: workflow };
-    const res = await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: '/api/prompt', json });
+    const res = await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/prompt', json });
     if (!isRecord(res.body)) throw badResponse('the submit answer is not a JSON object', res);
     const body = res.body as V1PromptResponse;
     if (body.error === undefined && typeof body.prompt_id !== 'string') throw badResponse('the submit answer has no `prompt_id`', res);
@@ -121,13 +121,13 @@ export class LegacyClient {
   }
 
   async status(promptId: string): Promise<V1JobStatus> {
-    const res = await this.http.json<unknown>({ surface: 'legacy', url: `/api/job/${segment(promptId)}/status` });
+    const res = await this.http.json<unknown>({ family: 'legacy', url: `/api/job/${segment(promptId)}/status` });
     if (!isRecord(res.body) || typeof res.body.status !== 'string') throw badResponse('the status answer has no `status`', res);
     return { ...res.body, status: res.body.status };
   }
 
   async queue(): Promise<V1Queue> {
-    const res = await this.http.json<unknown>({ surface: 'legacy', url: '/api/queue' });
+    const res = await this.http.json<unknown>({ family: 'legacy', url: '/api/queue' });
     const body = res.body;
     if (!isRecord(body) || !Array.isArray(body.queue_running) || !Array.isArray(body.queue_pending)) {
       throw badResponse('the queue answer lacks `queue_running` or `queue_pending`', res);
@@ -137,19 +137,19 @@ export class LegacyClient {
 
   /** The answer body is not part of the interface; whatever JSON came back is returned. */
   async deleteFromQueue(promptIds: string[]): Promise<unknown> {
-    const res = await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: '/api/queue', json: { delete: promptIds } });
+    const res = await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/queue', json: { delete: promptIds } });
     return res.body;
   }
 
   async interrupt(): Promise<unknown> {
-    const res = await this.http.json<unknown>({ surface: 'legacy', method: 'POST', url: '/api/interrupt' });
+    const res = await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/interrupt' });
     return res.body;
   }
 
   /** The file behind an output reference: the 302's signed URL is fetched with no credential. */
   async view(ref: { filename: string; subfolder?: string; type?: string }): Promise<HttpResponse<Readable>> {
     return this.http.redirectToSigned({
-      surface: 'legacy',
+      family: 'legacy',
       url: '/api/view',
       query: { filename: ref.filename, subfolder: ref.subfolder ?? '', type: ref.type ?? 'output' },
     });

@@ -30,7 +30,7 @@ function parsed(res: HttpResponse<Buffer>): unknown {
 }
 
 function probe(http: HttpClient, path: string): Promise<HttpResponse<Buffer>> {
-  return http.buffer({ surface: 'legacy', url: path, headers: { accept: 'application/json' }, accept: ANY_ERROR_STATUS, retries: 1, timeoutMs: PROBE_TIMEOUT_MS });
+  return http.buffer({ family: 'legacy', url: path, headers: { accept: 'application/json' }, accept: ANY_ERROR_STATUS, retries: 1, timeoutMs: PROBE_TIMEOUT_MS });
 }
 
 /** The engine version a system_stats answer names, or null when it is not an engine's answer. */

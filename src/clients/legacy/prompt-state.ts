@@ -84,7 +84,7 @@ export class EngineStatusReader implements StatusReader {
     throw new WesError(`no prompt ${promptId} in the engine's queue or history`, {
       exitCode: ExitCode.NOT_FOUND,
       code: 'not_found',
-      surface: 'legacy',
+      origin: 'legacy',
       hint: 'check the id; the engine forgets a prompt deleted from its queue, and its history when it restarts',
     });
   }
@@ -97,7 +97,7 @@ export class EngineStatusReader implements StatusReader {
 
 /** The plain-text 404 a web server gives for a route it lacks (a ComfyUI engine's `404: Not Found`). */
 export function isPlainNotFound(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.surface === 'legacy' && err.status === 404 && err.details === undefined && (err.body?.length ?? 0) > 0;
+  return err instanceof ApiError && err.origin === 'legacy' && err.status === 404 && err.details === undefined && (err.body?.length ?? 0) > 0;
 }
 
 /**

@@ -128,7 +128,7 @@ export function openLegacySocket(options: LegacySocketOptions): LegacySocket {
           const status = res.statusCode ?? 0;
           options.debug?.(`< ${status} WebSocket handshake refused`);
           const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
-          const error = decodeError({ surface: 'legacy', status, headers, body: Buffer.concat(chunks), url: httpUrl });
+          const error = decodeError({ origin: 'legacy', status, headers, body: Buffer.concat(chunks), url: httpUrl });
           if (status === 401 || status === 403) reject(error);
           else resolve({ opened: false, reason: error.message });
         });
@@ -176,7 +176,7 @@ export function openLegacySocket(options: LegacySocketOptions): LegacySocket {
           exitCode: ExitCode.ERROR,
           code: 'network_error',
           hint: 'check the connection, or follow the job by polling: `wes legacy status <prompt_id> --wait`',
-          surface: 'legacy',
+          origin: 'legacy',
         });
       }
       const delayMs = backoff(failures);

@@ -9,7 +9,7 @@ import { badResponse as badResponseOf } from '../shared/response-check.js';
 
 /** A malformed answer of this surface. */
 export function badResponse(what: string, res: HttpResponse<unknown>): WesError {
-  return badResponseOf('router', what, res);
+  return badResponseOf('models', what, res);
 }
 
 function entryProblem(value: unknown): string | undefined {

@@ -24,19 +24,19 @@ export class ModelsClient {
 
   /** One catalog page; `limit` and `cursor` go to the server exactly as given. */
   async listPage(params: { limit?: number; cursor?: string } = {}): Promise<RouterModelListResponse> {
-    const res = await this.http.json<unknown>({ surface: 'router', url: '/v1/models', query: { limit: params.limit, cursor: params.cursor } });
+    const res = await this.http.json<unknown>({ family: 'models', url: '/v1/models', query: { limit: params.limit, cursor: params.cursor } });
     return checkListPage(res);
   }
 
   async show(ref: ModelRef): Promise<RouterModelDetail> {
-    const res = await this.http.json<unknown>({ surface: 'router', url: modelPath(ref) });
+    const res = await this.http.json<unknown>({ family: 'models', url: modelPath(ref) });
     return checkDetail(res);
   }
 
   /** The input schema document; with `etag`, a conditional GET that may answer 304. */
   async schema(ref: ModelRef, etag?: string): Promise<SchemaAnswer> {
     const res: HttpResponse<Buffer> = await this.http.buffer({
-      surface: 'router',
+      family: 'models',
       url: `${modelPath(ref)}/openapi.json`,
       headers: { accept: 'application/json', ...(etag ? { 'if-none-match': etag } : {}) },
       accept: [304],
@@ -51,7 +51,7 @@ export class ModelsClient {
    */
   async runOnce(ref: ModelRef, body: Buffer, idempotencyKey: string): Promise<RunAnswer> {
     const res = await this.http.buffer({
-      surface: 'router',
+      family: 'models',
       method: 'POST',
       url: modelPath(ref),
       headers: { 'content-type': 'application/json', accept: 'application/json' },

@@ -19,9 +19,9 @@ function parseDocument(text: string, ref: ModelRef): JsonObject {
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new WesError(`the input schema of ${ref.id} is not valid JSON (${(err as Error).message})`, { exitCode: ExitCode.ERROR, code: 'bad_response', surface: 'router' });
+    throw new WesError(`the input schema of ${ref.id} is not valid JSON (${(err as Error).message})`, { exitCode: ExitCode.ERROR, code: 'bad_response', origin: 'models' });
   }
-  if (!isObject(doc)) throw new WesError(`the input schema of ${ref.id} is not a JSON object`, { exitCode: ExitCode.ERROR, code: 'bad_response', surface: 'router' });
+  if (!isObject(doc)) throw new WesError(`the input schema of ${ref.id} is not a JSON object`, { exitCode: ExitCode.ERROR, code: 'bad_response', origin: 'models' });
   return doc;
 }
 
@@ -48,7 +48,7 @@ export class SchemaSource {
     const answer = await this.client.schema(ref, cached?.etag);
     if (answer.status === 304) {
       if (!cached) {
-        throw new WesError(`the router answered 304 Not Modified for ${ref.id} without being asked conditionally`, { exitCode: ExitCode.ERROR, code: 'bad_response', surface: 'router', requestId: answer.requestId });
+        throw new WesError(`the router answered 304 Not Modified for ${ref.id} without being asked conditionally`, { exitCode: ExitCode.ERROR, code: 'bad_response', origin: 'models', requestId: answer.requestId });
       }
       return { ...cached, etag: answer.etag ?? cached.etag, source: 'not_modified' };
     }

@@ -40,7 +40,7 @@ export async function walkCatalog(client: ModelsClient, options: WalkOptions = {
     if (!page.has_more) return [...seen.values()];
     const next = page.next_cursor!;
     if (usedCursors.has(next)) {
-      throw new WesError('the router handed out the same cursor twice; the catalog walk would never end', { exitCode: ExitCode.ERROR, code: 'bad_response', surface: 'router' });
+      throw new WesError('the router handed out the same cursor twice; the catalog walk would never end', { exitCode: ExitCode.ERROR, code: 'bad_response', origin: 'models' });
     }
     usedCursors.add(next);
     cursor = next;

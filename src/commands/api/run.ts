@@ -1,5 +1,5 @@
 // wes api <METHOD> <PATH>: one authenticated request through the same HTTP layer as every
-// command (credential per surface, retries of safe requests, --verbose), the answer printed as
+// command (credential per API family, retries of safe requests, --verbose), the answer printed as
 // received. An HTTP error still prints its body on stdout, then exits by the exit-code table.
 import type { Factory } from '../../factory.js';
 import type { HttpClient, HttpRequest } from '../../http/client.js';
@@ -7,10 +7,10 @@ import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
 import { addQuery, fieldsObject, parseHeaders, rawField, readLocal, typedField, type Field } from './fields.js';
 import { resolveTarget, type ApiTarget } from './target.js';
 import { printBody, printHead, type Answer } from './print.js';
-import type { ApiSurface } from '../../http/client.js';
+import type { ApiFamily } from '../../http/client.js';
 
 interface ApiOptions {
-  surface?: ApiSurface;
+  surface?: ApiFamily; // --surface: which API family
   rawField: string[];
   field: string[];
   header: string[];
@@ -35,7 +35,7 @@ async function buildRequest(f: Factory, method: string, target: ApiTarget, opts:
   const idempotencyKey = headers['idempotency-key'];
   delete headers['idempotency-key'];
   const url = new URL(target.url);
-  const req: HttpRequest = { surface: target.surface, method, url, headers, idempotencyKey };
+  const req: HttpRequest = { family: target.family, method, url, headers, idempotencyKey };
   if (opts.input !== undefined) {
     if (QUERY_METHODS.has(method)) throw new UsageError(`--input sends a body, which ${method} does not take`);
     req.body = await readLocal(opts.input, f.io.stdin, 'the --input file');

@@ -62,11 +62,11 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
   const results = opts.verify ? await probeAll(f.httpFor(resolveSettings({ ...f.globals, ...asFlags(updates) }, f.env, f.store()), f.signal)) : [];
   const refused = results.filter((r) => r.verdict === 'rejected');
   if (refused.length > 0) {
-    for (const r of refused) io.warn(`  ✗ ${r.surface}: rejected by ${new URL(r.url).origin} (${sanitizeLine(r.message)})`);
+    for (const r of refused) io.warn(`  ✗ ${r.family}: rejected by ${new URL(r.url).origin} (${sanitizeLine(r.message)})`);
     throw new WesError(`the service rejected the credential; nothing was saved to profile ${profile}`, {
       exitCode: ExitCode.AUTH,
       code: 'unauthorized',
-      details: { rejected_by: refused.map((r) => r.surface) },
+      details: { rejected_by: refused.map((r) => r.surface) }, // the families' old names, as scripts know them
       hint: 'check the key and log in again; to save it without asking the service (offline set-up), add --no-verify',
     });
   }
@@ -84,8 +84,8 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
       if (now.values[key].source === 'env') io.warn(`  ! ${ENV_FOR_KEY[key]} is set and overrides the saved ${key}`);
     }
     for (const r of results) {
-      if (r.verdict === 'accepted') io.info(`  ✓ ${r.surface}: accepted by ${new URL(r.url).origin}`);
-      else io.warn(`  ! ${r.surface}: ${r.verdict} (${sanitizeLine(r.message)})`);
+      if (r.verdict === 'accepted') io.info(`  ✓ ${r.family}: accepted by ${new URL(r.url).origin}`);
+      else io.warn(`  ! ${r.family}: ${r.verdict} (${sanitizeLine(r.message)})`);
     }
   }
   if (io.json) io.printJson({ profile, saved, config_path: store.path });

@@ -1,5 +1,5 @@
 // wes auth status: which profile, which URLs, masked credentials with where each came from, and
-// whether each surface accepts them. Exit 4 when a credential is refused, 1 when unreachable.
+// whether each API family accepts them. Exit 4 when a credential is refused, 1 when unreachable.
 import type { Factory } from '../../factory.js';
 import { ExitCode } from '../../errors.js';
 import { withoutPassword } from '../../config/keys.js';
@@ -11,7 +11,8 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
   const { io } = f;
   const s = f.settings();
   const values = Object.fromEntries(shownSettings(s).map(({ key, value, source }) => [key, { value, source }]));
-  const surfaces: ProbeResult[] = raw.offline ? [] : await probeAll(f.http());
+  // `surfaces` is the JSON key scripts read (`jq .surfaces`): each entry names its `family`, and its old `surface` name.
+  const probes: ProbeResult[] = raw.offline ? [] : await probeAll(f.http());
   const summary = {
     profile: s.profile,
     profile_source: s.profileSource,
@@ -19,7 +20,7 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
     base_url: withoutPassword(s.baseUrl),
     router_url: withoutPassword(s.routerUrl),
     values,
-    surfaces,
+    surfaces: probes,
   };
   if (io.json) io.printJson(summary);
   else {
@@ -35,12 +36,12 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
         ['partner key', values.partner_key!.value ? `${values.partner_key!.value} (${values.partner_key!.source})` : undefined],
       ]),
     );
-    if (surfaces.length) {
+    if (probes.length) {
       io.println('');
-      io.println(renderTable(io, ['surface', 'verdict', 'status', 'detail'], surfaces.map((r) => [r.surface, r.verdict, r.status ?? '', r.message])));
+      io.println(renderTable(io, ['family', 'verdict', 'status', 'detail'], probes.map((r) => [r.family, r.verdict, r.status ?? '', r.message])));
     }
   }
-  if (surfaces.some((r) => r.verdict === 'rejected' || r.verdict === 'not_enabled')) return ExitCode.AUTH;
-  if (surfaces.some((r) => r.verdict === 'unreachable' || r.verdict === 'error')) return ExitCode.ERROR;
+  if (probes.some((r) => r.verdict === 'rejected' || r.verdict === 'not_enabled')) return ExitCode.AUTH;
+  if (probes.some((r) => r.verdict === 'unreachable' || r.verdict === 'error')) return ExitCode.ERROR;
   return 0;
 }

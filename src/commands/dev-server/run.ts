@@ -3,7 +3,7 @@
 import type { Factory } from '../../factory.js';
 import { networkInterfaces } from 'node:os';
 import { ExitCode, UsageError, WesError } from '../../errors.js';
-import type { SurfaceKind } from '../../dev-server/contract.js';
+import type { DeploymentKind } from '../../dev-server/contract.js';
 
 export const DEFAULT_DEV_API_KEY = 'wes-dev-key';
 
@@ -14,17 +14,17 @@ function intOption(name: string, value: unknown, min: number): number {
 }
 
 export async function run(f: Factory, _args: string[], opts: Record<string, unknown>): Promise<number> {
-  const surface = opts.surface as SurfaceKind;
+  const deployment = opts.surface as DeploymentKind; // --surface: the deployment imitated
   const port = intOption('port', opts.port, 0);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-  if (opts.engineOnly && surface !== 'self-hosted') throw new UsageError('--engine-only applies to --surface self-hosted only');
-  const apiKey = surface === 'self-hosted' ? (opts.token as string | undefined) : (f.globals.apiKey ?? f.env.WES_DEV_API_KEY ?? DEFAULT_DEV_API_KEY);
+  if (opts.engineOnly && deployment !== 'self-hosted') throw new UsageError('--engine-only applies to --surface self-hosted only');
+  const apiKey = deployment === 'self-hosted' ? (opts.token as string | undefined) : (f.globals.apiKey ?? f.env.WES_DEV_API_KEY ?? DEFAULT_DEV_API_KEY);
   const { startDevServer } = await import('../../dev-server/index.js');
   const host = String(opts.host);
   const server = await startDevServer({
     host,
     port,
-    surface,
+    deployment,
     apiKey,
     retentionMs: intOption('retention', opts.retention, 1) * 1000,
     stepMs: intOption('step-ms', opts.stepMs, 0),
@@ -37,10 +37,10 @@ export async function run(f: Factory, _args: string[], opts: Record<string, unkn
   }).catch((err: unknown) => {
     throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portBusy(host, port) : err;
   });
-  const base = surface === 'serverless' ? `${server.url}/deployment/${server.state.options.deploymentId}` : server.url;
+  const base = deployment === 'serverless' ? `${server.url}/deployment/${server.state.options.deploymentId}` : server.url;
   f.io.println(server.url);
-  const imitation = surface === 'self-hosted' ? `, v1 as a ComfyUI engine${opts.engineOnly ? ' only (no job API v2, no router)' : ''}` : '';
-  f.io.info(`wes dev-server: ${surface} surface listening on ${server.url}${imitation} (signed URLs on ${server.signedOrigin})`);
+  const imitation = deployment === 'self-hosted' ? `, v1 as a ComfyUI engine${opts.engineOnly ? ' only (no job API v2, no router)' : ''}` : '';
+  f.io.info(`wes dev-server: ${deployment} surface listening on ${server.url}${imitation} (signed URLs on ${server.signedOrigin})`);
   const remote = remoteOrigins(host, server.state.options.port);
   if (remote.length) f.io.info(`Listening on every interface: from other machines use ${remote.join(' or ')} (the URLs above work on this machine)`);
   f.io.info('Point wes at it from another terminal:');

@@ -1,15 +1,14 @@
 // The checks of `wes doctor`, from the most basic to the most specific: settings resolve, the
-// config file is private, each surface answers, each accepts its credential, and the local
+// config file is private, each API family answers, each accepts its credential, and the local
 // clock agrees with the servers' Date headers.
 import { statSync } from 'node:fs';
 import type { Factory } from '../../factory.js';
 import type { Settings } from '../../config/settings.js';
 import { describeSource } from '../../config/settings.js';
 import { maskSecret } from '../../config/keys.js';
-import type { ApiSurface } from '../../http/client.js';
-import { ExitCode, WesError, exitCodeForApi, toWesError } from '../../errors.js';
+import { API_FAMILIES, type ApiFamily, ExitCode, WesError, exitCodeForApi, toWesError } from '../../errors.js';
 import { hintFor } from '../../render/error.js';
-import { probeSurface, type ProbeResult } from '../../clients/probe.js';
+import { SURFACE_NAME, probeFamily, type ProbeResult, type SurfaceName } from '../../clients/probe.js';
 import { connectionHint, triedUrl } from './connection-hint.js';
 import { describeEngine, engineOf } from '../legacy/engine.js';
 import type { EngineIdentity } from '../../clients/legacy/engine.js';
@@ -20,7 +19,9 @@ export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
 /** One row of the report (`--json` prints the array of these). */
 export interface Check {
   check: CheckName;
-  surface: ApiSurface | null;
+  family: ApiFamily | null;
+  /** The family's old name, for scripts reading `--json`. */
+  surface: SurfaceName | null;
   status: CheckStatus;
   detail: string;
   hint: string | null;
@@ -31,11 +32,10 @@ export interface Check {
   exit_code: number;
 }
 
-export const SURFACES: readonly ApiSurface[] = ['jobs', 'router', 'legacy'];
 export const MAX_CLOCK_SKEW_SECONDS = 60;
 
 function row(check: CheckName, status: CheckStatus, detail: string, more: Partial<Check> = {}): Check {
-  return { check, surface: null, status, detail, hint: null, url: null, http_status: null, request_id: null, exit_code: 0, ...more };
+  return { check, family: null, surface: null, status, detail, hint: null, url: null, http_status: null, request_id: null, exit_code: 0, ...more };
 }
 
 export function settingsCheck(f: Factory): { check: Check; settings?: Settings } {
@@ -67,10 +67,10 @@ export function configFileCheck(f: Factory): Check {
   return row('config_file', 'pass', `mode 0${mode.toString(8)}: ${path}`);
 }
 
-/** Which credential a surface gets, masked, and where it came from: "Bearer …6789 (40 chars) from WES_API_KEY". */
-export function credentialDescription(s: Settings, surface: ApiSurface): string {
-  const scheme = surface === 'legacy' ? 'X-API-Key' : 'Bearer';
-  if (surface === 'router' && s.values.router_token.value) {
+/** Which credential a family gets, masked, and where it came from: "Bearer …6789 (40 chars) from WES_API_KEY". */
+export function credentialDescription(s: Settings, family: ApiFamily): string {
+  const scheme = family === 'legacy' ? 'X-API-Key' : 'Bearer';
+  if (family === 'models' && s.values.router_token.value) {
     return `${scheme} ${maskSecret(s.values.router_token.value)} from ${describeSource(s.values.router_token, 'router_token')}`;
   }
   if (!s.apiKey) return 'no credential';
@@ -87,28 +87,28 @@ export interface TimedProbe {
 export async function runProbes(f: Factory): Promise<TimedProbe[]> {
   const http = f.http();
   return Promise.all(
-    SURFACES.map(async (surface) => {
+    API_FAMILIES.map(async (family) => {
       const started = performance.now();
-      const probe = await probeSurface(http, surface);
+      const probe = await probeFamily(http, family);
       return { probe, elapsedMs: Math.round(performance.now() - started), receivedAt: Date.now() };
     }),
   );
 }
 
 /** ": a self-hosted ComfyUI engine (0.3.18)", said on the v1 row: which server answers the v1 calls. */
-function engineNote(surface: ApiSurface, engine: EngineIdentity | null): string {
-  if (surface !== 'legacy' || !engine) return '';
+function engineNote(family: ApiFamily, engine: EngineIdentity | null): string {
+  if (family !== 'legacy' || !engine) return '';
   return `: ${describeEngine(engine)}${engine.how === 'setting' ? ' (as the engine setting says)' : ''}`;
 }
 
-export function surfaceChecks(s: Settings, timed: TimedProbe, engine: EngineIdentity | null = null): Check[] {
+export function familyChecks(s: Settings, timed: TimedProbe, engine: EngineIdentity | null = null): Check[] {
   const { probe } = timed;
-  const where = { surface: probe.surface, url: probe.url, http_status: probe.status, request_id: probe.request_id };
-  const credential = credentialDescription(s, probe.surface);
-  const answered = `${new URL(probe.url).origin} answered in ${timed.elapsedMs} ms${engineNote(probe.surface, engine)}`;
-  if (engine?.kind === 'self-hosted' && probe.verdict === 'error' && probe.status === 404 && probe.surface !== 'legacy') {
-    // A ComfyUI engine serves only v1: the other surfaces are missing by design, not broken.
-    const what = probe.surface === 'jobs' ? 'job API v2 (use `wes legacy`)' : 'model router';
+  const where = { family: probe.family, surface: probe.surface, url: probe.url, http_status: probe.status, request_id: probe.request_id };
+  const credential = credentialDescription(s, probe.family);
+  const answered = `${new URL(probe.url).origin} answered in ${timed.elapsedMs} ms${engineNote(probe.family, engine)}`;
+  if (engine?.kind === 'self-hosted' && probe.verdict === 'error' && probe.status === 404 && probe.family !== 'legacy') {
+    // A ComfyUI engine serves only v1: the other families are missing by design, not broken.
+    const what = probe.family === 'jobs' ? 'job API v2 (use `wes legacy`)' : 'model router';
     return [
       row('reachable', 'warn', `not served: ${describeEngine(engine)} has no ${what}`, where),
       row('credential', 'skip', 'not checked: the surface is not served here', where),
@@ -140,7 +140,7 @@ export function surfaceChecks(s: Settings, timed: TimedProbe, engine: EngineIden
       return [
         row('reachable', 'fail', `answered, but not as the ${probe.surface} surface: ${probe.message}`, {
           ...where,
-          hint: notServedHint(probe.surface),
+          hint: notServedHint(probe.family),
           exit_code: probe.status === null ? ExitCode.ERROR : exitCodeForApi(probe.status, undefined),
         }),
         row('credential', 'skip', 'not checked: the surface answered with an error', where),
@@ -148,8 +148,8 @@ export function surfaceChecks(s: Settings, timed: TimedProbe, engine: EngineIden
   }
 }
 
-function notServedHint(surface: ApiSurface): string {
-  if (surface === 'router') return 'is the router URL right? Set it with --router-url, WES_ROUTER_URL or `wes config set router_url URL`';
+function notServedHint(family: ApiFamily): string {
+  if (family === 'models') return 'is the router URL right? Set it with --router-url, WES_ROUTER_URL or `wes config set router_url URL`';
   return 'is the base URL right (and --deployment, for a serverless gateway)? `wes config list` shows where it comes from';
 }
 
@@ -158,14 +158,14 @@ export function clockCheck(probes: TimedProbe[]): Check {
   // The Date header counts whole seconds: the server's clock was up to one second past it.
   const skews = probes
     .filter((p) => p.probe.server_date)
-    .map((p) => ({ surface: p.probe.surface, seconds: (p.receivedAt - Date.parse(p.probe.server_date!)) / 1000 - 0.5 }))
+    .map((p) => ({ family: p.probe.family, seconds: (p.receivedAt - Date.parse(p.probe.server_date!)) / 1000 - 0.5 }))
     .filter((x) => Number.isFinite(x.seconds));
   if (!skews.length) return row('clock', 'skip', 'no answer carried a Date header');
   const worst = skews.reduce((a, b) => (Math.abs(b.seconds) > Math.abs(a.seconds) ? b : a));
   const rounded = Math.round(worst.seconds);
   const text = rounded === 0 ? 'agrees with the server' : `${Math.abs(rounded)} s ${rounded > 0 ? 'ahead of' : 'behind'} the server`;
   if (Math.abs(worst.seconds) > MAX_CLOCK_SKEW_SECONDS) {
-    return row('clock', 'warn', `local clock is ${text} (${worst.surface})`, {
+    return row('clock', 'warn', `local clock is ${text} (${worst.family})`, {
       hint: 'set the system clock (e.g. enable NTP); signed URLs and tokens are only valid for a limited time',
     });
   }
@@ -176,16 +176,16 @@ export async function runChecks(f: Factory): Promise<Check[]> {
   const { check: settings, settings: s } = settingsCheck(f);
   const file = s ? configFileCheck(f) : row('config_file', 'skip', 'not checked: the settings do not resolve');
   if (!s) {
-    const skipped = SURFACES.flatMap((surface) => [
-      row('reachable', 'skip', 'not checked: the settings do not resolve', { surface }),
-      row('credential', 'skip', 'not checked: the settings do not resolve', { surface }),
+    const skipped = API_FAMILIES.flatMap((family) => [
+      row('reachable', 'skip', 'not checked: the settings do not resolve', { family, surface: SURFACE_NAME[family] }),
+      row('credential', 'skip', 'not checked: the settings do not resolve', { family, surface: SURFACE_NAME[family] }),
     ]);
     return [settings, file, ...skipped, row('clock', 'skip', 'not checked: the settings do not resolve')];
   }
   const probes = await runProbes(f);
-  const v1Answered = probes.some((p) => p.probe.surface === 'legacy' && p.probe.verdict !== 'unreachable');
+  const v1Answered = probes.some((p) => p.probe.family === 'legacy' && p.probe.verdict !== 'unreachable');
   const engine = v1Answered ? await engineOf(f).catch(() => null) : null;
-  return [settings, file, ...probes.flatMap((p) => surfaceChecks(s, p, engine)), clockCheck(probes)];
+  return [settings, file, ...probes.flatMap((p) => familyChecks(s, p, engine)), clockCheck(probes)];
 }
 
 /**

@@ -1,7 +1,7 @@
 // wes doctor: runs every check, prints one row per check (a table, or --json the array), the
 // hints of what failed on stderr, and exits by the most basic failure.
 import type { Factory } from '../../factory.js';
-import { createProgress } from '../../render/progress.js';
+import { createProgressDisplay } from '../../render/progress.js';
 import { renderTable } from '../../render/table.js';
 import { doctorExitCode, runChecks, type Check, type CheckStatus } from './checks.js';
 
@@ -12,7 +12,7 @@ function hintsOf(checks: Check[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const c of checks) {
     if (!c.hint || (c.status !== 'fail' && c.status !== 'warn')) continue;
-    const where = `${c.check}${c.surface ? ` ${c.surface}` : ''}`;
+    const where = `${c.check}${c.family ? ` ${c.family}` : ''}`;
     out.set(c.hint, [...(out.get(c.hint) ?? []), where]);
   }
   return out;
@@ -20,7 +20,7 @@ function hintsOf(checks: Check[]): Map<string, string[]> {
 
 export async function run(f: Factory): Promise<number> {
   const { io } = f;
-  const progress = io.json ? undefined : createProgress(io, 'checking configuration, surfaces and clock…');
+  const progress = io.json ? undefined : createProgressDisplay(io, 'checking configuration, surfaces and clock…');
   let checks: Check[];
   try {
     checks = await runChecks(f);
@@ -30,7 +30,7 @@ export async function run(f: Factory): Promise<number> {
   if (io.json) {
     io.printJson(checks);
   } else {
-    io.println(renderTable(io, ['check', 'surface', 'status', 'detail'], checks.map((c) => [c.check, c.surface ?? '', io.stdoutIsTTY ? LABEL[c.status] : c.status, c.detail]), 'stdout', { wrap: [3] }));
+    io.println(renderTable(io, ['check', 'family', 'status', 'detail'], checks.map((c) => [c.check, c.family ?? '', io.stdoutIsTTY ? LABEL[c.status] : c.status, c.detail]), 'stdout', { wrap: [3] }));
     for (const [hint, where] of hintsOf(checks)) io.warn(`${io.errStyle.yellow('hint')} (${where.join(', ')}): ${hint}`);
     const failed = checks.filter((c) => c.status === 'fail').length;
     const warned = checks.filter((c) => c.status === 'warn').length;

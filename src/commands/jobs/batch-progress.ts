@@ -2,7 +2,7 @@
 // failed, rate, ETA) redrawn at most a few times a second, with only failed lines printed above
 // it. Elsewhere (CI logs, pipes): one plain line per finished line, as before.
 import type { IOStreams } from '../../render/io.js';
-import type { Progress } from '../../render/progress.js';
+import type { ProgressDisplay } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import type { BatchResult } from '../../clients/jobs/batch-run.js';
 
@@ -34,7 +34,7 @@ export function liveLine(c: { total: number; done: number; failed: number; runni
 }
 
 export class BatchProgress {
-  private live?: Progress;
+  private live?: ProgressDisplay;
   private readonly started = Date.now();
   private lastDraw = 0;
   done = 0;
@@ -50,7 +50,7 @@ export class BatchProgress {
   /** The spinner code (ora) is loaded only for a terminal: a batch in CI never pays its memory. */
   static async start(io: IOStreams, total: number, running: () => number): Promise<BatchProgress> {
     const progress = new BatchProgress(io, total, running);
-    if (io.canAnimate) progress.live = (await import('../../render/progress.js')).createProgress(io, progress.text());
+    if (io.canAnimate) progress.live = (await import('../../render/progress.js')).createProgressDisplay(io, progress.text());
     return progress;
   }
 

@@ -5,13 +5,13 @@ import { ExitCode } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-import { followAndReport, followOptions } from './watch-job.js';
+import { followAndReport, watchJobOptions } from './watch-job.js';
 import { resolveJobRef } from './history.js';
 import type { JobsCancelOptions } from './options.js';
 
 export async function run(f: Factory, args: string[], opts: JobsCancelOptions): Promise<number> {
   const { io } = f;
-  const follow = followOptions(opts);
+  const follow = watchJobOptions(opts);
   const client = new JobsClient(f.http());
   const current = await client.get(resolveJobRef(f, args[0]!));
   if (isTerminal(current.job.status)) {

@@ -24,7 +24,7 @@ export async function run(f: Factory, args: string[]): Promise<number> {
     if (!(err instanceof ApiError) || err.status !== 404) throw err;
     throw new ApiError('no log found: the job is gone (past its expiry), or this surface does not serve logs', {
       status: 404,
-      surface: 'jobs',
+      origin: 'jobs',
       code: err.code,
       requestId: err.requestId,
       headers: err.headers,

@@ -12,7 +12,7 @@ import { sanitizeLine } from '../../render/sanitize.js';
 import { readWorkflow } from './workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { applyAssignments, parseSet } from './set-inputs.js';
-import { checkFollowTargets, followAndReport, followOptions } from './watch-job.js';
+import { checkFollowTargets, followAndReport, watchJobOptions } from './watch-job.js';
 import { withIdempotencyKey } from '../in-doubt.js';
 import { recordSubmitted } from './history.js';
 import type { JobsSubmitOptions } from './options.js';
@@ -25,7 +25,7 @@ export async function run(f: Factory, args: string[], opts: JobsSubmitOptions): 
   }
   const { io } = f;
   if (source === undefined) throw new UsageError('name the workflow file to submit (- reads standard input), or give --batch FILE.jsonl');
-  const follow = followOptions(opts);
+  const follow = watchJobOptions(opts);
   await checkFollowTargets(follow);
   const key = opts.idempotencyKey ?? randomUUID();
   const workflow = await readWorkflow(source, io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: io.stdinIsTTY, say: (line) => io.info(line) });

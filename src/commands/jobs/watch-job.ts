@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 import { ExitCode, InterruptedError } from '../../errors.js';
 import { JobsClient, type FetchedJob } from '../../clients/jobs/client.js';
 import { followJob } from '../../clients/jobs/follow-job.js';
-import { createProgress, type Progress } from '../../render/progress.js';
+import { createProgressDisplay, type ProgressDisplay } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { outcomeLine, outputLine, progressLine, renderJobError } from './job-view.js';
 import { saveOutputs } from './save-outputs.js';
@@ -15,7 +15,7 @@ import { checkFolderTarget } from '../../files/targets.js';
 import { recordStatus } from './history.js';
 import type { DownloadFlags, FollowFlags } from './options.js';
 
-export interface FollowRunOptions {
+export interface WatchJobOptions {
   intervalMs: number;
   events: boolean;
   cancelOnInterrupt: boolean;
@@ -35,7 +35,7 @@ export function intervalMs(opts: FollowFlags): number {
 }
 
 /** The follow flags every waiting command takes, as its typed options hold them. */
-export function followOptions(opts: FollowFlags & Partial<DownloadFlags>): FollowRunOptions {
+export function watchJobOptions(opts: FollowFlags & Partial<DownloadFlags>): WatchJobOptions {
   return {
     intervalMs: intervalMs(opts),
     events: opts.events !== false,
@@ -46,7 +46,7 @@ export function followOptions(opts: FollowFlags & Partial<DownloadFlags>): Follo
 }
 
 /** Checks the --download folder before anything is submitted or followed (exit 2 when unusable). */
-export async function checkFollowTargets(options: FollowRunOptions): Promise<void> {
+export async function checkFollowTargets(options: WatchJobOptions): Promise<void> {
   if (options.download !== undefined) await checkFolderTarget(options.download, '--download');
 }
 
@@ -64,10 +64,10 @@ export function exitCodeFor(status: string, canceledExit: number = ExitCode.CANC
   }
 }
 
-export async function followAndReport(f: Factory, client: JobsClient, start: FetchedJob, options: FollowRunOptions): Promise<number> {
+export async function followAndReport(f: Factory, client: JobsClient, start: FetchedJob, options: WatchJobOptions): Promise<number> {
   const { io } = f;
   const debug = (line: string) => io.debug(sanitizeLine(line));
-  const progress: Progress | undefined = io.json ? undefined : createProgress(io, progressLine(start.job));
+  const progress: ProgressDisplay | undefined = io.json ? undefined : createProgressDisplay(io, progressLine(start.job));
   const seenOutputs = new Set<string>();
   let last = start;
   try {

@@ -6,7 +6,7 @@
 // route, and its history may be written a moment after the message.
 import type { Factory } from '../../factory.js';
 import { InterruptedError } from '../../errors.js';
-import { createProgress, type Progress } from '../../render/progress.js';
+import { createProgressDisplay, type ProgressDisplay } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import type { LegacyClient } from '../../clients/legacy/client.js';
 import { FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT, type BinaryFrame } from '../../protocol/legacy-frames.js';
@@ -19,7 +19,7 @@ import { PreviewSaver } from './files.js';
 import type { ExistingPolicy } from '../../files/existing.js';
 import { shellWord } from '../../render/shell-word.js';
 
-export interface FollowSettings {
+export interface FollowPromptOptions {
   previewsDir?: string;
   /** An existing preview file: --clobber / --skip-existing. */
   existing?: ExistingPolicy;
@@ -47,11 +47,11 @@ const FRAME_NAMES: Record<number, string> = {
   [FRAME_PREVIEW_IMAGE_WITH_METADATA]: 'PREVIEW_IMAGE_WITH_METADATA',
 };
 
-export class JobFollower {
+export class PromptFollower {
   private socket: LegacySocket | null = null;
   private readonly buffered: SocketEvent[] = [];
   private tracker: PromptTracker | null = null;
-  private progress: Progress | null = null;
+  private progress: ProgressDisplay | null = null;
   private chain: Promise<void> = Promise.resolve();
   private resolveDone!: (status: string) => void;
   private rejectDone!: (err: unknown) => void;
@@ -71,7 +71,7 @@ export class JobFollower {
     private readonly f: Factory,
     private readonly client: LegacyClient,
     private readonly reader: StatusReader,
-    private readonly settings: FollowSettings,
+    private readonly settings: FollowPromptOptions,
   ) {
     this.saver = settings.previewsDir ? new PreviewSaver(settings.previewsDir, { existing: settings.existing, warn: (line) => f.io.warn(line) }) : null;
     this.done.catch(() => undefined);
@@ -98,7 +98,7 @@ export class JobFollower {
   async follow(promptId: string): Promise<FollowResult> {
     if (!this.socket) await this.connect();
     const tracker = (this.tracker = new PromptTracker(promptId));
-    this.progress = createProgress(this.f.io, `prompt ${promptId}: waiting for the first message`);
+    this.progress = createProgressDisplay(this.f.io, `prompt ${promptId}: waiting for the first message`);
     for (const event of this.buffered.splice(0)) this.enqueue(event);
     const timer = setInterval(() => this.checkStatus(), this.settings.checkEveryMs);
     this.checkStatus();

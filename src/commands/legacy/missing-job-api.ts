@@ -6,7 +6,7 @@ import { describeEngine, engineOf } from './engine.js';
 
 /** A 404 of the job API that is not the job API's own error envelope (the server has no such route). */
 export function isMissingJobApi(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.surface === 'jobs' && err.status === 404 && err.code === 'http_404';
+  return err instanceof ApiError && err.origin === 'jobs' && err.status === 404 && err.code === 'http_404';
 }
 
 export async function explainMissingJobApi(f: Factory, err: ApiError): Promise<WesError> {
@@ -19,6 +19,6 @@ export async function explainMissingJobApi(f: Factory, err: ApiError): Promise<W
   if (identity.kind !== 'self-hosted') return err;
   return new WesError(
     `this server is ${describeEngine(identity)}, which has no job API v2: use \`wes legacy\` with it (e.g. \`wes legacy prompt flow.json --wait\`)`,
-    { exitCode: ExitCode.NOT_FOUND, code: 'no_job_api', status: 404, surface: 'jobs' },
+    { exitCode: ExitCode.NOT_FOUND, code: 'no_job_api', status: 404, origin: 'jobs' },
   );
 }

@@ -12,7 +12,7 @@ import type { V1PromptResponse } from '../../protocol/legacy.js';
 import { readWorkflow } from '../jobs/workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { downloadOutputs } from './files.js';
-import { JobFollower, type FollowResult } from './follow-prompt.js';
+import { PromptFollower, type FollowResult } from './follow-prompt.js';
 import { failureOf, showTraceback } from './report.js';
 import { intervalMs, legacyClient } from './shared.js';
 import { pollToEnd } from './wait.js';
@@ -32,7 +32,7 @@ function refusal(answer: V1PromptResponse): WesError | null {
     exitCode: ExitCode.REFUSED,
     code: isRecord(error) && typeof error.type === 'string' ? error.type : 'invalid_workflow',
     details: { node_errors: isRecord(answer.node_errors) ? answer.node_errors : {} },
-    surface: 'legacy',
+    origin: 'legacy',
   });
 }
 
@@ -52,7 +52,7 @@ async function submit(f: Factory, client: LegacyClient, workflow: Record<string,
 async function followBySocket(f: Factory, client: LegacyClient, workflow: Record<string, unknown>, opts: Record<string, unknown>): Promise<number> {
   const existing = existingPolicy(opts);
   const reader = await statusReader(f, client);
-  const follower = new JobFollower(f, client, reader, { previewsDir: opts.previews as string | undefined, existing, workflow, checkEveryMs: intervalMs(opts.interval as number | undefined, 5) });
+  const follower = new PromptFollower(f, client, reader, { previewsDir: opts.previews as string | undefined, existing, workflow, checkEveryMs: intervalMs(opts.interval as number | undefined, 5) });
   await follower.connect();
   let submitted: { promptId: string; answer: V1PromptResponse };
   try {

@@ -1,7 +1,7 @@
 // wes legacy watch <prompt_id> [--previews DIR]: follows a prompt over the v1 WebSocket until it
 // ends; exit 0 on success, 3 on failure, 10 when cancelled.
 import type { Factory } from '../../factory.js';
-import { JobFollower } from './follow-prompt.js';
+import { PromptFollower } from './follow-prompt.js';
 import { failureOf, showTraceback } from './report.js';
 import { intervalMs, legacyClient } from './shared.js';
 import { checkLegacyTargets } from './prompt.js';
@@ -13,7 +13,7 @@ export async function run(f: Factory, args: string[], opts: LegacyWatchOptions):
   const promptId = args[0]!;
   await checkLegacyTargets(opts);
   const client = legacyClient(f, 'watch');
-  const follower = new JobFollower(f, client, await statusReader(f, client), { previewsDir: opts.previews, existing: existingPolicy(opts), checkEveryMs: intervalMs(opts.interval, 5) });
+  const follower = new PromptFollower(f, client, await statusReader(f, client), { previewsDir: opts.previews, existing: existingPolicy(opts), checkEveryMs: intervalMs(opts.interval, 5) });
   const result = await follower.follow(promptId);
   if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status }, true);
   else f.io.println(result.status);

@@ -13,7 +13,7 @@ import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
 import { withIdempotencyKey } from '../in-doubt.js';
-import type { Progress } from '../../render/progress.js';
+import type { ProgressDisplay } from '../../render/progress.js';
 import { sanitize } from '../../render/sanitize.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 import { buildInput, type BuiltInput } from '../../clients/models/input.js';
@@ -144,7 +144,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
   if (validate && schema) await checkLocally(f, ref, schemas, schema, input);
 
   const retries = f.http().retries;
-  let progress: Progress | undefined;
+  let progress: ProgressDisplay | undefined;
   const idempotencyKey = opts.idempotencyKey === undefined ? randomUUID() : String(opts.idempotencyKey);
   const answer = await runWithRetries(client, ref, input.bytes, {
     idempotencyKey,
@@ -153,8 +153,8 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     onWait: async (wait) => {
       const text = await waitMessage(ref, wait, retries);
       if (progress) return progress.update(text);
-      const { createProgress } = await import('../../render/progress.js');
-      progress = createProgress(f.io, text);
+      const { createProgressDisplay } = await import('../../render/progress.js');
+      progress = createProgressDisplay(f.io, text);
     },
   })
     .catch((err: unknown) => {

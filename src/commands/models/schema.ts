@@ -25,7 +25,7 @@ export async function run(f: Factory, args: string[], opts: ModelsSchemaOptions)
     rows = fieldRows(loaded.doc);
   } catch (err) {
     if (err instanceof SchemaDocumentError) {
-      throw new WesError(`the input schema of ${ref.id} cannot be read: ${err.message}`, { exitCode: ExitCode.ERROR, code: 'bad_response', surface: 'router' });
+      throw new WesError(`the input schema of ${ref.id} cannot be read: ${err.message}`, { exitCode: ExitCode.ERROR, code: 'bad_response', origin: 'models' });
     }
     throw err;
   }

@@ -1,9 +1,9 @@
-// Credential checks for surfaces A (Authorization: Bearer) and C (X-API-Key). The router checks
-// its own bearer tokens. On failure the answer is sent here, in the surface's error shape.
+// Credential checks for the jobs family (Authorization: Bearer) and the legacy family (X-API-Key).
+// The models family checks its own bearer tokens. On failure the answer is sent here, in the family's error shape.
 import type { RequestContext } from '../contract.js';
 import { sendV1Error, sendV2Error } from '../http-kit.js';
 
-export type CredentialKind = 'v2' | 'v1';
+export type CredentialKind = 'jobs' | 'legacy';
 
 /** The bearer token of the request, or null. */
 export function bearerToken(ctx: RequestContext): string | null {
@@ -14,7 +14,7 @@ export function bearerToken(ctx: RequestContext): string | null {
 }
 
 function presented(ctx: RequestContext, kind: CredentialKind): string | null {
-  if (kind === 'v2') return bearerToken(ctx);
+  if (kind === 'jobs') return bearerToken(ctx);
   const header = ctx.req.headers['x-api-key'];
   return typeof header === 'string' && header.length > 0 ? header : null;
 }
@@ -31,7 +31,7 @@ export function checkCredential(ctx: RequestContext, kind: CredentialKind): bool
   const { apiKey, forbiddenTokens } = ctx.state.options;
   const token = presented(ctx, kind);
   const refuse = (status: 401 | 403, code: string, message: string): false => {
-    if (kind === 'v2') sendV2Error(ctx, status, code, message);
+    if (kind === 'jobs') sendV2Error(ctx, status, code, message);
     else sendV1Error(ctx, status, code, message);
     return false;
   };
@@ -40,11 +40,11 @@ export function checkCredential(ctx: RequestContext, kind: CredentialKind): bool
   }
   if (apiKey === undefined) return true; // self-hosted without a token: open
   if (token === apiKey) return true;
-  // Surface C's scripted accounts (inactive subscription, no credits) authenticate; their run routes refuse.
-  if (kind === 'v1' && token !== null && (ctx.state.options.inactiveKeys.includes(token) || ctx.state.options.noCreditKeys.includes(token))) return true;
-  const header = kind === 'v2' ? 'Authorization: Bearer <key>' : 'X-API-Key';
+  // The legacy family's scripted accounts (inactive subscription, no credits) authenticate; their run routes refuse.
+  if (kind === 'legacy' && token !== null && (ctx.state.options.inactiveKeys.includes(token) || ctx.state.options.noCreditKeys.includes(token))) return true;
+  const header = kind === 'jobs' ? 'Authorization: Bearer <key>' : 'X-API-Key';
   if (token === null) return refuse(401, 'unauthorized', `missing credential: send ${header}`);
-  if (kind === 'v2' && looksLikeJwt(token)) {
+  if (kind === 'jobs' && looksLikeJwt(token)) {
     return refuse(401, 'unauthorized', 'this deployment does not accept JWT bearers; use an API key');
   }
   return refuse(401, 'unauthorized', 'invalid credential');

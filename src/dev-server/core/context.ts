@@ -48,7 +48,7 @@ export function buildContext(req: IncomingMessage, res: ServerResponse, state: D
   let mountPrefix = '';
   let deploymentId: string | null = null;
   // Only a serverless gateway mounts the API under a deployment prefix.
-  const match = state.options.surface === 'serverless' ? MOUNT.exec(path) : null;
+  const match = state.options.deployment === 'serverless' ? MOUNT.exec(path) : null;
   if (match) {
     mountPrefix = match[0];
     // An undecodable id stays null under a non-empty prefix: a mount that names no deployment.

@@ -2,7 +2,7 @@
 import type { RequestContext } from '../contract.js';
 import { parseJsonBody, readBody, sendEmpty, sendJson, sendV1Error } from '../http-kit.js';
 import { ScriptedFaults, validateFaultSpec } from '../faults/table.js';
-import { handleRouterControl } from '../models/index.js';
+import { handleModelsControl } from '../models/index.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const DEPLOYMENT_STATES = ['ready', 'not_ready', 'unavailable', 'stopped'] as const;
@@ -61,7 +61,7 @@ async function handleDeployment(ctx: RequestContext): Promise<void> {
 export async function handleDevRoutes(ctx: RequestContext): Promise<void> {
   const remote = ctx.req.socket.remoteAddress ?? '';
   const route = ctx.path.slice(DEV_PREFIX.length);
-  if (route.startsWith('router/') && LOOPBACK.has(remote) && (await handleRouterControl(ctx))) return;
+  if (route.startsWith('router/') && LOOPBACK.has(remote) && (await handleModelsControl(ctx))) return;
   const known = route === 'faults' || route === 'requests' || route === 'deployment';
   if (!LOOPBACK.has(remote) || !known || (route !== 'requests' && !ctx.state.options.faults)) {
     return sendV1Error(ctx, 404, 'not_found', 'no such control route (faults need --faults, loopback only)');

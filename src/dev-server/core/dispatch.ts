@@ -1,4 +1,4 @@
-// The main listener's request handler: context, auth per surface, then each surface module in turn.
+// The main listener's request handler: context, auth per API family, then each family's module in turn.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { DevState, RequestContext, RouteHandler } from '../contract.js';
 import { BodyError } from '../http-kit.js';
@@ -6,7 +6,7 @@ import { checkCredential } from './auth.js';
 import { buildContext, fallbackContext, newRequestId } from './context.js';
 import { DEV_PREFIX, handleDevRoutes } from './dev-routes.js';
 import { REQUEST_ID_HEADER, runFront } from './front.js';
-import { sendBodyError, sendInternalError, sendNotFound, surfaceOfPath } from './api-family.js';
+import { sendBodyError, sendInternalError, sendNotFound, servingFamily } from './api-family.js';
 import { engineRoutePath } from '../self-hosted/paths.js';
 
 function answerError(ctx: RequestContext, err: unknown): void {
@@ -17,19 +17,19 @@ function answerError(ctx: RequestContext, err: unknown): void {
 
 /** Serverless: v2 lives only under the deployment prefix; a prefix naming another deployment is unknown. */
 function outsideMount(ctx: RequestContext): boolean {
-  if (ctx.state.options.surface !== 'serverless') return false;
+  if (ctx.state.options.deployment !== 'serverless') return false;
   if (ctx.mountPrefix !== '') return ctx.deploymentId !== ctx.state.options.deploymentId;
-  return surfaceOfPath(ctx.path) === 'v2';
+  return servingFamily(ctx.path) === 'jobs';
 }
 
 async function route(ctx: RequestContext, handlers: RouteHandler[]): Promise<void> {
   if (ctx.path.startsWith(DEV_PREFIX) && ctx.mountPrefix === '') return handleDevRoutes(ctx);
   if (outsideMount(ctx)) return sendNotFound(ctx);
-  if (ctx.state.options.surface === 'self-hosted') ctx.path = engineRoutePath(ctx.path);
-  const surface = surfaceOfPath(ctx.path);
-  if (surface !== 'v1' && ctx.state.options.engineOnly && ctx.state.options.surface === 'self-hosted') return sendNotFound(ctx);
-  if (surface === 'v2' && !checkCredential(ctx, 'v2')) return;
-  if (surface === 'v1' && ctx.path.startsWith('/api/') && !checkCredential(ctx, 'v1')) return;
+  if (ctx.state.options.deployment === 'self-hosted') ctx.path = engineRoutePath(ctx.path);
+  const family = servingFamily(ctx.path);
+  if (family !== 'legacy' && ctx.state.options.engineOnly && ctx.state.options.deployment === 'self-hosted') return sendNotFound(ctx);
+  if (family === 'jobs' && !checkCredential(ctx, 'jobs')) return;
+  if (family === 'legacy' && ctx.path.startsWith('/api/') && !checkCredential(ctx, 'legacy')) return;
   for (const handler of handlers) {
     if (await handler(ctx)) return;
   }

@@ -3,17 +3,17 @@ import type { DevServerOptions, DevState } from '../contract.js';
 import { DEFAULT_MAX_BODY } from '../http-kit.js';
 
 export const DEFAULT_API_KEY = 'wes-dev-key';
-/** A credential that authenticates on surface A but is not entitled to it: the 403 `forbidden` trigger. */
+/** A credential that authenticates on the jobs family but is not entitled to it: the 403 `forbidden` trigger. */
 export const DEFAULT_FORBIDDEN_TOKEN = 'wes-dev-forbidden';
 
 export function resolveOptions(given: DevServerOptions): DevState['options'] {
-  const surface = given.surface ?? 'cloud';
-  // Self-hosted surfaces are open unless a static token is configured; hosted ones always need a key.
-  const apiKey = given.apiKey ?? (surface === 'self-hosted' ? undefined : DEFAULT_API_KEY);
+  const deployment = given.deployment ?? 'cloud';
+  // A self-hosted deployment is open unless a static token is configured; hosted ones always need a key.
+  const apiKey = given.apiKey ?? (deployment === 'self-hosted' ? undefined : DEFAULT_API_KEY);
   return {
     host: given.host ?? '127.0.0.1',
     port: given.port ?? 8188,
-    surface,
+    deployment,
     apiKey,
     engineOnly: given.engineOnly ?? false,
     routerTokens: given.routerTokens ?? [],

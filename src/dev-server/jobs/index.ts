@@ -34,7 +34,7 @@ function match(pattern: string, segments: string[]): string | null | undefined {
 export const handleJobsApi: RouteHandler = async (ctx) => {
   if (!ctx.path.startsWith('/api/v2/')) return false;
   // The logs operation exists only where logs are captured; elsewhere it is a routing 404.
-  const serverless = ctx.state.options.surface === 'serverless';
+  const serverless = ctx.state.options.deployment === 'serverless';
   let segments: string[];
   try {
     segments = ctx.path.slice('/api/v2/'.length).split('/').map(decodeURIComponent);

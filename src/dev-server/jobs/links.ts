@@ -12,6 +12,6 @@ export function jobUrls(ctx: RequestContext, id: string): Record<string, string>
     events: `${self}/events`,
     cancel: `${self}/cancel`,
     // Only the serverless surface captures execution logs.
-    ...(ctx.state.options.surface === 'serverless' ? { logs: `${self}/logs` } : {}),
+    ...(ctx.state.options.deployment === 'serverless' ? { logs: `${self}/logs` } : {}),
   };
 }

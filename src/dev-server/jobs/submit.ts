@@ -9,8 +9,8 @@ export const DEPLOYMENT_RETRY_AFTER = { not_ready: 5, unavailable: 10 } as const
 
 /** Serverless only: answers and returns true when the deployment cannot take work. */
 function refusedByDeployment(ctx: RequestContext): boolean {
-  const { surface, deploymentState, deploymentId } = ctx.state.options;
-  if (surface !== 'serverless') return false;
+  const { deployment, deploymentState, deploymentId } = ctx.state.options;
+  if (deployment !== 'serverless') return false;
   switch (deploymentState) {
     case 'ready':
       return false;
@@ -55,7 +55,7 @@ export async function submitJob(ctx: RequestContext): Promise<void> {
   let job;
   try {
     job = ctx.state.engine.submit(body.workflow, (body.extra_data ?? undefined) as Record<string, unknown> | undefined, 'v2',
-      ctx.state.options.surface === 'serverless' ? ctx.deploymentId ?? undefined : undefined);
+      ctx.state.options.deployment === 'serverless' ? ctx.deploymentId ?? undefined : undefined);
   } catch (err) {
     if (err instanceof WorkflowRejected) {
       const details: Record<string, unknown> = {};

@@ -56,7 +56,7 @@ function faultHeaders(fault: FaultSpec): Record<string, string> {
 export function attachLegacyWebSocket(server: Server, state: DevState): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE });
   // A self-hosted engine speaks its own order, sends only type-1 previews and serves /api/ws too.
-  const selfHosted = state.options.surface === 'self-hosted';
+  const selfHosted = state.options.deployment === 'self-hosted';
   const mapper = selfHosted ? new EngineMessageOrder(state.engine) : new V1MessageMapper(state.engine);
   const wsPath = selfHosted ? ENGINE_WS_PATH : WS_PATH;
   const connections = new Set<Connection>();

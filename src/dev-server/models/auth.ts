@@ -5,9 +5,9 @@
 import type { RequestContext } from '../contract.js';
 import { bearerToken } from '../core/auth.js';
 import { RESTRICTED_PROVIDER } from './catalog.js';
-import { routerError } from './respond.js';
+import { modelsError } from './respond.js';
 
-export interface RouterCaller {
+export interface ModelsCaller {
   token: string;
   /** Not entitled to RESTRICTED_PROVIDER models. */
   limited: boolean;
@@ -16,33 +16,33 @@ export interface RouterCaller {
 }
 
 /** The caller, or null after answering 401/403. */
-export function authenticate(ctx: RequestContext): RouterCaller | null {
+export function authenticate(ctx: RequestContext): ModelsCaller | null {
   const options = ctx.state.options;
   const token = bearerToken(ctx);
   if (token === null) {
-    routerError(ctx, 401, 'unauthorized', 'Missing credential: send Authorization: Bearer <token>.');
+    modelsError(ctx, 401, 'unauthorized', 'Missing credential: send Authorization: Bearer <token>.');
     return null;
   }
   if (options.notEnabledTokens.includes(token)) {
-    routerError(ctx, 403, 'not_enabled', 'The model router is not switched on for this account yet.');
+    modelsError(ctx, 403, 'not_enabled', 'The model router is not switched on for this account yet.');
     return null;
   }
   if (options.forbiddenTokens.includes(token)) {
-    routerError(ctx, 403, 'forbidden', 'This credential is not entitled to use the model router.');
+    modelsError(ctx, 403, 'forbidden', 'This credential is not entitled to use the model router.');
     return null;
   }
-  const open = options.apiKey === undefined && options.surface === 'self-hosted';
+  const open = options.apiKey === undefined && options.deployment === 'self-hosted';
   if (!open && token !== options.apiKey && !options.routerTokens.includes(token)) {
-    routerError(ctx, 401, 'unauthorized', 'Invalid credential.');
+    modelsError(ctx, 401, 'unauthorized', 'Invalid credential.');
     return null;
   }
   return { token, limited: token.startsWith('limited-'), broke: token.startsWith('broke-') };
 }
 
 /** False after answering 403 when the caller may not use models of this provider. */
-export function entitled(ctx: RequestContext, caller: RouterCaller, provider: string): boolean {
+export function entitled(ctx: RequestContext, caller: ModelsCaller, provider: string): boolean {
   if (caller.limited && provider === RESTRICTED_PROVIDER) {
-    routerError(ctx, 403, 'forbidden', `This credential is not entitled to models of the provider "${provider}".`);
+    modelsError(ctx, 403, 'forbidden', `This credential is not entitled to models of the provider "${provider}".`);
     return false;
   }
   return true;

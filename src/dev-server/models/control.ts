@@ -4,7 +4,7 @@
 //   POST /__dev/router/config {"deadline_ms": N}   sets the router deadline
 import type { RequestContext } from '../contract.js';
 import { readJson, sendJson, sendV1Error } from '../http-kit.js';
-import { rebuildCatalog, routerState, setRouterDeadline } from './state.js';
+import { rebuildCatalog, modelsState, setModelsDeadline } from './state.js';
 
 export const CONTROL_PREFIX = '/__dev/router/';
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -31,8 +31,8 @@ export async function handleControl(ctx: RequestContext): Promise<boolean> {
       sendV1Error(ctx, 400, 'invalid_request', 'deadline_ms must be a positive integer');
       return true;
     }
-    setRouterDeadline(ctx.state, ms);
-    sendJson(ctx, 200, { deadline_ms: routerState(ctx.state).deadlineMs });
+    setModelsDeadline(ctx.state, ms);
+    sendJson(ctx, 200, { deadline_ms: modelsState(ctx.state).deadlineMs });
     return true;
   }
   return false;

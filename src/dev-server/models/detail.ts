@@ -5,7 +5,7 @@ import type { RouterModelDetail } from '../../protocol/models.js';
 import type { CatalogModel } from './catalog.js';
 import { ifNoneMatchHits, schemaDocument } from './docs.js';
 import { sendJsonBytes } from './respond.js';
-import type { RouterState } from './state.js';
+import type { ModelsState } from './state.js';
 
 /** The schema route in its https form (the interface requires `^https://` for the field). */
 function inputSchemaUrl(ctx: RequestContext, model: CatalogModel): string {
@@ -20,7 +20,7 @@ export function showModel(ctx: RequestContext, model: CatalogModel): void {
   sendJson(ctx, 200, detail);
 }
 
-export function sendSchema(ctx: RequestContext, state: RouterState, model: CatalogModel): void {
+export function sendSchema(ctx: RequestContext, state: ModelsState, model: CatalogModel): void {
   const doc = schemaDocument(state, model);
   const headers = { etag: doc.etag, 'cache-control': 'private, must-revalidate' };
   const header = ctx.req.headers['if-none-match'];

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { compileInputValidator, type InputValidator } from '../../protocol/model-input-validation.js';
 import type { JsonObject } from '../../protocol/openapi-document.js';
 import type { CatalogModel } from './catalog.js';
-import type { RouterState } from './state.js';
+import type { ModelsState } from './state.js';
 
 export interface SchemaDocument {
   bytes: Buffer;
@@ -41,7 +41,7 @@ export function buildOpenApiDocument(model: CatalogModel): JsonObject {
   };
 }
 
-export function schemaDocument(state: RouterState, model: CatalogModel): SchemaDocument {
+export function schemaDocument(state: ModelsState, model: CatalogModel): SchemaDocument {
   let doc = state.docs.get(model.entry.id);
   if (!doc) {
     const value = buildOpenApiDocument(model);

@@ -4,21 +4,21 @@ import type { RequestContext, RouteHandler } from '../contract.js';
 import { BodyError } from '../http-kit.js';
 import { segmentProblem, type SegmentKind } from '../../protocol/model-ids.js';
 import type { RouterValidationErrorDetail } from '../../protocol/models.js';
-import { authenticate, entitled, type RouterCaller } from './auth.js';
+import { authenticate, entitled, type ModelsCaller } from './auth.js';
 import { sendSchema, showModel } from './detail.js';
 import { listModels } from './list.js';
-import { invalidInput, routerError, stampRequestId } from './respond.js';
+import { invalidInput, modelsError, stampRequestId } from './respond.js';
 import { runModel } from './run.js';
-import { routerState, type RouterState } from './state.js';
+import { modelsState, type ModelsState } from './state.js';
 import { suggestIds } from './suggest.js';
 
-export { closeRouter, rebuildCatalog, setRouterDeadline, routerState } from './state.js';
-export { handleControl as handleRouterControl } from './control.js';
+export { closeModels, rebuildCatalog, setModelsDeadline, modelsState } from './state.js';
+export { handleControl as handleModelsControl } from './control.js';
 
 const PREFIX = '/v1/models';
 
 function methodNotAllowed(ctx: RequestContext, allow: string): void {
-  routerError(ctx, 405, 'invalid_input', `${ctx.req.method} is not allowed here; use ${allow}.`, { allow });
+  modelsError(ctx, 405, 'invalid_input', `${ctx.req.method} is not allowed here; use ${allow}.`, { allow });
 }
 
 function decodeSegments(rest: string): string[] | undefined {
@@ -29,7 +29,7 @@ function decodeSegments(rest: string): string[] | undefined {
   }
 }
 
-async function routeModel(ctx: RequestContext, state: RouterState, caller: RouterCaller, segments: string[]): Promise<void> {
+async function routeModel(ctx: RequestContext, state: ModelsState, caller: ModelsCaller, segments: string[]): Promise<void> {
   const [provider, model, tail] = segments as [string, string, string | undefined];
   const problems: RouterValidationErrorDetail[] = [];
   for (const [kind, value] of [['provider', provider], ['model', model]] as Array<[SegmentKind, string]>) {
@@ -39,14 +39,14 @@ async function routeModel(ctx: RequestContext, state: RouterState, caller: Route
   if (problems.length > 0) {
     // Only the call route has a 422; on the GET routes a malformed id names no model.
     if (ctx.req.method === 'POST' && tail === undefined) return invalidInput(ctx, problems);
-    return routerError(ctx, 404, 'model_not_found', `No runnable model "${provider}/${model}": ${problems.map((p) => p.msg).join('; ')}`);
+    return modelsError(ctx, 404, 'model_not_found', `No runnable model "${provider}/${model}": ${problems.map((p) => p.msg).join('; ')}`);
   }
   const id = `${provider}/${model}`;
   const found = state.catalog.byId.get(id);
   if (!found) {
     const suggestions = suggestIds(id, state.catalog.byId.keys());
     const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '';
-    return routerError(ctx, 404, 'model_not_found', `No runnable model "${id}".${hint}`);
+    return modelsError(ctx, 404, 'model_not_found', `No runnable model "${id}".${hint}`);
   }
   if (!entitled(ctx, caller, provider)) return;
   const method = ctx.req.method ?? 'GET';
@@ -61,19 +61,19 @@ async function routeModel(ctx: RequestContext, state: RouterState, caller: Route
 async function route(ctx: RequestContext): Promise<void> {
   const caller = authenticate(ctx);
   if (!caller) return;
-  const state = routerState(ctx.state);
+  const state = modelsState(ctx.state);
   if (ctx.path === PREFIX) {
     return ctx.req.method === 'GET' ? listModels(ctx, state) : methodNotAllowed(ctx, 'GET');
   }
   const segments = decodeSegments(ctx.path.slice(PREFIX.length + 1));
   const shaped = segments && (segments.length === 2 || (segments.length === 3 && segments[2] === 'openapi.json'));
   if (!segments || !shaped) {
-    return routerError(ctx, 404, 'model_not_found', 'No such route: model routes are /v1/models/{provider}/{model} and /v1/models/{provider}/{model}/openapi.json.');
+    return modelsError(ctx, 404, 'model_not_found', 'No such route: model routes are /v1/models/{provider}/{model} and /v1/models/{provider}/{model}/openapi.json.');
   }
   return routeModel(ctx, state, caller, segments);
 }
 
-export const handleRouter: RouteHandler = async (ctx) => {
+export const handleModels: RouteHandler = async (ctx) => {
   if (ctx.path !== PREFIX && !ctx.path.startsWith(`${PREFIX}/`)) return false;
   stampRequestId(ctx);
   try {
@@ -82,10 +82,10 @@ export const handleRouter: RouteHandler = async (ctx) => {
     if (ctx.res.headersSent) {
       ctx.res.destroy();
     } else if (err instanceof BodyError) {
-      routerError(ctx, err.status, 'invalid_input', err.message);
+      modelsError(ctx, err.status, 'invalid_input', err.message);
     } else {
       ctx.state.options.log?.(`router internal_error ${ctx.requestId}: ${(err as Error).stack ?? err}`);
-      routerError(ctx, 500, 'internal_error', 'The router failed unexpectedly.');
+      modelsError(ctx, 500, 'internal_error', 'The router failed unexpectedly.');
     }
   }
   return true;

@@ -4,8 +4,8 @@ import type { RequestContext } from '../contract.js';
 import { sendJson } from '../http-kit.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RouterModelListResponse } from '../../protocol/models.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { routerError } from './respond.js';
-import type { RouterState } from './state.js';
+import { modelsError } from './respond.js';
+import type { ModelsState } from './state.js';
 
 /** `limit` as served: default for absent, 0 and negative; clamped to the maximum. */
 export function effectiveLimit(raw: string | null): number | undefined {
@@ -23,10 +23,10 @@ export function pageSize(page: number, limit: number): number {
   return limit;
 }
 
-export function listModels(ctx: RequestContext, state: RouterState): void {
+export function listModels(ctx: RequestContext, state: ModelsState): void {
   const limit = effectiveLimit(ctx.url.searchParams.get('limit'));
   // The list route answers 400 RouterErrorResponse (it has no 422) for a bad query.
-  if (limit === undefined) return routerError(ctx, 400, 'invalid_input', '`limit` must be an integer.');
+  if (limit === undefined) return modelsError(ctx, 400, 'invalid_input', '`limit` must be an integer.');
   const catalog = state.catalog;
   let position = 0;
   let page = 0;
@@ -34,7 +34,7 @@ export function listModels(ctx: RequestContext, state: RouterState): void {
   if (cursor !== null) {
     const verdict = decodeCursor(state.cursorKey, cursor, catalog.generation);
     if (!verdict.ok) {
-      return routerError(ctx, 400, 'invalid_input', verdict.reason === 'stale'
+      return modelsError(ctx, 400, 'invalid_input', verdict.reason === 'stale'
         ? 'Cursor has expired: the catalog was rebuilt; start the walk again without a cursor.'
         : 'Cursor is malformed or was not issued by this service.');
     }

@@ -6,14 +6,14 @@ import { Readable } from 'node:stream';
 import type { RequestContext } from '../contract.js';
 import { BodyError, jsonTooDeep, readBody, TOO_DEEP_MESSAGE } from '../http-kit.js';
 import type { RouterValidationErrorDetail } from '../../protocol/models.js';
-import type { RouterCaller } from './auth.js';
+import type { ModelsCaller } from './auth.js';
 import type { CatalogModel } from './catalog.js';
 import { schemaDocument } from './docs.js';
 import { IdempotencyStore, isTransient } from './idempotency.js';
 import { admit } from './limits.js';
 import type { JsonObject, ModelCall, ModelOutcome, PublishedFile } from './stock/types.js';
-import { invalidInput, routerError, sendJsonBytes } from './respond.js';
-import { modelMemory, type RouterState } from './state.js';
+import { invalidInput, modelsError, sendJsonBytes } from './respond.js';
+import { modelMemory, type ModelsState } from './state.js';
 
 const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
 const MAX_KEY_LENGTH = 255;
@@ -37,7 +37,7 @@ function parseBody(raw: Buffer): { value?: unknown; problem?: RouterValidationEr
   }
 }
 
-function validate(state: RouterState, model: CatalogModel, value: unknown): RouterValidationErrorDetail[] {
+function validate(state: ModelsState, model: CatalogModel, value: unknown): RouterValidationErrorDetail[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return [{ loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'model_attributes_type', input: value }];
   }
@@ -68,18 +68,18 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OU
 function sendOutcome(ctx: RequestContext, outcome: ModelOutcome): void {
   if (outcome.kind === 'ok') return sendJsonBytes(ctx, 200, outcome.body);
   if (outcome.kind === 'invalid') return invalidInput(ctx, outcome.detail);
-  routerError(ctx, outcome.status, outcome.errorType, outcome.detail, outcome.headers);
+  modelsError(ctx, outcome.status, outcome.errorType, outcome.detail, outcome.headers);
 }
 
-async function deliver(ctx: RequestContext, state: RouterState, outcome: Promise<ModelOutcome>, keyed: boolean): Promise<void> {
+async function deliver(ctx: RequestContext, state: ModelsState, outcome: Promise<ModelOutcome>, keyed: boolean): Promise<void> {
   const result = await within(outcome, state.deadlineMs);
   if (result !== TIMED_OUT) return sendOutcome(ctx, result);
   if (keyed) {
-    routerError(ctx, 504, 'deadline_exceeded',
+    modelsError(ctx, 504, 'deadline_exceeded',
       `The router stopped waiting after ${state.deadlineMs} ms; the generation is still running at the provider. Retry with the same Idempotency-Key to collect it.`,
       { 'retry-after': RETRY_AFTER_SECONDS });
   } else {
-    routerError(ctx, 504, 'deadline_exceeded',
+    modelsError(ctx, 504, 'deadline_exceeded',
       `The router stopped waiting after ${state.deadlineMs} ms. Nothing was rejected; the same request may be retried (send an Idempotency-Key to collect a generation instead of starting another).`);
   }
 }
@@ -94,7 +94,7 @@ function idempotencyKey(ctx: RequestContext): { key?: string; problem?: RouterVa
   return { key };
 }
 
-export async function runModel(ctx: RequestContext, state: RouterState, caller: RouterCaller, model: CatalogModel): Promise<void> {
+export async function runModel(ctx: RequestContext, state: ModelsState, caller: ModelsCaller, model: CatalogModel): Promise<void> {
   const id = model.entry.id;
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished) ctx.state.options.log?.(`router client_disconnected ${ctx.requestId} ${id}`);
@@ -122,10 +122,10 @@ export async function runModel(ctx: RequestContext, state: RouterState, caller: 
   const input = parsed.value as JsonObject;
   const cost = model.behaviour.costCents(input);
   if (caller.broke && cost > 0) {
-    return routerError(ctx, 402, 'insufficient_credits', `The workspace has no credits left; a call to ${id} costs ${cost} cents.`);
+    return modelsError(ctx, 402, 'insufficient_credits', `The workspace has no credits left; a call to ${id} costs ${cost} cents.`);
   }
   const admission = admit(state.usage, caller.token, cost, ctx.state.options.routerLimits);
-  if (!admission.ok) return routerError(ctx, 429, 'concurrency_limit_exceeded', admission.detail, admission.headers);
+  if (!admission.ok) return modelsError(ctx, 429, 'concurrency_limit_exceeded', admission.detail, admission.headers);
 
   const call: ModelCall = {
     input,

@@ -9,7 +9,7 @@ import type { CredentialUsage } from './limits.js';
 
 export const DEFAULT_ROUTER_DEADLINE_MS = 1000;
 
-export interface RouterState {
+export interface ModelsState {
   catalog: Catalog;
   cursorKey: Buffer;
   /** How long the router holds a call before answering 504 deadline_exceeded. */
@@ -19,18 +19,18 @@ export interface RouterState {
   /** Per-model memory the dev models keep between calls. */
   memory: Map<string, Map<string, unknown>>;
   idempotency: IdempotencyStore;
-  /** Aborted by closeRouter: ends every model's pending wait. */
+  /** Aborted by closeModels: ends every model's pending wait. */
   shutdown: AbortController;
 }
 
-const states = new WeakMap<DevState, RouterState>();
+const states = new WeakMap<DevState, ModelsState>();
 
 function configuredDeadline(dev: DevState): number {
   const value = (dev.options as { routerDeadlineMs?: unknown }).routerDeadlineMs;
   return typeof value === 'number' && value > 0 ? value : DEFAULT_ROUTER_DEADLINE_MS;
 }
 
-export function routerState(dev: DevState): RouterState {
+export function modelsState(dev: DevState): ModelsState {
   let state = states.get(dev);
   if (!state) {
     state = {
@@ -49,23 +49,23 @@ export function routerState(dev: DevState): RouterState {
 }
 
 /** Ends the router's pending model calls, so no model timer outlives the server. */
-export function closeRouter(dev: DevState): void {
+export function closeModels(dev: DevState): void {
   states.get(dev)?.shutdown.abort(new Error('the dev server is closing'));
 }
 
 /** Rebuilds the catalog in a new order: every cursor handed out so far becomes stale. */
 export function rebuildCatalog(dev: DevState): number {
-  const state = routerState(dev);
+  const state = modelsState(dev);
   state.catalog = buildCatalog(dev.options.catalogSize, state.catalog.generation + 1);
   return state.catalog.generation;
 }
 
 /** Sets the router's own deadline (tests shorten it). */
-export function setRouterDeadline(dev: DevState, ms: number): void {
-  routerState(dev).deadlineMs = ms;
+export function setModelsDeadline(dev: DevState, ms: number): void {
+  modelsState(dev).deadlineMs = ms;
 }
 
-export function modelMemory(state: RouterState, modelId: string): Map<string, unknown> {
+export function modelMemory(state: ModelsState, modelId: string): Map<string, unknown> {
   let memory = state.memory.get(modelId);
   if (!memory) {
     memory = new Map();

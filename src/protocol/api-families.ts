@@ -1,0 +1,15 @@
+// The three API families of the service interface (its opening list), named as the command
+// nouns name them: `jobs` (job API v2, `/api/v2/...`), `models` (the model router, `/v1/models...`)
+// and `legacy` (cloud API v1, deprecated, every other `/api/...`).
+
+export type ApiFamily = 'jobs' | 'models' | 'legacy';
+
+export const API_FAMILIES: readonly ApiFamily[] = ['jobs', 'models', 'legacy'];
+
+/** The family a request path belongs to, by its prefix; undefined outside all three. */
+export function familyOfPath(pathname: string): ApiFamily | undefined {
+  if (/^\/api\/v2(\/|$)/.test(pathname)) return 'jobs';
+  if (/^\/v1(\/|$)/.test(pathname)) return 'models';
+  if (/^\/api(\/|$)/.test(pathname)) return 'legacy';
+  return undefined;
+}
