@@ -97,7 +97,7 @@ describe.skipIf(!hasTmux)('wes in a terminal', () => {
     expect(final).toEqual(expect.arrayContaining(['GET:0', 'LIST:0', 'DOCTOR:0']));
     expect(screen.final).not.toMatch(ESCAPE_RESIDUE);
     expect(screen.final).not.toMatch(SPINNER);
-    expect(final.some((l) => /^CHECK\s+SURFACE\s+STATUS\s+DETAIL$/.test(l))).toBe(true);
+    expect(final.some((l) => /^CHECK\s+FAMILY\s+STATUS\s+DETAIL$/.test(l))).toBe(true);
     for (const l of final) expect([...l].length, l).toBeLessThanOrEqual(WIDTH);
   });
 });
