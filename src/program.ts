@@ -55,6 +55,12 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     async function (this: Command, ...args: unknown[]) {
       const cmd = args[args.length - 1] as Command;
       const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const baseUrl = globals.baseUrl as string | string[] | undefined;
+      if (Array.isArray(baseUrl)) {
+        // Several: each is an endpoint of a batch; the settings keep the configured base URL (env, profile).
+        globals.baseUrls = baseUrl;
+        delete globals.baseUrl;
+      }
       const { Factory, parseTimeout } = await import('./factory.js');
       const timeoutMs = parseTimeout(globals.timeout);
       if (timeoutMs !== undefined) {
@@ -75,7 +81,11 @@ export async function runProgram(io: ProgramIO): Promise<number> {
       const positional = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])).map(String);
       const mod = await load();
       // Commander has parsed every option (a verb's typed declaration says into what).
-      const code = await mod.run(factory, positional, cmd.opts() as Parameters<typeof mod.run>[2], cmd);
+      const opts = cmd.opts() as Parameters<typeof mod.run>[2];
+      if (globals.baseUrls && !mod.takesSeveralBaseUrls?.(opts)) {
+        throw new UsageError(`--base-url was given ${globals.baseUrls.length} times; this command talks to one server`, 'give --base-url once; only `wes jobs submit --batch FILE` spreads its lines over several (--base-url A --base-url B, or --via)');
+      }
+      const code = await mod.run(factory, positional, opts, cmd);
       exitCode = typeof code === 'number' ? code : 0;
       if (jqOut) {
         const out = jqOut;

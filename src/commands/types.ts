@@ -10,6 +10,8 @@ import type { Factory } from '../factory.js';
 export type RunFn<O = Record<string, unknown>> = (f: Factory, args: string[], opts: O, command: Command) => Promise<number | void>;
 export interface CommandModule<O = Record<string, unknown>> {
   run: RunFn<O>;
+  /** Whether this run spreads over several base URLs (--base-url repeated); every other command takes one. */
+  takesSeveralBaseUrls?: (opts: O) => boolean;
 }
 
 /** Loads a command's module when it runs. */

@@ -1,11 +1,18 @@
 // The local job history behind `wes jobs list` and `@last`: one NDJSON file per profile and base
-// URL in the state folder. Every change is one appended line (O_APPEND, then fsync), so a crash
-// loses at most the line being written, and a torn last line is skipped when read. When the file
-// grows past MAX_LINES it is rewritten with the newest KEEP_JOBS jobs: into an exclusively created
-// temp file, fsynced, then renamed over it. Files are opened with O_NOFOLLOW and the folder is
+// URL in the state folder. Every change is one appended line (one write(2) on an O_APPEND
+// descriptor, so a killed process loses nothing written and two processes' lines never mix), and a
+// torn last line is skipped when read. A single command fsyncs its line; a batch, which records a
+// line per job, keeps one descriptor open and fsyncs at most every SYNC_EVERY_MS and when it ends.
+// The line count is read once per process and then counted, not re-read on every append. When it
+// passes maxLines the file is rewritten with the newest keepJobs jobs (exclusive temp file,
+// fsynced, renamed over it) by one process at a time, holding a lock file from before its read
+// until after the rename. A writer that finds the lock after its write waits for the rewrite to
+// end, and writes its line again if the file was replaced: the line may have reached the old file
+// after the rewriter read it (a repeated line changes nothing: the history folds by id, and the
+// writer's own later lines come after it). Files are opened with O_NOFOLLOW and the folder is
 // checked to be a real folder of ours, so a planted symbolic link is never written through.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
@@ -22,8 +29,21 @@ export interface HistoryEntry {
   source: string;
 }
 
-const MAX_LINES = 2000;
-const KEEP_JOBS = 500;
+export interface HistoryLimits {
+  /** Lines past which the file is rewritten. */
+  maxLines: number;
+  /** Jobs kept by a rewrite, newest first. */
+  keepJobs: number;
+}
+
+const DEFAULT_LIMITS: HistoryLimits = { maxLines: 2000, keepJobs: 500 };
+/** A batch's history lines reach the disk (fsync) at most this long after they were written. */
+export const SYNC_EVERY_MS = 250;
+/** A rewrite's lock older than this was left by a process that died mid-rewrite. */
+const STALE_LOCK_MS = 10_000;
+/** The longest a writer waits for another process's rewrite (past it, it writes its line again anyway). */
+const LOCK_WAIT_MS = 2_000;
+const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_RDWR, O_WRONLY } = constants;
 
 /**
  * The state folder: WES_STATE_DIR; else `state/` inside WES_CONFIG_DIR when that is set (one
@@ -39,11 +59,14 @@ export function stateDir(env: NodeJS.ProcessEnv): string {
 
 export class JobHistory {
   readonly path: string;
+  /** Lines in the file as this process knows them: read once, then counted as it appends. */
+  private lines: number | undefined;
 
   constructor(
     private readonly dir: string,
     profile: string,
     baseUrl: string,
+    private readonly limits: HistoryLimits = DEFAULT_LIMITS,
   ) {
     const key = createHash('sha256').update(`${profile}\n${baseUrl}`).digest('hex').slice(0, 16);
     this.path = join(dir, 'history', `jobs-${key}.ndjson`);
@@ -56,20 +79,44 @@ export class JobHistory {
 
   /** A job submitted from here. */
   recordSubmitted(id: string, status: string, source: string, now = new Date()): void {
-    const at = now.toISOString();
-    this.append({ id, status, submitted_at: at, seen_at: at, source });
+    const writer = this.writer(0);
+    try {
+      writer.recordSubmitted(id, status, source, now);
+    } finally {
+      writer.close();
+    }
   }
 
   /** A newer status of a job in the history; jobs submitted elsewhere are not added. */
   recordStatus(id: string, status: string, now = new Date()): void {
     const known = this.fold().get(id);
     if (!known || known.status === status) return;
-    this.append({ ...known, status, seen_at: now.toISOString() });
+    const writer = this.writer(0);
+    try {
+      writer.append({ ...known, status, seen_at: now.toISOString() });
+    } finally {
+      writer.close();
+    }
   }
 
-  private fold(): Map<string, HistoryEntry> {
+  /**
+   * A writer for many lines in a row (a batch): one descriptor, each line written at once, fsynced
+   * when `syncEveryMs` has passed since the last fsync (0: every line) and on close.
+   */
+  writer(syncEveryMs = SYNC_EVERY_MS): HistoryWriter {
+    this.ensureDir();
+    return new HistoryWriter(this, syncEveryMs);
+  }
+
+  /** @internal Counts a line this process appended; true when the file should be rewritten now. */
+  counted(): boolean {
+    this.lines = (this.lines ?? this.readLines().length - 1) + 1;
+    return this.lines > this.limits.maxLines;
+  }
+
+  private fold(text?: string): Map<string, HistoryEntry> {
     const byId = new Map<string, HistoryEntry>();
-    for (const line of this.readLines()) {
+    for (const line of text === undefined ? this.readLines() : splitLines(text)) {
       const entry = parseEntry(line);
       if (entry) byId.set(entry.id, { ...byId.get(entry.id), ...entry, submitted_at: byId.get(entry.id)?.submitted_at ?? entry.submitted_at });
     }
@@ -79,7 +126,7 @@ export class JobHistory {
   private readLines(): string[] {
     let text: string;
     try {
-      const fd = openSync(this.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      const fd = openSync(this.path, O_RDONLY | O_NOFOLLOW);
       try {
         text = readFileSync(fd, 'utf8');
       } finally {
@@ -89,29 +136,34 @@ export class JobHistory {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
-    return text.split('\n').filter((l) => l.trim() !== '');
+    return splitLines(text);
   }
 
-  private append(entry: HistoryEntry): void {
-    this.ensureDir();
-    const fd = openSync(this.path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
-    try {
-      // After a torn line (a crash mid-write) start a new line, so this one is not lost with it.
-      const size = fstatSync(fd).size;
-      const last = Buffer.alloc(1);
-      const torn = size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
-      writeSync(fd, (torn ? '\n' : '') + JSON.stringify(entry) + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+  /**
+   * @internal Keeps the newest keepJobs jobs, one line each; the old file stays whole until the
+   * rename. One process at a time: while another holds the lock, this one goes on appending.
+   */
+  compact(): void {
+    const lock = `${this.path}.lock`;
+    if (!takeLock(lock)) {
+      this.lines = 0; // the other process is rewriting it; count afresh from here
+      return;
     }
-    if (this.readLines().length > MAX_LINES) this.compact();
-  }
-
-  /** Keeps the newest KEEP_JOBS jobs, one line each; the old file stays whole until the rename. */
-  private compact(): void {
-    const kept = this.entries().slice(0, KEEP_JOBS).reverse();
-    replaceFileSync(this.path, kept.map((e) => JSON.stringify(e) + '\n').join(''));
+    try {
+      const fd = openSync(this.path, O_RDONLY | O_NOFOLLOW);
+      try {
+        const kept = [...this.fold(readFileSync(fd, 'utf8')).values()]
+          .sort((a, b) => (a.submitted_at < b.submitted_at ? 1 : a.submitted_at > b.submitted_at ? -1 : 0))
+          .slice(0, this.limits.keepJobs)
+          .reverse();
+        replaceFileSync(this.path, kept.map((e) => JSON.stringify(e) + '\n').join(''));
+        this.lines = kept.length;
+      } finally {
+        closeSync(fd);
+      }
+    } finally {
+      unlinkSync(lock);
+    }
   }
 
   private ensureDir(): void {
@@ -124,6 +176,128 @@ export class JobHistory {
     const st = lstatSync(folder);
     if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${folder} belongs to another user; the job history is not written there`);
   }
+}
+
+/** Appends lines to one history file (see the top of this file). */
+export class HistoryWriter {
+  private fd = -1;
+  private inode = 0;
+  private lastSync = Date.now();
+  private unsynced = false;
+
+  constructor(
+    private readonly history: JobHistory,
+    private readonly syncEveryMs: number,
+  ) {
+    this.open();
+  }
+
+  recordSubmitted(id: string, status: string, source: string, now = new Date()): void {
+    const at = now.toISOString();
+    this.append({ id, status, submitted_at: at, seen_at: at, source });
+  }
+
+  append(entry: HistoryEntry): void {
+    const line = JSON.stringify(entry) + '\n';
+    writeSync(this.fd, line);
+    // Another process rewriting the file may have read it before this line arrived: once its
+    // rewrite is over, a replaced file gets the line again (and the same holds for that write).
+    for (let tries = 0; tries < 10; tries++) {
+      waitForUnlock(`${this.history.path}.lock`);
+      if (!this.replaced()) break;
+      this.reopen();
+      writeSync(this.fd, line);
+    }
+    this.unsynced = true;
+    if (Date.now() - this.lastSync >= this.syncEveryMs) this.sync();
+    if (this.history.counted()) {
+      this.sync();
+      this.history.compact();
+      this.reopen();
+    }
+  }
+
+  close(): void {
+    if (this.fd < 0) return;
+    try {
+      this.sync();
+    } finally {
+      closeSync(this.fd);
+      this.fd = -1;
+    }
+  }
+
+  private sync(): void {
+    if (!this.unsynced) return;
+    fsyncSync(this.fd);
+    this.unsynced = false;
+    this.lastSync = Date.now();
+  }
+
+  private open(): void {
+    const fd = openSync(this.history.path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
+    try {
+      const info = fstatSync(fd);
+      // After a torn line (a crash mid-write) start a new line, so the next one is not lost with it.
+      const last = Buffer.alloc(1);
+      if (info.size > 0 && readSync(fd, last, 0, 1, info.size - 1) === 1 && last[0] !== 0x0a) writeSync(fd, '\n');
+      this.inode = info.ino;
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    this.fd = fd;
+  }
+
+  private reopen(): void {
+    this.close();
+    this.open();
+  }
+
+  private replaced(): boolean {
+    try {
+      return lstatSync(this.history.path).ino !== this.inode;
+    } catch {
+      return true;
+    }
+  }
+}
+
+function splitLines(text: string): string[] {
+  return text.split('\n').filter((l) => l.trim() !== '');
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** Waits (blocking: a rewrite takes milliseconds) while another process holds the rewrite lock, at most LOCK_WAIT_MS. */
+function waitForUnlock(lock: string): void {
+  for (const deadline = Date.now() + LOCK_WAIT_MS; Date.now() < deadline; ) {
+    try {
+      if (Date.now() - lstatSync(lock).mtimeMs >= STALE_LOCK_MS) return; // left by a process that died mid-rewrite
+    } catch {
+      return;
+    }
+    Atomics.wait(pause, 0, 0, 2);
+  }
+}
+
+/** Creates the lock exclusively; a lock left by a process that died mid-rewrite is taken over. */
+function takeLock(path: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(openSync(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    try {
+      if (Date.now() - statSync(path).mtimeMs < STALE_LOCK_MS) return false;
+      unlinkSync(path);
+    } catch {
+      // gone meanwhile: try again
+    }
+  }
+  return false;
 }
 
 function parseEntry(line: string): HistoryEntry | undefined {

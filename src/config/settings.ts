@@ -8,6 +8,8 @@ export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 export interface GlobalFlags {
   profile?: string;
   baseUrl?: string;
+  /** --base-url given more than once: every value in order, and no `baseUrl` (only `jobs submit --batch` takes them). */
+  baseUrls?: string[];
   routerUrl?: string;
   apiKey?: string;
   routerToken?: string;
@@ -17,7 +19,7 @@ export interface GlobalFlags {
   engine?: string;
 }
 
-const FLAG_PROP: Record<ProfileKey, keyof GlobalFlags> = {
+const FLAG_PROP: Record<ProfileKey, Exclude<keyof GlobalFlags, 'baseUrls'>> = {
   base_url: 'baseUrl',
   router_url: 'routerUrl',
   api_key: 'apiKey',

@@ -17,6 +17,8 @@ export interface EndpointSpec {
   client: JobsClient;
   openEvents?: OpenClient;
   concurrency: number;
+  /** The partner-node key its lines carry in extra_data (the endpoint's own, never another origin's). */
+  partnerKey?: string;
 }
 
 export interface EndpointStats {

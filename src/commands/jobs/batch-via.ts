@@ -1,6 +1,8 @@
-// `--via PROFILE[:N]` / `--via URL[,N]` (repeatable): the endpoints a batch spreads its lines over,
-// each with its own concurrency, its own credential (a profile's own, as stored) and two clients:
-// one for submits and reads, one shared by the event streams of its jobs.
+// `--via PROFILE[:N]` / `--via URL[,N]` and `--base-url URL[,N]` repeated: the endpoints a batch
+// spreads its lines over, each with its own concurrency, its own credential and two clients: one
+// for submits and reads, one shared by the event streams of its jobs. A profile brings its own
+// stored credential; a bare URL gets the command's key (flag, environment or profile) only when its
+// origin is the configured base URL's: a key never goes to a server it was not configured for.
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { normalizeBaseUrl, resolveSettings, type Settings } from '../../config/settings.js';
@@ -17,11 +19,33 @@ export function endpointUrl(baseUrl: string): string {
   return u.toString().replace(/\/+$/, '');
 }
 
+/** Whether two base URLs share scheme, host and port. */
+export function sameOrigin(a: string, b: string): boolean {
+  return new URL(a).origin === new URL(b).origin;
+}
+
+/**
+ * A bare URL's settings: the command's own, with its credentials (API key, router token, partner
+ * key) only when the URL's origin is the configured base URL's. `withheld` says when one was kept back.
+ */
+export function urlSettings(base: Settings, url: string, flag = '--via'): { settings: Settings; withheld: boolean } {
+  const baseUrl = normalizeBaseUrl(url, base.deployment, `${flag} ${withoutPassword(url)}`);
+  const settings: Settings = { ...base, baseUrl, routerUrl: baseUrl };
+  if (sameOrigin(baseUrl, base.baseUrl)) return { settings, withheld: false };
+  const withheld = base.apiKey !== undefined || base.partnerKey !== undefined;
+  return { settings: { ...settings, apiKey: undefined, routerToken: undefined, partnerKey: undefined }, withheld };
+}
+
 function settingsFor(f: Factory, via: ViaTarget): { name: string; settings: Settings } {
   if (/^https?:\/\//i.test(via.target)) {
     const base = f.settings();
-    const baseUrl = normalizeBaseUrl(via.target, base.deployment, `--via ${withoutPassword(via.target)}`);
-    return { name: endpointUrl(baseUrl), settings: { ...base, baseUrl, routerUrl: baseUrl } };
+    const flag = via.flag ?? '--via';
+    const { settings, withheld } = urlSettings(base, via.target, flag);
+    const name = endpointUrl(settings.baseUrl);
+    if (withheld) {
+      f.io.warn(`${flag} ${name}: sent without the API key, which is configured for ${endpointUrl(base.baseUrl)}; for a server with its own key, make a profile (wes auth login --profile NAME) and use --via NAME`);
+    }
+    return { name, settings };
   }
   if (!f.store().hasProfile(via.target)) throw new UsageError(`--via ${via.target}: no such profile`, 'see `wes profiles list`; create one with `wes auth login --profile NAME`');
   // A profile's own values: the environment's WES_BASE_URL or WES_API_KEY must not make every endpoint the same.
@@ -43,6 +67,6 @@ export function buildEndpoints(f: Factory, vias: ViaTarget[], concurrency: numbe
     const client = new JobsClient(f.httpFor(settings, signal, connections));
     const streams = events ? new JobsClient(f.httpFor(settings, signal, connections)) : undefined;
     const openEvents = streams ? Object.assign(() => streams, { shared: true }) : undefined;
-    return new Endpoint({ name, url, client, openEvents, concurrency: n });
+    return new Endpoint({ name, url, client, openEvents, concurrency: n, partnerKey: settings.partnerKey });
   });
 }

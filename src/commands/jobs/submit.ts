@@ -17,6 +17,9 @@ import { withIdempotencyKey } from '../in-doubt.js';
 import { recordSubmitted } from './history.js';
 import type { JobsSubmitOptions } from './options.js';
 
+/** A batch spreads its lines over every --base-url given. */
+export const takesSeveralBaseUrls = (opts: JobsSubmitOptions): boolean => opts.batch !== undefined;
+
 export async function run(f: Factory, args: string[], opts: JobsSubmitOptions): Promise<number> {
   const source = args[0];
   if (opts.batch !== undefined) {

@@ -2,6 +2,7 @@
 // (so it stays light: no client code), written back the same way for a resume command.
 import { UsageError } from '../../errors.js';
 import { isValidProfileName } from '../../config/store.js';
+import { withoutPassword } from '../../config/keys.js';
 
 export const MAX_CONCURRENCY = 256;
 
@@ -9,6 +10,8 @@ export interface ViaTarget {
   /** A profile name, or a base URL. */
   target: string;
   concurrency?: number;
+  /** The flag it came from, for messages (--via when absent). */
+  flag?: '--via' | '--base-url';
 }
 
 function parseCount(text: string, what: string): number {
@@ -17,14 +20,23 @@ function parseCount(text: string, what: string): number {
   return n;
 }
 
+function parseUrlTarget(value: string, flag: '--via' | '--base-url'): ViaTarget {
+  const comma = value.lastIndexOf(',');
+  const target: ViaTarget = flag === '--via' ? { target: value } : { target: value, flag };
+  if (comma < 0) return target;
+  return { ...target, target: value.slice(0, comma), concurrency: parseCount(value.slice(comma + 1), `${flag} ${withoutPassword(value)}`) };
+}
+
+/** Parses one value of a repeated --base-url (jobs submit --batch): `URL` or `URL,N`. */
+export function parseBaseUrlTarget(value: string): ViaTarget {
+  if (!/^https?:\/\//i.test(value)) throw new UsageError(`--base-url ${withoutPassword(value)}: not an http(s) URL`, 'give each endpoint as a base URL, optionally with ,N for the jobs in flight there');
+  return parseUrlTarget(value, '--base-url');
+}
+
 /** Parses one --via value: `PROFILE`, `PROFILE:N`, `URL` or `URL,N`. */
 export function parseVia(value: string): ViaTarget {
   const what = `--via ${value}`;
-  if (/^https?:\/\//i.test(value)) {
-    const comma = value.lastIndexOf(',');
-    if (comma < 0) return { target: value };
-    return { target: value.slice(0, comma), concurrency: parseCount(value.slice(comma + 1), what) };
-  }
+  if (/^https?:\/\//i.test(value)) return parseUrlTarget(value, '--via');
   const colon = value.lastIndexOf(':');
   const target = colon < 0 ? value : value.slice(0, colon);
   if (!isValidProfileName(target)) throw new UsageError(`${what}: not a profile name or an http(s) URL`, 'give a profile (`wes profiles list`), optionally with :N, or a base URL, optionally with ,N');
