@@ -24,7 +24,7 @@ describe('jobs submit --batch with --base-url repeated', () => {
 
   it('spreads the lines over every --base-url, each with its own concurrency', async () => {
     // Two servers that ask for no key (a self-hosted deployment serving the job API too).
-    const [a, b] = [await server({ surface: 'self-hosted' }), await server({ surface: 'self-hosted' })];
+    const [a, b] = [await server({ deployment: 'self-hosted' }), await server({ deployment: 'self-hosted' })];
     const lines = Array.from({ length: 12 }, (_, i) => quickWorkflow('spread', i + 1));
     const file = writeBatch(dir(), 'spread.jsonl', lines);
     const results = join(dir(), 'spread-results.jsonl');
@@ -41,7 +41,7 @@ describe('jobs submit --batch with --base-url repeated', () => {
   it('sends the configured key only to the configured origin', async () => {
     // Both accept the same key: were it sent to b, b would take b's lines.
     const a = await server({ apiKey: 'key-of-a' });
-    const b = await server({ surface: 'self-hosted', apiKey: 'key-of-a' });
+    const b = await server({ deployment: 'self-hosted', apiKey: 'key-of-a' });
     const file = writeBatch(dir(), 'keys.jsonl', Array.from({ length: 6 }, (_, i) => quickWorkflow('keys', i + 1)));
     const results = join(dir(), 'keys-results.jsonl');
     const res = await runWes(['--base-url', `${a.url},2`, '--base-url', `${b.url},2`, '--engine', 'cloud', 'jobs', 'submit', '--batch', file, '--results', results], {
