@@ -84,6 +84,15 @@ describe('jobs options, declared once', () => {
     ]);
   });
 
+  it('jobs submit: the shape of --set is checked before any file is read (a missing file is not what it names)', async () => {
+    const missing = join(dir(), 'not-there.json');
+    await refused([
+      [['jobs', 'submit', missing, '--set', 'seed'], /--set "seed": missing "="/],
+      [['jobs', 'submit', missing, '--set', 'seed=1'], /--set "seed=1": name a node and an input as NODE\.INPUT/],
+      [['jobs', 'submit', '--batch', missing, '--set', '3.image=@'], /`@` must be followed by a file path/],
+    ]);
+  });
+
   it('the other jobs verbs: --wait-only flags of cancel, --download-only flags of watch, values of list, both file flags', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     await refused([

@@ -8,6 +8,7 @@ import { existingFileOptions, type ExistingFileOptions } from '../option-values.
 import { choice, flag, needs, nonEmpty, positiveSeconds, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
 import { MAX_CONCURRENCY, parseVia, type ViaTarget } from './via-target.js';
+import { checkSetSyntax } from './set-syntax.js';
 
 /** How a waiting command follows its job. */
 export interface FollowFlags {
@@ -68,7 +69,7 @@ export const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
   download.download.implies({ wait: true });
   return {
     ...convert,
-    set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', (raw) => raw),
+    set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', checkSetSyntax),
     idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)', nonEmpty).conflicts('batch'),
     wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
     batch: valueOption('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order', nonEmpty).implies({ wait: true }),

@@ -3,6 +3,7 @@
 // id may itself hold dots, so the node is the longest dotted prefix that the workflow has.
 import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonRefusedError, parseJsonExact } from '../../util/exact-json.js';
+import { checkSetSyntax, SET_HINT } from './set-syntax.js';
 
 export type InputValue = { kind: 'value'; value: unknown } | { kind: 'file'; path: string };
 
@@ -11,8 +12,6 @@ export interface InputAssignment {
   input: string;
   value: InputValue;
 }
-
-const SET_HINT = 'write --set NODE.INPUT=VALUE, e.g. --set 3.seed=42 or --set 10.image=@cat.png';
 
 export function parseValue(text: string): InputValue {
   if (text.startsWith('@')) {
@@ -35,8 +34,8 @@ function knownNodes(workflow: Record<string, unknown>): string {
 }
 
 export function parseSet(arg: string, workflow: Record<string, unknown>): InputAssignment {
+  checkSetSyntax(arg);
   const eq = arg.indexOf('=');
-  if (eq <= 0) throw new UsageError(`--set ${JSON.stringify(arg)}: missing "="`, SET_HINT);
   const target = arg.slice(0, eq);
   let node: string | undefined;
   for (let dot = target.lastIndexOf('.'); dot > 0; dot = target.lastIndexOf('.', dot - 1)) {
@@ -46,7 +45,6 @@ export function parseSet(arg: string, workflow: Record<string, unknown>): InputA
     }
   }
   if (node === undefined) {
-    if (!target.includes('.')) throw new UsageError(`--set ${JSON.stringify(arg)}: name a node and an input as NODE.INPUT`, SET_HINT);
     const guess = target.slice(0, target.indexOf('.'));
     throw new UsageError(`--set ${JSON.stringify(arg)}: the workflow has no node ${JSON.stringify(guess)}`, `its nodes are: ${knownNodes(workflow)}`);
   }
