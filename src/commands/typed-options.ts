@@ -12,6 +12,10 @@ export type TypedOption<T> = Option & { readonly __value?: T };
 /** Every field of `O`, each with the option that fills it. */
 export type OptionsDeclaration<O> = { [K in keyof O]-?: TypedOption<NonNullable<O[K]>> };
 
+/** A verb with no options of its own (the global ones only). */
+export type NoOptions = Record<never, never>;
+export const noOptions = (): OptionsDeclaration<NoOptions> => ({});
+
 /** A switch (`--all`): true when given. */
 export function flag(flags: string, description: string): TypedOption<boolean> {
   return new Option(flags, description);

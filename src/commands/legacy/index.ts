@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
 import { convertOptions } from '../workflows/options.js';
 import { existingFileFlags } from '../option-values.js';
-import { typedCommand } from '../typed-options.js';
+import { noOptions, typedCommand } from '../typed-options.js';
 import {
   legacyStatusOptions,
   legacyStatusRules,
@@ -11,7 +11,6 @@ import {
   legacyViewOptions,
   legacyWatchOptions,
   legacyWatchRules,
-  noOptions,
   intervalOption,
 } from './options.js';
 

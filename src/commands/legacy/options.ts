@@ -1,16 +1,11 @@
 // The typed options of the `wes legacy` verbs, declared once (see src/commands/typed-options.ts):
 // legacy/index.ts adds them to the commands, and each verb's run function takes the parsed object.
-import { InvalidArgumentError } from 'commander';
 import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
-import { choice, flag, needs, positiveSeconds, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { choice, flag, needs, nonEmpty, positiveSeconds, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { parseOriginalRef, type OriginalRef } from './original-ref.js';
 
 export const UPLOAD_TYPES = ['input', 'temp'] as const;
 export const VIEW_TYPES = ['output', 'temp', 'input'] as const;
-
-/** No options of its own (global ones only). */
-export type NoOptions = Record<never, never>;
-export const noOptions = (): OptionsDeclaration<NoOptions> => ({});
 
 export interface LegacyUploadOptions {
   type: (typeof UPLOAD_TYPES)[number];
@@ -72,9 +67,3 @@ export const legacyViewOptions = (): OptionsDeclaration<LegacyViewOptions> => ({
   output: valueOption('-o, --output <file>', 'write to FILE (- for stdout)', nonEmpty),
   ...existingFileOptions(),
 });
-
-/** A folder or file name given empty is a slip, not the working directory. */
-function nonEmpty(raw: string): string {
-  if (raw.trim() === '') throw new InvalidArgumentError('it must not be empty.');
-  return raw;
-}

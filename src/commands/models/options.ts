@@ -1,7 +1,9 @@
 // The typed options of the models verbs that read the catalog, declared once: models/index.ts
 // adds them to the commands, and each verb's run function takes the parsed object.
+import { InvalidArgumentError } from 'commander';
 import { segmentProblem } from '../../protocol/model-ids.js';
-import { checked, flag, valueOption, wholeNumber, type OptionsDeclaration } from '../typed-options.js';
+import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
+import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumber, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 
 export interface ModelsListOptions {
   all?: boolean;
@@ -22,3 +24,57 @@ export interface ModelsSchemaOptions {
 export const modelsSchemaOptions = (): OptionsDeclaration<ModelsSchemaOptions> => ({
   refresh: flag('--refresh', 'ignore the cached copy and fetch the document again'),
 });
+
+export interface ModelsRunOptions extends ExistingFileOptions {
+  input?: string;
+  data?: string;
+  param?: string[];
+  idempotencyKey?: string;
+  output?: string;
+  download?: string;
+  /** False with --no-validate. */
+  validate: boolean;
+}
+
+/**
+ * -d must be a JSON object; it is kept as typed (a single source is sent byte for byte, and the
+ * exact parser reads it only when merging). Only the shape is checked here: the built-in parser
+ * is fast and nests as deep as the exact one, whose errors stay the precise ones.
+ */
+export function jsonObjectText(raw: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    throw new InvalidArgumentError(`it is not valid JSON (${(err as Error).message}); pass the model's input as one JSON object, e.g. -d '{"prompt":"hi"}'.`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidArgumentError(`it must be a JSON object (the model's input), got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}.`);
+  return raw;
+}
+
+/** One -i KEY=VALUE (the value is typed later, by the schema). */
+function inputPair(raw: string): string {
+  if (raw.indexOf('=') <= 0) throw new InvalidArgumentError('it must be KEY=VALUE (KEY=@FILE reads a file), e.g. -i prompt="a red fox".');
+  return raw;
+}
+
+/** An Idempotency-Key goes into a header: not empty, no control characters. */
+export function idempotencyKey(raw: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (raw.trim() === '' || /[\u0000-\u001f\u007f]/.test(raw)) throw new InvalidArgumentError('it must be a non-empty key without control characters.');
+  return raw;
+}
+
+export const modelsRunOptions = (): OptionsDeclaration<ModelsRunOptions> => ({
+  input: valueOption('--input <file>', 'the input JSON from a file, or - for standard input', nonEmpty),
+  data: valueOption('-d, --data <json>', 'input JSON given inline (merged over --input)', jsonObjectText),
+  param: repeatableOption('-i, --param <key=value>', 'one input field, typed by the schema; key=@file reads a file (a data URI for binary fields); repeatable', inputPair),
+  idempotencyKey: valueOption('--idempotency-key <key>', 'key reused on every retry (generated when absent)', idempotencyKey),
+  output: valueOption('-o, --output <file>', 'write the output to a file instead of standard output', nonEmpty),
+  download: valueOption('--download <dir>', 'save every http(s) URL found in the output into this folder', nonEmpty),
+  validate: flag('--no-validate', 'do not check the input against the cached schema first'),
+  ...existingFileOptions(),
+});
+
+/** The file flags decide about files the run saves: with -o or --download only. */
+export const modelsRunRules: Array<OptionsRule<ModelsRunOptions>> = [needs('clobber', 'output', 'download'), needs('skipExisting', 'output', 'download')];

@@ -21,6 +21,7 @@ import { SchemaDocumentError } from '../../protocol/openapi-document.js';
 import { runWithRetries, type RunWait } from '../../clients/models/run.js';
 import type { LoadedSchema, SchemaSource } from '../../clients/models/schema-source.js';
 import { modelArg, modelsClient, schemaSource } from './context.js';
+import type { ModelsRunOptions } from './options.js';
 
 async function readInputFile(f: Factory, path: string): Promise<{ bytes: Buffer; origin: string }> {
   if (path === '-') {
@@ -107,10 +108,10 @@ async function saveLinkedFiles(f: Factory, output: Buffer, dir: string, existing
  * Output targets, checked before the model runs: a -o file already there stops the run (exit 1)
  * unless --clobber; with --skip-existing the file is kept and the model is not run (returns false).
  */
-async function checkTargets(f: Factory, opts: Record<string, unknown>, existing: ExistingPolicy): Promise<boolean> {
-  if (opts.download !== undefined) await checkFolderTarget(String(opts.download), '--download');
+async function checkTargets(f: Factory, opts: ModelsRunOptions, existing: ExistingPolicy): Promise<boolean> {
+  if (opts.download !== undefined) await checkFolderTarget(opts.download, '--download');
   if (opts.output === undefined) return true;
-  const path = String(opts.output);
+  const path = opts.output;
   await checkFileTarget(path, '-o');
   if (!(await lstatOrNone(path)) || existing === 'clobber') return true;
   if (existing === 'refuse') throw new FileExistsError(path);
@@ -119,33 +120,33 @@ async function checkTargets(f: Factory, opts: Record<string, unknown>, existing:
 }
 
 /** The words of this run again (its input flags), for the command that collects a result in doubt. */
-function runCommand(id: string, opts: Record<string, unknown>): string[] {
+function runCommand(id: string, opts: ModelsRunOptions): string[] {
   const words = ['wes', 'models', 'run', id];
-  if (opts.input !== undefined) words.push('--input', String(opts.input));
-  if (opts.data !== undefined) words.push('-d', String(opts.data));
-  for (const pair of (opts.param as string[] | undefined) ?? []) words.push('-i', pair);
-  if (opts.output !== undefined) words.push('-o', String(opts.output));
+  if (opts.input !== undefined) words.push('--input', opts.input);
+  if (opts.data !== undefined) words.push('-d', opts.data);
+  for (const pair of opts.param ?? []) words.push('-i', pair);
+  if (opts.output !== undefined) words.push('-o', opts.output);
   return words;
 }
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: ModelsRunOptions): Promise<number> {
   const ref = modelArg(args[0]);
   const existing = existingPolicy(opts);
   if (!(await checkTargets(f, opts, existing))) return 0;
-  const pairs = (opts.param as string[] | undefined) ?? [];
-  const validate = opts.validate !== false;
-  const base = opts.input === undefined ? undefined : await readInputFile(f, String(opts.input));
+  const pairs = opts.param ?? [];
+  const validate = opts.validate;
+  const base = opts.input === undefined ? undefined : await readInputFile(f, opts.input);
   const client = modelsClient(f);
   const schemas = schemaSource(f, client);
   // Typing -i pairs needs the schema, so fetch it then; otherwise only a cached copy is used.
   let schema = validate || pairs.length > 0 ? await schemas.cached(ref) : undefined;
   if (!schema && pairs.length > 0) schema = await schemas.load(ref);
-  const input = await buildInput({ base, data: opts.data === undefined ? undefined : String(opts.data), pairs, doc: schema?.doc });
+  const input = await buildInput({ base, data: opts.data, pairs, doc: schema?.doc });
   if (validate && schema) await checkLocally(f, ref, schemas, schema, input);
 
   const retries = f.http().retries;
   let progress: ProgressDisplay | undefined;
-  const idempotencyKey = opts.idempotencyKey === undefined ? randomUUID() : String(opts.idempotencyKey);
+  const idempotencyKey = opts.idempotencyKey ?? randomUUID();
   const answer = await runWithRetries(client, ref, input.bytes, {
     idempotencyKey,
     retries,
@@ -164,12 +165,12 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     .finally(() => progress?.stop());
 
   if (opts.output !== undefined) {
-    await makeFolders(dirname(String(opts.output)));
-    await writeFileAtomic(String(opts.output), answer.body, { replace: existing === 'clobber' });
+    await makeFolders(dirname(opts.output));
+    await writeFileAtomic(opts.output, answer.body, { replace: existing === 'clobber' });
     f.io.info(`wrote the output of ${ref.id} to ${opts.output} (${answer.body.length} bytes)`);
   } else {
     await writeStdout(f, answer.body);
   }
-  if (opts.download !== undefined) await saveLinkedFiles(f, answer.body, String(opts.download), existing, idempotencyKey);
+  if (opts.download !== undefined) await saveLinkedFiles(f, answer.body, opts.download, existing, idempotencyKey);
   return 0;
 }
