@@ -63,6 +63,19 @@ describe('wes legacy: usage errors before any request', () => {
   it('prompt: a malformed --interval is refused before the workflow is read or sent', async () => {
     await refused(['legacy', 'prompt', join(dir, 'missing.json'), '--wait', '--interval', 'x'], /--interval <seconds>.*'x' is invalid/);
   });
+
+  it('prompt: flags of a mode not chosen (polling, saving files, converting) are refused, not ignored', async () => {
+    const flow = join(dir, 'flow.json');
+    writeFileSync(flow, '{}');
+    await refused(['legacy', 'prompt', flow, '--interval', '2'], /--interval only applies with --wait or --ws or --previews or --download/);
+    await refused(['legacy', 'prompt', flow, '--wait', '--clobber'], /--clobber only applies with --download or --previews/);
+    await refused(['legacy', 'prompt', flow, '--skip-existing'], /--skip-existing only applies with --download or --previews/);
+    await refused(['legacy', 'prompt', flow, '--download', join(dir, 'out'), '--clobber', '--skip-existing'], /'--skip-existing' cannot be used with option '--clobber'/);
+    await refused(['legacy', 'prompt', flow, '--refresh'], /--refresh only applies with --convert/);
+    await refused(['legacy', 'prompt', flow, '--object-info', join(dir, 'info.json')], /--object-info only applies with --convert/);
+    await refused(['legacy', 'prompt', flow, '--convert', '--refresh', '--object-info', join(dir, 'info.json')], /cannot be used with/);
+    await refused(['legacy', 'prompt', flow, '--download', ''], /--download <dir>.*must not be empty/);
+  });
 });
 
 describe('wes legacy: well-formed options reach the verb typed', () => {

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
-import { convertOptions } from '../workflows/options.js';
-import { existingFileFlags } from '../option-values.js';
 import { noOptions, typedCommand } from '../typed-options.js';
 import {
+  legacyPromptOptions,
+  legacyPromptRules,
   legacyStatusOptions,
   legacyStatusRules,
   legacyUploadOptions,
@@ -11,7 +11,6 @@ import {
   legacyViewOptions,
   legacyWatchOptions,
   legacyWatchRules,
-  intervalOption,
 } from './options.js';
 
 const DEPRECATED = 'Deprecated cloud API v1; each command names its v2 replacement once on stderr (--quiet hides it).';
@@ -31,23 +30,15 @@ export function registerLegacy(program: Command, action: ActionFactory): void {
   typedCommand(upload, legacyUploadOptions(), action, () => import('./upload.js'), legacyUploadRules)
     .addHelpText('after', '\nExamples:\n  $ wes legacy upload cat.png\n  $ wes legacy upload cat-mask.png --mask --original cat.png\n  $ wes legacy upload m.png --mask --original \'{"filename":"cat.png","subfolder":"","type":"input"}\'');
 
-  const prompt = convertOptions(legacy
-    .command('prompt <workflow>'))
-    .description('Submit an API-format workflow (- reads standard input); prints the prompt id')
-    .option('--wait', 'poll the status until the prompt ends; exit code by outcome')
-    .option('--ws', 'follow the WebSocket instead: live node and step progress')
-    .option('--previews <dir>', 'save preview images into DIR (follows the WebSocket)')
-    .option('--download <dir>', 'when the prompt succeeds, save its outputs into DIR (follows the WebSocket)')
-    .addOption(intervalOption('seconds between status polls (default 1; 5 as a safety net while on the WebSocket)'));
-  existingFileFlags(prompt)
+  const prompt = legacy.command('prompt <workflow>').description('Submit an API-format workflow (- reads standard input); prints the prompt id');
+  typedCommand(prompt, legacyPromptOptions(), action, () => import('./prompt.js'), legacyPromptRules)
     .addHelpText('after', `
 The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_service_org.
 
 Examples:
   $ wes legacy prompt flow.json
   $ wes legacy prompt flow.json --ws --download out/
-  $ cat flow.json | wes legacy prompt - --wait --json`)
-    .action(action(() => import('./prompt.js')));
+  $ cat flow.json | wes legacy prompt - --wait --json`);
 
   const status = legacy.command('status <prompt_id>').description('Print the v1 status; --wait polls until success, error, non_retryable_error, lost or cancelled');
   typedCommand(status, legacyStatusOptions(), action, () => import('./status.js'), legacyStatusRules)

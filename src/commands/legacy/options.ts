@@ -3,6 +3,7 @@
 import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
 import { choice, flag, needs, nonEmpty, positiveSeconds, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { parseOriginalRef, type OriginalRef } from './original-ref.js';
+import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
 
 export const UPLOAD_TYPES = ['input', 'temp'] as const;
 export const VIEW_TYPES = ['output', 'temp', 'input'] as const;
@@ -27,7 +28,37 @@ export const legacyUploadRules: Array<OptionsRule<LegacyUploadOptions>> = [
 ];
 
 /** --interval, the seconds between status checks of a verb that follows a prompt. */
-export const intervalOption = (description: string) => valueOption('--interval <seconds>', description, positiveSeconds);
+const intervalOption = (description: string) => valueOption('--interval <seconds>', description, positiveSeconds);
+
+export interface LegacyPromptOptions extends ConvertOptions, ExistingFileOptions {
+  wait?: boolean;
+  ws?: boolean;
+  previews?: string;
+  download?: string;
+  interval?: number;
+}
+
+export const legacyPromptOptions = (): OptionsDeclaration<LegacyPromptOptions> => ({
+  ...convertDeclaration(),
+  wait: flag('--wait', 'poll the status until the prompt ends; exit code by outcome'),
+  ws: flag('--ws', 'follow the WebSocket instead: live node and step progress'),
+  previews: valueOption('--previews <dir>', 'save preview images into DIR (follows the WebSocket)', nonEmpty),
+  download: valueOption('--download <dir>', 'when the prompt succeeds, save its outputs into DIR (follows the WebSocket)', nonEmpty),
+  interval: intervalOption('seconds between status polls (default 1; 5 as a safety net while on the WebSocket)'),
+  ...existingFileOptions(),
+});
+
+/**
+ * Without --wait or a WebSocket flag the prompt is only submitted: nothing is polled or saved, so
+ * --interval and the file flags would be silently ignored. (--wait beside --ws is not refused:
+ * both wait for the end, the socket with live progress.)
+ */
+export const legacyPromptRules: Array<OptionsRule<LegacyPromptOptions>> = [
+  ...convertRules<LegacyPromptOptions>(),
+  needs('interval', 'wait', 'ws', 'previews', 'download'),
+  needs('clobber', 'download', 'previews'),
+  needs('skipExisting', 'download', 'previews'),
+];
 
 export interface LegacyStatusOptions {
   wait?: boolean;

@@ -23,6 +23,7 @@ import { statusReader } from './engine.js';
 import { waitForTerminalStatus } from '../../clients/legacy/poll.js';
 import type { StatusReader } from '../../clients/legacy/prompt-state.js';
 import type { NodeFileRef } from '../../clients/legacy/tracker.js';
+import type { LegacyPromptOptions } from './options.js';
 
 function refusal(answer: V1PromptResponse): WesError | null {
   if (answer.error === undefined || answer.error === null) return null;
@@ -49,10 +50,10 @@ async function submit(f: Factory, client: LegacyClient, workflow: Record<string,
   return { promptId: answer.prompt_id!, answer };
 }
 
-async function followBySocket(f: Factory, client: LegacyClient, workflow: Record<string, unknown>, opts: Record<string, unknown>): Promise<number> {
+async function followBySocket(f: Factory, client: LegacyClient, workflow: Record<string, unknown>, opts: LegacyPromptOptions): Promise<number> {
   const existing = existingPolicy(opts);
   const reader = await statusReader(f, client);
-  const follower = new PromptFollower(f, client, reader, { previewsDir: opts.previews as string | undefined, existing, workflow, checkEveryMs: intervalMs(opts.interval as number | undefined, 5) });
+  const follower = new PromptFollower(f, client, reader, { previewsDir: opts.previews, existing, workflow, checkEveryMs: intervalMs(opts.interval, 5) });
   await follower.connect();
   let submitted: { promptId: string; answer: V1PromptResponse };
   try {
@@ -65,9 +66,9 @@ async function followBySocket(f: Factory, client: LegacyClient, workflow: Record
   if (f.io.json) f.io.printJson(answer, true);
   else f.io.println(promptId);
   const result = await follower.follow(promptId);
-  const files = result.status === 'success' && opts.download ? await download(f, client, reader, result, opts.download as string, existing) : [];
+  const files = result.status === 'success' && opts.download ? await download(f, client, reader, result, opts.download, existing) : [];
   if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status, ...(opts.download ? { files } : {}) }, true);
-  if (result.previewsSaved > 0) f.io.info(`saved ${result.previewsSaved} preview(s) in ${opts.previews as string}`);
+  if (result.previewsSaved > 0) f.io.info(`saved ${result.previewsSaved} preview(s) in ${opts.previews!}`);
   showTraceback(f, result.outcome);
   const failure = failureOf(promptId, result.status, result.outcome);
   if (failure) throw failure;
@@ -111,7 +112,7 @@ export async function checkLegacyTargets(opts: { download?: string; previews?: s
   if (typeof opts.previews === 'string') await checkFolderTarget(opts.previews, '--previews');
 }
 
-export async function run(f: Factory, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, args: string[], opts: LegacyPromptOptions): Promise<number> {
   await checkLegacyTargets(opts);
   const workflow = await readWorkflow(args[0]!, f.io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: f.io.stdinIsTTY, say: (line) => f.io.info(line) });
   const client = legacyClient(f, 'prompt');
@@ -124,7 +125,7 @@ export async function run(f: Factory, args: string[], opts: Record<string, unkno
     return 0;
   }
   if (!f.io.json) f.io.println(promptId);
-  const state = await pollToEnd(f, await statusReader(f, client), promptId, intervalMs(opts.interval as number | undefined, 1));
+  const state = await pollToEnd(f, await statusReader(f, client), promptId, intervalMs(opts.interval, 1));
   if (f.io.json) f.io.printJson({ ...answer, status: state.status });
   showTraceback(f, state.outcome);
   const failure = failureOf(promptId, state.status, state.outcome);

@@ -1,7 +1,6 @@
 // The typed options of the commands that convert workflows, declared once (see
 // src/commands/typed-options.ts): where node definitions come from, and --convert on the commands
 // that submit a workflow file.
-import type { Command } from 'commander';
 import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import type { ObjectInfoOptions } from './object-info.js';
 
@@ -23,12 +22,6 @@ export const convertDeclaration = (): OptionsDeclaration<ConvertOptions> => ({
 
 /** The definition flags mean something only with --convert. */
 export const convertRules = <O extends ConvertOptions>(): Array<OptionsRule<O>> => [needs<O>('objectInfo', 'convert'), needs<O>('refresh', 'convert')];
-
-/** The same flags on a command whose options are not typed yet. */
-export function convertOptions(cmd: Command): Command {
-  for (const option of Object.values(convertDeclaration())) cmd.addOption(option);
-  return cmd;
-}
 
 export interface WorkflowsConvertOptions extends ObjectInfoOptions {
   output?: string;
