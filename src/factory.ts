@@ -100,7 +100,7 @@ export class Factory {
       readTimeoutMs: s.readTimeoutMs,
       signal,
       onRetry: (info) => {
-        if (info.delayMs >= NOTICE_FROM_MS) this.io.notice(retryNotice(info));
+        if (info.delayMs >= NOTICE_FROM_MS) this.io.transient(retryNotice(info));
       },
       debug: this.io.verbose ? (line) => this.io.debug(line) : undefined,
       userAgent: `wes/${VERSION} node/${process.versions.node}`,

@@ -15,7 +15,7 @@ export function reportKept(io: IOStreams, parts: KeptPart[], resume: string): vo
   if (parts.length === 0) return;
   for (const part of parts) {
     const share = part.total ? ` of ${mib(part.total)}` : '';
-    io.warn(sanitizeLine(`kept ${part.path} (${mib(part.bytes)}${share} downloaded, checked at the end)`));
+    io.notice(sanitizeLine(`kept ${part.path} (${mib(part.bytes)}${share} downloaded, checked at the end)`));
   }
-  io.warn(sanitizeLine(`resume the download with: ${resume}`));
+  io.notice(sanitizeLine(`resume the download with: ${resume}`));
 }

@@ -42,10 +42,10 @@ export class IOStreams {
   readonly quiet: boolean;
   readonly verbose: boolean;
   /** Styles for stdout and stderr text; identity functions when colour is off. */
-  readonly out: ChalkInstance;
+  readonly outStyle: ChalkInstance;
   readonly errStyle: ChalkInstance;
   readonly columns: number;
-  /** Where a passing notice goes while a spinner owns the last line (see notice()). */
+  /** Where a transient line goes while a spinner owns the last line (see transient()). */
   private statusLine?: (line: string) => void;
 
   constructor(init: IOStreamsInit) {
@@ -61,7 +61,7 @@ export class IOStreams {
     this.verbose = init.verbose ?? false;
     this.columns = init.columns && init.columns > 20 ? init.columns : 80;
     const noColor = init.noColor ?? false;
-    this.out = new Chalk({ level: colorEnabled(init.stdoutIsTTY, init.env, noColor) ? 1 : 0 });
+    this.outStyle = new Chalk({ level: colorEnabled(init.stdoutIsTTY, init.env, noColor) ? 1 : 0 });
     this.errStyle = new Chalk({ level: colorEnabled(init.stderrIsTTY, init.env, noColor) ? 1 : 0 });
   }
 
@@ -89,22 +89,30 @@ export class IOStreams {
    * A passing state (a retry wait): one line on stderr, shown in place on a running spinner
    * instead of under it; hidden by --quiet.
    */
-  notice(line: string): void {
+  transient(line: string): void {
     if (this.quiet) return;
     if (this.statusLine) this.statusLine(line);
     else this.info(sanitizeLine(line));
   }
 
-  /** A spinner takes the notices while it runs; the returned function gives them back. */
-  takeNotices(show: (line: string) => void): () => void {
+  /** A spinner takes the transient lines while it runs; the returned function gives them back. */
+  takeTransient(show: (line: string) => void): () => void {
     this.statusLine = show;
     return () => {
       if (this.statusLine === show) this.statusLine = undefined;
     };
   }
 
-  /** A line on stderr that --quiet does not hide (warnings, errors). */
+  /** Something wrong or doubtful, on stderr; --quiet does not hide it (warnings, errors). */
   warn(line: string): void {
+    this.stderr.write(line + '\n');
+  }
+
+  /**
+   * An outcome the user must not miss although nothing is wrong ("kept …", "interrupted; the job
+   * keeps running", "resume with: …"), on stderr; --quiet does not hide it.
+   */
+  notice(line: string): void {
     this.stderr.write(line + '\n');
   }
 

@@ -24,7 +24,7 @@ class SpinnerDisplay implements ProgressDisplay {
   // ora keeps its stream private, so log() writes through this one.
   private readonly stream: NodeJS.WriteStream;
   private readonly color: boolean;
-  private readonly releaseNotices: () => void;
+  private readonly releaseTransient: () => void;
   constructor(io: IOStreams, initial: string) {
     this.stream = io.stderr as NodeJS.WriteStream;
     // ora colours on its own; follow the IO's decision (NO_COLOR, CLICOLOR=0, --no-color).
@@ -32,7 +32,7 @@ class SpinnerDisplay implements ProgressDisplay {
     // isEnabled: the IO has decided (canAnimate reads its own env, not the process's CI/TERM).
     this.spinner = ora({ text: sanitizeLine(initial), stream: this.stream, color: this.color ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
     // A retry wait replaces the spinner's text until the next update: the spinner never looks stuck.
-    this.releaseNotices = io.takeNotices((line) => this.update(line));
+    this.releaseTransient = io.takeTransient((line) => this.update(line));
   }
   update(text: string): void {
     this.spinner.text = sanitizeLines(text);
@@ -45,17 +45,17 @@ class SpinnerDisplay implements ProgressDisplay {
     this.spinner.render();
   }
   succeed(text: string): void {
-    this.releaseNotices();
+    this.releaseTransient();
     if (this.color) this.spinner.succeed(sanitizeLine(text));
     else this.spinner.stopAndPersist({ symbol: '✓', text: sanitizeLine(text) });
   }
   fail(text: string): void {
-    this.releaseNotices();
+    this.releaseTransient();
     if (this.color) this.spinner.fail(sanitizeLine(text));
     else this.spinner.stopAndPersist({ symbol: '✗', text: sanitizeLine(text) });
   }
   stop(): void {
-    this.releaseNotices();
+    this.releaseTransient();
     this.spinner.stop();
   }
 }

@@ -100,7 +100,7 @@ function visibleColumns(natural: number[], total: number, layout: TableLayout): 
 export function renderTable(io: IOStreams, headers: string[], rows: Cell[][], stream: 'stdout' | 'stderr' = 'stdout', layout: TableLayout = {}): string {
   const texts = rows.map((r) => headers.map((_, i) => cellText(r[i])));
   const tty = stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
-  const style = stream === 'stdout' ? io.out : io.errStyle;
+  const style = stream === 'stdout' ? io.outStyle : io.errStyle;
   if (!tty) {
     const lines = texts.map((r) => r.join('\t'));
     if (stream === 'stderr') lines.unshift(headers.map((h) => h.toUpperCase()).join('\t'));
@@ -131,5 +131,5 @@ export function renderFields(io: IOStreams, fields: Array<[string, Cell]>): stri
   const shown = fields.filter(([, v]) => v !== undefined && v !== null && v !== '');
   if (!io.stdoutIsTTY) return shown.map(([k, v]) => `${cellText(k)}\t${cellText(v)}`).join('\n');
   const keyWidth = Math.max(0, ...shown.map(([k]) => k.length));
-  return shown.map(([k, v]) => `${io.out.bold(cellText(k).padEnd(keyWidth))}  ${cellText(v)}`).join('\n');
+  return shown.map(([k, v]) => `${io.outStyle.bold(cellText(k).padEnd(keyWidth))}  ${cellText(v)}`).join('\n');
 }

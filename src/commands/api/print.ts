@@ -46,7 +46,7 @@ export function printBody(io: IOStreams, answer: Answer): void {
   }
   if (looksBinary(body)) {
     const type = answer.headers['content-type'] ? `, ${sanitizeLine(answer.headers['content-type'])}` : '';
-    io.warn(`(a binary body of ${body.length} bytes${type}: not printed on a terminal; redirect stdout to a file to keep it)`);
+    io.notice(`(a binary body of ${body.length} bytes${type}: not printed on a terminal; redirect stdout to a file to keep it)`);
     return;
   }
   const text = sanitize(body.toString('utf8'));

@@ -10,7 +10,7 @@ export async function run(f: Factory, args: string[], opts: ConfigGetOptions): P
   const value = key === 'base_url' ? s.baseUrl : key === 'router_url' ? s.routerUrl : s.values[key].value;
   if (value === undefined) {
     if (f.io.json) f.io.printJson({ key, value: null });
-    else f.io.warn(`${key} is not set (no flag, no ${ENV_FOR_KEY[key]}, nothing in profile ${s.profile})`);
+    else f.io.notice(`${key} is not set (no flag, no ${ENV_FOR_KEY[key]}, nothing in profile ${s.profile})`);
     return 1;
   }
   const shown = opts.reveal ? value : shownValue(key, value);

@@ -206,13 +206,13 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
   if (resultsPath) io.info(`results: ${resultsPath}`);
   const stopped = outcome.stoppedBy;
   if (stopped && f.signal.aborted) {
-    io.warn(`${stopped.code === 'timeout' ? 'timed out' : 'interrupted'}; stopped submitting${stillRunning ? `, ${stillRunning} job(s) keep running on the service` : ''}.`);
-    io.warn(`resume with: ${resumeCommand(input.source === '-' ? '-' : plan.batchPath, resultsPath, opts, f.globals.baseUrls)}`);
+    io.notice(`${stopped.code === 'timeout' ? 'timed out' : 'interrupted'}; stopped submitting${stillRunning ? `, ${stillRunning} job(s) keep running on the service` : ''}.`);
+    io.notice(`resume with: ${resumeCommand(input.source === '-' ? '-' : plan.batchPath, resultsPath, opts, f.globals.baseUrls)}`);
     return stopped.exitCode;
   }
   if (stopped) {
     io.warn(sanitizeLine(`stopped submitting${firstHaltLine !== undefined ? ` after line ${firstHaltLine}` : ''}: ${stopped.message}`));
-    if (resultsPath) io.warn(`resume with: ${resumeCommand(input.source === '-' ? '-' : plan.batchPath, resultsPath, opts, f.globals.baseUrls)}`);
+    if (resultsPath) io.notice(`resume with: ${resumeCommand(input.source === '-' ? '-' : plan.batchPath, resultsPath, opts, f.globals.baseUrls)}`);
   }
   return worstExitCode([...exitCodes]);
 }

@@ -116,15 +116,15 @@ async function interrupted(f: Factory, last: FetchedJob, cancel: boolean, exitCo
   const { io } = f;
   const id = last.job.id;
   if (!cancel) {
-    io.warn(`interrupted; the job keeps running on the service.`);
-    io.warn(`resume with: wes jobs watch ${id}    (cancel it with: wes jobs cancel ${id})`);
+    io.notice(`interrupted; the job keeps running on the service.`);
+    io.notice(`resume with: wes jobs watch ${id}    (cancel it with: wes jobs cancel ${id})`);
     return exitCode;
   }
   // The command's signal is aborted now: the cancel needs a client of its own, with a deadline.
   const client = new JobsClient(f.http(AbortSignal.timeout(CANCEL_DEADLINE_MS)));
   try {
     const after = await client.cancel(last);
-    io.warn(sanitizeLine(`interrupted; asked the service to cancel job ${id} (status now ${after.job.status})`));
+    io.notice(sanitizeLine(`interrupted; asked the service to cancel job ${id} (status now ${after.job.status})`));
   } catch (err) {
     io.warn(sanitizeLine(`interrupted; could not cancel job ${id}: ${(err as Error).message}`));
     io.warn(`cancel it with: wes jobs cancel ${id}`);

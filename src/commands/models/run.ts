@@ -88,7 +88,7 @@ async function saveLinkedFiles(f: Factory, output: Buffer, dir: string, existing
   try {
     value = JSON.parse(output.toString('utf8'));
   } catch {
-    f.io.warn('note: the output is not JSON; no URLs to download');
+    f.io.notice('note: the output is not JSON; no URLs to download');
     return;
   }
   const { downloadUrls, outputUrls } = await import('../../clients/models/output-urls.js');

@@ -34,7 +34,7 @@ export function conversionError(source: string, problems: NodeProblem[], cachedA
 
 /** What the conversion kept as saved although the editor would have changed it, on stderr. */
 export function warnNotes(f: Factory, notes: string[]): void {
-  for (const note of notes) f.io.warn(sanitizeLine(`note: ${note}`));
+  for (const note of notes) f.io.notice(sanitizeLine(`note: ${note}`));
 }
 
 /** Converts `ui` with the node definitions `opts` names; notes on what the editor would have changed go to stderr. */
