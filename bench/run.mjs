@@ -35,7 +35,7 @@ const ctx = {
   full: options.full,
   /** Timed runs: --runs N, else the case's default (doubled in --full). */
   runs: (quickDefault) => options.runs ?? (options.full ? quickDefault * 2 : quickDefault),
-  /** The shared dev-server (cloud surface, fast steps), started on first use. */
+  /** The shared dev-server (cloud deployment, fast steps), started on first use. */
   async server() {
     mainServer ??= await ctx.startServer({});
     return mainServer;

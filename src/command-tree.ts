@@ -30,7 +30,7 @@ export function buildCommandTree(action: ActionFactory): Command {
     .option('--max-answer-mib <n>', 'largest answer held in memory, in MiB (default 64; env WES_MAX_ANSWER_MIB); downloads are not limited')
     .option('--read-timeout <seconds>', 'abandon a response that sends nothing this long, and retry (default 30; env WES_READ_TIMEOUT)')
     .option('--profile <name>', 'configuration profile (env WES_PROFILE)')
-    .option('--base-url <url>', 'surfaces A and C base URL (env WES_BASE_URL); jobs submit --batch takes it repeated, URL[,N], one endpoint each', repeatable)
+    .option('--base-url <url>', 'base URL of the jobs and legacy APIs (env WES_BASE_URL); jobs submit --batch takes it repeated, URL[,N], one endpoint each', repeatable)
     .option('--router-url <url>', 'model router base URL (env WES_ROUTER_URL)')
     .addOption(new Option('--api-key <key>', 'API key (env WES_API_KEY)'))
     .addOption(new Option('--router-token <token>', 'model router credential (env WES_ROUTER_TOKEN)'))

@@ -78,7 +78,7 @@ export class UsageError extends WesError {
   }
 }
 
-/** An HTTP error answer from one of the surfaces, decoded. */
+/** An HTTP error answer from one of the API families (or a signed URL), decoded. */
 export class ApiError extends WesError {
   readonly headers: Record<string, string>;
   readonly retryAfterSeconds?: number;

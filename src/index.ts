@@ -1,4 +1,4 @@
-// The library entry (`import { ... } from 'wes'`): the typed surface clients on the same HTTP
+// The library entry (`import { ... } from 'wes'`): the typed clients of the three API families, on the same HTTP
 // layer the CLI uses, so a script gets the same retries, link handling and errors.
 import { HttpClient, type HttpClientOptions, type RetryInfo } from './http/client.js';
 import { JobsClient } from './clients/jobs/client.js';
@@ -16,7 +16,7 @@ export { resolveLink } from './http/links.js';
 export { ApiError, WesError, UsageError, NetworkError, TimeoutError, InterruptedError, ExitCode, EXIT_CODE_TABLE, exitCodeForApi } from './errors.js';
 export { sanitize } from './render/sanitize.js';
 
-// Surface A: job API v2.
+// jobs: job API v2.
 export { JobsClient, type FetchedJob, type FetchedAsset, type UploadRequest, type LogsAnswer } from './clients/jobs/client.js';
 export { followJob, type FollowJobOptions } from './clients/jobs/follow-job.js';
 /** @deprecated Renamed FollowJobOptions. */
@@ -27,20 +27,20 @@ export type { Job, JobStatus, JobUrls, JobError, Output, AssetRecord, SubmitRequ
 /** @deprecated Renamed JobProgress (the spec's "A. Progress"), apart from the CLI's progress display. */
 export type { JobProgress as Progress } from './protocol/jobs.js';
 
-// Surface B: model router.
+// models: the model router.
 export { ModelsClient, type RunAnswer, type SchemaAnswer } from './clients/models/client.js';
 export { walkCatalog, type WalkOptions } from './clients/models/walk.js';
 export { parseModelId, type ModelRef } from './protocol/model-ids.js';
 export type { RouterModelListEntry, RouterModelDetail, RouterModelListResponse } from './protocol/models.js';
 
-// Surface C: cloud API v1 (deprecated).
+// legacy: cloud API v1 (deprecated).
 export { LegacyClient } from './clients/legacy/client.js';
 export type { V1PromptRequest, V1PromptResponse, V1JobStatus, V1Queue, V1UploadResult } from './protocol/legacy.js';
 
 export interface ClientOptions {
-  /** Surfaces A and C; default http://127.0.0.1:8188 (where `wes dev-server` listens). May carry a path prefix and `{deployment}`. */
+  /** The jobs and legacy APIs; default http://127.0.0.1:8188 (where `wes dev-server` listens). May carry a path prefix and `{deployment}`. */
   baseUrl?: string;
-  /** Surface B; default the base URL. */
+  /** The models API; default the base URL. */
   routerUrl?: string;
   /** Jobs: `Authorization: Bearer`; v1: `X-API-Key`. */
   apiKey?: string;
@@ -70,7 +70,7 @@ function clientsFor(http: HttpClient): Clients {
   return { http, jobs: new JobsClient(http), models: new ModelsClient(http), legacy: new LegacyClient(http), close: () => http.close() };
 }
 
-/** One HTTP client and the three surface clients on it, from plain options (no config file, no environment). */
+/** One HTTP client and the three API families' clients on it, from plain options (no config file, no environment). */
 export function createClients(options: ClientOptions = {}): Clients {
   const deployment = validateDeployment(options.deployment);
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, deployment, 'baseUrl');

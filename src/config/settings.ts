@@ -39,9 +39,9 @@ export interface Settings {
   profile: string;
   profileSource: SettingSource;
   values: Record<ProfileKey, ResolvedValue>;
-  /** Surface A and C base URL, `{deployment}` substituted, no trailing slash. */
+  /** Base URL of the jobs and legacy APIs, `{deployment}` substituted, no trailing slash. */
   baseUrl: string;
-  /** Surface B base URL. */
+  /** Base URL of the models API (the model router). */
   routerUrl: string;
   apiKey: string | undefined;
   routerToken: string | undefined;

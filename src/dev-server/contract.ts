@@ -1,6 +1,6 @@
 // The seams between the dev-server's parts: the core (HTTP/WS listeners, dispatch, faults,
-// signed URLs), the engine with its blob store, surface A (job API v2), surface B (router) and
-// surface C (cloud API v1). Each surface module exports a handler with the RouteHandler shape;
+// signed URLs), the engine with its blob store, the jobs API (job API v2), the models API (model router) and
+// the legacy API (cloud API v1). Each family's module exports a handler with the RouteHandler shape;
 // the core calls them in turn and the first that returns true owns the request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventEmitter } from 'node:events';
@@ -15,7 +15,7 @@ export interface DevServerOptions {
   port?: number; // default 8188; 0 picks a free port
   deployment?: DeploymentKind; // default 'cloud' (the `--surface` flag)
   apiKey?: string; // cloud: required credential (default 'wes-dev-key'); self-hosted: the static --token
-  engineOnly?: boolean; // self-hosted: serve only what a bare ComfyUI engine serves (v1): no job API v2, no router
+  engineOnly?: boolean; // self-hosted: serve only what a bare ComfyUI engine serves (v1): no jobs API, no models API
   routerTokens?: string[]; // extra bearer credentials accepted by the router (the api key always is)
   notEnabledTokens?: string[]; // router credentials that get 403 not_enabled
   retentionMs?: number; // job retention before `expired` (default 1 hour)
@@ -30,13 +30,13 @@ export interface DevServerOptions {
   deploymentState?: 'ready' | 'not_ready' | 'unavailable' | 'stopped'; // serverless error switch
   maxBodyBytes?: number; // JSON body limit, 413 above (default 32 MiB); uploads: 2 GiB
   routerLimits?: { inFlight?: number; spendCents?: number }; // per credential (defaults 4 calls, 500 cents)
-  forbiddenTokens?: string[]; // surface A/C credentials that authenticate but get 403 forbidden (default ['wes-dev-forbidden'])
+  forbiddenTokens?: string[]; // jobs/legacy credentials that authenticate but get 403 forbidden (default ['wes-dev-forbidden'])
   maxQueue?: number; // queued jobs beyond this: 429 queue_full (default 100)
   keepaliveMs?: number; // SSE `: keepalive` comment interval (default 15000)
   maxUploadBytes?: number; // asset upload limit, 413 above (default 2 GiB)
   // Both lists below are valid v1 credentials for the core's X-API-Key and /ws token checks.
-  inactiveKeys?: string[]; // surface C: keys that authenticate but whose subscription is inactive: POST /api/prompt answers 429 (default [])
-  noCreditKeys?: string[]; // surface C: keys that authenticate but whose balance is empty: POST /api/prompt answers 402 (default [])
+  inactiveKeys?: string[]; // the legacy API: keys that authenticate but whose subscription is inactive: POST /api/prompt answers 429 (default [])
+  noCreditKeys?: string[]; // the legacy API: keys that authenticate but whose balance is empty: POST /api/prompt answers 402 (default [])
   log?: (line: string) => void; // request log sink (CLI: stderr); silent when absent
 }
 
@@ -49,7 +49,7 @@ export interface DevServerHandle {
   close(): Promise<void>;
 }
 
-/** Per-request context the core builds and hands to each surface handler. */
+/** Per-request context the core builds and hands to each family's handler. */
 export interface RequestContext {
   req: IncomingMessage;
   res: ServerResponse;

@@ -1,4 +1,4 @@
-// Small request/response helpers every dev-server surface uses, so each surface answers in its
+// Small request/response helpers every API family of the dev-server uses, so each answers in its
 // own error shape without repeating the plumbing.
 import type { RequestContext } from './contract.js';
 
@@ -81,7 +81,7 @@ export function sendEmpty(ctx: RequestContext, status: number, headers: Record<s
   ctx.res.end();
 }
 
-/** Surface A ErrorEnvelope: {error: {code, message, details?}}. */
+/** The jobs API ErrorEnvelope: {error: {code, message, details?}}. */
 export function sendV2Error(
   ctx: RequestContext,
   status: number,
@@ -93,7 +93,7 @@ export function sendV2Error(
   sendJson(ctx, status, { error: { code, message, ...(details !== undefined ? { details } : {}) } }, headers);
 }
 
-/** Surface B RouterErrorResponse plus the X-Service-Error-Type header. */
+/** The models API RouterErrorResponse plus the X-Service-Error-Type header. */
 export function sendModelsError(
   ctx: RequestContext,
   status: number,
@@ -105,7 +105,7 @@ export function sendModelsError(
   sendJson(ctx, status, body, { 'x-service-error-type': errorType, ...headers });
 }
 
-/** Surface C: the interface leaves the body unshown; we answer {error: {type, message}} like the local engine. */
+/** The legacy API: the interface leaves the body unshown; we answer {error: {type, message}} like the local engine. */
 export function sendV1Error(ctx: RequestContext, status: number, type: string, message: string, extra: Record<string, unknown> = {}): void {
   sendJson(ctx, status, { error: { type, message, ...extra } });
 }

@@ -1,5 +1,5 @@
-// `wes dev-server`: a local implementation of the three surfaces on loopback. startDevServer
-// binds the main listener (surfaces A, B, C and the /ws WebSocket) and the signed-URL listener.
+// `wes dev-server`: a local implementation of the three API families on loopback. startDevServer
+// binds the main listener (the jobs, models and legacy APIs and the /ws WebSocket) and the signed-URL listener.
 import { createServer } from 'node:http';
 import type { DevServerHandle, DevServerOptions, DevState } from './contract.js';
 import { FileBlobStore } from './assets/blob-store.js';
@@ -27,7 +27,7 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
   const engine = new DevEngine(state);
   state.engine = engine;
 
-  // The self-hosted surface answers v1 as a ComfyUI engine does; the others as the hosted cloud API.
+  // The self-hosted deployment answers v1 as a ComfyUI engine does; the others as the hosted cloud API.
   const v1 = options.deployment === 'self-hosted' ? handleSelfHosted : handleLegacy;
   const main = createServer(createMainListener(state, [handleJobsApi, handleModels, v1]));
   const signed = createServer(createSignedListener(state, signer));

@@ -48,7 +48,7 @@ export interface Output {
 }
 
 /**
- * An asset record: the Output fields plus what the serving surface adds; the interface does not
+ * An asset record: the Output fields plus what the serving deployment adds; the interface does not
  * show those, the dev-server design ("Paths the interface leaves unshown") fixes
  * `file_path` and `created_at`.
  */
@@ -84,7 +84,7 @@ export interface JobUrls {
   self: string;
   events: string;
   cancel: string;
-  /** Absent: the surface captures no logs for any job. */
+  /** Absent: the deployment captures no logs for any job. */
   logs?: string;
 }
 

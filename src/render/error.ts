@@ -94,7 +94,7 @@ export function renderError(io: IOStreams, thrown: unknown): number {
 /** An API path that appears twice: the base URL already carried it (`…/api/v2` as base URL). */
 const DOUBLED_API_PATH = /(\/api\/v2|\/v1\/models|\/api)(?:\/.*)?\1(\/|$)/;
 
-/** Hints for codes of every surface, where one helps. */
+/** Hints for codes of every API family, where one helps. */
 export function hintFor(err: WesError): string | undefined {
   const path = err instanceof ApiError ? err.path : undefined;
   if (path && (err.status === 404 || err.status === 405) && DOUBLED_API_PATH.test(path)) {

@@ -1,4 +1,4 @@
-// The one line a retry wait of a second or more shows on every surface, e.g.
+// The one line a retry wait of a second or more shows on every API family, e.g.
 // `service busy (503); retrying in 2 s (attempt 2/5)`: a job that is fine must not look stuck.
 import type { RetryInfo } from '../http/client.js';
 

@@ -1,4 +1,4 @@
-// Surface A on the serverless surface through the built binary: a base URL with `{deployment}`,
+// The jobs API on the serverless deployment through the built binary: a base URL with `{deployment}`,
 // links under /deployment/{id}/api/v2 resolved against the answering origin, logs (text, 204,
 // 404), signed URLs that expire, and the deployment error codes.
 import { readdirSync } from 'node:fs';

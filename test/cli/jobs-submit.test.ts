@@ -1,4 +1,4 @@
-// `wes jobs submit` through the built binary against the dev-server (cloud surface): local
+// `wes jobs submit` through the built binary against the dev-server (cloud deployment): local
 // refusals before any request, --set values and files, the partner key, idempotency, --wait.
 import { describe, expect, it } from 'vitest';
 import { addFaults, imageWorkflow, getJson, useDevServer } from '../helpers/dev-server.js';

@@ -2,10 +2,10 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startFast, useDevServer, getJson, submitJob, imageWorkflow, v2Auth } from '../helpers/dev-server.js';
 
-describe('dev-server core: cloud surface', () => {
+describe('dev-server core: cloud deployment', () => {
   const ctx = useDevServer({ deployment: 'cloud' });
 
-  it('refuses surface A without a bearer key, with a wrong one, and with a JWT', async () => {
+  it('refuses the jobs API without a bearer key, with a wrong one, and with a JWT', async () => {
     const url = `${ctx.server.url}/api/v2/jobs/some-id`;
     for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Bearer aaa.bbb.ccc' }] as Record<string, string>[]) {
       const res = await fetch(url, { headers });
@@ -76,7 +76,7 @@ describe('dev-server core: cloud surface', () => {
     expect((await getJson(ctx.server, '/api/v2/jobs/whatever')).status).toBe(404);
   });
 
-  it('has no logs link and no logs route off the serverless surface', async () => {
+  it('has no logs link and no logs route off the serverless deployment', async () => {
     const { body } = await submitJob(ctx.server, imageWorkflow({ steps: 1 }));
     expect(body.urls.logs).toBeUndefined();
     expect(body.deployment_id).toBeUndefined();
@@ -113,7 +113,7 @@ describe('dev-server core: request limits and shutdown', () => {
   });
 });
 
-describe('dev-server core: self-hosted surface', () => {
+describe('dev-server core: self-hosted deployment', () => {
   it('is open without a token', async () => {
     const server = await startFast({ deployment: 'self-hosted' });
     try {

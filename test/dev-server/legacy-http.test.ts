@@ -1,4 +1,4 @@
-// Surface C REST routes of the dev-server, over real HTTP.
+// The legacy API REST routes of the dev-server, over real HTTP.
 import { describe, expect, it } from 'vitest';
 import { encodeGradientPng } from '../../src/dev-server/models/stock/png.js';
 import { startFast, useDevServer } from '../helpers/dev-server.js';
@@ -13,7 +13,7 @@ function imageForm(name: string, bytes: Buffer, fields: Record<string, string> =
   return form;
 }
 
-describe('surface C REST', () => {
+describe('the legacy API REST', () => {
   const ctx = useDevServer({ faults: true, inactiveKeys: ['inactive-key'], noCreditKeys: ['broke-key'], stepMs: 3 });
 
   it('serves object_info, one class of it, and the feature flags', async () => {

@@ -1,4 +1,4 @@
-// Shared pieces of the surface C tests: workflows, a v1 fetch helper and a WebSocket recorder.
+// Shared pieces of the legacy API tests: workflows, a v1 fetch helper and a WebSocket recorder.
 import WebSocket from 'ws';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 

@@ -1,4 +1,4 @@
-// Surface C WebSocket `/ws` of the dev-server: handshake rules, JSON messages through a run,
+// The legacy API WebSocket `/ws` of the dev-server: handshake rules, JSON messages through a run,
 // binary frames byte by byte, interleaved prompts and the scripted socket faults.
 import { describe, expect, it } from 'vitest';
 import { decodeFrame } from '../../src/protocol/legacy-frames.js';
@@ -9,7 +9,7 @@ function u32(bytes: Buffer, at: number): number {
   return bytes.readUInt32BE(at);
 }
 
-describe('surface C WebSocket', () => {
+describe('the legacy API WebSocket', () => {
   const ctx = useDevServer({ faults: true, slots: 2, stepMs: 4 });
 
   it('refuses a wrong or missing token with 401 and a forbidden one with 403', async () => {
@@ -113,7 +113,7 @@ describe('surface C WebSocket', () => {
   });
 });
 
-describe('surface C WebSocket faults', () => {
+describe('the legacy API WebSocket faults', () => {
   it('drops a connection after some bytes, refuses a handshake, truncates and corrupts a frame', async () => {
     const server = await startFast({ faults: true, stepMs: 4 });
     try {

@@ -44,7 +44,7 @@ async function idle(s: DevServerHandle): Promise<void> {
   }
 }
 
-describe('self-hosted surface: routes', () => {
+describe('self-hosted deployment: routes', () => {
   it('serves every route bare and under /api/, with no credential', async () => {
     for (const path of ['/object_info', '/queue', '/system_stats', '/history', '/prompt']) {
       const bare = await v1(server, 'GET', path);
@@ -86,7 +86,7 @@ describe('self-hosted surface: routes', () => {
   });
 });
 
-describe('self-hosted surface: POST /prompt', () => {
+describe('self-hosted deployment: POST /prompt', () => {
   it('accepts a workflow with the recorded answer, ignoring a prompt_id the client sends', async () => {
     const { status, body } = await v1(server, 'POST', '/api/prompt', { prompt: twoNodes, prompt_id: 'mine' });
     expect(status).toBe(200);
@@ -123,7 +123,7 @@ describe('self-hosted surface: POST /prompt', () => {
   });
 });
 
-describe('self-hosted surface: queue, history, interrupt, view', () => {
+describe('self-hosted deployment: queue, history, interrupt, view', () => {
   it('lists running and pending prompts as the engine\'s tuples, and deletes pending ones with an empty 200', async () => {
     await idle(server);
     const running = await submit(server, longWorkflow('run', 2));
@@ -180,7 +180,7 @@ describe('self-hosted surface: queue, history, interrupt, view', () => {
   });
 });
 
-describe('self-hosted surface: the WebSocket', () => {
+describe('self-hosted deployment: the WebSocket', () => {
   it('sends one prompt\'s messages in the recorded order, `executing` node:null last', async () => {
     const ws = await WsRecorder.open(server);
     try {

@@ -1,4 +1,4 @@
-// Faults on surface C, through the binary: a WebSocket dropped mid-run (the watch reconnects,
+// Faults on the legacy API, through the binary: a WebSocket dropped mid-run (the watch reconnects,
 // re-checks by REST and succeeds), and a v1 prompt POST, which has no Idempotency-Key and so is
 // never repeated: a 503 or a reset ends the command after one attempt, and never makes two jobs.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { longWorkflow, sampleWorkflow, submit } from '../dev-server/legacy-kit.j
 import { LEGACY_KEY, wes } from '../cli/legacy-kit.js';
 import { countsFrom, filesUnder, jobsTagged, useFaultServer } from './kit.js';
 
-describe('faults on surface C', () => {
+describe('faults on the legacy API', () => {
   const fx = useFaultServer({ apiKey: LEGACY_KEY, stepMs: 4, slots: 2 });
   const dir = mkdtempSync(join(tmpdir(), 'wes-faults-v1-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -21,7 +21,7 @@ export function useDevServer(options: DevServerOptions = {}): { server: DevServe
   return holder;
 }
 
-/** Authorization headers for the server's surface A (Bearer) and C (X-API-Key). */
+/** Authorization headers for the server's jobs API (Bearer) and legacy API (X-API-Key). */
 export function v2Auth(server: DevServerHandle): Record<string, string> {
   return server.apiKey ? { authorization: `Bearer ${server.apiKey}` } : {};
 }
@@ -43,7 +43,7 @@ export async function requestCounts(server: DevServerHandle): Promise<Record<str
   return (await (await fetch(`${server.url}/__dev/requests`)).json()) as Record<string, number>;
 }
 
-// ---- surface A helpers ----------------------------------------------------------------------
+// ---- the jobs API helpers ----------------------------------------------------------------------
 
 export type Json = Record<string, any>;
 
@@ -62,7 +62,7 @@ export async function getJson(server: DevServerHandle, path: string, headers: Re
   return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Json) : {} };
 }
 
-/** Submits a workflow on surface A (under `prefix` on serverless) and returns the answer. */
+/** Submits a workflow on the jobs API (under `prefix` on serverless) and returns the answer. */
 export function submitJob(server: DevServerHandle, workflow: unknown, extra: { extra_data?: unknown; key?: string; prefix?: string } = {}) {
   const headers: Record<string, string> = extra.key ? { 'idempotency-key': extra.key } : {};
   const body = extra.extra_data === undefined ? { workflow } : { workflow, extra_data: extra.extra_data };

@@ -1,4 +1,4 @@
-// A purpose-built surface A for shapes the dev-server will not produce: one job whose outputs,
+// A purpose-built jobs API for shapes the dev-server will not produce: one job whose outputs,
 // names, error text and links the test chooses, served over http or https, every request
 // recorded. Outputs are served from `/blob/<i>` (with Range) unless a test answers them itself.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';

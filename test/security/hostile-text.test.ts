@@ -16,7 +16,7 @@ describe('hostile text from the dev-server', () => {
   const wes = wesAgainst(() => fx.server);
   const dir = useTempDir();
 
-  it('an error message of surface A: human stderr neutralised, --json stderr exact but escaped', async () => {
+  it('an error message of the jobs API: human stderr neutralised, --json stderr exact but escaped', async () => {
     const text = hostile('v2-error');
     const id = (await submitJob(fx.server, imageWorkflow({ steps: 1 }))).body.id as string;
     const spec = { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 409, body: { error: { code: `bad\u001b[2Jcode`, message: text } }, headers: { 'x-service-request-id': 'rid-\u009b2J-\u0085' } };
@@ -30,7 +30,7 @@ describe('hostile text from the dev-server', () => {
     expect(JSON.parse(json.stderr).error.message).toBe(text);
   });
 
-  it('error text of surfaces B and C and of a plain-text 5xx body is neutralised too', async () => {
+  it('error text of the models and legacy APIs and of a plain-text 5xx body is neutralised too', async () => {
     await addFaults(fx.server, [
       { match: 'GET /v1/models', action: 'status', status: 400, body: { detail: hostile('router'), error_type: `x\u001b[1m` } },
       { match: 'GET /api/queue', action: 'status', status: 400, body: { error: { type: 'bad', message: hostile('v1') } } },

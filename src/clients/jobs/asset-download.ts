@@ -1,5 +1,5 @@
 // Saves one asset: its bytes come from the asset's content route (a redirect to a signed URL, so
-// each attempt gets a fresh one) or, where a surface lacks that route, from the record's own `url`
+// each attempt gets a fresh one) or, where a deployment lacks that route, from the record's own `url`
 // (re-read when it has expired). Checked against the record's blake3, asked again when still null.
 import { ApiError } from '../../errors.js';
 import { saveToFile, type FileChoices, type OpenedBody } from '../../files/save.js';

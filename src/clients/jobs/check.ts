@@ -8,7 +8,7 @@ import { badResponse as badResponseOf, isRecord, SAFE_ID } from '../shared/respo
 
 export { isRecord };
 
-/** A malformed answer of this surface. */
+/** A malformed answer of this API family. */
 export function badResponse(what: string, res: HttpResponse<unknown>): WesError {
   return badResponseOf('jobs', what, res);
 }

@@ -1,4 +1,4 @@
-// Typed client for surface A (job API v2): jobs and assets. No printing: commands render. Links
+// Typed client for the jobs API (job API v2): jobs and assets. No printing: commands render. Links
 // in answers are followed (resolved against the origin of the answer that carried them), never
 // rebuilt from ids; the only paths built here are the operations the interface names by path.
 import { randomUUID } from 'node:crypto';

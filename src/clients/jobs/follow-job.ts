@@ -30,7 +30,7 @@ const MAX_BACKOFF_MS = 30_000;
 
 /**
  * What makes two snapshots different for a watcher: everything but the signed URLs of outputs,
- * which a surface may re-sign on every read.
+ * which a deployment may re-sign on every read.
  */
 export function changeKey(job: Job): string {
   return JSON.stringify({ ...job, outputs: job.outputs.map(({ url: _url, url_expires_at: _expires, ...rest }) => rest) });

@@ -1,4 +1,4 @@
-// Typed client for surface C (cloud API v1, deprecated). No printing: commands render. Every
+// Typed client for the legacy API (cloud API v1, deprecated). No printing: commands render. Every
 // answer is untrusted, so each one is checked for the fields the commands rely on.
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -37,7 +37,7 @@ export function readObjectInfo(text: string): ObjectInfo | undefined {
   }
 }
 
-/** A malformed answer of this surface. */
+/** A malformed answer of this API family. */
 export function badResponse(what: string, res: HttpResponse<unknown>): WesError {
   return badResponseOf('legacy', what, res);
 }

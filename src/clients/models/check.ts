@@ -7,7 +7,7 @@ import { isObject } from '../../protocol/openapi-document.js';
 import type { RouterModelDetail, RouterModelListEntry, RouterModelListResponse } from '../../protocol/models.js';
 import { badResponse as badResponseOf } from '../shared/response-check.js';
 
-/** A malformed answer of this surface. */
+/** A malformed answer of this API family. */
 export function badResponse(what: string, res: HttpResponse<unknown>): WesError {
   return badResponseOf('models', what, res);
 }

@@ -1,4 +1,4 @@
-// A typed client for surface B (the model router). No printing: commands decide what to show.
+// A typed client for the models API (the model router). No printing: commands decide what to show.
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { checkDetail, checkListPage } from './check.js';
 import { modelPath, type ModelRef } from '../../protocol/model-ids.js';

@@ -1,4 +1,4 @@
-// Every answer is untrusted: the surface clients check the fields they rely on, and a malformed
+// Every answer is untrusted: the clients of each API family check the fields they rely on, and a malformed
 // answer becomes one clear error (exit 1) instead of a crash later on.
 import type { HttpResponse } from '../../http/client.js';
 import { ExitCode, WesError, type ErrorOrigin } from '../../errors.js';

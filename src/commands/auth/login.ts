@@ -50,7 +50,7 @@ export async function run(f: Factory, _args: string[], raw: Record<string, unkno
     const current = f.settings().baseUrl;
     const url = await prompt(io, `Base URL [${current}]: `);
     if (url) updates.base_url = url;
-    const key = await prompt(io, 'API key (empty for a self-hosted surface without one): ', true);
+    const key = await prompt(io, 'API key (empty for a self-hosted deployment without one): ', true);
     if (key) updates.api_key = key;
     const routerToken = await prompt(io, 'Router credential (empty: use the API key): ', true);
     if (routerToken) updates.router_token = routerToken;

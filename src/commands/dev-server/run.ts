@@ -39,14 +39,14 @@ export async function run(f: Factory, _args: string[], opts: Record<string, unkn
   });
   const base = deployment === 'serverless' ? `${server.url}/deployment/${server.state.options.deploymentId}` : server.url;
   f.io.println(server.url);
-  const imitation = deployment === 'self-hosted' ? `, v1 as a ComfyUI engine${opts.engineOnly ? ' only (no job API v2, no router)' : ''}` : '';
-  f.io.info(`wes dev-server: ${deployment} surface listening on ${server.url}${imitation} (signed URLs on ${server.signedOrigin})`);
+  const imitation = deployment === 'self-hosted' ? `, v1 as a ComfyUI engine${opts.engineOnly ? ' only (no jobs API, no models API)' : ''}` : '';
+  f.io.info(`wes dev-server: ${deployment} deployment listening on ${server.url}${imitation} (signed URLs on ${server.signedOrigin})`);
   const remote = remoteOrigins(host, server.state.options.port);
   if (remote.length) f.io.info(`Listening on every interface: from other machines use ${remote.join(' or ')} (the URLs above work on this machine)`);
   f.io.info('Point wes at it from another terminal:');
   f.io.info(`  export WES_BASE_URL=${base}`);
   if (apiKey) f.io.info(`  export WES_API_KEY=${apiKey}`);
-  if (!apiKey) f.io.info(opts.engineOnly ? '  (no credential needed)' : '  (no credential needed on this surface; the router still wants any bearer token: export WES_ROUTER_TOKEN=dev)');
+  if (!apiKey) f.io.info(opts.engineOnly ? '  (no credential needed)' : '  (no credential needed on this deployment; the models API still wants any bearer token: export WES_ROUTER_TOKEN=dev)');
   f.io.info('Stop with Ctrl-C.');
   await new Promise<void>((resolve) => {
     if (f.signal.aborted) return resolve();

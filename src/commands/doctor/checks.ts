@@ -111,7 +111,7 @@ export function familyChecks(s: Settings, timed: TimedProbe, engine: EngineIdent
     const what = probe.family === 'jobs' ? 'job API v2 (use `wes legacy`)' : 'model router';
     return [
       row('reachable', 'warn', `not served: ${describeEngine(engine)} has no ${what}`, where),
-      row('credential', 'skip', 'not checked: the surface is not served here', where),
+      row('credential', 'skip', 'not checked: this API is not served here', where),
     ];
   }
   switch (probe.verdict) {
@@ -133,17 +133,17 @@ export function familyChecks(s: Settings, timed: TimedProbe, engine: EngineIdent
       const tried = triedUrl(s, probe.message);
       return [
         row('reachable', 'fail', probe.message, { ...where, hint: connectionHint(tried, s.profile, false), exit_code: ExitCode.ERROR }),
-        row('credential', 'skip', 'not checked: the surface did not answer', where),
+        row('credential', 'skip', 'not checked: this API did not answer', where),
       ];
     }
     case 'error':
       return [
-        row('reachable', 'fail', `answered, but not as the ${probe.surface} surface: ${probe.message}`, {
+        row('reachable', 'fail', `answered, but not as the ${probe.family} API: ${probe.message}`, {
           ...where,
           hint: notServedHint(probe.family),
           exit_code: probe.status === null ? ExitCode.ERROR : exitCodeForApi(probe.status, undefined),
         }),
-        row('credential', 'skip', 'not checked: the surface answered with an error', where),
+        row('credential', 'skip', 'not checked: this API answered with an error', where),
       ];
   }
 }

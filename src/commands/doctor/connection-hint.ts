@@ -36,7 +36,7 @@ export function connectionHint(tried: TriedUrl, profile: string, doctor = true):
   }
   return (
     `wes tried ${tried.url}, the ${tried.what} from ${tried.source} (profile "${profile}"). Is the server running and the URL right?` +
-    `${doctor ? ' `wes doctor` checks every surface;' : ''} \`wes auth login\` or --base-url points wes elsewhere`
+    `${doctor ? ' `wes doctor` checks every API family;' : ''} \`wes auth login\` or --base-url points wes elsewhere`
   );
 }
 

@@ -4,17 +4,17 @@ import type { ActionFactory } from '../types.js';
 export function registerDoctor(program: Command, action: ActionFactory): void {
   program
     .command('doctor')
-    .description('Check the configuration, each surface\'s reachability and credential, and the clock')
+    .description('Check the configuration, each API family\'s reachability and credential, and the clock')
     .helpGroup('Setup and tools:')
     .addHelpText(
       'after',
       `
-Checks, in order: the settings resolve; the config file is private (mode 0600); each surface
-(jobs, router, legacy) answers; each accepts its credential; the local clock is within 60 s of
+Checks, in order: the settings resolve; the config file is private (mode 0600); each API family
+(jobs, models, legacy) answers; each accepts its credential; the local clock is within 60 s of
 the servers' Date header (a warning, not a failure). --json prints the array of checks.
 
 Exit code: 0 when nothing failed; otherwise that of the most basic failure: 2 settings do not
-resolve, 1 config file readable by others or a surface unreachable, 4 a credential refused.
+resolve, 1 config file readable by others or an API unreachable, 4 a credential refused.
 
 Examples:
   $ wes doctor

@@ -20,7 +20,7 @@ function hintsOf(checks: Check[]): Map<string, string[]> {
 
 export async function run(f: Factory): Promise<number> {
   const { io } = f;
-  const progress = io.json ? undefined : createProgressDisplay(io, 'checking configuration, surfaces and clock…');
+  const progress = io.json ? undefined : createProgressDisplay(io, 'checking configuration, API families and clock…');
   let checks: Check[];
   try {
     checks = await runChecks(f);

@@ -28,7 +28,7 @@ export function environmentTopic(): string {
     '',
     'Output: NO_COLOR or CLICOLOR=0 turn colour off, CLICOLOR_FORCE=1 forces it; spinners appear only',
     'when stderr is a terminal.',
-    'Dev server: WES_DEV_API_KEY is the key `wes dev-server` accepts on its cloud surface.',
+    'Dev server: WES_DEV_API_KEY is the key `wes dev-server` accepts on its cloud deployment.',
   ].join('\n');
 }
 

@@ -74,7 +74,7 @@ Examples:
 
   jobs
     .command('logs <id>')
-    .description('Print what the run printed (on surfaces that keep logs)')
+    .description('Print what the run printed (on deployments that keep logs)')
     .addHelpText('after', `
 Examples:
   $ wes jobs logs "$ID"

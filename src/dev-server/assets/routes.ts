@@ -1,4 +1,4 @@
-// Surface A asset routes: upload, from-hash, by-hash existence, record, content redirect.
+// The jobs API asset routes: upload, from-hash, by-hash existence, record, content redirect.
 import type { RequestContext } from '../contract.js';
 import { readJson, sendEmpty, sendJson, sendV2Error } from '../http-kit.js';
 import { fingerprint, idempotencyKey, idempotencyStore } from '../jobs/idempotency.js';

@@ -1,4 +1,4 @@
-// Surface A (job API v2): the route table for jobs and assets.
+// The jobs API (job API v2): the route table for jobs and assets.
 import type { RequestContext, RouteHandler } from '../contract.js';
 import { assetContent, assetFromHash, blobExists, getAsset, uploadAsset } from '../assets/routes.js';
 import { cancelJob, getJob, jobEvents, jobLogs } from './jobs-routes.js';

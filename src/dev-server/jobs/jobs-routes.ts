@@ -4,7 +4,7 @@ import { sendEmpty, sendJson, sendV2Error } from '../http-kit.js';
 import { streamJobEvents } from './events.js';
 import { jobJson } from './view.js';
 
-/** The job when this surface (and deployment) serves it; otherwise answers 404. */
+/** The job when this deployment serves it; otherwise answers 404. */
 function findJob(ctx: RequestContext, id: string): EngineJob | undefined {
   const job = ctx.state.engine.get(id);
   const sameDeployment = job && (job.deployment_id ?? null) === (ctx.deploymentId ?? null);

@@ -1,4 +1,4 @@
-// Host-relative links of surface A, carrying the mount prefix the request came in on.
+// Host-relative links of the jobs API, carrying the mount prefix the request came in on.
 import type { RequestContext } from '../contract.js';
 
 export function v2Path(ctx: RequestContext, rest: string): string {
@@ -11,7 +11,7 @@ export function jobUrls(ctx: RequestContext, id: string): Record<string, string>
     self,
     events: `${self}/events`,
     cancel: `${self}/cancel`,
-    // Only the serverless surface captures execution logs.
+    // Only the serverless deployment captures execution logs.
     ...(ctx.state.options.deployment === 'serverless' ? { logs: `${self}/logs` } : {}),
   };
 }

@@ -1,4 +1,4 @@
-// The wire shapes of surface A built from engine records: Job, Output, asset record.
+// The wire shapes of the jobs API built from engine records: Job, Output, asset record.
 // Signed URLs are minted at read time, so every read carries a fresh `url_expires_at`.
 import type { EngineJob, RequestContext, StoredOutput } from '../contract.js';
 import { jobUrls } from './links.js';

@@ -1,4 +1,4 @@
-// Who may use surface C, and which accounts cannot run work. The core checks `X-API-Key` on REST
+// Who may use the legacy API, and which accounts cannot run work. The core checks `X-API-Key` on REST
 // calls; the WebSocket handshake and the subscription checks of the run routes are checked here.
 import type { IncomingMessage } from 'node:http';
 import type { DevState } from '../contract.js';

@@ -1,4 +1,4 @@
-// Surface C (cloud API v1, deprecated) of the dev-server: every `/api/...` path outside `/api/v2`,
+// The legacy API (cloud API v1, deprecated) of the dev-server: every `/api/...` path outside `/api/v2`,
 // plus the `/ws` WebSocket. The core has already checked `X-API-Key` before this runs.
 import type { RequestContext, RouteHandler } from '../contract.js';
 import { sendV1Error } from '../http-kit.js';

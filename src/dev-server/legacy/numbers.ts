@@ -1,5 +1,5 @@
 // v1 answers carry a queue `number` per prompt (the local engine's submission counter). The engine
-// keeps no such counter, so surface C hands them out in the order it first sees each job.
+// keeps no such counter, so the legacy API hands them out in the order it first sees each job.
 import type { DevState } from '../contract.js';
 
 interface Counter {

@@ -1,5 +1,5 @@
 // Router credentials. Accepted: the server's API key, any configured router token, and on a
-// self-hosted surface without a key any non-empty bearer. Prefixes give test credentials an
+// self-hosted deployment without a key any non-empty bearer. Prefixes give test credentials an
 // entitlement profile (see README.md): `limited-` is not entitled to the `prime` provider,
 // `broke-` has no credits.
 import type { RequestContext } from '../contract.js';

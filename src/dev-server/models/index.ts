@@ -1,4 +1,4 @@
-// Surface B of the dev-server: the model router under /v1/models. Behaviour and test triggers
+// The models API of the dev-server: the model router under /v1/models. Behaviour and test triggers
 // are listed in README.md next to this file.
 import type { RequestContext, RouteHandler } from '../contract.js';
 import { BodyError } from '../http-kit.js';

@@ -61,7 +61,7 @@ class EngineHistory {
 
 const histories = new WeakMap<DevState, EngineHistory>();
 
-/** Starts recording every prompt's ending; the self-hosted surface calls it once at start-up. */
+/** Starts recording every prompt's ending; the self-hosted deployment calls it once at start-up. */
 export function attachEngineHistory(state: DevState): { close(): void } {
   const history = new EngineHistory(state);
   histories.set(state, history);

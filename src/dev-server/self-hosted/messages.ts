@@ -1,7 +1,7 @@
 // The WebSocket messages of a self-hosted engine, in the order the observations record for one
 // prompt: status, execution_start, execution_cached, executing/executed per node, the ending
 // (execution_success, execution_error or execution_interrupted), status, then `executing` with
-// `node: null` last. Unlike the cloud surface it sends no progress_state, no notifications, no
+// `node: null` last. Unlike the cloud deployment it sends no progress_state, no notifications, no
 // text frames, and `status` messages without a prompt id. A prompt deleted from the queue before
 // it ran ends with no message of its own (only the queue status changes); the engine has no expiry.
 import type { Engine, EngineEvent } from '../contract.js';

@@ -1,4 +1,4 @@
-// Where a request to the self-hosted surface is routed.
+// Where a request to the self-hosted deployment is routed.
 
 /**
  * The engine serves each route bare and under `/api/`: a bare path is handled as its `/api/` twin.

@@ -3,7 +3,7 @@ import { freemem, platform, totalmem } from 'node:os';
 import type { RequestContext } from '../contract.js';
 import { sendJson } from '../http-kit.js';
 
-/** The engine release whose answers this surface imitates (the observations' ComfyUI 0.3.18). */
+/** The engine release whose answers this deployment imitates (the observations' ComfyUI 0.3.18). */
 export const IMITATED_ENGINE_VERSION = '0.3.18';
 
 export async function systemStats(ctx: RequestContext): Promise<void> {
