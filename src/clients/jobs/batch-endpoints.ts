@@ -5,6 +5,7 @@
 // (connection refused, 5xx after retries) is set aside for the rest of the run.
 import type { JobsClient } from './client.js';
 import type { OpenClient } from './events.js';
+import type { EngineLines } from '../legacy/batch-engine.js';
 
 /** Consecutive endpoint failures (not line refusals) after which an endpoint is set aside. */
 export const SET_ASIDE_AFTER = 5;
@@ -17,6 +18,8 @@ export interface EndpointSpec {
   client: JobsClient;
   openEvents?: OpenClient;
   concurrency: number;
+  /** Set for a self-hosted ComfyUI engine: its lines go in as v1 prompts (`client` is then unused). */
+  engine?: EngineLines;
   /** The partner-node key its lines carry in extra_data (the endpoint's own, never another origin's). */
   partnerKey?: string;
 }

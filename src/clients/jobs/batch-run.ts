@@ -14,6 +14,9 @@ import type { FetchedJob } from './client.js';
 import { downloadOutputs } from './download.js';
 import { followJob } from './follow-job.js';
 import type { Output, SubmitRequest } from '../../protocol/jobs.js';
+import { batchStatusOf, type EngineLines } from '../legacy/batch-engine.js';
+import type { PromptState } from '../legacy/prompt-state.js';
+import type { NodeFileRef } from '../legacy/tracker.js';
 
 export interface BatchItem {
   index: number;
@@ -30,9 +33,12 @@ export interface BatchOutput {
   id: string;
   name: string;
   type: string;
-  content_type: string;
-  size_bytes: number;
+  /** null for an engine's output (its history names files only). */
+  content_type: string | null;
+  size_bytes: number | null;
   hash: string | null;
+  /** The node that made it (engine outputs). */
+  node?: string;
   /** Where it was saved (with a download folder). */
   path?: string;
   verified?: boolean;
@@ -138,7 +144,9 @@ class ItemRun {
   }
 
   async run(): Promise<BatchResult> {
-    const submitted = await this.submit(await this.item.request(this.endpoint));
+    if (this.endpoint.spec.engine) return this.runOnEngine(this.endpoint.spec.engine);
+    const request = await this.item.request(this.endpoint);
+    const submitted = await this.submit(() => this.endpoint.spec.client.submit(request, this.item.key, { retries: 0 }));
     this.jobId = submitted.job.id;
     this.status = submitted.job.status;
     this.options.onSubmitted?.(this.item, this.endpoint, this.jobId);
@@ -163,11 +171,38 @@ class ItemRun {
   }
 
   /**
-   * Sends the line with its key, retrying where the answer may have been lost (the key makes that
-   * safe) and waiting out a full queue; a line that certainly made no job here moves when another
-   * endpoint can take it.
+   * A line on a self-hosted engine: submitted as a v1 prompt (found by its key first when it may
+   * be there already: an earlier run sent it here, or an answer was lost), followed to its end by
+   * the engine's poller, its outputs read from the engine's history.
    */
-  private async submit(request: SubmitRequest): Promise<FetchedJob> {
+  private async runOnEngine(engine: EngineLines): Promise<BatchResult> {
+    const { item, endpoint } = this;
+    const request = await item.request(endpoint);
+    const find = async (ambiguous: boolean) => ((ambiguous || item.pinnedTo === endpoint.url) && (await engine.find(item.key))) || undefined;
+    this.jobId = await this.submit(async (ambiguous) => (await find(ambiguous)) ?? engine.submit(request.workflow, request.extra_data, item.key));
+    this.status = 'queued';
+    this.options.onSubmitted?.(item, endpoint, this.jobId);
+    const state = await engine.follow(this.jobId);
+    endpoint.answered();
+    this.status = batchStatusOf(state.status);
+    this.outputs = state.outputs.map(engineOutputOf);
+    if (this.status === 'succeeded' && this.options.downloadDir !== undefined && engine.saveOutputs) {
+      const dir = join(this.options.downloadDir, `${item.index}-${safeFileName(this.jobId, 'prompt')}`);
+      const saved = await engine.saveOutputs(engine.client, state.outputs, dir);
+      this.outputs = this.outputs.map((o, i) => {
+        const file = saved.find((s) => s.ref === state.outputs[i]);
+        return file ? { ...o, hash: file.hash, path: file.path, verified: file.verified } : o;
+      });
+    }
+    return this.result(engineError(state));
+  }
+
+  /**
+   * Sends the line (with its key), retrying where the answer may have been lost (the key makes that
+   * safe: the job API finds the job by it, an engine's prompt is looked up by it) and waiting out a
+   * full queue; a line that certainly made no job here moves when another endpoint can take it.
+   */
+  private async submit<T>(send: (ambiguous: boolean) => Promise<T>): Promise<T> {
     const { endpoint, options, item } = this;
     options.onSend?.(item, endpoint);
     let ambiguous = false;
@@ -175,7 +210,7 @@ class ItemRun {
     for (let throttled = 0; ; ) {
       try {
         this.mayExist = true;
-        const job = await endpoint.spec.client.submit(request, item.key, { retries: 0 });
+        const job = await send(ambiguous);
         endpoint.accepted();
         return job;
       } catch (err) {
@@ -214,6 +249,21 @@ class ItemRun {
     });
     return this.result(errors.length ? errorOf(errors[0]!.error) : null);
   }
+}
+
+/** An engine output file: named by where /view finds it (type/subfolder/filename); no size or hash until saved. */
+function engineOutputOf(ref: NodeFileRef): BatchOutput {
+  const id = [ref.type, ref.subfolder, ref.filename].filter((part) => part !== '').join('/');
+  return { id, name: ref.filename, type: ref.kind, content_type: null, size_bytes: null, hash: null, node: ref.node };
+}
+
+/** How an engine's prompt ended, as a line's error (null for success). */
+function engineError(state: PromptState): BatchError | null {
+  if (state.status === 'success') return null;
+  const outcome = state.outcome;
+  if (state.status === 'cancelled') return { code: 'canceled', message: 'the prompt was interrupted or deleted from the engine\'s queue', status: null, exit_code: ExitCode.CANCELED };
+  if (outcome?.kind === 'error') return { code: outcome.exceptionType, message: outcome.exceptionMessage || `node ${outcome.nodeId ?? '?'} failed`, status: null, exit_code: ExitCode.FAILED };
+  return { code: 'execution_error', message: 'the engine ended the prompt with an error', status: null, exit_code: ExitCode.FAILED };
 }
 
 function jobError(error: { code: string; message: string }, status: string): BatchError {

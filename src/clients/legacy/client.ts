@@ -75,6 +75,13 @@ export class LegacyClient {
     return isRecord(entry) ? entry : null;
   }
 
+  /** A self-hosted engine's whole history (every ended prompt it keeps), by prompt id. */
+  async allHistory(): Promise<Record<string, unknown>> {
+    const res = await this.http.json<unknown>({ family: 'legacy', url: '/api/history' });
+    if (!isRecord(res.body)) throw badResponse('the history answer is not a JSON object', res);
+    return res.body;
+  }
+
   /** Whether the server can send type-4 previews; an older server without the route cannot. */
   async features(): Promise<V1Features> {
     const res = await this.http.json<unknown>({ family: 'legacy', url: '/api/features', accept: [404], retries: 1 });
@@ -109,10 +116,13 @@ export class LegacyClient {
     return { ...body, name: body.name, subfolder: typeof body.subfolder === 'string' ? body.subfolder : '' } as V1UploadResult;
   }
 
-  /** The raw answer: a 200 may still carry `error` and `node_errors`, which the caller reports. */
-  async submit(workflow: Record<string, unknown>, extraData?: Record<string, unknown>): Promise<V1PromptResponse> {
+  /**
+   * The raw answer: a 200 may still carry `error` and `node_errors`, which the caller reports.
+   * `retries` overrides the HTTP layer's own (a batch retries its submits itself, to find a lost one first).
+   */
+  async submit(workflow: Record<string, unknown>, extraData?: Record<string, unknown>, options: { retries?: number } = {}): Promise<V1PromptResponse> {
     const json = extraData && Object.keys(extraData).length > 0 ? { prompt: workflow, extra_data: extraData } : { prompt: workflow };
-    const res = await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/prompt', json });
+    const res = await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/prompt', json, retries: options.retries });
     if (!isRecord(res.body)) throw badResponse('the submit answer is not a JSON object', res);
     const body = res.body as V1PromptResponse;
     if (body.error === undefined && typeof body.prompt_id !== 'string') throw badResponse('the submit answer has no `prompt_id`', res);

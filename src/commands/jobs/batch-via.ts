@@ -9,6 +9,11 @@ import { normalizeBaseUrl, resolveSettings, type Settings } from '../../config/s
 import { withoutPassword } from '../../config/keys.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { Endpoint } from '../../clients/jobs/batch-endpoints.js';
+import { EngineLines, type SaveEngineOutputs } from '../../clients/legacy/batch-engine.js';
+import { LegacyClient } from '../../clients/legacy/client.js';
+import { resolveEngine } from '../../clients/legacy/engine.js';
+import { EngineCache } from '../../clients/legacy/engine-cache.js';
+import { downloadOutputs } from '../legacy/files.js';
 import type { ViaTarget } from './via-target.js';
 
 /** Where a line went, as the journal records it: the base URL without credentials. */
@@ -52,21 +57,57 @@ function settingsFor(f: Factory, via: ViaTarget): { name: string; settings: Sett
   return { name: via.target, settings: resolveSettings({ profile: via.target }, {}, f.store()) };
 }
 
+/** Which API an endpoint speaks: the setting (`engine` of its profile, or --engine / WES_ENGINE), else detected and cached per base URL as `wes legacy` does. */
+async function isEngine(f: Factory, settings: Settings, signal: AbortSignal): Promise<boolean> {
+  if (settings.engine !== 'auto') return settings.engine === 'self-hosted';
+  try {
+    const identity = await resolveEngine(f.httpFor(settings, signal, 1), 'auto', new EngineCache(f.store(), settings.profile));
+    return identity.kind === 'self-hosted';
+  } catch {
+    return false; // not reachable now: taken as the job API; its lines fail there and it is set aside
+  }
+}
+
+/** Saves an engine prompt's output files as `wes legacy prompt --download` does. */
+const saveEngineOutputs: SaveEngineOutputs = async (client, refs, dir) => {
+  const saved: Awaited<ReturnType<SaveEngineOutputs>> = [];
+  await downloadOutputs(client, refs, dir, (file, ref) => saved.push({ ref, path: file.path, hash: file.hash, verified: file.verified }));
+  return saved;
+};
+
+export interface EndpointPlan {
+  concurrency: number;
+  signal: AbortSignal;
+  /** Whether job API endpoints wake their follows with the event stream. */
+  events: boolean;
+  /** How often an engine's queue is read for its prompts. */
+  intervalMs: number;
+}
+
 /**
- * The endpoints of this run: every --via, or the command's own settings. Their clients abort with
- * `signal` and keep enough connections for their lines and the lines' event streams.
+ * The endpoints of this run: every --via and repeated --base-url, or the command's own settings.
+ * A self-hosted ComfyUI engine gets its lines as v1 prompts. Clients abort with the plan's signal
+ * and keep enough connections for their lines and the lines' event streams.
  */
-export function buildEndpoints(f: Factory, vias: ViaTarget[], concurrency: number, signal: AbortSignal, events: boolean): Endpoint[] {
+export async function buildEndpoints(f: Factory, vias: ViaTarget[], plan: EndpointPlan): Promise<Endpoint[]> {
+  const { concurrency, signal, events } = plan;
   const targets = vias.length ? vias.map((v) => ({ ...settingsFor(f, v), concurrency: v.concurrency ?? concurrency })) : [{ name: f.settings().profile, settings: f.settings(), concurrency }];
   const seen = new Set<string>();
-  return targets.map(({ name, settings, concurrency: n }) => {
+  for (const { name, settings } of targets) {
     const url = endpointUrl(settings.baseUrl);
     if (seen.has(url)) throw new UsageError(`--via ${name}: ${url} is already an endpoint of this batch`, 'give each server once, with the concurrency it should get (PROFILE:N)');
     seen.add(url);
+  }
+  const engines = await Promise.all(targets.map((t) => isEngine(f, t.settings, signal)));
+  return targets.map(({ name, settings, concurrency: n }, i) => {
+    const url = endpointUrl(settings.baseUrl);
     const connections = n + 8;
-    const client = new JobsClient(f.httpFor(settings, signal, connections));
+    const http = f.httpFor(settings, signal, connections);
+    const client = new JobsClient(http);
+    const spec = { name, url, client, concurrency: n, partnerKey: settings.partnerKey };
+    if (engines[i]) return new Endpoint({ ...spec, engine: new EngineLines(new LegacyClient(http), plan.intervalMs, signal, saveEngineOutputs) });
     const streams = events ? new JobsClient(f.httpFor(settings, signal, connections)) : undefined;
     const openEvents = streams ? Object.assign(() => streams, { shared: true }) : undefined;
-    return new Endpoint({ name, url, client, openEvents, concurrency: n, partnerKey: settings.partnerKey });
+    return new Endpoint({ ...spec, openEvents });
   });
 }

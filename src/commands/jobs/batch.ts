@@ -122,7 +122,7 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
   const previous = opts.resume !== undefined ? readPrevious(opts.resume, journal) : new Map<number, Previous>();
   const totalInFlight = (plan.vias.length ? plan.vias.map((v) => v.concurrency ?? plan.concurrency) : [plan.concurrency]).reduce((a, b) => a + b, 0);
   const signal = batchSignal(f.signal, totalInFlight);
-  const endpoints = buildEndpoints(f, plan.vias, plan.concurrency, signal, opts.events !== false);
+  const endpoints = await buildEndpoints(f, plan.vias, { concurrency: plan.concurrency, signal, events: opts.events !== false, intervalMs: plan.intervalMs });
   const book = new ResultBook(journal, input.count, resultsPath ? undefined : (line) => io.stdout.write(line));
   const progress = await BatchProgress.start(io, input.count, () => endpoints.reduce((n, e) => n + e.inFlight, 0));
 
@@ -144,7 +144,10 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
   const history = batchHistory(f);
   const build = (line: BatchLine) => async (endpoint: Endpoint): Promise<SubmitRequest> => {
     const placer = placers.get(endpoint)!;
-    const workflow = await applyAssignments(line.workflow, line.assignments, async (path) => (await placer.place(path)).asset.id);
+    const workflow = await applyAssignments(line.workflow, line.assignments, async (path) => {
+      if (endpoint.spec.engine) throw new UsageError(`--set …=@${path}: ${endpoint.name} is a self-hosted engine, which takes no job API uploads`, 'upload the file there with `wes legacy upload` and set its name instead');
+      return (await placer.place(path)).asset.id;
+    });
     const partnerKey = endpoint.spec.partnerKey;
     return partnerKey ? { workflow, extra_data: { api_key_service_org: partnerKey } } : { workflow };
   };
@@ -180,8 +183,8 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
       onSend: (item, endpoint) => void journal.append(sentRecord(item.index, item.key, endpoint.url)),
       onSubmitted: (item, endpoint, jobId) => {
         journal.append(sentRecord(item.index, item.key, endpoint.url, jobId));
-        // The history is per profile and base URL: lines sent elsewhere with --via are not this one's.
-        if (endpoint.url === endpointUrl(f.settings().baseUrl)) history.recordSubmitted({ id: jobId, status: 'queued' }, `batch ${basename(plan.batchPath)}:${item.index}`);
+        // The history is of the job API, per profile and base URL: lines sent elsewhere, or to an engine, are not this one's.
+        if (!endpoint.spec.engine && endpoint.url === endpointUrl(f.settings().baseUrl)) history.recordSubmitted({ id: jobId, status: 'queued' }, `batch ${basename(plan.batchPath)}:${item.index}`);
         io.debug(`line ${item.index}: submitted job ${jobId} on ${endpoint.name}`);
       },
       onThrottled: (item, endpoint, delayMs, err) => io.debug(sanitizeLine(`line ${item.index}: ${endpoint.name}: ${err.code} (${err.message}); submitting again in ${delayMs} ms`)),

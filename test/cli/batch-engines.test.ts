@@ -1,0 +1,119 @@
+// `jobs submit --batch` over a job API server and a self-hosted ComfyUI engine together (the
+// dev-server's engine-only self-hosted deployment, found by detection): the engine's lines go in
+// as v1 prompts carrying their key in extra_data, are followed through its queue and history, and
+// are recorded with the engine's prompt id. Every line ends once, on one server; an engine stopped
+// mid-batch keeps the lines it has (never resent elsewhere) and is set aside; and a batch killed
+// and resumed finds an engine's prompts by their key instead of sending them again.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { DevServerHandle } from '../../src/dev-server/index.js';
+import { startFast } from '../helpers/dev-server.js';
+import { runWes } from '../helpers/cli.js';
+import { useTempDir } from './jobs-env.js';
+import { engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.js';
+
+/** A config folder with profile `api` (the job API server, its key) and `gpu` (the engine, no key, engine detected). */
+function profiles(api: DevServerHandle, engine: DevServerHandle): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wes-engines-'));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { api: { base_url: api.url, api_key: api.apiKey }, gpu: { base_url: engine.url } } }), { mode: 0o600 });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe('jobs submit --batch over a job API server and a self-hosted engine', () => {
+  const dir = useTempDir();
+  const started: DevServerHandle[] = [];
+  afterAll(async () => {
+    await Promise.all(started.map((s) => s.close()));
+  });
+  async function pair(stepMs = 2): Promise<[DevServerHandle, DevServerHandle]> {
+    const api = await startFast({ stepMs, slots: 3 });
+    const engine = await startFast({ deployment: 'self-hosted', engineOnly: true, stepMs, slots: 1 });
+    started.push(api, engine);
+    return [api, engine];
+  }
+
+  it('every line ends once, on one server; the engine\'s as v1 prompts with their outputs', async () => {
+    const [api, engine] = await pair();
+    const configDir = profiles(api, engine);
+    const lines = Array.from({ length: 30 }, (_, i) => quickWorkflow('mixed', i + 1, { steps: 3 }));
+    const file = writeBatch(dir(), 'mixed.jsonl', lines);
+    const results = join(dir(), 'mixed-results.jsonl');
+    const res = await runWes(['jobs', 'submit', '--batch', file, '--via', 'api:3', '--via', 'gpu:3', '--interval', '0.05', '--results', results], { configDir, timeoutMs: 60_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const all = resultsFile(results);
+    expect(all.map((r) => r.index)).toEqual(lines.map((_, i) => i + 1));
+    expect(all.every((r) => r.status === 'succeeded' && r.error === null)).toBe(true);
+    const onEngine = all.filter((r) => r.endpoint === engine.url);
+    expect(onEngine.length).toBeGreaterThan(0);
+    expect(all.filter((r) => r.endpoint === api.url).length).toBeGreaterThan(0);
+    // Each line made one job or prompt, on the server its result names.
+    expect(engineJobs(api, 'mixed').length + engineJobs(engine, 'mixed').length).toBe(30);
+    expect(new Set(engineJobs(engine, 'mixed'))).toEqual(new Set(onEngine.map((r) => r.job_id)));
+    for (const r of onEngine) {
+      const prompt = engine.state.engine.get(r.job_id!)!;
+      expect(prompt.extraData.wes_batch_key).toBe(r.idempotency_key);
+      expect(r.outputs.map((o) => o.name)).toEqual([expect.stringMatching(/^mixed-\d+.*\.png$/)]);
+    }
+    expect(res.stderr).toMatch(/^ {2}gpu: \d+ submitted, \d+ succeeded, 0 failed/m);
+  });
+
+  it('an engine stopped mid-batch keeps its lines (never resent) and is set aside; the job API takes the rest', async () => {
+    const [api, engine] = await pair();
+    const configDir = profiles(api, engine);
+    const lines = Array.from({ length: 40 }, (_, i) => quickWorkflow('halt', i + 1, { steps: 8 }));
+    const file = writeBatch(dir(), 'halt.jsonl', lines);
+    const results = join(dir(), 'halt-results.jsonl');
+    let stoppedAt = 0;
+    const res = await runWes(['jobs', 'submit', '--batch', file, '--via', 'api:3', '--via', 'gpu:3', '--interval', '0.05', '--retries', '1', '--results', results], {
+      configDir,
+      timeoutMs: 90_000,
+      onSpawn: () => {
+        const watch = setInterval(() => {
+          if (engine.state.engine.list().length < 5) return;
+          clearInterval(watch);
+          stoppedAt = engine.state.engine.list().length;
+          void engine.close();
+        }, 5);
+      },
+    });
+    expect(stoppedAt).toBeGreaterThanOrEqual(5);
+    const all = resultsFile(results);
+    expect(all.map((r) => r.index)).toEqual(lines.map((_, i) => i + 1));
+    for (let i = 0; i < 40; i++) {
+      const where = [api, engine].filter((s) => engineJobs(s, `halt-${i + 1}`).length > 0 || s.state.engine.list().some((j) => JSON.stringify(j.workflow).includes(`"halt-${i + 1}"`)));
+      expect(where.length, `line ${i + 1}`).toBeLessThanOrEqual(1);
+      if (all[i]!.job_id !== null) expect(where.map((s) => s.url), `line ${i + 1}`).toEqual([all[i]!.endpoint]);
+    }
+    // What did not succeed was caught on the engine and stays there, for --resume.
+    for (const r of all.filter((r) => r.status !== 'succeeded')) expect(r.endpoint, JSON.stringify(r)).toBe(engine.url);
+    expect(all.filter((r) => r.status === 'succeeded' && r.endpoint === api.url).length).toBeGreaterThan(20);
+    expect(res.stderr).toMatch(/gpu set aside after repeated failures/);
+  });
+
+  it('killed and resumed: an engine\'s prompts are found by their key, never submitted twice', async () => {
+    // 200 ms prompts, one at a time on the engine: a run takes a few seconds, so the kills land mid-run.
+    const [api, engine] = await pair(5);
+    const configDir = profiles(api, engine);
+    const lines = Array.from({ length: 16 }, (_, i) => quickWorkflow('again', i + 1, { steps: 40 }));
+    const file = writeBatch(dir(), 'again.jsonl', lines);
+    const results = join(dir(), 'again-results.jsonl');
+    const args = ['jobs', 'submit', '--batch', file, '--via', 'api:2', '--via', 'gpu:2', '--interval', '0.05', '--results', results];
+    let killed = 0;
+    for (const delay of [500, 800, 1100]) {
+      const resume = existsSync(results) || existsSync(`${results}.journal`) ? ['--resume', results] : [];
+      const res = await runWes([...args, ...resume], { configDir, onSpawn: (child) => void setTimeout(() => child.kill('SIGKILL'), delay) });
+      if (res.signal === 'SIGKILL') killed++;
+    }
+    expect(killed).toBeGreaterThanOrEqual(2);
+    const last = await runWes([...args, '--resume', results], { configDir, timeoutMs: 60_000 });
+    expect(last.code, last.stderr).toBe(0);
+    const all = resultsFile(results);
+    expect(all.every((r) => r.status === 'succeeded')).toBe(true);
+    expect(engineJobs(api, 'again').length + engineJobs(engine, 'again').length).toBe(16);
+    expect(engineJobs(engine, 'again').length).toBeGreaterThan(0);
+    expect(new Set(engineJobs(engine, 'again'))).toEqual(new Set(all.filter((r) => r.endpoint === engine.url).map((r) => r.job_id)));
+  });
+});
