@@ -11,7 +11,7 @@ import { seededRandom } from '../../src/dev-server/engine/prng.js';
 import { startFast } from '../helpers/dev-server.js';
 import { runWes } from '../helpers/cli.js';
 import { useTempDir } from './jobs-env.js';
-import { engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.js';
+import { closeWhenBusy, engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.js';
 
 /** A config folder with one profile per server: `a`, `b`, ... */
 function profilesFor(servers: DevServerHandle[]): string {
@@ -46,20 +46,9 @@ describe('jobs submit --batch over two endpoints', () => {
     const lines = Array.from({ length: 60 }, (_, i) => quickWorkflow('split', i + 1, { steps: 10 }));
     const file = writeBatch(dir(), 'split.jsonl', lines);
     const results = join(dir(), 'split-results.jsonl');
-    let stoppedAt = 0;
-    const res = await runWes(['jobs', 'submit', '--batch', file, '--via', 'a:3', '--via', 'b:3', '--interval', '0.05', '--retries', '1', '--results', results], {
-      configDir,
-      timeoutMs: 90_000,
-      onSpawn: () => {
-        const watch = setInterval(() => {
-          if (a.state.engine.list().length < 6) return;
-          clearInterval(watch);
-          stoppedAt = a.state.engine.list().length;
-          void a.close();
-        }, 5);
-      },
-    });
-    expect(stoppedAt).toBeGreaterThanOrEqual(6);
+    const stop = closeWhenBusy(a, 6);
+    const res = await runWes(['jobs', 'submit', '--batch', file, '--via', 'a:3', '--via', 'b:3', '--interval', '0.05', '--retries', '1', '--results', results], { configDir, timeoutMs: 90_000, onSpawn: stop.onSpawn });
+    expect(stop.stoppedAt()).toBeGreaterThanOrEqual(6);
     const all = resultsFile(results);
     expect(all.map((r) => r.index)).toEqual(lines.map((_, i) => i + 1));
     // No line has a job on both servers; a line's result names the server its job is on.

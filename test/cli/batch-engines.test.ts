@@ -12,7 +12,7 @@ import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { startFast } from '../helpers/dev-server.js';
 import { runWes } from '../helpers/cli.js';
 import { useTempDir } from './jobs-env.js';
-import { engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.js';
+import { closeWhenBusy, engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.js';
 
 /** A config folder with profile `api` (the job API server, its key) and `gpu` (the engine, no key, engine detected). */
 function profiles(api: DevServerHandle, engine: DevServerHandle): string {
@@ -66,20 +66,9 @@ describe('jobs submit --batch over a job API server and a self-hosted engine', (
     const lines = Array.from({ length: 40 }, (_, i) => quickWorkflow('halt', i + 1, { steps: 8 }));
     const file = writeBatch(dir(), 'halt.jsonl', lines);
     const results = join(dir(), 'halt-results.jsonl');
-    let stoppedAt = 0;
-    const res = await runWes(['jobs', 'submit', '--batch', file, '--via', 'api:3', '--via', 'gpu:3', '--interval', '0.05', '--retries', '1', '--results', results], {
-      configDir,
-      timeoutMs: 90_000,
-      onSpawn: () => {
-        const watch = setInterval(() => {
-          if (engine.state.engine.list().length < 5) return;
-          clearInterval(watch);
-          stoppedAt = engine.state.engine.list().length;
-          void engine.close();
-        }, 5);
-      },
-    });
-    expect(stoppedAt).toBeGreaterThanOrEqual(5);
+    const stop = closeWhenBusy(engine, 5);
+    const res = await runWes(['jobs', 'submit', '--batch', file, '--via', 'api:3', '--via', 'gpu:3', '--interval', '0.05', '--retries', '1', '--results', results], { configDir, timeoutMs: 90_000, onSpawn: stop.onSpawn });
+    expect(stop.stoppedAt()).toBeGreaterThanOrEqual(5);
     const all = resultsFile(results);
     expect(all.map((r) => r.index)).toEqual(lines.map((_, i) => i + 1));
     for (let i = 0; i < 40; i++) {

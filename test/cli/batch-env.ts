@@ -40,3 +40,19 @@ export function resultsFile(path: string): BatchResult[] {
 export function engineJobs(server: DevServerHandle, tag: string): string[] {
   return server.state.engine.list().filter((j) => JSON.stringify(j.workflow).includes(`"${tag}-`)).map((j) => j.id);
 }
+
+/** An onSpawn hook that closes `server` once its engine holds `jobs` jobs; `stoppedAt()` is how many it held then (0: never). */
+export function closeWhenBusy(server: DevServerHandle, jobs: number): { onSpawn: () => void; stoppedAt: () => number } {
+  let stoppedAt = 0;
+  return {
+    onSpawn: () => {
+      const watch = setInterval(() => {
+        if (server.state.engine.list().length < jobs) return;
+        clearInterval(watch);
+        stoppedAt = server.state.engine.list().length;
+        void server.close();
+      }, 5);
+    },
+    stoppedAt: () => stoppedAt,
+  };
+}

@@ -123,18 +123,9 @@ export class EngineLines {
   }
 }
 
+const BATCH_STATUS: Record<string, string> = { pending: 'queued', running: 'running', success: 'succeeded', cancelled: 'canceled' };
+
 /** A v1 prompt status in the batch's (job API) words, so results read the same on every endpoint. */
 export function batchStatusOf(v1Status: string): string {
-  switch (v1Status) {
-    case 'pending':
-      return 'queued';
-    case 'success':
-      return 'succeeded';
-    case 'cancelled':
-      return 'canceled';
-    case 'running':
-      return 'running';
-    default:
-      return 'failed';
-  }
+  return BATCH_STATUS[v1Status] ?? 'failed';
 }
