@@ -11,13 +11,14 @@ import { startServer } from './lib/server.mjs';
 import { failed, markdownTable, printTable, writeJson } from './lib/report.mjs';
 import { writeFileSync } from 'node:fs';
 import { MiB } from './lib/stats.mjs';
-import { removeTempDirs } from './lib/wes.mjs';
+import { profileWesInto, removeTempDirs } from './lib/wes.mjs';
 
 const CASES = ['startup', 'jobs-get', 'download', 'blake3', 'upload', 'catalog', 'models-run', 'legacy-watch', 'jobs-watch-idle', 'batch', 'dev-server-commit', 'batch-scale'];
 
 const options = parseOptions(process.argv.slice(2));
 const log = (line) => process.stderr.write(`${line}\n`);
 const startedAt = new Date();
+if (options.cpuProf) profileWesInto(options.cpuProf);
 
 const { tools, versions } = setupTools({ allowInstall: options.setup, log });
 useGnuTime(tools.time);

@@ -1,15 +1,16 @@
 // Command-line options of `npm run bench`.
 
-const USAGE = `usage: npm run bench -- [--full] [--json FILE] [--only NAME[,NAME]] [--no-setup] [--runs N]
+const USAGE = `usage: npm run bench -- [--full] [--json FILE] [--only NAME[,NAME]] [--no-setup] [--runs N] [--cpu-prof DIR]
   --full       large sizes (1 GiB download and blake3, 256 MiB upload, 30 s idle watch)
   --json FILE  also write the results as JSON
   --markdown FILE  also write the machine, the table and the notes as Markdown
   --only       run only cases whose id contains one of these words
   --no-setup   never install Debian packages
-  --runs N     timed runs per case (default: 10 for start-up cases, 3 for the others)`;
+  --runs N     timed runs per case (default: 10 for start-up cases, 3 for the others)
+  --cpu-prof DIR  write a V8 CPU profile of every wes run into DIR (node --cpu-prof; timings then include the profiler)`;
 
 export function parseOptions(argv) {
-  const options = { full: false, json: null, markdown: null, only: [], setup: true, runs: null };
+  const options = { full: false, json: null, markdown: null, only: [], setup: true, runs: null, cpuProf: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--full') options.full = true;
@@ -20,6 +21,7 @@ export function parseOptions(argv) {
     else if (arg === '--only') options.only = argv[++i].split(',');
     else if (arg === '--no-setup') options.setup = false;
     else if (arg === '--runs') options.runs = Number(argv[++i]);
+    else if (arg === '--cpu-prof') options.cpuProf = argv[++i];
     else if (arg === '--help' || arg === '-h') {
       console.log(USAGE);
       process.exit(0);

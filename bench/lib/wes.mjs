@@ -9,8 +9,15 @@ import { fileURLToPath } from 'node:url';
 export const WES_BIN = fileURLToPath(new URL('../../bin/wes.js', import.meta.url));
 export const NODE = process.execPath;
 
+let profileDir = null;
+
+/** --cpu-prof DIR: every wes run from now on writes a V8 CPU profile into DIR. */
+export function profileWesInto(dir) {
+  profileDir = dir;
+}
+
 export function wesArgs(...args) {
-  return [WES_BIN, ...args];
+  return [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), WES_BIN, ...args];
 }
 
 const made = [];
