@@ -4,20 +4,11 @@
 import type { Factory } from '../../factory.js';
 import type { HttpClient, HttpRequest } from '../../http/client.js';
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
-import { addQuery, fieldsObject, parseHeaders, rawField, readLocal, typedField, type Field } from './fields.js';
+import { addQuery, fieldsObject, readLocal, typedField } from './fields.js';
+import type { Field } from './syntax.js';
+import type { ApiOptions } from './options.js';
 import { resolveTarget, type ApiTarget } from './target.js';
 import { printBody, printHead, type Answer } from './print.js';
-import type { ApiFamily } from '../../http/client.js';
-
-interface ApiOptions {
-  surface?: ApiFamily; // --surface: which API family
-  rawField: string[];
-  field: string[];
-  header: string[];
-  input?: string;
-  include?: boolean;
-  paginate?: boolean;
-}
 
 /** Far beyond any real catalog: a server that never stops saying has_more is a server bug. */
 const MAX_PAGES = 10_000;
@@ -29,9 +20,9 @@ function parseMethod(raw: string): string {
 }
 
 async function buildRequest(f: Factory, method: string, target: ApiTarget, opts: ApiOptions): Promise<HttpRequest> {
-  const fields: Field[] = [...opts.rawField.map(rawField)];
-  for (const raw of opts.field) fields.push(await typedField(raw, f.io.stdin));
-  const headers = parseHeaders(opts.header);
+  const fields: Field[] = [...(opts.rawField ?? [])];
+  for (const raw of opts.field ?? []) fields.push(await typedField(raw, f.io.stdin));
+  const headers: Record<string, string> = Object.fromEntries(opts.header ?? []);
   const idempotencyKey = headers['idempotency-key'];
   delete headers['idempotency-key'];
   const url = new URL(target.url);
@@ -100,11 +91,9 @@ async function paginate(http: HttpClient, req: HttpRequest): Promise<unknown[]> 
   throw new WesError(`stopped after ${MAX_PAGES} pages: the server keeps answering has_more`, { exitCode: ExitCode.ERROR, code: 'bad_response' });
 }
 
-export async function run(f: Factory, args: string[], raw: Record<string, unknown>): Promise<number> {
-  const opts = raw as unknown as ApiOptions;
+export async function run(f: Factory, args: string[], opts: ApiOptions): Promise<number> {
   const method = parseMethod(args[0]!);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows pages of a GET request');
-  if (opts.paginate && opts.include) throw new UsageError('--paginate prints one JSON array, so it cannot be combined with --include', 'use --verbose to see each page\'s status line on stderr');
   const s = f.settings();
   const target = resolveTarget(args[1]!, { baseUrl: s.baseUrl, routerUrl: s.routerUrl }, opts.surface);
   const req = await buildRequest(f, method, target, opts);

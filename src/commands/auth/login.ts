@@ -6,12 +6,7 @@ import { ENV_FOR_KEY, maskSecret, type ProfileKey } from '../../config/keys.js';
 import { probeAll } from '../../clients/probe.js';
 import { prompt, readStdinLines } from './read-secret.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-
-export interface LoginOptions {
-  withToken: boolean;
-  routerTokenStdin: boolean;
-  verify: boolean;
-}
+import type { AuthLoginOptions } from './options.js';
 
 /** What login is about to save, as the flags that would carry it. */
 function asFlags(updates: Partial<Record<ProfileKey, string>>): GlobalFlags {
@@ -19,8 +14,7 @@ function asFlags(updates: Partial<Record<ProfileKey, string>>): GlobalFlags {
   return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
 }
 
-export async function run(f: Factory, _args: string[], raw: Record<string, unknown>): Promise<number> {
-  const opts: LoginOptions = { withToken: Boolean(raw.withToken), routerTokenStdin: Boolean(raw.routerTokenStdin), verify: raw.verify !== false };
+export async function run(f: Factory, _args: string[], opts: AuthLoginOptions): Promise<number> {
   const { io } = f;
   const store = f.store();
   const profile = f.settings().profile;

@@ -6,13 +6,14 @@ import { withoutPassword } from '../../config/keys.js';
 import { shownSettings } from '../../config/settings.js';
 import { probeAll, type ProbeResult } from '../../clients/probe.js';
 import { renderFields, renderTable } from '../../render/table.js';
+import type { AuthStatusOptions } from './options.js';
 
-export async function run(f: Factory, _args: string[], raw: Record<string, unknown>): Promise<number> {
+export async function run(f: Factory, _args: string[], opts: AuthStatusOptions): Promise<number> {
   const { io } = f;
   const s = f.settings();
   const values = Object.fromEntries(shownSettings(s).map(({ key, value, source }) => [key, { value, source }]));
   // `surfaces` is the JSON key scripts read (`jq .surfaces`): each entry names its `family`, and its old `surface` name.
-  const probes: ProbeResult[] = raw.offline ? [] : await probeAll(f.http());
+  const probes: ProbeResult[] = opts.offline ? [] : await probeAll(f.http());
   const summary = {
     profile: s.profile,
     profile_source: s.profileSource,

@@ -2,36 +2,26 @@
 // listening URL is the first line on stdout, so a script can start it with --port 0 and read it.
 import type { Factory } from '../../factory.js';
 import { networkInterfaces } from 'node:os';
-import { ExitCode, UsageError, WesError } from '../../errors.js';
-import type { DeploymentKind } from '../../dev-server/contract.js';
+import { ExitCode, WesError } from '../../errors.js';
+import type { DevServerRunOptions } from './options.js';
 
 export const DEFAULT_DEV_API_KEY = 'wes-dev-key';
 
-function intOption(name: string, value: unknown, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, got ${String(value)}`);
-  return n;
-}
-
-export async function run(f: Factory, _args: string[], opts: Record<string, unknown>): Promise<number> {
-  const deployment = opts.surface as DeploymentKind; // --surface: the deployment imitated
-  const port = intOption('port', opts.port, 0);
-  if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-  if (opts.engineOnly && deployment !== 'self-hosted') throw new UsageError('--engine-only applies to --surface self-hosted only');
-  const apiKey = deployment === 'self-hosted' ? (opts.token as string | undefined) : (f.globals.apiKey ?? f.env.WES_DEV_API_KEY ?? DEFAULT_DEV_API_KEY);
+export async function run(f: Factory, _args: string[], opts: DevServerRunOptions): Promise<number> {
+  const { host, port, surface: deployment } = opts;
+  const apiKey = deployment === 'self-hosted' ? opts.token : (f.globals.apiKey ?? f.env.WES_DEV_API_KEY ?? DEFAULT_DEV_API_KEY);
   const { startDevServer } = await import('../../dev-server/index.js');
-  const host = String(opts.host);
   const server = await startDevServer({
     host,
     port,
     deployment,
     apiKey,
-    retentionMs: intOption('retention', opts.retention, 1) * 1000,
-    stepMs: intOption('step-ms', opts.stepMs, 0),
-    slots: intOption('slots', opts.slots, 1),
-    catalogSize: intOption('catalog-size', opts.catalogSize, 1),
-    faults: Boolean(opts.faults),
-    engineOnly: Boolean(opts.engineOnly),
+    retentionMs: opts.retention * 1000,
+    stepMs: opts.stepMs,
+    slots: opts.slots,
+    catalogSize: opts.catalogSize,
+    faults: opts.faults === true,
+    engineOnly: opts.engineOnly === true,
     ...(f.globals.deployment ? { deploymentId: f.globals.deployment } : {}),
     log: opts.quietLog || f.io.quiet ? undefined : (line) => f.io.stderr.write(line + '\n'),
   }).catch((err: unknown) => {

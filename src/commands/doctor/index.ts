@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
+import { noOptions, typedCommand } from '../typed-options.js';
 
 export function registerDoctor(program: Command, action: ActionFactory): void {
-  program
-    .command('doctor')
-    .description('Check the configuration, each API family\'s reachability and credential, and the clock')
+  const doctor = program.command('doctor').description('Check the configuration, each API family\'s reachability and credential, and the clock');
+  typedCommand(doctor, noOptions(), action, () => import('./run.js'))
     .helpGroup('Setup and tools:')
     .addHelpText(
       'after',
@@ -20,6 +20,5 @@ Examples:
   $ wes doctor
   $ wes --profile prod doctor --json | jq -r '.[] | select(.status != "pass") | .detail'
   $ wes doctor --base-url http://127.0.0.1:8188 --api-key wes-dev-key`,
-    )
-    .action(action(() => import('./run.js')));
+    );
 }

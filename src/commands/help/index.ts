@@ -1,15 +1,14 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
+import { noOptions, typedCommand } from '../typed-options.js';
 import { HELP_TOPICS } from './topic-names.js';
 
 export { HELP_TOPICS };
 
 export function registerHelp(program: Command, action: ActionFactory): void {
   program.helpCommand(false);
-  program
-    .command('help [topic...]')
-    .description(`Help for a command, or a topic: ${HELP_TOPICS.join(', ')}`)
+  const help = program.command('help [topic...]').description(`Help for a command, or a topic: ${HELP_TOPICS.join(', ')}`);
+  typedCommand(help, noOptions(), action, () => import('./run.js'))
     .helpGroup('Setup and tools:')
-    .addHelpText('after', '\nExamples:\n  $ wes help exit-codes\n  $ wes help jobs submit\n  $ wes help formatting')
-    .action(action(() => import('./run.js')));
+    .addHelpText('after', '\nExamples:\n  $ wes help exit-codes\n  $ wes help jobs submit\n  $ wes help formatting');
 }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
 import { rootCommand } from '../types.js';
+import type { NoOptions } from '../typed-options.js';
 import { EXIT_CODE_TABLE, UsageError } from '../../errors.js';
 import { exitCodesTopic, environmentTopic, formattingTopic } from './topics.js';
 import { HELP_TOPICS } from './topic-names.js';
@@ -12,7 +13,7 @@ const TOPICS: Record<(typeof HELP_TOPICS)[number], () => string> = {
   formatting: formattingTopic,
 };
 
-export async function run(f: Factory, args: string[], _opts: unknown, command: Command): Promise<number> {
+export async function run(f: Factory, args: string[], _opts: NoOptions, command: Command): Promise<number> {
   const topic = args.join(' ');
   if (topic === 'exit-codes' && f.io.json) {
     f.io.printJson(EXIT_CODE_TABLE.map(([code, meaning]) => ({ code, meaning })));
