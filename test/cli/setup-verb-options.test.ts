@@ -83,7 +83,7 @@ describe('dev-server', () => {
       [['--slots', '0'], /--slots <n>.*at least 1/],
       [['--step-ms', '-1'], /--step-ms <ms>.*at least 0/],
       [['--retention', '1.5'], /--retention <seconds>.*whole number/],
-      [['--surface', 'edge'], /--surface <kind>.*'edge' is invalid.*cloud, serverless, self-hosted/],
+      [['--surface', 'edge'], /--surface <deployment>.*'edge' is invalid.*cloud, serverless, self-hosted/],
       [['--engine-only'], /--engine-only applies to --surface self-hosted only \(this is --surface cloud\)/],
       [['--surface', 'serverless', '--token', 't'], /--token applies to --surface self-hosted only \(this is --surface serverless\)/],
     ] as Array<[string[], RegExp]>) {
