@@ -7,6 +7,7 @@ import { ProfileStore } from './config/store.js';
 import { resolveSettings, type GlobalFlags, type Settings } from './config/settings.js';
 import { UsageError } from './errors.js';
 import { MAX_ANSWER_ENV, parseMaxAnswer } from './http/answer-limit.js';
+import { readBlake3SettingFrom } from './util/blake3.js';
 
 import { VERSION } from './factory-version.js';
 
@@ -43,6 +44,7 @@ export class Factory {
 
   constructor(init: FactoryInit) {
     this.env = init.env;
+    readBlake3SettingFrom(init.env);
     this.globals = init.globals;
     this.signal = init.signal;
     this.io = new IOStreams({

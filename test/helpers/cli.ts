@@ -61,10 +61,9 @@ export function runProgram(argv: string[], { io, env, interrupt }: ProgramRun): 
 
 /**
  * Variables read from the process's own environment rather than the command's: by Node as it
- * starts (NODE_EXTRA_CA_CERTS, NODE_OPTIONS, ...) or by wes once per process (WES_BLAKE3 picks
- * the hashing backend), so an in-process run would silently ignore them.
+ * starts (NODE_EXTRA_CA_CERTS, NODE_OPTIONS, ...), so an in-process run would silently ignore them.
  */
-const readFromProcess = (env: RunOptions['env']) => Object.keys(env ?? {}).some((name) => name.startsWith('NODE_') || name === 'WES_BLAKE3');
+const readFromProcess = (env: RunOptions['env']) => Object.keys(env ?? {}).some((name) => name.startsWith('NODE_'));
 
 /** Whether runWes runs the built binary in a child process for these options. */
 export function needsProcess(opts: RunOptions): boolean {

@@ -1,9 +1,10 @@
 // wes version: what a bug report needs, beside the bare `wes --version`.
 import type { Factory } from '../../factory.js';
 import { VERSION } from '../../factory-version.js';
+import { blake3Backend } from '../../util/blake3.js';
 
 export async function run(f: Factory): Promise<number> {
-  const info = { version: VERSION, node: process.versions.node, platform: `${process.platform}-${process.arch}` };
+  const info = { version: VERSION, node: process.versions.node, platform: `${process.platform}-${process.arch}`, blake3: blake3Backend() };
   if (f.io.json) f.io.printJson(info);
   else f.io.println(`wes ${info.version} (node ${info.node}, ${info.platform})`);
   return 0;
