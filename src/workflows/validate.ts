@@ -1,6 +1,8 @@
 // The engine's checks of an API-format workflow (validate_prompt / validate_inputs in ComfyUI's
 // execution.py), done locally against object_info: only nodes that feed an output node are
-// checked, as the engine does; each problem carries the engine's error type and message.
+// checked, as the engine does; each problem carries the engine's error type and message. A loop of
+// links among them is refused as the server refuses it (`dependency_cycle` on each node of it).
+import { nodesOnCycles } from '../util/dependency-cycles.js';
 import { compareNumbers, numberText } from './exact-number.js';
 import { isRecord, nodeDef, type InputDef, type NodeDef, type ObjectInfo } from './node-defs.js';
 
@@ -31,6 +33,8 @@ class Validator {
   readonly problems: ValidationProblem[] = [];
   private readonly checked = new Set<string>();
   private readonly pending: string[] = [];
+  /** Each checked node's linked origins (that exist), for finding loops. */
+  private readonly deps = new Map<string, string[]>();
 
   constructor(
     private readonly workflow: Record<string, unknown>,
@@ -61,11 +65,21 @@ class Validator {
     // A worklist rather than recursion: a chain thousands of nodes long must not exhaust the stack.
     this.pending.push(...outputs);
     for (let id = this.pending.shift(); id !== undefined; id = this.pending.shift()) this.checkNode(id);
+    this.checkCycles();
+  }
+
+  private checkCycles(): void {
+    const cyclic = nodesOnCycles(this.deps);
+    for (const id of cyclic) {
+      const via = this.deps.get(id)!.filter((origin) => cyclic.has(origin));
+      this.add(id, (this.workflow[id] as { class_type: string }).class_type, 'dependency_cycle', 'Dependency cycle detected', `${id} depends on ${[...new Set(via)].join(', ')}`);
+    }
   }
 
   private checkNode(id: string): void {
     if (this.checked.has(id)) return;
     this.checked.add(id);
+    this.deps.set(id, []);
     const node = this.workflow[id] as { class_type: string; inputs?: unknown };
     const def = nodeDef(this.info, node.class_type)!;
     const inputs = isRecord(node.inputs) ? node.inputs : {};
@@ -100,6 +114,7 @@ class Validator {
     if (!typesMeet(received, input.type)) {
       this.add(id, def.name, 'return_type_mismatch', 'Return type mismatch between linked nodes', `${input.name}, received_type(${received}) mismatch input_type(${input.type})`);
     }
+    this.deps.get(id)!.push(from);
     this.pending.push(from);
   }
 
