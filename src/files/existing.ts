@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { createBlake3, formatBlake3, sameHash } from './blake3.js';
-import { FileExistsError, lstatOrNone, notOwnPlainFile } from './safe-file.js';
+import { FileExistsError, lstatOrNone, notOwnPlainFile, writeFileSafely } from './safe-file.js';
 
 export type ExistingPolicy = 'refuse' | 'clobber' | 'skip';
 
@@ -53,4 +53,22 @@ export async function checkExisting(path: string, policy: ExistingPolicy, expect
   if (policy === 'skip') return { action: 'keep', hash: hash ?? null, bytes: stats.size, same: false };
   if (policy === 'clobber') return { action: 'write' };
   throw new FileExistsError(path, stats.isSymbolicLink() ? 'already exists (a symbolic link)' : expected.hash ? 'already exists with other bytes' : 'already exists');
+}
+
+/** What writeUnderPolicy did: wrote the file, or left an existing one as it was (same bytes, or --skip-existing). */
+export type WholeFileOutcome = 'written' | 'same' | 'skip-existing';
+
+/**
+ * Writes bytes known in full (a command's own output, not a download) under the policy: the same
+ * bytes already there are kept untouched, other bytes stop the command unless --clobber replaces
+ * or --skip-existing keeps them. A file that appears meanwhile is never replaced without --clobber.
+ */
+export async function writeUnderPolicy(path: string, data: string | Uint8Array, policy: ExistingPolicy): Promise<WholeFileOutcome> {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  const hasher = await createBlake3();
+  hasher.update(bytes);
+  const verdict = await checkExisting(path, policy, { hash: formatBlake3(hasher), size: bytes.length });
+  if (verdict.action === 'keep') return verdict.same ? 'same' : 'skip-existing';
+  await writeFileSafely(path, bytes, { replace: policy === 'clobber' });
+  return 'written';
 }

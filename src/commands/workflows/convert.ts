@@ -2,8 +2,8 @@
 // from the command line. An API-format file is printed unchanged in content (already converted).
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
+import { existingPolicy, writeUnderPolicy } from '../../files/existing.js';
 import { sameFile } from '../../files/same-file.js';
-import { writeFileAtomic } from '../../files/write-atomic.js';
 import { escapeUnsafeJsonText } from '../../render/json.js';
 import { stringifyJsonExact } from '../../util/exact-json.js';
 import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../jobs/workflow-file.js';
@@ -11,6 +11,7 @@ import { convertForCommand } from './conversion.js';
 import type { WorkflowsConvertOptions } from './options.js';
 
 export async function run(f: Factory, args: string[], opts: WorkflowsConvertOptions): Promise<number> {
+  const existing = existingPolicy(opts);
   if (opts.output !== undefined && args[0] !== '-' && sameFile(opts.output, args[0]!)) {
     throw new UsageError(`-o ${opts.output} is the workflow being converted: the API format would replace the editor's file`, 'write it to another file');
   }
@@ -25,8 +26,10 @@ export async function run(f: Factory, args: string[], opts: WorkflowsConvertOpti
   }
   const json = stringifyJsonExact(workflow, 2) + '\n';
   if (opts.output !== undefined) {
-    await writeFileAtomic(opts.output, json);
-    f.io.info(`wrote ${opts.output}`);
+    const outcome = await writeUnderPolicy(opts.output, json, existing);
+    if (outcome === 'written') f.io.info(`wrote ${opts.output}`);
+    else if (outcome === 'same') f.io.info(`${opts.output} already holds the same bytes: kept as it is`);
+    else f.io.info(`kept the existing ${opts.output} as it is (--skip-existing)`);
   } else {
     f.io.stdout.write(escapeUnsafeJsonText(json));
   }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
 import { typedCommand } from '../typed-options.js';
-import { workflowsConvertOptions, workflowsValidateOptions } from './options.js';
+import { workflowsConvertOptions, workflowsConvertRules, workflowsValidateOptions } from './options.js';
 
 export function registerWorkflows(program: Command, action: ActionFactory): void {
   const workflows = program
@@ -12,12 +12,14 @@ export function registerWorkflows(program: Command, action: ActionFactory): void
   const convert = workflows
     .command('convert <workflow>')
     .description('Print the API-format workflow of a UI-format file (- reads standard input), as the editor\'s "Export (API)" gives it');
-  typedCommand(convert, workflowsConvertOptions(), action, () => import('./convert.js'))
+  typedCommand(convert, workflowsConvertOptions(), action, () => import('./convert.js'), workflowsConvertRules())
     .addHelpText('after', `
 Node definitions come from the server's /api/object_info (cached per base URL; --refresh asks
 again), or from a saved object_info JSON with --object-info (no network). Anything that cannot be
 converted exactly (unknown node classes, links to missing nodes, widget counts that do not match,
-group nodes, subgraphs) is listed, every problem at once, with exit 2.
+group nodes, subgraphs) is listed, every problem at once, with exit 2. An existing -o file with
+other bytes stops the command (exit 1) unless --clobber or --skip-existing says what to do; one
+with the same bytes is kept as it is.
 
 Examples:
   $ wes workflows convert ui.json > api.json

@@ -3,6 +3,7 @@
 // that submit a workflow file.
 import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import type { ObjectInfoOptions } from './object-info.js';
+import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
 
 /** --object-info (a saved file, offline) or --refresh (ask the server again): one or the other. */
 export const objectInfoDeclaration = (): OptionsDeclaration<ObjectInfoOptions> => ({
@@ -23,14 +24,19 @@ export const convertDeclaration = (): OptionsDeclaration<ConvertOptions> => ({
 /** The definition flags mean something only with --convert. */
 export const convertRules = <O extends ConvertOptions>(): Array<OptionsRule<O>> => [needs<O>('objectInfo', 'convert'), needs<O>('refresh', 'convert')];
 
-export interface WorkflowsConvertOptions extends ObjectInfoOptions {
+export interface WorkflowsConvertOptions extends ObjectInfoOptions, ExistingFileOptions {
   output?: string;
 }
 
+/** --clobber and --skip-existing decide about an existing -o file (the same bytes are always kept). */
 export const workflowsConvertOptions = (): OptionsDeclaration<WorkflowsConvertOptions> => ({
   ...objectInfoDeclaration(),
   output: valueOption('-o, --output <file>', 'write the API-format workflow to FILE instead of standard output', nonEmpty),
+  ...existingFileOptions(),
 });
+
+/** --clobber and --skip-existing are about the -o file: alone they would mean nothing. */
+export const workflowsConvertRules = (): Array<OptionsRule<WorkflowsConvertOptions>> => [needs('clobber', 'output'), needs('skipExisting', 'output')];
 
 export type WorkflowsValidateOptions = ObjectInfoOptions;
 
