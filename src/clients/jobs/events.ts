@@ -1,6 +1,8 @@
 // Listens on a job's `urls.events` (server-sent events) only to learn *when* to re-read the job:
 // everything on the stream is derived from the job, and GET stays the truth. Any failure (no
-// stream, 501/429, a stream that breaks or ends) quietly leaves the caller on plain polling.
+// stream, 501/429, a stream that breaks, stalls past the read timeout or ends) quietly leaves the
+// caller on plain polling. A line or event longer than MAX_EVENT_CHARS (a server that never ends
+// its line) is not buffered further: the stream is closed, with one notice, and polling goes on.
 import { createParser } from 'eventsource-parser';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
@@ -8,7 +10,7 @@ import type { FetchedJob, JobsClient } from './client.js';
 
 /** Events that cannot change the job object (frames and printed lines): no re-read for them. */
 const NO_REREAD = new Set(['preview', 'log']);
-const MAX_EVENT_CHARS = 1 << 20;
+export const MAX_EVENT_CHARS = 1 << 20;
 
 export interface EventListener {
   /** Resolves when the stream is over, for whatever reason. */
@@ -28,7 +30,13 @@ function discard(body: Readable): void {
   body.destroy();
 }
 
-export function listenForChanges(open: OpenClient, job: FetchedJob, onChange: (event: string) => void, debug: (line: string) => void): EventListener {
+export function listenForChanges(
+  open: OpenClient,
+  job: FetchedJob,
+  onChange: (event: string) => void,
+  debug: (line: string) => void,
+  notice: (line: string) => void = debug,
+): EventListener {
   const controller = new AbortController();
   const client = open(controller.signal);
   let body: Readable | undefined;
@@ -43,11 +51,15 @@ export function listenForChanges(open: OpenClient, job: FetchedJob, onChange: (e
         discard(body);
         return debug(`* the event stream answered ${type || 'no content type'}, not text/event-stream; polling only`);
       }
+      let overflow = false;
       const parser = createParser({
         maxBufferSize: MAX_EVENT_CHARS,
         onEvent: (event) => {
           const name = event.event ?? 'message';
           if (!NO_REREAD.has(name)) onChange(name);
+        },
+        onError: (err) => {
+          if (err.type === 'max-buffer-size-exceeded') overflow = true;
         },
       });
       const decoder = new StringDecoder('utf8');
@@ -56,6 +68,10 @@ export function listenForChanges(open: OpenClient, job: FetchedJob, onChange: (e
         const text = decoder.write(chunk as Buffer);
         if (text) tail = text;
         parser.feed(text);
+        if (overflow) {
+          if (!closed) notice(`the event stream sent an event longer than ${MAX_EVENT_CHARS / (1 << 20)} MiB without ending it; following the job by polling only`);
+          return;
+        }
       }
       // A lone CR at the very end did end its line (and maybe the event); the parser is still
       // waiting to see whether an LF follows.

@@ -24,6 +24,8 @@ export interface FollowJobOptions {
    */
   firstReadMs?: number;
   debug?: (line: string) => void;
+  /** One line for the person watching (the event stream given up on); absent: debug. */
+  notice?: (line: string) => void;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -49,7 +51,7 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
   const waker = new Waker(options.minGapMs ?? 100);
   let listener: EventListener | undefined;
   const listen = () => {
-    if (options.openEvents && current.job.urls.events) listener = listenForChanges(options.openEvents, current, (name) => (options.wakeOn?.(name) ?? true) && waker.wake(name), debug);
+    if (options.openEvents && current.job.urls.events) listener = listenForChanges(options.openEvents, current, (name) => (options.wakeOn?.(name) ?? true) && waker.wake(name), debug, options.notice);
   };
   if (options.firstReadMs === undefined) listen();
   let delay = options.firstReadMs ?? options.intervalMs;

@@ -76,6 +76,7 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
       signal: f.signal,
       openEvents: options.events ? (signal) => new JobsClient(f.http(AbortSignal.any([f.signal, signal]))) : undefined,
       debug,
+      notice: (line) => io.notice(line),
     });
     for await (const snapshot of snapshots) {
       last = snapshot;
