@@ -1,5 +1,5 @@
 // One error type for everything a command can fail with, and the one mapping from it to the
-// exit-code table of the CLI contract (docs: `wes help exit-codes`).
+// exit-code table (README.md "Exit codes", and `wes help exit-codes`).
 
 export const ExitCode = {
   OK: 0,

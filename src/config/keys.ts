@@ -1,4 +1,4 @@
-// The settings a profile can hold, with their flag and environment names (the table of settings in the CLI contract).
+// The settings a profile can hold, with their flag and environment names (the settings table of README.md, "Configuration").
 export const PROFILE_KEYS = [
   'base_url',
   'router_url',

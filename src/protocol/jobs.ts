@@ -49,8 +49,8 @@ export interface Output {
 
 /**
  * An asset record: the Output fields plus what the serving deployment adds; the interface does not
- * show those, the dev-server design ("Paths the interface leaves unshown") fixes
- * `file_path` and `created_at`.
+ * show those; the dev-server fixes `file_path` and `created_at` (src/dev-server/README.md,
+ * "Job API v2 paths").
  */
 export interface AssetRecord extends Output {
   file_path?: string;
@@ -106,13 +106,13 @@ export interface Job {
   release_id?: string;
 }
 
-/** Body of the submit operation: the interface leaves it unshown; the dev-server design fixes `POST /api/v2/jobs`. */
+/** Body of the submit operation: the interface leaves it unshown; `POST /api/v2/jobs` as src/dev-server/README.md fixes it. */
 export interface SubmitRequest {
   workflow: Record<string, unknown>;
   extra_data?: Record<string, unknown>;
 }
 
-/** Body of the asset-from-hash operation (the dev-server design: `POST /api/v2/assets/from-hash`). */
+/** Body of the asset-from-hash operation (`POST /api/v2/assets/from-hash`, as src/dev-server/README.md fixes it). */
 export interface AssetFromHashRequest {
   hash: string;
   file_path: string;

@@ -1,6 +1,6 @@
 // One place that turns any failure into what the user sees on stderr: a readable message with a
 // hint, the request id, and the details tables (node errors, validation rows, spend figures);
-// with --json, the error object of the CLI contract instead.
+// with --json, the error object instead (README.md, "Output, JSON and scripting").
 import type { IOStreams } from './io.js';
 import { ApiError, toWesError, type WesError } from '../errors.js';
 import { sanitize, sanitizeLine } from './sanitize.js';

@@ -20,7 +20,7 @@ export interface IOStreamsInit {
   noColor?: boolean;
 }
 
-/** Colour decision per the CLI contract: --no-color and NO_COLOR win, CLICOLOR_FORCE forces, CLICOLOR=0 disables. */
+/** Colour decision (README.md, "Configuration"): --no-color and NO_COLOR win, CLICOLOR_FORCE forces, CLICOLOR=0 disables. */
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
   if (noColorFlag) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;

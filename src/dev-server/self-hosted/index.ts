@@ -1,5 +1,5 @@
 // The v1 routes of the `self-hosted` deployment, written from the observations of a real ComfyUI
-// engine (../shared/observations/comfyui-selfhosted.md): every route served both bare and under
+// engine (transcribed in test/fixtures/comfyui-selfhosted/): every route served both bare and under
 // `/api/`, no credential unless the dev-server was given --token, plain-text 404s for what the
 // engine lacks (the cloud's `/api/job/<id>/status` and `/api/features` included), history and
 // queue in the engine's shapes, empty-bodied POSTs, and /view answering with the bytes.

@@ -1,6 +1,6 @@
 // How a self-hosted ComfyUI engine (aiohttp) answers what it does not serve: a plain-text
 // `404: Not Found` (or `405: Method Not Allowed`), and bare statuses with an empty body where its
-// handlers return `web.Response(status=...)`. Recorded in ../shared/observations/comfyui-selfhosted.md.
+// handlers return `web.Response(status=...)`. Recorded in test/fixtures/comfyui-selfhosted/.
 import { STATUS_CODES } from 'node:http';
 import type { RequestContext } from '../contract.js';
 import { parseJsonBody, readBody } from '../http-kit.js';
