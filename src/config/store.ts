@@ -5,8 +5,12 @@
 // randomly named temp file, then a rename, file mode 0600), loaded only then because conf costs
 // more start-up than any read-only command. A link planted at the file is removed first, so
 // neither conf's read nor its rename ever follows it (the rename replaces a name, not a target).
+// conf's atomic write (atomically) hooks every exit signal as it loads, through when-exit; those
+// hooks are taken off at once (see loadConf), so Ctrl-C after a profile write is handled as in
+// every other command.
 import envPaths from 'env-paths';
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { lstatOrNone } from '../files/safe-file.js';
@@ -22,6 +26,30 @@ interface StoreShape {
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const CONFIG_NAME = 'config';
+
+let confModule: Promise<typeof import('conf')> | undefined;
+
+/**
+ * conf, loaded once. Loading it evaluates atomically, which registers when-exit: a listener on
+ * every exit signal that, on the first Ctrl-C, purges atomically's temp files and sends the same
+ * signal again, so wes would take one Ctrl-C for two and exit before stopping in order. conf's
+ * writes are synchronous, so no temp file of it can be pending when a signal is handled; the
+ * listeners this load added are removed (the `exit` purge stays), and wes's own stay the only ones.
+ */
+function loadConf(): Promise<typeof import('conf')> {
+  confModule ??= (async () => {
+    const signals = Object.keys(constants.signals) as NodeJS.Signals[];
+    const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+    const loaded = await import('conf');
+    for (const signal of signals) {
+      for (const listener of process.listeners(signal)) {
+        if (!before.get(signal)!.has(listener)) process.off(signal, listener as (signal: NodeJS.Signals) => void);
+      }
+    }
+    return loaded;
+  })();
+  return confModule;
+}
 
 export function isValidProfileName(name: string): boolean {
   return PROFILE_NAME.test(name);
@@ -59,7 +87,7 @@ export class ProfileStore {
   private async write(mutate: (data: StoreShape) => void): Promise<void> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     if ((await lstatOrNone(this.path))?.isSymbolicLink()) await unlink(this.path);
-    const { default: Conf } = await import('conf');
+    const { default: Conf } = await loadConf();
     const conf = new Conf<StoreShape>({ projectName: 'wes', projectSuffix: '', configName: CONFIG_NAME, configFileMode: 0o600, cwd: this.dir });
     const data = structuredClone(conf.store); // read afresh: another wes may have changed the file
     mutate(data);
