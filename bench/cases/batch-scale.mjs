@@ -87,17 +87,21 @@ export async function run(ctx) {
       const rss = result.maxRssMb;
       if (lines === SIZES[0]) smallRss = rss;
       const also = [];
+      let versus = '';
       if (lines === 100_000 && Number.isFinite(rss)) {
         also.push({ text: 'peak RSS < 150 MB', pass: rss < 150 });
-        if (Number.isFinite(smallRss)) also.push({ text: 'RSS within 10 % of 1 000 lines', pass: rss <= smallRss * 1.1 });
+        if (Number.isFinite(smallRss)) {
+          also.push({ text: 'RSS within 10 % of 1 000 lines', pass: rss <= smallRss * 1.1 });
+          versus = ` (1 000 lines: ${smallRss.toFixed(0)} MB; ratio ${(rss / smallRss).toFixed(2)})`;
+        }
       }
       rows.push(
         row('batch-scale', title, {
           wes: { value: rate, unit: 'jobs/s' },
           reference: { value: serverRate, unit: 'jobs/s', label: 'server capacity' },
           target: { ...target, also },
-          note: `${counted.lines} result lines, ${counted.succeeded} succeeded; wes ${(result.wallMs / 1000).toFixed(1)} s wall, CPU ${((result.cpuMs ?? NaN) / 1000).toFixed(1)} s, peak RSS ${rss?.toFixed(0)} MB`,
-          details: { lines, wallMs: result.wallMs, cpuMs: result.cpuMs, maxRssMb: rss, capacity: serverRate, ...counted },
+          note: `${counted.lines} result lines, ${counted.succeeded} succeeded; wes ${(result.wallMs / 1000).toFixed(1)} s wall, CPU ${((result.cpuMs ?? NaN) / 1000).toFixed(1)} s, peak RSS ${rss?.toFixed(0)} MB${versus}`,
+          details: { lines, wallMs: result.wallMs, cpuMs: result.cpuMs, maxRssMb: rss, smallRunRssMb: lines === SIZES[0] ? undefined : smallRss, capacity: serverRate, ...counted },
         }),
       );
     } finally {

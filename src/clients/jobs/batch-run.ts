@@ -215,9 +215,10 @@ class ItemRun {
         return job;
       } catch (err) {
         if (options.signal.aborted) throw err;
-        // Once an answer may have been lost, the job may exist here whatever later attempts say.
+        // Once an answer may have been lost, the job may exist here whatever later attempts say;
+        // so may a line an earlier run sent here (its result keeps naming this endpoint).
         if (!madeNoJob(err)) ambiguous = true;
-        this.mayExist = ambiguous;
+        this.mayExist = ambiguous || item.pinnedTo === endpoint.url;
         if (isLoadRefusal(err)) {
           const delayMs = Math.min(MAX_THROTTLE_WAIT_MS, err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : backoffDelay(throttled));
           endpoint.refusedForLoad(delayMs);

@@ -67,21 +67,25 @@ function batchSignal(parent: AbortSignal, inFlight: number): AbortSignal {
 }
 
 /**
- * A batch keeps V8's young generation at its starting size. V8 doubles it (up to 16 MB a
- * semi-space, 48 MB in all) each time as many bytes survived a scavenge as it holds; a batch's
- * lines live for a few scavenges each (their requests and follows), so over a long batch it always
- * reached the maximum: 100 000 lines peaked ~30 MB above 1 000 with no more data held. Kept at
- * 1 MB, the young garbage is collected more often (~20 % more CPU in the client, the same wall
- * time) and the peak no longer depends on the batch's length. The flag is read at each growth.
+ * A batch keeps V8's heap near what it holds, so its peak does not depend on its length. V8
+ * doubles the young generation (up to 16 MB a semi-space, 48 MB in all) each time as many bytes
+ * survived a scavenge as it holds; a batch's lines live for a few scavenges each (their requests
+ * and follows), so over a long batch it always reached the maximum: 100 000 lines peaked ~30 MB
+ * above 1 000 with no more data held. It stays at its starting 1 MB. The lines' objects then die
+ * in the old generation, which V8 lets grow up to 4x its live size before a full collection; 1.5x
+ * keeps the rest of the gap (128 -> ~114 MB over 20 000 lines). The cost is more collections:
+ * 10-25 % more client CPU, the same wall time (bench/RESULTS.md). Both flags are read at each
+ * resize, so setting them now takes effect.
  */
-function keepYoungGenerationSmall(): void {
+function keepHeapSmall(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString('--heap-growing-percent=50');
 }
 
 /** `jobs submit --batch FILE`: the options declared in options.ts say which flags go with it. */
 export async function run(f: Factory, batchPath: string, opts: JobsSubmitOptions): Promise<number> {
   const { io } = f;
-  keepYoungGenerationSmall();
+  keepHeapSmall();
   if (opts.download !== undefined) await checkFolderTarget(opts.download, '--download');
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   // --base-url given more than once: one endpoint each, beside the --via ones.
