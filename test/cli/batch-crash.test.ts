@@ -1,7 +1,8 @@
 // A batch killed with SIGKILL (a CI runner's timeout, the OOM killer) at random moments and
 // resumed each time: the journal next to the results file says which lines finished and where
 // the others went, so the last run ends with every line succeeded and no line ever made a second
-// job. The moments come from a seeded generator, printed on failure.
+// job. The moments (a number of new jobs, or a time during start-up) come from a seeded
+// generator, printed on failure.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,9 +12,9 @@ import { seen, useTempDir, wesAgainst } from './jobs-env.js';
 import { engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.js';
 
 describe('jobs submit --batch killed with SIGKILL and resumed', () => {
-  // One slot and 160 ms jobs: the whole batch takes ~5 s of server time, so most of the ten
-  // kills land mid-run even now that a batch keeps the server busy.
-  const ctx = useDevServer({ stepMs: 2, slots: 1 });
+  // 160 ms jobs on four slots: the kills wait for new jobs rather than for time, so they land
+  // mid-run at any speed, and the server keeps up with the batch.
+  const ctx = useDevServer({ stepMs: 2, slots: 4 });
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
 
@@ -24,14 +25,23 @@ describe('jobs submit --batch killed with SIGKILL and resumed', () => {
     const file = writeBatch(dir(), 'crash.jsonl', lines);
     const results = join(dir(), 'crash-results.jsonl');
     const args = ['jobs', 'submit', '--batch', file, '--concurrency', '4', '--interval', '0.05', '--results', results];
-    const kills: number[] = [];
+    const kills: string[] = [];
     let killed = 0;
     for (let round = 0; round < 10; round++) {
-      // Start-up takes a few hundred milliseconds; the moments spread over it and the run itself.
-      const delay = Math.round(200 + random() * 900);
-      kills.push(delay);
+      // A kill lands after a random number (0 to 3) of new jobs, so it falls mid-run however slow
+      // the start-up is under load; with 0, at a random moment of the start-up itself.
+      const afterJobs = Math.floor(random() * 4);
+      const delay = Math.round(random() * 300);
+      kills.push(afterJobs === 0 ? `${delay}ms` : `${afterJobs} jobs`);
       const res = await wes(round === 0 ? args : [...args, '--resume', results], {
-        onSpawn: (child) => void setTimeout(() => child.kill('SIGKILL'), delay),
+        onSpawn: (child) => {
+          if (afterJobs === 0) return void setTimeout(() => child.kill('SIGKILL'), delay);
+          const from = seen(ctx.server, 'POST /api/v2/jobs');
+          const watch = setInterval(() => {
+            if (seen(ctx.server, 'POST /api/v2/jobs') - from >= afterJobs) child.kill('SIGKILL');
+          }, 5);
+          child.on('exit', () => clearInterval(watch));
+        },
       });
       if (res.signal === 'SIGKILL') killed++;
       else {
@@ -39,7 +49,7 @@ describe('jobs submit --batch killed with SIGKILL and resumed', () => {
         expect(res.code, `seed ${seed}, kills ${kills.join(',')}: ${res.stderr}`).toBe(0);
       }
     }
-    // Most kills land mid-run (a run that finishes first proves less, but must end cleanly).
+    // Most kills land (a run that finishes first proves less, but must end cleanly).
     expect(killed, `seed ${seed}, kills ${kills.join(',')}`).toBeGreaterThanOrEqual(5);
     const posts = seen(ctx.server, 'POST /api/v2/jobs');
     const last = await wes(existsSync(results) || existsSync(`${results}.journal`) ? [...args, '--resume', results] : args);

@@ -192,7 +192,9 @@ describe('wes jobs watch', () => {
 });
 
 describe('wes jobs watch: expiry', () => {
-  const ctx = useDevServer({ stepMs: 10, retentionMs: 300 });
+  // The job outlives its retention (150 steps of 30 ms against 1.5 s), and an expired job stays
+  // readable for one more retention period: the watch has 1.5 s to start before it is forgotten.
+  const ctx = useDevServer({ stepMs: 30, retentionMs: 1500 });
   const wes = wesAgainst(() => ctx.server);
 
   it('expired: exit 3 and says the retention passed', async () => {

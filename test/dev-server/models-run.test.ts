@@ -1,8 +1,9 @@
 // POST /v1/models/{provider}/{model}: every outcome the dev router can produce, with its headers.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { setModelsDeadline } from '../../src/dev-server/models/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modelsState, setModelsDeadline } from '../../src/dev-server/models/index.js';
 import { encodeGradientPng } from '../../src/dev-server/models/stock/png.js';
 import { useDevServer } from '../helpers/dev-server.js';
+import { until } from '../helpers/until.js';
 import { call, run, type ModelsAnswer } from './models-http.js';
 
 const TOKENS = ['t-conc', 't-spend', 't-spend2', 't-meter', 't-flaky', 't-idem', 'broke-1'];
@@ -139,10 +140,17 @@ describe('dev/slow (router deadline and idempotency)', () => {
 });
 
 describe('per-credential limits', () => {
+  // Calls held in flight long enough for the next one to arrive under any load (the router's
+  // deadline is raised above it meanwhile), and the moment they are in flight read from the server.
+  const HELD_MS = 1000;
+  const usageOf = (token: string) => modelsState(holder.server.state).usage.get(token) ?? { inFlight: 0, committedCents: 0 };
+  beforeAll(() => setModelsDeadline(holder.server.state, 10_000));
+  afterAll(() => setModelsDeadline(holder.server.state, DEADLINE_MS));
+
   it('refuses a call beyond the in-flight count with 429 concurrency_limit_exceeded, no spend headers', async () => {
-    const slow = { duration_ms: 250, cost_cents: 1 };
+    const slow = { duration_ms: HELD_MS, cost_cents: 1 };
     const held = [run(base(), 'dev/slow', slow, { token: 't-conc' }), run(base(), 'dev/slow', slow, { token: 't-conc' })];
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => usageOf('t-conc').inFlight === 2, 'both calls to be in flight');
     const third = await run(base(), 'dev/slow', slow, { token: 't-conc' });
     expectError(third, 429, 'concurrency_limit_exceeded');
     expect(third.json.detail).toMatch(/concurrent calls/i);
@@ -152,8 +160,8 @@ describe('per-credential limits', () => {
   });
 
   it('refuses a call beyond the committed spend with the X-Committed-Spend-* headers', async () => {
-    const held = run(base(), 'dev/slow', { duration_ms: 250, cost_cents: 300 }, { token: 't-spend' });
-    await new Promise((r) => setTimeout(r, 50));
+    const held = run(base(), 'dev/slow', { duration_ms: HELD_MS, cost_cents: 300 }, { token: 't-spend' });
+    await until(() => usageOf('t-spend').committedCents === 300, 'the first call to be in flight');
     const over = await run(base(), 'dev/slow', { duration_ms: 0, cost_cents: 250 }, { token: 't-spend' });
     expectError(over, 429, 'concurrency_limit_exceeded');
     expect(over.json.detail).toMatch(/committed spend/i);
