@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/dev-server/engine/prng.js';
 import { useDevServer } from '../helpers/dev-server.js';
 import { seen, useTempDir, wesAgainst } from './jobs-env.js';
-import { engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.js';
+import { engineJobs, quickWorkflow, randomKill, resultsFile, writeBatch } from './batch-env.js';
 
 describe('jobs submit --batch killed with SIGKILL and resumed', () => {
   // 160 ms jobs on four slots: the kills wait for new jobs rather than for time, so they land
@@ -28,21 +28,9 @@ describe('jobs submit --batch killed with SIGKILL and resumed', () => {
     const kills: string[] = [];
     let killed = 0;
     for (let round = 0; round < 10; round++) {
-      // A kill lands after a random number (0 to 3) of new jobs, so it falls mid-run however slow
-      // the start-up is under load; with 0, at a random moment of the start-up itself.
-      const afterJobs = Math.floor(random() * 4);
-      const delay = Math.round(random() * 300);
-      kills.push(afterJobs === 0 ? `${delay}ms` : `${afterJobs} jobs`);
-      const res = await wes(round === 0 ? args : [...args, '--resume', results], {
-        onSpawn: (child) => {
-          if (afterJobs === 0) return void setTimeout(() => child.kill('SIGKILL'), delay);
-          const from = seen(ctx.server, 'POST /api/v2/jobs');
-          const watch = setInterval(() => {
-            if (seen(ctx.server, 'POST /api/v2/jobs') - from >= afterJobs) child.kill('SIGKILL');
-          }, 5);
-          child.on('exit', () => clearInterval(watch));
-        },
-      });
+      const kill = randomKill(random, [ctx.server]);
+      kills.push(kill.label);
+      const res = await wes(round === 0 ? args : [...args, '--resume', results], { onSpawn: kill.onSpawn });
       if (res.signal === 'SIGKILL') killed++;
       else {
         // The run finished before its kill: it must have finished cleanly.

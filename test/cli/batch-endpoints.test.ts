@@ -11,7 +11,7 @@ import { seededRandom } from '../../src/dev-server/engine/prng.js';
 import { startFast } from '../helpers/dev-server.js';
 import { runWes } from '../helpers/cli.js';
 import { useTempDir } from './jobs-env.js';
-import { closeWhenBusy, engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.js';
+import { closeWhenBusy, engineJobs, quickWorkflow, randomKill, resultsFile, writeBatch } from './batch-env.js';
 
 /** A config folder with one profile per server: `a`, `b`, ... */
 function profilesFor(servers: DevServerHandle[]): string {
@@ -76,12 +76,12 @@ describe('jobs submit --batch over two endpoints', () => {
     const file = writeBatch(dir(), 'twocrash.jsonl', lines);
     const results = join(dir(), 'twocrash-results.jsonl');
     const args = ['jobs', 'submit', '--batch', file, '--via', 'a:2', '--via', 'b:2', '--interval', '0.05', '--results', results];
-    const kills: number[] = [];
+    const kills: string[] = [];
     for (let round = 0; round < 10; round++) {
-      const delay = Math.round(200 + random() * 900);
-      kills.push(delay);
+      const kill = randomKill(random, [a, b]);
+      kills.push(kill.label);
       const resume = existsSync(results) || existsSync(`${results}.journal`) ? ['--resume', results] : [];
-      const res = await runWes([...args, ...resume], { configDir, onSpawn: (child) => void setTimeout(() => child.kill('SIGKILL'), delay) });
+      const res = await runWes([...args, ...resume], { configDir, onSpawn: kill.onSpawn });
       if (res.signal !== 'SIGKILL') expect(res.code, `seed ${seed}, kills ${kills.join(',')}: ${res.stderr}`).toBe(0);
     }
     const last = await runWes([...args, '--resume', results], { configDir });

@@ -1,5 +1,6 @@
 // Shared pieces of the `jobs submit --batch` tests: batch files of tagged workflows, result
-// lines read back, and the jobs the engine really made for a tag.
+// lines read back, the jobs the engine really made for a tag, and the kills of a crash loop.
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
@@ -54,5 +55,27 @@ export function closeWhenBusy(server: DevServerHandle, jobs: number): { onSpawn:
       }, 5);
     },
     stoppedAt: () => stoppedAt,
+  };
+}
+
+/**
+ * One kill of a crash loop: SIGKILL once 1 to 3 new jobs were asked of `servers`, so it lands
+ * mid-run however slow the start-up is under load, or (one time in four) at a random moment of
+ * the start-up itself. `label` says which, for the failure message with the seed.
+ */
+export function randomKill(random: () => number, servers: DevServerHandle[]): { label: string; onSpawn: (child: ChildProcess) => void } {
+  const afterJobs = Math.floor(random() * 4);
+  const delayMs = Math.round(random() * 300);
+  const posts = () => servers.reduce((n, server) => n + (server.state.requestCounts.get('POST /api/v2/jobs') ?? 0), 0);
+  return {
+    label: afterJobs === 0 ? `${delayMs}ms` : `${afterJobs} jobs`,
+    onSpawn: (child) => {
+      if (afterJobs === 0) return void setTimeout(() => child.kill('SIGKILL'), delayMs);
+      const from = posts();
+      const watch = setInterval(() => {
+        if (posts() - from >= afterJobs) child.kill('SIGKILL');
+      }, 5);
+      child.on('exit', () => clearInterval(watch));
+    },
   };
 }
