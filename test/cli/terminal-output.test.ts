@@ -103,3 +103,80 @@ describe('on a terminal', () => {
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
   });
 });
+
+describe('on a terminal, more of what a person sees', () => {
+  it('submit --wait --download: spinner while it runs, one ✓ line at the end, saved paths plain on stdout', async () => {
+    const out = join(dir, 'downloaded');
+    const run = await onTerminal(['jobs', 'submit', join(dir, 'flow.json'), '--wait', '--download', out, '--interval', '0.05'], { stdoutTTY: true, stderrTTY: true });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(SPINNER);
+    expect(run.stderr).toMatch(/\u001b\[32m✔/); // ora's green tick: colour is on for this terminal
+    expect(visible(run.stderr).match(/succeeded in/g)).toHaveLength(1);
+    expect(visible(run.stderr)).toMatch(/\+ wes_00001_\.png \(image,/); // committed outputs are lines above the spinner
+    expect(run.stdout).not.toMatch(ESCAPE);
+    const [id, ...saved] = run.stdout.trim().split('\n');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(saved.length).toBeGreaterThan(0);
+    for (const path of saved) expect(path.startsWith(out), path).toBe(true);
+  });
+
+  it('a failing job ends its spinner with a cross: coloured, or a plain ✗ with NO_COLOR', async () => {
+    const failing = join(dir, 'fail.json');
+    writeFileSync(failing, JSON.stringify({ '1': { class_type: 'Fail', inputs: { message: 'broken on purpose' } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'never' } } }));
+    const coloured = await onTerminal(['jobs', 'submit', failing, '--wait', '--interval', '0.05'], { stderrTTY: true });
+    expect(coloured.code).toBe(3);
+    expect(coloured.stderr).toMatch(SPINNER);
+    expect(coloured.stderr).toMatch(/\u001b\[31m✖/);
+    const plain = await onTerminal(['jobs', 'submit', failing, '--wait', '--interval', '0.05'], { stderrTTY: true }, { NO_COLOR: '1' });
+    expect(plain.code).toBe(3);
+    expect(plain.stderr).toMatch(SPINNER);
+    expect(visible(plain.stderr)).toMatch(/✗ job .* failed .*broken on purpose/);
+    expect(plain.stderr).not.toMatch(/\u001b\[3\dm/);
+  });
+
+  it('no spinner on a terminal with CI set, TERM=dumb, --quiet or 0 columns: plain lines instead', async () => {
+    for (const [extra, flags, columns] of [[{ CI: 'true' }, [], 80], [{ TERM: 'dumb' }, [], 80], [{}, ['--quiet'], 80], [{}, [], 0]] as const) {
+      const run = await onTerminal(['jobs', 'submit', join(dir, 'flow.json'), '--wait', '--interval', '0.05', ...flags], { stderrTTY: true, columns }, extra);
+      const what = `${JSON.stringify(extra)} ${flags.join(' ')} columns ${columns}`;
+      expect(run.code, `${what}: ${run.stderr}`).toBe(0);
+      expect(run.stderr, what).not.toMatch(SPINNER);
+      expect(run.stderr, what).not.toMatch(/\u001b\[1G/);
+      if (flags.length === 0) expect(run.stderr, what).toMatch(/succeeded in/);
+    }
+  });
+
+  it('doctor: an 80-column table with a header on a terminal; tab-separated plain statuses when piped', async () => {
+    const onTty = await onTerminal(['doctor'], { stdoutTTY: true, stderrTTY: true, columns: 80 });
+    const lines = visible(onTty.stdout).trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^CHECK\s+SURFACE\s+STATUS\s+DETAIL$/);
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+    expect(onTty.stdout).toMatch(ESCAPE);
+    const piped = await onTerminal(['doctor'], {});
+    expect(piped.code).toBe(onTty.code);
+    expect(piped.stdout).not.toMatch(ESCAPE);
+    expect(piped.stdout).not.toMatch(/^CHECK/m);
+    for (const line of piped.stdout.trimEnd().split('\n')) expect(line.split('\t')[2], line).toMatch(/^(pass|warn|fail|skip)$/);
+  });
+
+  it('jobs list: ids whole even at 40 columns, ages at 80; ISO times, tab-separated, when piped', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const run = await onTerminal(['jobs', 'submit', join(dir, 'flow.json'), '--quiet'], {});
+      expect(run.code, run.stderr).toBe(0);
+      ids.push(run.stdout.trim());
+    }
+    // At 40 columns the other columns give way (cut to a letter and …); the id never does.
+    const narrow = await onTerminal(['jobs', 'list'], { stdoutTTY: true, stderrTTY: true, columns: 40 });
+    expect(narrow.code, narrow.stderr).toBe(0);
+    const lines = visible(narrow.stdout).trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+S\S*…/);
+    for (const id of ids) expect(lines.some((line) => line.startsWith(`${id} `)), `${id} whole in:\n${lines.join('\n')}`).toBe(true);
+    const wide = await onTerminal(['jobs', 'list'], { stdoutTTY: true, stderrTTY: true, columns: 80 });
+    expect(visible(wide.stdout)).toMatch(/ \d+ s ago /);
+    for (const line of visible(wide.stdout).split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
+    const piped = await onTerminal(['jobs', 'list'], {});
+    const rows = piped.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    expect(rows.map((r) => r[0])).toEqual(expect.arrayContaining(ids));
+    for (const row of rows) expect(row[2], row.join(' | ')).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+});
