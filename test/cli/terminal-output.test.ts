@@ -148,7 +148,7 @@ describe('on a terminal, more of what a person sees', () => {
   it('doctor: an 80-column table with a header on a terminal; tab-separated plain statuses when piped', async () => {
     const onTty = await onTerminal(['doctor'], { stdoutTTY: true, stderrTTY: true, columns: 80 });
     const lines = visible(onTty.stdout).trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^CHECK\s+SURFACE\s+STATUS\s+DETAIL$/);
+    expect(lines[0]).toMatch(/^CHECK\s+FAMILY\s+STATUS\s+DETAIL$/);
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
     expect(onTty.stdout).toMatch(ESCAPE);
     const piped = await onTerminal(['doctor'], {});
