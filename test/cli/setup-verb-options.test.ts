@@ -98,6 +98,13 @@ describe('global options and verbs without options of their own', () => {
     await refused(['--retries', 'many', 'legacy', 'queue'], /--retries must be a whole number/);
   });
 
+  it('with --json a broken rule is the usage error object on stderr, as every usage error', async () => {
+    const res = await runWes(['--json', 'legacy', 'status', 'p-1', '--interval', '2'], { env: { WES_BASE_URL: dev.server.url } });
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(res.stderr)).toEqual({ error: { code: 'usage', message: '--interval only applies with --wait', status: null, request_id: null, details: null } });
+  });
+
   it('a flag another verb has is an unknown option here', async () => {
     await refused(['config', 'list', '--reveal'], /unknown option '--reveal'/);
     await refused(['models', 'show', 'dev/echo', '--refresh'], /unknown option '--refresh'/);
