@@ -1,6 +1,31 @@
 // Shared pieces of the legacy API tests: workflows, a v1 fetch helper and a WebSocket recorder.
 import WebSocket from 'ws';
+import { afterAll, beforeAll } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
+import { startFast } from '../helpers/dev-server.js';
+
+/** The smallest engine workflow: an empty image saved under `prefix`. */
+export function twoNodeWorkflow(prefix = 'engine'): Record<string, unknown> {
+  return {
+    '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } },
+    '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: prefix } },
+  };
+}
+
+/** Two self-hosted dev-servers around a test file: with the job API v2 beside the engine, and --engine-only. */
+export function useSelfHostedServers(): { server(): DevServerHandle; engineOnly(): DevServerHandle } {
+  let server: DevServerHandle | undefined;
+  let engineOnly: DevServerHandle | undefined;
+  beforeAll(async () => {
+    server = await startFast({ deployment: 'self-hosted', stepMs: 3 });
+    engineOnly = await startFast({ deployment: 'self-hosted', engineOnly: true, stepMs: 3 });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await engineOnly?.close();
+  });
+  return { server: () => server!, engineOnly: () => engineOnly! };
+}
 
 export function sampleWorkflow(steps = 3, prefix = 'wes', seed = 1): Record<string, unknown> {
   return {

@@ -1,29 +1,21 @@
 // `dev-server --surface self-hosted` imitates a ComfyUI engine's v1 answers and WebSocket, compared
 // with what a real engine answered (test/fixtures/comfyui-selfhosted).
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { decodeFrame, FRAME_PREVIEW_IMAGE, IMAGE_TYPE_PNG } from '../../src/protocol/legacy-frames.js';
-import { startFast } from '../helpers/dev-server.js';
 import { fixture, keysOf, messageOrder } from '../helpers/comfyui-fixtures.js';
-import { failingWorkflow, longWorkflow, sampleWorkflow, submit, v1, WsRecorder } from './legacy-kit.js';
+import { failingWorkflow, longWorkflow, sampleWorkflow, submit, twoNodeWorkflow, useSelfHostedServers, v1, WsRecorder } from './legacy-kit.js';
 
+const servers = useSelfHostedServers();
 let server: DevServerHandle;
 let engineOnly: DevServerHandle;
-
-beforeAll(async () => {
-  server = await startFast({ deployment: 'self-hosted', stepMs: 3 });
-  engineOnly = await startFast({ deployment: 'self-hosted', engineOnly: true, stepMs: 3 });
-});
-afterAll(async () => {
-  await server.close();
-  await engineOnly.close();
+beforeAll(() => {
+  server = servers.server();
+  engineOnly = servers.engineOnly();
 });
 
-const twoNodes = {
-  '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } },
-  '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'engine' } },
-};
+const twoNodes = twoNodeWorkflow();
 
 async function historyOf(s: DevServerHandle, id: string, timeoutMs = 10_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;

@@ -25,9 +25,12 @@ function outsideMount(ctx: RequestContext): boolean {
 async function route(ctx: RequestContext, handlers: RouteHandler[]): Promise<void> {
   if (ctx.path.startsWith(DEV_PREFIX) && ctx.mountPrefix === '') return handleDevRoutes(ctx);
   if (outsideMount(ctx)) return sendNotFound(ctx);
-  if (ctx.state.options.deployment === 'self-hosted') ctx.path = engineRoutePath(ctx.path);
+  const selfHosted = ctx.state.options.deployment === 'self-hosted';
+  if (selfHosted) ctx.path = engineRoutePath(ctx.path);
   const family = servingFamily(ctx.path);
-  if (family !== 'legacy' && ctx.state.options.engineOnly && ctx.state.options.deployment === 'self-hosted') return sendNotFound(ctx);
+  // The engine's aiohttp server sends no request id: only the service's own APIs served beside it do.
+  if (selfHosted && (family === 'legacy' || ctx.state.options.engineOnly)) ctx.res.removeHeader(REQUEST_ID_HEADER);
+  if (family !== 'legacy' && ctx.state.options.engineOnly && selfHosted) return sendNotFound(ctx);
   if (family === 'jobs' && !checkCredential(ctx, 'jobs')) return;
   if (family === 'legacy' && ctx.path.startsWith('/api/') && !checkCredential(ctx, 'legacy')) return;
   for (const handler of handlers) {

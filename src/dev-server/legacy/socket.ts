@@ -49,6 +49,13 @@ function refuse(socket: Duplex, status: number, body: unknown, headers: Record<s
   socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
 }
 
+/** How the engine's aiohttp server refuses an upgrade: its plain-text page, no request id (see self-hosted/plain.ts). */
+function refusePlain(socket: Duplex, status: number): void {
+  const text = `${status}: ${STATUS_CODES[status] ?? 'Error'}`;
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`, 'Content-Type: text/plain; charset=utf-8', `Content-Length: ${Buffer.byteLength(text)}`, 'Connection: close'];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
+}
+
 function faultHeaders(fault: FaultSpec): Record<string, string> {
   return { ...(fault.headers ?? {}), ...(fault.retry_after !== undefined ? { 'Retry-After': String(fault.retry_after) } : {}) };
 }
@@ -137,14 +144,15 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
     });
   }
 
+  const refuseAs = (socket: Duplex, status: number, body: unknown): void => (selfHosted ? refusePlain(socket, status) : refuse(socket, status, body));
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = parseTarget(req.url);
     if (!url) {
-      refuse(socket, 400, { error: { type: 'invalid_request', message: 'the request target is not a valid URL' } });
+      refuseAs(socket, 400, { error: { type: 'invalid_request', message: 'the request target is not a valid URL' } });
       return;
     }
     if (!wsPath.test(url.pathname)) {
-      refuse(socket, 404, { error: { type: 'not_found', message: `no WebSocket at ${url.pathname}` } });
+      refuseAs(socket, 404, { error: { type: 'not_found', message: `no WebSocket at ${url.pathname}` } });
       return;
     }
     state.requestCounts.set('GET /ws', (state.requestCounts.get('GET /ws') ?? 0) + 1);
@@ -160,7 +168,7 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
     const verdict = checkV1Credential(state, url.searchParams.get('token'));
     if (verdict !== 'ok') {
       const status = verdict === 'forbidden' ? 403 : 401;
-      refuse(socket, status, { error: { type: verdict, message: verdict === 'forbidden' ? 'this key may not open the WebSocket' : 'invalid or missing token' } });
+      refuseAs(socket, status, { error: { type: verdict, message: verdict === 'forbidden' ? 'this key may not open the WebSocket' : 'invalid or missing token' } });
       return;
     }
     const delay = fault?.action === 'delay' ? (fault.delay_ms ?? 0) : 0;

@@ -8,6 +8,16 @@ import { sendJson, sendV1Error } from '../http-kit.js';
 import type { V1UploadResult } from '../../protocol/legacy.js';
 import { readUploadForm, type StoredFilePart } from './multipart.js';
 import { findFile } from './files.js';
+import { sendBare } from '../self-hosted/plain.js';
+
+/**
+ * An upload refused: the cloud's JSON error, or on a self-hosted engine its handler's bare
+ * `web.Response(status=400)`, an empty body (as observed).
+ */
+function refuseUpload(ctx: RequestContext, message: string): void {
+  if (ctx.state.options.deployment === 'self-hosted') sendBare(ctx, 400);
+  else sendV1Error(ctx, 400, 'invalid_request', message);
+}
 
 const UPLOAD_TYPES = new Set(['input', 'temp']);
 
@@ -70,16 +80,16 @@ function storeUpload(ctx: RequestContext, part: StoredFilePart, overwrite: boole
 async function readImageForm(ctx: RequestContext): Promise<{ fields: Record<string, string>; part: StoredFilePart } | null> {
   const { fields, file } = await readUploadForm(ctx, 'image');
   if (!file) {
-    sendV1Error(ctx, 400, 'invalid_request', 'multipart field `image` (the file) is required');
+    refuseUpload(ctx, 'multipart field `image` (the file) is required');
     return null;
   }
   if (!flatName(file.filename)) {
-    sendV1Error(ctx, 400, 'invalid_request', 'the `image` part needs a file name');
+    refuseUpload(ctx, 'the `image` part needs a file name');
     return null;
   }
   const type = fields.type ?? 'input';
   if (!UPLOAD_TYPES.has(type)) {
-    sendV1Error(ctx, 400, 'invalid_request', `field \`type\` must be input or temp, got ${JSON.stringify(type)}`);
+    refuseUpload(ctx, `field \`type\` must be input or temp, got ${JSON.stringify(type)}`);
     return null;
   }
   return { fields: { ...fields, type }, part: file };
@@ -96,7 +106,7 @@ export async function uploadImage(ctx: RequestContext): Promise<void> {
   if (!form) return;
   const overwrite = parseOverwrite(form.fields.overwrite);
   if (overwrite === null) {
-    sendV1Error(ctx, 400, 'invalid_request', 'field `overwrite` must be "true" or "false"');
+    refuseUpload(ctx, 'field `overwrite` must be "true" or "false"');
     return;
   }
   const name = storeUpload(ctx, form.part, overwrite);
@@ -133,11 +143,11 @@ export async function uploadMask(ctx: RequestContext): Promise<void> {
   if (!form) return;
   const original = parseOriginalRef(form.fields.original_ref);
   if (typeof original === 'string') {
-    sendV1Error(ctx, 400, 'invalid_request', original);
+    refuseUpload(ctx, original);
     return;
   }
   if (!findFile(ctx.state, original.filename, original.subfolder, original.type)) {
-    sendV1Error(ctx, 400, 'invalid_request', `original image ${JSON.stringify(original.filename)} is not known`);
+    refuseUpload(ctx, `original image ${JSON.stringify(original.filename)} is not known`);
     return;
   }
   const name = storeUpload(ctx, form.part, false);
