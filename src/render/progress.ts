@@ -3,8 +3,14 @@
 import ora, { type Ora } from 'ora';
 import type { IOStreams } from './io.js';
 import { sanitizeLine } from './sanitize.js';
+import { PicturePane, type PaneContent } from './pictures/pane.js';
 
-export interface ProgressDisplay {
+/** Where a picture can be kept in place under the progress line (a live spinner only). */
+export interface ProgressPicture {
+  showPicture(content: PaneContent): void;
+}
+
+export interface ProgressDisplay extends ProgressPicture {
   update(text: string): void;
   /** A permanent line above the spinner (an output committed, a note). */
   log(line: string): void;
@@ -25,6 +31,8 @@ class SpinnerDisplay implements ProgressDisplay {
   private readonly stream: NodeJS.WriteStream;
   private readonly color: boolean;
   private readonly releaseTransient: () => void;
+  private readonly pane = new PicturePane();
+  private paneLines = 1;
   constructor(io: IOStreams, initial: string) {
     this.stream = io.stderr as NodeJS.WriteStream;
     // ora colours on its own; follow the IO's decision (NO_COLOR, CLICOLOR=0, --no-color).
@@ -36,27 +44,41 @@ class SpinnerDisplay implements ProgressDisplay {
   }
   update(text: string): void {
     this.spinner.text = sanitizeLines(text);
+    // A spinner that grew or shrank would cover its picture, or leave a gap above it.
+    const lines = this.spinner.text.split('\n').length;
+    if (this.pane.showing && lines !== this.paneLines) this.redraw(() => this.pane.erase() + this.pane.draw((this.paneLines = lines)));
   }
   log(line: string): void {
     const text = this.spinner.text;
-    this.spinner.clear();
-    this.stream.write(sanitizeLine(line) + '\n');
+    this.redraw(() => this.pane.erase() + sanitizeLine(line) + '\n' + this.pane.draw(this.paneLines));
     this.spinner.text = text;
-    this.spinner.render();
+  }
+  showPicture(content: PaneContent): void {
+    this.paneLines = this.spinner.text.split('\n').length;
+    this.redraw(() => this.pane.set(content, this.paneLines));
   }
   succeed(text: string): void {
     this.releaseTransient();
     if (this.color) this.spinner.succeed(sanitizeLine(text));
     else this.spinner.stopAndPersist({ symbol: '✓', text: sanitizeLine(text) });
+    this.stream.write(this.pane.leave());
   }
   fail(text: string): void {
     this.releaseTransient();
     if (this.color) this.spinner.fail(sanitizeLine(text));
     else this.spinner.stopAndPersist({ symbol: '✗', text: sanitizeLine(text) });
+    this.stream.write(this.pane.leave());
   }
   stop(): void {
     this.releaseTransient();
     this.spinner.stop();
+    this.stream.write(this.pane.erase());
+  }
+  /** Writes with the spinner cleared (the cursor at column 0 of its first line), then draws it again. */
+  private redraw(bytes: () => string): void {
+    this.spinner.clear();
+    this.stream.write(bytes());
+    this.spinner.render();
   }
 }
 
@@ -80,6 +102,7 @@ class LineDisplay implements ProgressDisplay {
   fail(text: string): void {
     this.io.warn(sanitizeLine(text));
   }
+  showPicture(): void {}
   stop(): void {}
 }
 

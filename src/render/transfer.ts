@@ -11,6 +11,8 @@ export interface TransferSample {
   total: number | null;
 }
 
+/** Transfers of a file at least this large are shown; a smaller one is over before a line could be read. */
+export const SHOWN_FROM_BYTES = 8 << 20;
 /** Above this many transfers at once, one total line instead of one line each. */
 const MAX_LINES = 3;
 const REDRAW_MS = 100;

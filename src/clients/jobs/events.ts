@@ -30,12 +30,33 @@ function discard(body: Readable): void {
   body.destroy();
 }
 
+/** A preview picture the stream carried (`event: preview`, data `{node_id, content_type, data: base64}`). */
+export interface PreviewFrame {
+  node: string;
+  bytes: Buffer;
+}
+
+/** The picture of a preview event; null when the event is not one this client can read. */
+export function previewFrame(data: string): PreviewFrame | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { node_id: node, data: base64 } = value as Record<string, unknown>;
+  if (typeof base64 !== 'string' || base64 === '') return null;
+  return { node: typeof node === 'string' ? node : '', bytes: Buffer.from(base64, 'base64') };
+}
+
 export function listenForChanges(
   open: OpenClient,
   job: FetchedJob,
   onChange: (event: string) => void,
   debug: (line: string) => void,
   notice: (line: string) => void = debug,
+  onPreview?: (preview: PreviewFrame) => void,
 ): EventListener {
   const controller = new AbortController();
   const client = open(controller.signal);
@@ -57,6 +78,10 @@ export function listenForChanges(
         onEvent: (event) => {
           const name = event.event ?? 'message';
           if (!NO_REREAD.has(name)) onChange(name);
+          else if (name === 'preview' && onPreview) {
+            const preview = previewFrame(event.data);
+            if (preview) onPreview(preview);
+          }
         },
         onError: (err) => {
           if (err.type === 'max-buffer-size-exceeded') overflow = true;

@@ -4,7 +4,7 @@
 import { ApiError } from '../../errors.js';
 import { backoffDelay } from '../../http/retry.js';
 import type { FetchedJob, JobsClient } from './client.js';
-import { listenForChanges, type EventListener, type OpenClient } from './events.js';
+import { listenForChanges, type EventListener, type OpenClient, type PreviewFrame } from './events.js';
 import { isTerminal, type Job } from '../../protocol/jobs.js';
 
 export interface FollowJobOptions {
@@ -26,6 +26,8 @@ export interface FollowJobOptions {
   debug?: (line: string) => void;
   /** One line for the person watching (the event stream given up on); absent: debug. */
   notice?: (line: string) => void;
+  /** Preview pictures the event stream carries (polling has none). */
+  onPreview?: (preview: PreviewFrame) => void;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -51,7 +53,7 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
   const waker = new Waker(options.minGapMs ?? 100);
   let listener: EventListener | undefined;
   const listen = () => {
-    if (options.openEvents && current.job.urls.events) listener = listenForChanges(options.openEvents, current, (name) => (options.wakeOn?.(name) ?? true) && waker.wake(name), debug, options.notice);
+    if (options.openEvents && current.job.urls.events) listener = listenForChanges(options.openEvents, current, (name) => (options.wakeOn?.(name) ?? true) && waker.wake(name), debug, options.notice, options.onPreview);
   };
   if (options.firstReadMs === undefined) listen();
   let delay = options.firstReadMs ?? options.intervalMs;

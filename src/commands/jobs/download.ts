@@ -20,6 +20,6 @@ export async function run(f: Factory, args: string[], opts: JobsDownloadOptions)
   if (!isTerminal(current.job.status)) {
     f.io.info(sanitizeLine(`note: job ${current.job.id} is still ${current.job.status}; saving the outputs committed so far`));
   }
-  await saveOutputs(f, client, current, dir, { toStdout: true, existing });
+  await saveOutputs(f, client, current, dir, { toStdout: true, existing, show: opts.show === true });
   return 0;
 }

@@ -61,7 +61,7 @@ Examples:
   typedCommand(watch, jobsWatchOptions(), action, () => import('./watch.js'), jobsWatchRules())
     .addHelpText('after', `
 Examples:
-  $ wes jobs watch "$ID"
+  $ wes jobs watch "$ID" --preview
   $ wes jobs watch "$ID" --json > snapshots.ndjson
   $ wes jobs watch "$ID" --download out/ --timeout 600`);
 
@@ -87,9 +87,9 @@ Examples:
   typedCommand(download, jobsDownloadOptions(), action, () => import('./download.js'))
     .addHelpText('after', `
 Examples:
-  $ wes jobs download "$ID"
   $ wes jobs download "$ID" out/ --json | jq -r '.[].path'
   $ wes jobs download "$ID" out/ --skip-existing
+  $ wes jobs download @last --show
 
 An interrupted download keeps its NAME.part; running the same command again resumes it.`);
 }

@@ -102,9 +102,13 @@ export const jobsSubmitRules = (): Array<OptionsRule<JobsSubmitOptions>> => [
   resultsNotTheBatch,
 ];
 
-export type JobsWatchOptions = FollowFlags & DownloadFlags;
+export type JobsWatchOptions = FollowFlags & DownloadFlags & { preview?: boolean };
 
-export const jobsWatchOptions = (): OptionsDeclaration<JobsWatchOptions> => ({ ...followDeclaration(), ...downloadDeclaration() });
+export const jobsWatchOptions = (): OptionsDeclaration<JobsWatchOptions> => ({
+  ...followDeclaration(),
+  ...downloadDeclaration(),
+  preview: flag('--preview', 'draw the latest preview picture under the progress line (kitty, iTerm2 or sixel terminals)'),
+});
 
 export const jobsWatchRules = (): Array<OptionsRule<JobsWatchOptions>> => downloadRules<JobsWatchOptions>();
 
@@ -120,9 +124,12 @@ export const jobsCancelOptions = (): OptionsDeclaration<JobsCancelOptions> => ({
 /** `cancel` follows the job only with --wait. */
 export const jobsCancelRules = (): Array<OptionsRule<JobsCancelOptions>> => [needs('interval', 'wait'), needs('events', 'wait'), needs('cancelOnInterrupt', 'wait')];
 
-export type JobsDownloadOptions = ExistingFileOptions;
+export type JobsDownloadOptions = ExistingFileOptions & { show?: boolean };
 
-export const jobsDownloadOptions = (): OptionsDeclaration<JobsDownloadOptions> => existingFileOptions();
+export const jobsDownloadOptions = (): OptionsDeclaration<JobsDownloadOptions> => ({
+  ...existingFileOptions(),
+  show: flag('--show', 'show each saved picture under its path (kitty, iTerm2 or sixel terminals)'),
+});
 
 /** Recorded for a job the service no longer knows (404 on --refresh): retention passed. */
 export const GONE = 'gone';

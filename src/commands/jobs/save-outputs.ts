@@ -4,24 +4,23 @@
 import type { Factory } from '../../factory.js';
 import type { FetchedJob, JobsClient } from '../../clients/jobs/client.js';
 import { downloadOutputs, type DownloadProgress, type SavedOutput } from '../../clients/jobs/download.js';
-import { TransferDisplay } from '../../render/transfer.js';
+import { SHOWN_FROM_BYTES, TransferDisplay } from '../../render/transfer.js';
 import type { ExistingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';
 import { shellWord } from '../../render/shell-word.js';
-
-/** Downloads with a file at least this large get a progress display. */
-const LARGE_FILE_BYTES = 8 << 20;
 
 export interface SaveReport {
   /** false inside a watch with --json: stdout belongs to the NDJSON stream there. */
   toStdout: boolean;
   existing: ExistingPolicy;
+  /** `--show`: each saved picture under its path, on a terminal that can draw it. */
+  show?: boolean;
 }
 
 /** Bytes, rate and time left for large downloads: redrawn on a terminal, a plain line now and then elsewhere. */
 function progressDisplay(f: Factory, job: FetchedJob): { onProgress?: (p: DownloadProgress) => void; progress?: TransferDisplay } {
   const sizes = job.job.outputs.map((o) => o.size_bytes ?? null);
-  const large = sizes.some((s) => (s ?? 0) >= LARGE_FILE_BYTES);
+  const large = sizes.some((s) => (s ?? 0) >= SHOWN_FROM_BYTES);
   if (f.io.quiet || f.io.json || !large) return {};
   const totalBytes = sizes.every((s) => s !== null) ? sizes.reduce<number>((a, s) => a + s!, 0) : null;
   const progress = new TransferDisplay(f.io, { verb: 'downloading', count: sizes.length, totalBytes });
@@ -48,8 +47,9 @@ export async function saveOutputs(f: Factory, client: JobsClient, job: FetchedJo
   if (f.signal.aborted) throw f.signal.reason;
   const { saved } = result;
   if (report.toStdout && io.json) io.printJson(saved);
-  else if (report.toStdout) for (const s of saved) io.println(s.path);
-  else for (const s of saved) io.info(`saved ${s.path}`);
+  if (report.show) await (await import('../../render/pictures/show.js')).showSavedPictures(io, saved.map((s) => s.path), report.toStdout && !io.json);
+  else if (report.toStdout && !io.json) for (const s of saved) io.println(s.path);
+  if (!report.toStdout) for (const s of saved) io.info(`saved ${s.path}`);
   const same = saved.filter((s) => s.kept === 'same').length;
   const skipped = saved.filter((s) => s.kept === 'skip-existing').length;
   if (same) io.info(`${same} file(s) were already there with the same bytes: not downloaded again`);

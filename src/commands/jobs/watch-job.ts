@@ -22,6 +22,8 @@ export interface WatchJobOptions {
   download?: string;
   /** A file already in the --download folder. */
   existing: ExistingPolicy;
+  /** Draw the latest preview picture under the progress line (`jobs watch --preview`). */
+  preview?: boolean;
   /** How a canceled job ends the command (10 for watch; 0 for `cancel --wait`). */
   canceledExit?: number;
 }
@@ -35,13 +37,14 @@ export function intervalMs(opts: FollowFlags): number {
 }
 
 /** The follow flags every waiting command takes, as its typed options hold them. */
-export function watchJobOptions(opts: FollowFlags & Partial<DownloadFlags>): WatchJobOptions {
+export function watchJobOptions(opts: FollowFlags & Partial<DownloadFlags> & { preview?: boolean }): WatchJobOptions {
   return {
     intervalMs: intervalMs(opts),
     events: opts.events !== false,
     cancelOnInterrupt: opts.cancelOnInterrupt === true,
     download: opts.download,
     existing: existingPolicy(opts),
+    preview: opts.preview === true,
   };
 }
 
@@ -69,6 +72,8 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   const debug = (line: string) => io.debug(sanitizeLine(line));
   const progress: ProgressDisplay | undefined = io.json ? undefined : createProgressDisplay(io, progressLine(start.job));
   const seenOutputs = new Set<string>();
+  const previews = options.preview ? await (await import('../../render/pictures/preview.js')).PreviewPictures.open(io, progress) : null;
+  if (previews && !options.events) io.info('no preview pictures with --no-events: previews come on the event stream');
   let last = start;
   try {
     const snapshots = followJob(client, start, {
@@ -77,6 +82,7 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
       openEvents: options.events ? (signal) => new JobsClient(f.http(AbortSignal.any([f.signal, signal]))) : undefined,
       debug,
       notice: (line) => io.notice(line),
+      onPreview: previews ? (preview) => previews.offer(preview.bytes) : undefined,
     });
     for await (const snapshot of snapshots) {
       last = snapshot;
@@ -98,6 +104,7 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   }
   const job = last.job;
   recordStatus(f, job);
+  await previews?.settled();
   if (progress) {
     if (job.status === 'succeeded') progress.succeed(outcomeLine(job));
     else progress.fail(outcomeLine(job));

@@ -18,6 +18,7 @@ import type { StatusReader } from '../../clients/legacy/prompt-state.js';
 import { PreviewSaver } from './files.js';
 import type { ExistingPolicy } from '../../files/existing.js';
 import { shellWord } from '../../render/shell-word.js';
+import type { PreviewPictures } from '../../render/pictures/preview.js';
 
 export interface FollowPromptOptions {
   previewsDir?: string;
@@ -27,6 +28,8 @@ export interface FollowPromptOptions {
   workflow?: Record<string, unknown>;
   /** How often the REST status is read while the socket is quiet. */
   checkEveryMs: number;
+  /** Draw the latest preview picture under the progress line (`--preview`). */
+  preview?: boolean;
 }
 
 export interface FollowResult {
@@ -68,6 +71,7 @@ export class PromptFollower {
   private previewsSaved = 0;
   private lastText: { node: string; text: string } = { node: '', text: '' };
   private readonly saver: PreviewSaver | null;
+  private pictures: PreviewPictures | null = null;
 
   constructor(
     private readonly f: Factory,
@@ -101,6 +105,7 @@ export class PromptFollower {
     if (!this.socket) await this.connect();
     const tracker = (this.tracker = new PromptTracker(promptId));
     this.progress = createProgressDisplay(this.f.io, `prompt ${promptId}: waiting for the first message`);
+    if (this.settings.preview) this.pictures = await (await import('../../render/pictures/preview.js')).PreviewPictures.open(this.f.io, this.progress);
     for (const event of this.buffered.splice(0)) this.enqueue(event);
     const timer = setInterval(() => this.checkStatus(), this.settings.checkEveryMs);
     this.checkStatus();
@@ -244,6 +249,7 @@ export class PromptFollower {
     const owner = this.ownerNode(frame);
     if (!owner.ours) return;
     let file: string | undefined;
+    if (frame.type !== FRAME_TEXT) this.pictures?.offer(frame.image);
     if (frame.type !== FRAME_TEXT && this.saver) {
       file = (await this.saver.save(owner.node, frame.format, frame.image)).path;
       this.previewsSaved++;
@@ -307,8 +313,13 @@ export class PromptFollower {
     if (this.ended) return;
     this.ended = true;
     const id = this.tracker!.promptId;
-    if (status === 'success') this.progress!.succeed(`prompt ${id}: success`);
-    else this.progress!.fail(`prompt ${id}: ${sanitizeLine(status)}`);
-    this.resolveDone(status);
+    const end = (): void => {
+      if (status === 'success') this.progress!.succeed(`prompt ${id}: success`);
+      else this.progress!.fail(`prompt ${id}: ${sanitizeLine(status)}`);
+      this.resolveDone(status);
+    };
+    // The preview being drawn lands under the line before the line ends.
+    if (this.pictures) void this.pictures.settled().then(end);
+    else end();
   }
 }

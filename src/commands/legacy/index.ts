@@ -46,7 +46,7 @@ Examples:
 
   const watch = legacy.command('watch <prompt_id>').description('Follow a prompt over the WebSocket; exit 0 success, 3 error, 10 interrupted');
   typedCommand(watch, legacyWatchOptions(), action, () => import('./watch.js'), legacyWatchRules)
-    .addHelpText('after', '\nExamples:\n  $ wes legacy watch "$PROMPT_ID"\n  $ wes legacy watch "$PROMPT_ID" --previews previews/ --json > messages.ndjson');
+    .addHelpText('after', '\nExamples:\n  $ wes legacy watch "$PROMPT_ID" --preview\n  $ wes legacy watch "$PROMPT_ID" --previews previews/ --json > messages.ndjson');
 
   const queue = legacy.command('queue').description('Show running and pending prompts; `queue delete` cancels some');
   typedCommand(queue, noOptions(), action, () => import('./queue.js'))

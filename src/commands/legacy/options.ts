@@ -74,11 +74,13 @@ export const legacyStatusRules: Array<OptionsRule<LegacyStatusOptions>> = [needs
 
 export interface LegacyWatchOptions extends ExistingFileOptions {
   previews?: string;
+  preview?: boolean;
   interval?: number;
 }
 
 export const legacyWatchOptions = (): OptionsDeclaration<LegacyWatchOptions> => ({
   previews: valueOption('--previews <dir>', 'save preview images into DIR, named by node and sequence', nonEmpty),
+  preview: flag('--preview', 'draw the latest preview picture under the progress line (kitty, iTerm2 or sixel terminals)'),
   interval: intervalOption('seconds between REST status checks while the socket is quiet (default 5)'),
   ...existingFileOptions(),
 });

@@ -27,6 +27,6 @@ Discovery, end to end:
     .addHelpText('after', `
 Examples:
   $ wes models run dev/echo -d '{"message":"hi"}'
-  $ wes models run dev/image -i prompt="a red fox" -i width=256 --download out/
+  $ wes models run dev/image -i prompt="a red fox" -i width=256 --download out/ --show
   $ wes models run dev/upscale --input body.json --idempotency-key job-42 -o result.json`);
 }

@@ -32,6 +32,8 @@ export interface ModelsRunOptions extends ExistingFileOptions {
   idempotencyKey?: string;
   output?: string;
   download?: string;
+  /** Draw the pictures --download saved. */
+  show?: boolean;
   /** False with --no-validate. */
   validate: boolean;
 }
@@ -72,9 +74,10 @@ export const modelsRunOptions = (): OptionsDeclaration<ModelsRunOptions> => ({
   idempotencyKey: valueOption('--idempotency-key <key>', 'key reused on every retry (generated when absent)', idempotencyKey),
   output: valueOption('-o, --output <file>', 'write the output to a file instead of standard output', nonEmpty),
   download: valueOption('--download <dir>', 'save every http(s) URL found in the output into this folder', nonEmpty),
+  show: flag('--show', 'with --download: show the saved pictures (kitty, iTerm2 or sixel terminals)'),
   validate: flag('--no-validate', 'do not check the input against the cached schema first'),
   ...existingFileOptions(),
 });
 
 /** The file flags decide about files the run saves: with -o or --download only. */
-export const modelsRunRules: Array<OptionsRule<ModelsRunOptions>> = [needs('clobber', 'output', 'download'), needs('skipExisting', 'output', 'download')];
+export const modelsRunRules: Array<OptionsRule<ModelsRunOptions>> = [needs('clobber', 'output', 'download'), needs('skipExisting', 'output', 'download'), needs('show', 'download')];

@@ -83,25 +83,27 @@ function writeStdout(f: Factory, bytes: Buffer): Promise<void> {
   return new Promise((resolve, reject) => f.io.stdout.write(data, (err) => (err ? reject(err) : resolve())));
 }
 
-async function saveLinkedFiles(f: Factory, output: Buffer, dir: string, existing: ExistingPolicy, idempotencyKey: string): Promise<void> {
+/** Saves the files the output links to; returns their paths. */
+async function saveLinkedFiles(f: Factory, output: Buffer, dir: string, existing: ExistingPolicy, idempotencyKey: string): Promise<string[]> {
   let value: unknown;
   try {
     value = JSON.parse(output.toString('utf8'));
   } catch {
     f.io.notice('note: the output is not JSON; no URLs to download');
-    return;
+    return [];
   }
   const { downloadUrls, outputUrls } = await import('../../clients/models/output-urls.js');
   const urls = outputUrls(value);
   if (urls.length === 0) {
     f.io.info('no URLs in the output to download');
-    return;
+    return [];
   }
   const kept: KeptPart[] = [];
   const choices = { existing, warn: (line: string) => f.io.warn(line), onKept: (part: KeptPart) => kept.push(part) };
-  await downloadUrls(f.http(), urls, dir, (file) => f.io.info(file.kept ? `kept the existing ${file.path}` : `saved ${file.path} (${file.bytes} bytes)`), choices).finally(() =>
+  const saved = await downloadUrls(f.http(), urls, dir, (file) => f.io.info(file.kept ? `kept the existing ${file.path}` : `saved ${file.path} (${file.bytes} bytes)`), choices).finally(() =>
     reportKept(f.io, kept, `the same command with --idempotency-key ${idempotencyKey} (the router hands back the same output)`),
   );
+  return saved.map((file) => file.path);
 }
 
 /**
@@ -171,6 +173,10 @@ export async function run(f: Factory, args: string[], opts: ModelsRunOptions): P
   } else {
     await writeStdout(f, answer.body);
   }
-  if (opts.download !== undefined) await saveLinkedFiles(f, answer.body, opts.download, existing, idempotencyKey);
+  if (opts.download !== undefined) {
+    const paths = await saveLinkedFiles(f, answer.body, opts.download, existing, idempotencyKey);
+    // stdout holds the model's output; the pictures follow it there, their paths are on stderr.
+    if (opts.show) await (await import('../../render/pictures/show.js')).showSavedPictures(f.io, paths, false);
+  }
   return 0;
 }

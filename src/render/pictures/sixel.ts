@@ -9,10 +9,18 @@ export const DEFAULT_COLOR_REGISTERS = 256;
 type Sixel = typeof import('sixel');
 let sixel: Promise<Sixel> | undefined;
 
+function loadSixel(): Promise<Sixel> {
+  // node-sixel's bundled UPNG assigns an undeclared global (`UPNG = {}`), which throws in the
+  // strict-mode ESM bundle unless the global already exists.
+  if (!('UPNG' in globalThis)) Object.assign(globalThis, { UPNG: undefined });
+  return import('sixel').then((m) => (m as unknown as { default?: Sixel }).default ?? m);
+}
+
 export async function sixelSequence(raster: Raster, colorRegisters = DEFAULT_COLOR_REGISTERS): Promise<string> {
-  const lib = await (sixel ??= import('sixel').then((m) => (m as unknown as { default?: Sixel }).default ?? m));
+  const lib = await (sixel ??= loadSixel());
   const maxColors = Math.max(2, Math.min(DEFAULT_COLOR_REGISTERS, colorRegisters));
   const palette = exactPalette(raster, maxColors);
+  if (palette?.length === 0) palette.push([0, 0, 0]);
   // Background select 1: transparent pixels leave what is on the screen.
   if (!palette) return lib.image2sixel(raster.data, raster.width, raster.height, maxColors, 1);
   return `${lib.introducer(1)}${lib.sixelEncode(raster.data, raster.width, raster.height, palette.map(([r, g, b]) => lib.toRGBA8888(r, g, b)))}${lib.FINALIZER}`;

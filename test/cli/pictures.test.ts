@@ -1,0 +1,139 @@
+// --show and --preview through the in-process CLI on buffers that say they are terminals: the
+// pictures are the encoders' sequences (the protocol forced with WES_PICTURES, or found from what
+// a terminal sets), drawn under the path (--show, stdout) or in place under the spinner
+// (--preview, stderr); off a terminal, with --json or on a terminal without pictures, only the
+// paths, and one line on stderr saying why.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProgram, tempConfigDir } from '../helpers/cli.js';
+import { imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
+import { testIO, type TestIOOptions } from '../helpers/test-io.js';
+import { sampleWorkflow, submit } from '../dev-server/legacy-kit.js';
+
+const dev = useDevServer({ stepMs: 40 });
+let dir: string;
+let config: { dir: string; cleanup: () => void };
+let finished: string;
+
+const TERMINAL_VARS = ['CI', 'NO_COLOR', 'TERM', 'TERM_PROGRAM', 'LC_TERMINAL', 'KITTY_WINDOW_ID', 'WEZTERM_PANE', 'WEZTERM_EXECUTABLE', 'TMUX', 'MLTERM', 'WES_PICTURES', 'WES_PROFILE'];
+
+async function onTerminal(argv: string[], tty: TestIOOptions, extraEnv: Record<string, string>) {
+  const base: Record<string, string | undefined> = { ...process.env, WES_CONFIG_DIR: config.dir, WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey!, WES_ROUTER_URL: dev.server.url, WES_ROUTER_TOKEN: dev.server.apiKey! };
+  for (const name of TERMINAL_VARS) delete base[name];
+  const io = testIO(tty);
+  const code = await runProgram(argv, { io, env: { ...base, TERM: 'xterm-256color', ...extraEnv } as NodeJS.ProcessEnv });
+  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'wes-pictures-'));
+  config = tempConfigDir();
+  finished = (await submitJob(dev.server, imageWorkflow({ steps: 1, width: 64, height: 32 }))).body.id as string;
+  await waitForJob(dev.server, `/api/v2/jobs/${finished}`, ['succeeded']);
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  config.cleanup();
+});
+
+describe('jobs download --show', () => {
+  it('draws each saved picture under its path on a sixel terminal', async () => {
+    const run = await onTerminal(['jobs', 'download', finished, join(dir, 'sixel'), '--show'], { stdoutTTY: true, stderrTTY: true }, { WES_PICTURES: 'sixel' });
+    expect(run.code, run.stderr).toBe(0);
+    const path = run.stdout.slice(0, run.stdout.indexOf('\n'));
+    expect(path).toMatch(/sixel\/.*\.png$/);
+    // 64x32 fits the thumbnail box: drawn at its own size.
+    const picture = run.stdout.slice(path.length + 1);
+    expect(picture.startsWith('\x1bP0;1;q"1;1;64;32#0;2;')).toBe(true);
+    expect(picture.endsWith('\x1b\\\n')).toBe(true);
+    expect(run.stderr).not.toContain('no pictures');
+  });
+
+  it('speaks iTerm2 where TERM_PROGRAM says iTerm.app, with the PNG it saved', async () => {
+    const run = await onTerminal(['jobs', 'download', finished, join(dir, 'iterm'), '--show'], { stdoutTTY: true, stderrTTY: true }, { TERM_PROGRAM: 'iTerm.app' });
+    expect(run.code, run.stderr).toBe(0);
+    const [path, picture] = run.stdout.split('\n');
+    const sequence = /^\x1b\]1337;File=inline=1;size=(\d+);width=(\d+);height=(\d+);preserveAspectRatio=1:([A-Za-z0-9+/=]+)\x07$/.exec(picture!);
+    expect(sequence, picture).not.toBeNull();
+    expect(Buffer.from(sequence![4]!, 'base64').subarray(0, 8)).toEqual(readFileSync(path!).subarray(0, 8));
+    expect(Number(sequence![1])).toBe(Buffer.from(sequence![4]!, 'base64').length);
+  });
+
+  it('prints only the paths off a terminal, with --json, and where the terminal shows none; says why once', async () => {
+    const piped = await onTerminal(['jobs', 'download', finished, join(dir, 'piped'), '--show'], { stdoutTTY: false, stderrTTY: true }, { WES_PICTURES: 'sixel' });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toMatch(/^[^\x1b]*\.png\n$/);
+    expect(piped.stderr.match(/no pictures: stdout is not a terminal/g)).toHaveLength(1);
+
+    const json = await onTerminal(['jobs', 'download', finished, join(dir, 'json'), '--show', '--json'], { stdoutTTY: true, stderrTTY: true }, { WES_PICTURES: 'kitty' });
+    expect(json.code, json.stderr).toBe(0);
+    expect((JSON.parse(json.stdout) as Array<{ path: string }>)[0]!.path).toMatch(/\.png$/);
+    expect(json.stderr).toContain('no pictures with --json or --jq');
+
+    const tmux = await onTerminal(['jobs', 'download', finished, join(dir, 'tmux'), '--show'], { stdoutTTY: true, stderrTTY: true }, { TMUX: '/tmp/tmux-0/default,1,0' });
+    expect(tmux.stdout).not.toContain('\x1b');
+    expect(tmux.stderr).toContain('no pictures: tmux and screen do not pass pictures through');
+
+    const unknown = await onTerminal(['jobs', 'download', finished, join(dir, 'xterm'), '--show'], { stdoutTTY: true, stderrTTY: true }, { TERM: 'xterm' });
+    expect(unknown.stdout).not.toContain('\x1b');
+    expect(unknown.stderr).toContain('the terminal cannot be asked (stdin is not a terminal); set WES_PICTURES=kitty, iterm or sixel');
+  });
+});
+
+describe('jobs watch --preview', () => {
+  it('draws the latest preview in place under the spinner (kitty: one image id, replaced), and moves past it at the end', async () => {
+    const id = (await submitJob(dev.server, imageWorkflow({ steps: 6, width: 48, height: 48 }))).body.id as string;
+    const run = await onTerminal(['jobs', 'watch', id, '--preview', '--interval', '0.05'], { stdoutTTY: true, stderrTTY: true }, { WES_PICTURES: 'kitty' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('');
+    const pictures = run.stderr.match(/\x1b_Ga=T,f=32,s=\d+,v=\d+,c=\d+,r=(\d+),i=1000771,C=1,q=2,m=[01];/g) ?? [];
+    expect(pictures.length).toBeGreaterThanOrEqual(1);
+    // Each picture goes into reserved rows under the line, the cursor saved and restored round it.
+    const rows = Number(/r=(\d+)/.exec(pictures[0]!)![1]);
+    expect(run.stderr).toContain(`${'\n'.repeat(rows + 1)}\x1b[${rows + 1}A\x1b7\x1b[1B\x1b_Ga=T`);
+    // A new preview first deletes the one before.
+    if (pictures.length > 1) expect(run.stderr).toContain('\x1b[J\x1b_Ga=d,d=I,i=1000771,q=2\x1b\\');
+    expect(run.stderr).toMatch(/succeeded[^\n]*\n\x1b\[\d+B/);
+  });
+
+  it('says once why there is no picture when stdout is piped, and still follows the job', async () => {
+    const id = (await submitJob(dev.server, imageWorkflow({ steps: 3 }))).body.id as string;
+    const run = await onTerminal(['jobs', 'watch', id, '--preview', '--interval', '0.05'], { stdoutTTY: false, stderrTTY: true }, { WES_PICTURES: 'kitty' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr.match(/no pictures: stdout is not a terminal/g)).toHaveLength(1);
+    expect(run.stderr).not.toContain('\x1b_G');
+  });
+});
+
+describe('legacy watch --preview', () => {
+  it('draws the binary preview frames in place under the spinner (sixel) and ends below the picture', async () => {
+    const id = await submit(dev.server, sampleWorkflow(6, 'legacy-preview'));
+    const run = await onTerminal(['legacy', 'watch', id, '--preview'], { stdoutTTY: true, stderrTTY: true }, { WES_PICTURES: 'sixel' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('success\n');
+    const pictures = [...run.stderr.matchAll(/\x1b7\x1b\[1B\x1bP0;1;q"1;1;(\d+);(\d+)#/g)];
+    expect(pictures.length).toBeGreaterThanOrEqual(1);
+    expect(run.stderr).toMatch(/prompt [^\n]*: success\n\x1b\[\d+B/);
+  });
+});
+
+describe('models run --show', () => {
+  it('shows the pictures --download saved after the output on stdout (iTerm2, found from LC_TERMINAL over ssh)', async () => {
+    const args = ['models', 'run', 'dev/image', '-i', 'prompt=a fox', '-i', 'width=64', '-i', 'height=64', '-i', 'num_images=2', '--download', join(dir, 'models'), '--show'];
+    const run = await onTerminal(args, { stdoutTTY: true, stderrTTY: true }, { LC_TERMINAL: 'iTerm2' });
+    expect(run.code, run.stderr).toBe(0);
+    const pictures = run.stdout.match(/\x1b\]1337;File=inline=1;size=\d+;width=\d+;height=\d+;preserveAspectRatio=1:[A-Za-z0-9+/=]+\x07\n/g) ?? [];
+    expect(pictures).toHaveLength(2);
+    // The model's own output comes first, whole.
+    expect(JSON.parse(run.stdout.slice(0, run.stdout.indexOf('\x1b]1337'))).images).toHaveLength(2);
+    expect(run.stderr.match(/saved .*\.png/g)).toHaveLength(2);
+  });
+
+  it('--show without --download is a usage error before the model runs', async () => {
+    const run = await onTerminal(['models', 'run', 'dev/image', '-i', 'prompt=a fox', '--show'], { stdoutTTY: true, stderrTTY: true }, { LC_TERMINAL: 'iTerm2' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--show.*--download/);
+  });
+});
