@@ -84,7 +84,7 @@ describe('jobs download --show', () => {
 
 describe('jobs watch --preview', () => {
   it('draws the latest preview in place under the spinner (kitty: one image id, replaced), and moves past it at the end', async () => {
-    const id = (await submitJob(dev.server, imageWorkflow({ steps: 6, width: 48, height: 48 }))).body.id as string;
+    const id = (await submitJob(dev.server, imageWorkflow({ steps: 30, width: 48, height: 48 }))).body.id as string;
     const run = await onTerminal(['jobs', 'watch', id, '--preview', '--interval', '0.05'], { stdoutTTY: true, stderrTTY: true }, { WES_PICTURES: 'kitty' });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('');
@@ -109,7 +109,7 @@ describe('jobs watch --preview', () => {
 
 describe('legacy watch --preview', () => {
   it('draws the binary preview frames in place under the spinner (sixel) and ends below the picture', async () => {
-    const id = await submit(dev.server, sampleWorkflow(6, 'legacy-preview'));
+    const id = await submit(dev.server, sampleWorkflow(30, 'legacy-preview'));
     const run = await onTerminal(['legacy', 'watch', id, '--preview'], { stdoutTTY: true, stderrTTY: true }, { WES_PICTURES: 'sixel' });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('success\n');
