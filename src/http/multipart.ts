@@ -19,7 +19,11 @@ function quoted(name: string): string {
   return `"${name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
 }
 
-export async function multipartBody(parts: Part[]): Promise<MultipartBody> {
+/**
+ * `onFileBytes` hears how many bytes of the files have been handed to the connection, counted
+ * afresh by each stream (a retried request starts again at 0).
+ */
+export async function multipartBody(parts: Part[], onFileBytes?: (sent: number) => void): Promise<MultipartBody> {
   const boundary = `----wes-${randomBytes(16).toString('hex')}`;
   const pieces: Array<Buffer | { path: string }> = [];
   let length = 0;
@@ -41,9 +45,17 @@ export async function multipartBody(parts: Part[]): Promise<MultipartBody> {
   }
   text(`--${boundary}--\r\n`);
   async function* stream(): AsyncGenerator<Buffer> {
+    let sent = 0;
     for (const piece of pieces) {
-      if (Buffer.isBuffer(piece)) yield piece;
-      else for await (const chunk of createReadStream(piece.path, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
+      if (Buffer.isBuffer(piece)) {
+        yield piece;
+        continue;
+      }
+      for await (const chunk of createReadStream(piece.path, { highWaterMark: 1 << 20 })) {
+        yield chunk as Buffer;
+        sent += (chunk as Buffer).length;
+        onFileBytes?.(sent);
+      }
     }
   }
   return {

@@ -43,10 +43,14 @@ class SpinnerDisplay implements ProgressDisplay {
     this.releaseTransient = io.takeTransient((line) => this.update(line));
   }
   update(text: string): void {
-    this.spinner.text = sanitizeLines(text);
+    const next = sanitizeLines(text);
+    if (next === this.spinner.text) return;
+    this.spinner.text = next;
     // A spinner that grew or shrank would cover its picture, or leave a gap above it.
-    const lines = this.spinner.text.split('\n').length;
+    const lines = next.split('\n').length;
     if (this.pane.showing && lines !== this.paneLines) this.redraw(() => this.pane.erase() + this.pane.draw((this.paneLines = lines)));
+    // Shown at once, not at the next frame: a short transfer's bytes would otherwise never appear.
+    else if (this.spinner.isSpinning) this.spinner.render();
   }
   log(line: string): void {
     const text = this.spinner.text;

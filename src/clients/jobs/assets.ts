@@ -18,10 +18,18 @@ export interface PlacedAsset extends FetchedAsset {
   path: string;
 }
 
+/** Hears one upload as it goes (a progress line); told when it is over, however it ended. */
+export interface UploadObserver {
+  sent(bytes: number): void;
+  done(): void;
+}
+
 export interface PlaceOptions {
   contentType?: string;
   /** The name the asset is recorded under (default: the file's base name). */
   filePath?: string;
+  /** Called when the file's bytes must be sent (the service lacks them). */
+  observeUpload?: (path: string, size: number) => UploadObserver | undefined;
 }
 
 /** Reads what a local file argument names, or a usage error (exit 2) saying why it cannot. */
@@ -49,7 +57,7 @@ export class AssetPlacer {
   }
 
   private async placeOnce(path: string, options: PlaceOptions): Promise<PlacedAsset> {
-    await checkLocalFile(path);
+    const size = await checkLocalFile(path);
     const hash = await blake3File(path).catch((err: Error) => {
       throw new UsageError(`cannot read ${path}: ${err.message}`);
     });
@@ -61,7 +69,12 @@ export class AssetPlacer {
       if (!(err instanceof ApiError) || err.code !== 'blob_not_found') throw err;
     }
     const contentType = options.contentType ?? guessMediaType(path);
-    const created = await this.client.uploadAsset({ path, contentType, filePath, expectedHash: hash, idempotencyKey: randomUUID() });
-    return { ...created, hash, uploaded: true, path };
+    const observer = options.observeUpload?.(path, size);
+    try {
+      const created = await this.client.uploadAsset({ path, contentType, filePath, expectedHash: hash, idempotencyKey: randomUUID(), onProgress: observer && ((sent) => observer.sent(sent)) });
+      return { ...created, hash, uploaded: true, path };
+    } finally {
+      observer?.done();
+    }
   }
 }

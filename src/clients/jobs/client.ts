@@ -28,6 +28,8 @@ export interface UploadRequest {
   filePath: string;
   expectedHash?: string;
   idempotencyKey?: string;
+  /** Bytes of the file sent so far (for a progress line). */
+  onProgress?: (sent: number) => void;
 }
 
 /** What a logs link answered: the text as a stream, or nothing (204). */
@@ -96,7 +98,7 @@ export class JobsClient {
       { name: 'file_path', value: request.filePath },
       ...(request.expectedHash ? [{ name: 'expected_hash', value: request.expectedHash }] : []),
       { name: 'file', path: request.path, filename: request.filePath, contentType: request.contentType },
-    ]);
+    ], request.onProgress);
     const res = await this.http.json<unknown>({
       family: 'jobs',
       method: 'POST',

@@ -16,12 +16,15 @@ export interface UploadOptions {
   path: string;
   type: 'input' | 'temp';
   overwrite: boolean;
+  /** Bytes of the file sent so far (for a progress line). */
+  onProgress?: (sent: number) => void;
 }
 
 export interface MaskUploadOptions {
   path: string;
   type: 'input' | 'temp';
   originalRef: { filename: string; subfolder?: string; type?: string };
+  onProgress?: (sent: number) => void;
 }
 
 
@@ -90,7 +93,7 @@ export class LegacyClient {
   }
 
   upload(options: UploadOptions): Promise<V1UploadResult> {
-    return this.postImage('/api/upload/image', options.path, { type: options.type, overwrite: options.overwrite ? 'true' : 'false' });
+    return this.postImage('/api/upload/image', options.path, { type: options.type, overwrite: options.overwrite ? 'true' : 'false' }, options.onProgress);
   }
 
   uploadMask(options: MaskUploadOptions): Promise<V1UploadResult> {
@@ -98,15 +101,15 @@ export class LegacyClient {
       type: options.type,
       subfolder: options.originalRef.subfolder ?? '',
       original_ref: JSON.stringify(options.originalRef),
-    });
+    }, options.onProgress);
   }
 
   /** Multipart with the file as `image` plus text fields; no hand-set Content-Type. */
-  private async postImage(route: string, path: string, fields: Record<string, string>): Promise<V1UploadResult> {
-    const form = await multipartBody([
-      { name: 'image', path, filename: basename(path) },
-      ...Object.entries(fields).map(([name, value]) => ({ name, value })),
-    ]);
+  private async postImage(route: string, path: string, fields: Record<string, string>, onProgress?: (sent: number) => void): Promise<V1UploadResult> {
+    const form = await multipartBody(
+      [{ name: 'image', path, filename: basename(path) }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))],
+      onProgress,
+    );
     return this.uploadResult(await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: route, headers: form.headers, body: form.body }));
   }
 

@@ -9,6 +9,7 @@ import { JobsClient } from '../../clients/jobs/client.js';
 import { AssetPlacer } from '../../clients/jobs/assets.js';
 import type { SubmitRequest } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../render/sanitize.js';
+import { uploadProgress } from '../../render/upload-progress.js';
 import { readWorkflow } from './workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { applyAssignments, parseSet } from './set-inputs.js';
@@ -37,7 +38,7 @@ export async function run(f: Factory, args: string[], opts: JobsSubmitOptions): 
   const client = new JobsClient(f.http());
   const placer = new AssetPlacer(client);
   const prepared = await applyAssignments(workflow, assignments, async (path) => {
-    const placed = await placer.place(path);
+    const placed = await placer.place(path, { observeUpload: (file, size) => uploadProgress(io, file, size) });
     io.info(sanitizeLine(`${placed.uploaded ? 'uploaded' : 'already on the service:'} ${path} → asset ${placed.asset.id}`));
     return placed.asset.id;
   });
