@@ -1,9 +1,10 @@
-// What `npm pack` ships: the built bundle (dependencies included, so it runs with no
-// node_modules) and the completion scripts. The tarball is unpacked where `npm install -g
-// --prefix` puts a package and run from there, offline. (npm itself would also fetch the declared
-// dependencies from the registry, which the bundle never loads; tests have no registry.)
+// What `npm pack` ships, installed as a user installs it: `npm install -g --prefix` of the
+// tarball, with no network (--offline) and an empty npm cache. That works because the bundle in
+// dist/ carries every dependency: package.json declares them as devDependencies (for building),
+// so npm fetches nothing; the one optional dependency (native blake3) is skipped when it cannot be
+// fetched, and hash-wasm inside the bundle takes its place.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,20 +15,28 @@ describe('the npm package', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wes-pack-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('ships dist and completions/, and the unpacked package runs on its own', () => {
+  it('ships dist and completions/; npm install -g of the tarball works offline and runs', () => {
     const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const [info] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = info!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['bin/wes.js', 'dist/cli.js', 'completions/wes.bash', 'completions/wes.zsh', 'completions/wes.fish']));
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('node_modules/'))).toBe(false);
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies?: Record<string, string> };
+    expect(manifest.dependencies ?? {}, 'the bundle carries its dependencies; a declared one would be fetched by npm install').toEqual({});
 
-    const pkgDir = join(dir, 'prefix', 'lib', 'node_modules', 'wes');
-    mkdirSync(pkgDir, { recursive: true });
-    execFileSync('tar', ['-xzf', join(dir, info!.filename), '-C', pkgDir, '--strip-components=1']);
-    expect(readdirSync(pkgDir)).not.toContain('node_modules');
-    const run = (...args: string[]) => execFileSync(process.execPath, [join(pkgDir, 'bin', 'wes.js'), ...args], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir, WES_CONFIG_DIR: join(dir, 'cfg') } });
-    expect(JSON.parse(run('version', '--json')).version).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
-    expect(run('completion', 'bash')).toBe(readFileSync(join(pkgDir, 'completions', 'wes.bash'), 'utf8'));
+    const prefix = join(dir, 'prefix');
+    execFileSync('npm', ['install', '-g', '--prefix', prefix, '--cache', join(dir, 'npm-cache'), '--offline', '--no-audit', '--no-fund', join(dir, info!.filename)], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const installed = join(prefix, 'lib', 'node_modules', 'wes');
+    expect(readdirSync(installed)).toEqual(expect.arrayContaining(['bin', 'dist', 'completions', 'package.json']));
+    const wes = join(prefix, 'bin', 'wes');
+    expect(existsSync(wes)).toBe(true);
+    const run = (...args: string[]) => execFileSync(wes, args, { cwd: dir, encoding: 'utf8', env: { PATH: `${prefix}/bin:${process.env.PATH}`, HOME: dir, WES_CONFIG_DIR: join(dir, 'cfg') } });
+    expect(run('--version')).toBe(`wes ${manifest.version}\n`);
+    expect(JSON.parse(run('version', '--json')).version).toBe(manifest.version);
+    expect(run('completion', 'bash')).toBe(readFileSync(join(installed, 'completions', 'wes.bash'), 'utf8'));
     expect(run('version', '--jq', '.node')).toBe(`${process.versions.node}\n`);
   });
 });
