@@ -249,7 +249,6 @@ export class PromptFollower {
     const owner = this.ownerNode(frame);
     if (!owner.ours) return;
     let file: string | undefined;
-    if (frame.type !== FRAME_TEXT) this.pictures?.offer(frame.image);
     if (frame.type !== FRAME_TEXT && this.saver) {
       file = (await this.saver.save(owner.node, frame.format, frame.image)).path;
       this.previewsSaved++;
@@ -260,6 +259,7 @@ export class PromptFollower {
 
   private reportFrame(frame: BinaryFrame, owner = this.ownerNode(frame), file?: string): void {
     if (!owner.ours) return;
+    if (frame.type !== FRAME_TEXT) this.pictures?.offer(frame.image);
     if (frame.type === FRAME_TEXT) {
       this.lastText = { node: frame.nodeId, text: sanitizeLine(frame.text).slice(0, 80) };
       this.f.io.debug(`node ${sanitizeLine(frame.nodeId)}: ${this.lastText.text}`);
