@@ -7,6 +7,7 @@ import { measure } from '../lib/measure.mjs';
 import { failed, row, unavailable } from '../lib/report.mjs';
 import { MiB, formatSize, mbPerSecond, median } from '../lib/stats.mjs';
 import { missingCommand, runWes, tempDir } from '../lib/wes.mjs';
+import { nodeStart, startUpFloor } from '../lib/floor.mjs';
 
 const TARGET_SIZES = [64 * MiB, 1024 * MiB]; // sizes with a row of their own (issue 8)
 const RSS_LIMIT_MB = 100;
@@ -46,13 +47,14 @@ async function measureSize(ctx, server, size, config) {
         rmSync(file, { force: true });
         return result;
       },
+      node: nodeStart,
     },
     { warmup: 1, runs },
   );
   rmSync(work, { recursive: true, force: true });
   if (bad) return { error: failureNote(bad) };
   if (wrongSize) return { error: wrongSize };
-  return { size, wes: summary(results.wes), curl: summary(results.curl), b3sumMs: checkMs.length ? median(checkMs) : null };
+  return { size, wes: summary(results.wes), curl: summary(results.curl), node: summary(results.node), b3sumMs: checkMs.length ? median(checkMs) : null };
 }
 
 export async function run(ctx) {
@@ -95,6 +97,7 @@ export async function run(ctx) {
           `wes ${m.wes.wallMs.toFixed(0)} ms, peak RSS ${m.wes.maxRssMb.toFixed(0)} MB; curl ${m.curl.wallMs.toFixed(0)} ms, RSS ${m.curl.maxRssMb.toFixed(0)} MB`,
           m.b3sumMs !== null ? `curl -o then b3sum (a verified download, as wes does): ${mbPerSecond(size, m.curl.wallMs + m.b3sumMs).toFixed(0)} MB/s, wes ${verifiedRatio.toFixed(2)}× that` : '',
           `CPU wes ${m.wes.cpuMs.toFixed(0)} ms, curl ${m.curl.cpuMs.toFixed(0)} ms`,
+          startUpFloor(m.node.wallMs, m.curl.wallMs, 'throughput'),
         ].filter(Boolean).join('; '),
         details: m,
       }),

@@ -6,6 +6,7 @@ import { interleave, summary, failureNote } from '../lib/compare.mjs';
 import { measure } from '../lib/measure.mjs';
 import { failed, row, unavailable } from '../lib/report.mjs';
 import { missingCommand, runWes, tempDir } from '../lib/wes.mjs';
+import { nodeStart, startUpFloor } from '../lib/floor.mjs';
 
 const BODY_BYTES = 5 * 1000 * 1000;
 const MODEL = 'dev/echo';
@@ -54,6 +55,7 @@ export async function run(ctx) {
         if (result.code === 0) check('curl', out);
         return result;
       },
+      node: nodeStart,
     },
     { warmup: 1, runs: ctx.runs(5) },
   );
@@ -66,7 +68,7 @@ export async function run(ctx) {
       wes: { value: wes.wallMs, unit: 'ms' },
       reference: { value: curl.wallMs, unit: 'ms', label: 'curl --data-binary' },
       target: { ...target, also: [{ text: 'bytes out = bytes in', pass: mismatch === null }] },
-      note: mismatch ?? `${sent.length} bytes echoed unchanged; wes peak RSS ${wes.maxRssMb.toFixed(0)} MB`,
+      note: mismatch ?? `${sent.length} bytes echoed unchanged; wes peak RSS ${wes.maxRssMb.toFixed(0)} MB, CPU ${wes.cpuMs.toFixed(0)} ms; ${startUpFloor(summary(results.node).wallMs, curl.wallMs, 'time')}`,
       details: { wes, curl },
     }),
   ];

@@ -7,6 +7,7 @@ import { measure } from '../lib/measure.mjs';
 import { failed, row, unavailable } from '../lib/report.mjs';
 import { formatSize, mbPerSecond } from '../lib/stats.mjs';
 import { missingCommand, runWes, tempDir } from '../lib/wes.mjs';
+import { nodeStart, startUpFloor } from '../lib/floor.mjs';
 
 const UPLOAD = 'POST /api/v2/assets';
 const FROM_HASH = 'POST /api/v2/assets/from-hash';
@@ -55,6 +56,7 @@ export async function run(ctx) {
         stampFile(file, ++stamp);
         return measure(ctx.tools.curl, curlArgs);
       },
+      node: nodeStart,
     },
     { warmup: 1, runs: ctx.runs(3) },
   );
@@ -68,7 +70,7 @@ export async function run(ctx) {
       wes: { value: mbPerSecond(size, wes.wallMs), unit: 'MB/s' },
       reference: { value: mbPerSecond(size, curl.wallMs), unit: 'MB/s', label: 'curl -F' },
       target,
-      note: `wes ${wes.wallMs.toFixed(0)} ms (hash + from-hash + upload), peak RSS ${wes.maxRssMb.toFixed(0)} MB; curl ${curl.wallMs.toFixed(0)} ms`,
+      note: `wes ${wes.wallMs.toFixed(0)} ms (hash + from-hash + upload), peak RSS ${wes.maxRssMb.toFixed(0)} MB, CPU ${wes.cpuMs.toFixed(0)} ms; curl ${curl.wallMs.toFixed(0)} ms; ${startUpFloor(summary(results.node).wallMs, curl.wallMs, 'throughput')}`,
       details: { wes, curl },
     }),
     row('upload-dedupe', dedupeTitle, {
