@@ -82,7 +82,7 @@ export function sendEmpty(ctx: RequestContext, status: number, headers: Record<s
 }
 
 /** The jobs API ErrorEnvelope: {error: {code, message, details?}}. */
-export function sendV2Error(
+export function sendJobsError(
   ctx: RequestContext,
   status: number,
   code: string,
@@ -106,6 +106,6 @@ export function sendModelsError(
 }
 
 /** The legacy API: the interface leaves the body unshown; we answer {error: {type, message}} like the local engine. */
-export function sendV1Error(ctx: RequestContext, status: number, type: string, message: string, extra: Record<string, unknown> = {}): void {
+export function sendLegacyError(ctx: RequestContext, status: number, type: string, message: string, extra: Record<string, unknown> = {}): void {
   sendJson(ctx, status, { error: { type, message, ...extra } });
 }

@@ -1,6 +1,6 @@
 // The jobs API asset routes: upload, from-hash, by-hash existence, record, content redirect.
 import type { RequestContext } from '../contract.js';
-import { readJson, sendEmpty, sendJson, sendV2Error } from '../http-kit.js';
+import { readJson, sendEmpty, sendJson, sendJobsError } from '../http-kit.js';
 import { fingerprint, idempotencyKey, idempotencyStore } from '../jobs/idempotency.js';
 import { assetJson } from '../jobs/view.js';
 import { HASH_PATTERN, type FileBlobStore } from './blob-store.js';
@@ -14,7 +14,7 @@ function store(ctx: RequestContext): FileBlobStore {
 }
 
 function invalid(ctx: RequestContext, message: string): void {
-  sendV2Error(ctx, 422, 'invalid_request', message);
+  sendJobsError(ctx, 422, 'invalid_request', message);
 }
 
 /** The record for these fields: an identical one is reused; returns it and whether it is new. */
@@ -46,14 +46,14 @@ export async function uploadAsset(ctx: RequestContext): Promise<void> {
   }
   if (fields.expected_hash !== undefined && fields.expected_hash !== file.hash) {
     await discard();
-    return sendV2Error(ctx, 409, 'hash_mismatch', `the uploaded bytes hash to ${file.hash}, not ${fields.expected_hash}`, {
+    return sendJobsError(ctx, 409, 'hash_mismatch', `the uploaded bytes hash to ${file.hash}, not ${fields.expected_hash}`, {
       expected_hash: fields.expected_hash,
       actual_hash: file.hash,
     });
   }
   if (file.flagged) {
     await discard();
-    return sendV2Error(ctx, 451, 'content_blocked', `moderation flagged the asset's bytes (they contain ${BLOCKED_CONTENT_MARKER})`);
+    return sendJobsError(ctx, 451, 'content_blocked', `moderation flagged the asset's bytes (they contain ${BLOCKED_CONTENT_MARKER})`);
   }
   const partType = file.mimeType && file.mimeType !== 'application/octet-stream' ? file.mimeType : undefined;
   const record = { hash: file.hash, file_path: fields.file_path!, content_type: fields.content_type ?? partType ?? guessMediaType(fields.file_path!) };
@@ -63,7 +63,7 @@ export async function uploadAsset(ctx: RequestContext): Promise<void> {
   if (key) {
     const seen = keys.lookup(ctx, key, print);
     if (seen.kind === 'conflict') {
-      return sendV2Error(ctx, 422, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different upload');
+      return sendJobsError(ctx, 422, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different upload');
     }
     const earlier = seen.kind === 'replay' ? ctx.state.engine.findAsset(seen.result) : undefined;
     if (earlier) return sendJson(ctx, 200, assetJson(ctx, earlier));
@@ -83,7 +83,7 @@ export async function assetFromHash(ctx: RequestContext): Promise<void> {
   if (contentType !== undefined && (typeof contentType !== 'string' || !MEDIA_TYPE.test(contentType))) {
     return invalid(ctx, '`content_type` is not a media type');
   }
-  if (!store(ctx).has(hash)) return sendV2Error(ctx, 404, 'blob_not_found', `no blob with hash ${hash}; upload the bytes instead`);
+  if (!store(ctx).has(hash)) return sendJobsError(ctx, 404, 'blob_not_found', `no blob with hash ${hash}; upload the bytes instead`);
   const { asset, created } = recordFor(ctx, {
     hash,
     file_path: filePath as string,
@@ -95,18 +95,18 @@ export async function assetFromHash(ctx: RequestContext): Promise<void> {
 export function blobExists(ctx: RequestContext, hash: string): void {
   const size = HASH_PATTERN.test(hash) ? store(ctx).size(hash) : undefined;
   if (ctx.req.method === 'HEAD') return sendEmpty(ctx, size === undefined ? 404 : 200, size === undefined ? {} : { 'x-blob-size': String(size) });
-  if (size === undefined) return sendV2Error(ctx, 404, 'blob_not_found', `no blob with hash ${hash}`);
+  if (size === undefined) return sendJobsError(ctx, 404, 'blob_not_found', `no blob with hash ${hash}`);
   sendJson(ctx, 200, { hash, size_bytes: size });
 }
 
 export function getAsset(ctx: RequestContext, id: string): void {
   const asset = ctx.state.engine.findAsset(id);
-  if (!asset) return sendV2Error(ctx, 404, 'not_found', `no asset ${id}`);
+  if (!asset) return sendJobsError(ctx, 404, 'not_found', `no asset ${id}`);
   sendJson(ctx, 200, assetJson(ctx, asset));
 }
 
 export function assetContent(ctx: RequestContext, id: string): void {
   const asset = ctx.state.engine.findAsset(id);
-  if (!asset) return sendV2Error(ctx, 404, 'not_found', `no asset ${id}`);
+  if (!asset) return sendJobsError(ctx, 404, 'not_found', `no asset ${id}`);
   sendEmpty(ctx, 302, { location: ctx.state.signer.signAsset(asset).url, 'cache-control': 'no-store' });
 }

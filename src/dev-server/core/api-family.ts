@@ -1,7 +1,7 @@
 // Which of the three API families a path belongs to, and how each family says "not found",
 // "bad body" and "internal error" in its own error shape.
 import type { RequestContext } from '../contract.js';
-import { BodyError, sendModelsError, sendV1Error, sendV2Error } from '../http-kit.js';
+import { BodyError, sendModelsError, sendLegacyError, sendJobsError } from '../http-kit.js';
 import { familyOfPath, type ApiFamily } from '../../protocol/api-families.js';
 import { sendPlainStatus } from '../self-hosted/plain.js';
 
@@ -20,22 +20,22 @@ export function sendNotFound(ctx: RequestContext): void {
   if (unknownToEngine(ctx)) return sendPlainStatus(ctx, 404);
   switch (servingFamily(ctx.path)) {
     case 'jobs':
-      return sendV2Error(ctx, 404, 'not_found', `no resource at ${ctx.req.method} ${ctx.url.pathname}`);
+      return sendJobsError(ctx, 404, 'not_found', `no resource at ${ctx.req.method} ${ctx.url.pathname}`);
     case 'models':
       return sendModelsError(ctx, 404, 'model_not_found', 'not found');
     case 'legacy':
-      return sendV1Error(ctx, 404, 'not_found', `no route ${ctx.req.method} ${ctx.url.pathname}`);
+      return sendLegacyError(ctx, 404, 'not_found', `no route ${ctx.req.method} ${ctx.url.pathname}`);
   }
 }
 
 export function sendBodyError(ctx: RequestContext, err: BodyError): void {
   switch (servingFamily(ctx.path)) {
     case 'jobs':
-      return sendV2Error(ctx, err.status, 'invalid_request', err.message);
+      return sendJobsError(ctx, err.status, 'invalid_request', err.message);
     case 'models':
       return sendModelsError(ctx, err.status, 'invalid_input', err.message);
     case 'legacy':
-      return sendV1Error(ctx, err.status, 'invalid_request', err.message);
+      return sendLegacyError(ctx, err.status, 'invalid_request', err.message);
   }
 }
 
@@ -43,10 +43,10 @@ export function sendInternalError(ctx: RequestContext): void {
   const message = 'unexpected failure in a backing service';
   switch (servingFamily(ctx.path)) {
     case 'jobs':
-      return sendV2Error(ctx, 500, 'upstream_error', message);
+      return sendJobsError(ctx, 500, 'upstream_error', message);
     case 'models':
       return sendModelsError(ctx, 500, 'internal_error', message);
     case 'legacy':
-      return sendV1Error(ctx, 500, 'internal_error', message);
+      return sendLegacyError(ctx, 500, 'internal_error', message);
   }
 }

@@ -1,7 +1,7 @@
 // Credential checks for the jobs family (Authorization: Bearer) and the legacy family (X-API-Key).
 // The models family checks its own bearer tokens. On failure the answer is sent here, in the family's error shape.
 import type { RequestContext } from '../contract.js';
-import { sendV1Error, sendV2Error } from '../http-kit.js';
+import { sendLegacyError, sendJobsError } from '../http-kit.js';
 
 export type CredentialKind = 'jobs' | 'legacy';
 
@@ -31,8 +31,8 @@ export function checkCredential(ctx: RequestContext, kind: CredentialKind): bool
   const { apiKey, forbiddenTokens } = ctx.state.options;
   const token = presented(ctx, kind);
   const refuse = (status: 401 | 403, code: string, message: string): false => {
-    if (kind === 'jobs') sendV2Error(ctx, status, code, message);
-    else sendV1Error(ctx, status, code, message);
+    if (kind === 'jobs') sendJobsError(ctx, status, code, message);
+    else sendLegacyError(ctx, status, code, message);
     return false;
   };
   if (token !== null && forbiddenTokens.includes(token)) {

@@ -1,6 +1,6 @@
 // Control routes for tests (loopback only): scripted faults, request counters, deployment state.
 import type { RequestContext } from '../contract.js';
-import { parseJsonBody, readBody, sendEmpty, sendJson, sendV1Error } from '../http-kit.js';
+import { parseJsonBody, readBody, sendEmpty, sendJson, sendLegacyError } from '../http-kit.js';
 import { ScriptedFaults, validateFaultSpec } from '../faults/table.js';
 import { handleModelsControl } from '../models/index.js';
 
@@ -26,13 +26,13 @@ async function handleFaults(ctx: RequestContext): Promise<void> {
     return sendJson(ctx, 200, { pending: [] });
   }
   if (req.method === 'GET') return sendJson(ctx, 200, { pending: pendingFaults(ctx) });
-  if (req.method !== 'POST') return sendV1Error(ctx, 405, 'method_not_allowed', 'use GET, POST or DELETE');
+  if (req.method !== 'POST') return sendLegacyError(ctx, 405, 'method_not_allowed', 'use GET, POST or DELETE');
   const body = await readControlJson(ctx);
   let specs;
   try {
     specs = (Array.isArray(body) ? body : [body]).map(validateFaultSpec);
   } catch (err) {
-    return sendV1Error(ctx, 400, 'invalid_fault', (err as Error).message);
+    return sendLegacyError(ctx, 400, 'invalid_fault', (err as Error).message);
   }
   for (const spec of specs) state.faults.add(spec);
   sendJson(ctx, 201, { pending: pendingFaults(ctx) });
@@ -51,7 +51,7 @@ async function handleDeployment(ctx: RequestContext): Promise<void> {
   const body = (await readControlJson(ctx)) as { state?: unknown } | null;
   const next = body?.state;
   if (!DEPLOYMENT_STATES.includes(next as (typeof DEPLOYMENT_STATES)[number])) {
-    return sendV1Error(ctx, 400, 'invalid_state', `state must be one of ${DEPLOYMENT_STATES.join(', ')}`);
+    return sendLegacyError(ctx, 400, 'invalid_state', `state must be one of ${DEPLOYMENT_STATES.join(', ')}`);
   }
   ctx.state.options.deploymentState = next as (typeof DEPLOYMENT_STATES)[number];
   sendJson(ctx, 200, { state: next });
@@ -64,7 +64,7 @@ export async function handleDevRoutes(ctx: RequestContext): Promise<void> {
   if (route.startsWith('router/') && LOOPBACK.has(remote) && (await handleModelsControl(ctx))) return;
   const known = route === 'faults' || route === 'requests' || route === 'deployment';
   if (!LOOPBACK.has(remote) || !known || (route !== 'requests' && !ctx.state.options.faults)) {
-    return sendV1Error(ctx, 404, 'not_found', 'no such control route (faults need --faults, loopback only)');
+    return sendLegacyError(ctx, 404, 'not_found', 'no such control route (faults need --faults, loopback only)');
   }
   if (route === 'requests') return handleRequests(ctx);
   if (route === 'deployment') return handleDeployment(ctx);

@@ -1,6 +1,6 @@
 // Job reads and control: get, cancel, logs, events.
 import type { EngineJob, RequestContext } from '../contract.js';
-import { sendEmpty, sendJson, sendV2Error } from '../http-kit.js';
+import { sendEmpty, sendJson, sendJobsError } from '../http-kit.js';
 import { streamJobEvents } from './events.js';
 import { jobJson } from './view.js';
 
@@ -9,7 +9,7 @@ function findJob(ctx: RequestContext, id: string): EngineJob | undefined {
   const job = ctx.state.engine.get(id);
   const sameDeployment = job && (job.deployment_id ?? null) === (ctx.deploymentId ?? null);
   if (job && sameDeployment) return job;
-  sendV2Error(ctx, 404, 'not_found', `no job ${id} (it may have passed its retention)`);
+  sendJobsError(ctx, 404, 'not_found', `no job ${id} (it may have passed its retention)`);
   return undefined;
 }
 

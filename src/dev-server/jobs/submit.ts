@@ -1,6 +1,6 @@
 // POST /api/v2/jobs: deployment checks, idempotent submission, engine refusals as envelopes.
 import { SubmitRefused, WorkflowRejected, type RequestContext } from '../contract.js';
-import { readJson, sendJson, sendV2Error } from '../http-kit.js';
+import { readJson, sendJson, sendJobsError } from '../http-kit.js';
 import { fingerprint, idempotencyKey, idempotencyStore } from './idempotency.js';
 import { jobJson } from './view.js';
 
@@ -15,15 +15,15 @@ function refusedByDeployment(ctx: RequestContext): boolean {
     case 'ready':
       return false;
     case 'not_ready':
-      sendV2Error(ctx, 429, 'deployment_not_ready', `deployment ${deploymentId} is starting and not ready yet`, null,
+      sendJobsError(ctx, 429, 'deployment_not_ready', `deployment ${deploymentId} is starting and not ready yet`, null,
         { 'retry-after': String(DEPLOYMENT_RETRY_AFTER.not_ready) });
       return true;
     case 'unavailable':
-      sendV2Error(ctx, 429, 'deployment_unavailable', `deployment ${deploymentId} is ready but its GPU provider is not taking work yet`, null,
+      sendJobsError(ctx, 429, 'deployment_unavailable', `deployment ${deploymentId} is ready but its GPU provider is not taking work yet`, null,
         { 'retry-after': String(DEPLOYMENT_RETRY_AFTER.unavailable) });
       return true;
     case 'stopped':
-      sendV2Error(ctx, 422, 'deployment_stopped', `deployment ${deploymentId} is stopped; an operator must start it`);
+      sendJobsError(ctx, 422, 'deployment_stopped', `deployment ${deploymentId} is stopped; an operator must start it`);
       return true;
   }
 }
@@ -36,10 +36,10 @@ export async function submitJob(ctx: RequestContext): Promise<void> {
   if (refusedByDeployment(ctx)) return;
   const body = await readJson(ctx);
   if (!isObject(body) || !('workflow' in body)) {
-    return sendV2Error(ctx, 422, 'invalid_workflow', 'the body must be {"workflow": {...}, "extra_data": {...}}');
+    return sendJobsError(ctx, 422, 'invalid_workflow', 'the body must be {"workflow": {...}, "extra_data": {...}}');
   }
   if (body.extra_data !== undefined && body.extra_data !== null && !isObject(body.extra_data)) {
-    return sendV2Error(ctx, 422, 'invalid_workflow', '`extra_data` must be an object');
+    return sendJobsError(ctx, 422, 'invalid_workflow', '`extra_data` must be an object');
   }
   const key = idempotencyKey(ctx);
   const store = idempotencyStore(ctx, 'jobs');
@@ -47,7 +47,7 @@ export async function submitJob(ctx: RequestContext): Promise<void> {
   if (key) {
     const seen = store.lookup(ctx, key, print);
     if (seen.kind === 'conflict') {
-      return sendV2Error(ctx, 422, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request body');
+      return sendJobsError(ctx, 422, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request body');
     }
     const earlier = seen.kind === 'replay' ? ctx.state.engine.get(seen.result) : undefined;
     if (earlier) return sendJson(ctx, 200, jobJson(ctx, earlier));
@@ -61,11 +61,11 @@ export async function submitJob(ctx: RequestContext): Promise<void> {
       const details: Record<string, unknown> = {};
       if (Object.keys(err.nodeErrors).length > 0) details.node_errors = err.nodeErrors;
       if (err.unknownNodeClasses.length > 0) details.unknown_node_classes = err.unknownNodeClasses;
-      return sendV2Error(ctx, 422, err.code, err.message, Object.keys(details).length > 0 ? details : undefined);
+      return sendJobsError(ctx, 422, err.code, err.message, Object.keys(details).length > 0 ? details : undefined);
     }
     if (err instanceof SubmitRefused) {
       const headers: Record<string, string> = err.retryAfterSeconds !== undefined ? { 'retry-after': String(err.retryAfterSeconds) } : {};
-      return sendV2Error(ctx, err.status, err.code, err.message, undefined, headers);
+      return sendJobsError(ctx, err.status, err.code, err.message, undefined, headers);
     }
     throw err;
   }

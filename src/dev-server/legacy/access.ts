@@ -6,7 +6,7 @@ import type { DevState } from '../contract.js';
 export type KeyVerdict = 'ok' | 'unauthorized' | 'forbidden';
 
 /** The same rule the core applies to `X-API-Key`, for the `token` query parameter of `/ws`. */
-export function checkV1Credential(state: DevState, key: string | null | undefined): KeyVerdict {
+export function checkLegacyCredential(state: DevState, key: string | null | undefined): KeyVerdict {
   const { apiKey, inactiveKeys, noCreditKeys, forbiddenTokens } = state.options;
   if (apiKey === undefined) return 'ok'; // self-hosted without a token is open
   if (!key) return 'unauthorized';

@@ -1,7 +1,7 @@
 // The legacy API (cloud API v1, deprecated) of the dev-server: every `/api/...` path outside `/api/v2`,
 // plus the `/ws` WebSocket. The core has already checked `X-API-Key` before this runs.
 import type { RequestContext, RouteHandler } from '../contract.js';
-import { sendV1Error } from '../http-kit.js';
+import { sendLegacyError } from '../http-kit.js';
 import { features, objectInfo, objectInfoOfClass } from './info.js';
 import { jobStatus } from './job-status.js';
 import { interrupt, getQueue, postQueue } from './queue.js';
@@ -10,7 +10,7 @@ import { uploadImage, uploadMask } from './upload.js';
 import { view } from './view.js';
 
 export { attachLegacyWebSocket } from './socket.js';
-export { checkV1Credential } from './access.js';
+export { checkLegacyCredential } from './access.js';
 
 interface Route {
   method: 'GET' | 'POST';
@@ -48,19 +48,19 @@ export const handleLegacy: RouteHandler = async (ctx) => {
   if (!ownsPath(ctx.path)) return false;
   const matching = ROUTES.map((route) => ({ route, match: route.pattern.exec(ctx.path) })).filter((m) => m.match);
   if (matching.length === 0) {
-    sendV1Error(ctx, 404, 'not_found', `no route ${ctx.req.method} ${ctx.path}`);
+    sendLegacyError(ctx, 404, 'not_found', `no route ${ctx.req.method} ${ctx.path}`);
     return true;
   }
   const hit = matching.find((m) => m.route.method === ctx.req.method);
   if (!hit) {
     const allow = [...new Set(matching.map((m) => m.route.method))].join(', ');
     ctx.res.setHeader('allow', allow);
-    sendV1Error(ctx, 405, 'method_not_allowed', `${ctx.req.method} is not allowed on ${ctx.path}; use ${allow}`);
+    sendLegacyError(ctx, 405, 'method_not_allowed', `${ctx.req.method} is not allowed on ${ctx.path}; use ${allow}`);
     return true;
   }
   const params = hit.match!.slice(1).map(decodeParam);
   if (params.some((p) => p === null)) {
-    sendV1Error(ctx, 400, 'invalid_request', 'malformed percent-encoding in the path');
+    sendLegacyError(ctx, 400, 'invalid_request', 'malformed percent-encoding in the path');
     return true;
   }
   await hit.route.run(ctx, ...(params as string[]));

@@ -1,7 +1,7 @@
 // POST /api/prompt: submits a workflow as a v1 job. A refused workflow answers 400 in the local
 // engine's shape: `{error: {type, message, details, extra_info}, node_errors: {...}}`.
 import { SubmitRefused, WorkflowRejected, type NodeError, type RequestContext } from '../contract.js';
-import { readJson, sendJson, sendV1Error } from '../http-kit.js';
+import { readJson, sendJson, sendLegacyError } from '../http-kit.js';
 import type { V1NodeError, V1PromptResponse } from '../../protocol/legacy.js';
 import { accountRefusal, presentedKey } from './access.js';
 import { promptNumber } from './numbers.js';
@@ -48,7 +48,7 @@ export async function submitPrompt(ctx: RequestContext): Promise<void> {
     return sendBadRequest(ctx, 'invalid_request', '`extra_data` must be an object');
   }
   const refusal = accountRefusal(ctx.state, presentedKey(ctx.req));
-  if (refusal) return sendV1Error(ctx, refusal.status, refusal.type, refusal.message);
+  if (refusal) return sendLegacyError(ctx, refusal.status, refusal.type, refusal.message);
   let jobId: string;
   try {
     jobId = ctx.state.engine.submit(body.prompt, body.extra_data as Record<string, unknown> | undefined, 'v1', ctx.deploymentId ?? undefined).id;
@@ -56,7 +56,7 @@ export async function submitPrompt(ctx: RequestContext): Promise<void> {
     if (err instanceof WorkflowRejected) return sendRejected(ctx, err);
     if (err instanceof SubmitRefused) {
       if (err.retryAfterSeconds !== undefined) ctx.res.setHeader('retry-after', String(err.retryAfterSeconds));
-      return sendV1Error(ctx, err.status, err.code, err.message);
+      return sendLegacyError(ctx, err.status, err.code, err.message);
     }
     throw err;
   }

@@ -1,6 +1,6 @@
 // GET/POST /api/queue and POST /api/interrupt, in the local engine's shapes.
 import type { DevState, EngineJob, RequestContext } from '../contract.js';
-import { BodyError, parseJsonBody, readBody, sendJson, sendV1Error } from '../http-kit.js';
+import { BodyError, parseJsonBody, readBody, sendJson, sendLegacyError } from '../http-kit.js';
 import type { V1Queue, V1QueueEntry } from '../../protocol/legacy.js';
 import { promptNumber } from './numbers.js';
 
@@ -49,10 +49,10 @@ export async function postQueue(ctx: RequestContext): Promise<void> {
   const body = await optionalJsonObject(ctx);
   const { delete: ids, clear } = body;
   if (ids !== undefined && (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))) {
-    return sendV1Error(ctx, 400, 'invalid_request', '`delete` must be an array of prompt ids');
+    return sendLegacyError(ctx, 400, 'invalid_request', '`delete` must be an array of prompt ids');
   }
-  if (clear !== undefined && typeof clear !== 'boolean') return sendV1Error(ctx, 400, 'invalid_request', '`clear` must be a boolean');
-  if (ids === undefined && clear !== true) return sendV1Error(ctx, 400, 'invalid_request', 'send `delete` (prompt ids) or `clear: true`');
+  if (clear !== undefined && typeof clear !== 'boolean') return sendLegacyError(ctx, 400, 'invalid_request', '`clear` must be a boolean');
+  if (ids === undefined && clear !== true) return sendLegacyError(ctx, 400, 'invalid_request', 'send `delete` (prompt ids) or `clear: true`');
   const { engine } = ctx.state;
   const targets = new Set<string>(ids as string[] | undefined);
   if (clear) for (const job of engine.list()) if (job.status === 'queued') targets.add(job.id);
@@ -69,7 +69,7 @@ export async function postQueue(ctx: RequestContext): Promise<void> {
 export async function interrupt(ctx: RequestContext): Promise<void> {
   const body = await optionalJsonObject(ctx);
   if (body.prompt_id !== undefined && typeof body.prompt_id !== 'string') {
-    return sendV1Error(ctx, 400, 'invalid_request', '`prompt_id` must be a string');
+    return sendLegacyError(ctx, 400, 'invalid_request', '`prompt_id` must be a string');
   }
   const { engine } = ctx.state;
   const running = engine.list().filter((job) => job.status === 'running').map((job) => job.id);

@@ -16,7 +16,7 @@ import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { DevState, EngineEvent, FaultSpec } from '../contract.js';
 import { encodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT } from '../../protocol/legacy-frames.js';
 import { newRequestId, parseTarget } from '../core/context.js';
-import { checkV1Credential } from './access.js';
+import { checkLegacyCredential } from './access.js';
 import { V1MessageMapper, type OutgoingItem } from './messages.js';
 import { EngineMessageOrder } from '../self-hosted/messages.js';
 import { ENGINE_WS_PATH } from '../self-hosted/paths.js';
@@ -165,7 +165,7 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
       socket.destroy();
       return;
     }
-    const verdict = checkV1Credential(state, url.searchParams.get('token'));
+    const verdict = checkLegacyCredential(state, url.searchParams.get('token'));
     if (verdict !== 'ok') {
       const status = verdict === 'forbidden' ? 403 : 401;
       refuseAs(socket, status, { error: { type: verdict, message: verdict === 'forbidden' ? 'this key may not open the WebSocket' : 'invalid or missing token' } });

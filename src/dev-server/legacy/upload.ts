@@ -4,7 +4,7 @@
 // numbered copy (`cat (1).png`); the same bytes under the same name reuse the existing record.
 import { posix } from 'node:path';
 import type { BlobStore, RequestContext, StoredOutput } from '../contract.js';
-import { sendJson, sendV1Error } from '../http-kit.js';
+import { sendJson, sendLegacyError } from '../http-kit.js';
 import type { V1UploadResult } from '../../protocol/legacy.js';
 import { readUploadForm, type StoredFilePart } from './multipart.js';
 import { findFile } from './files.js';
@@ -16,7 +16,7 @@ import { sendBare } from '../self-hosted/plain.js';
  */
 function refuseUpload(ctx: RequestContext, message: string): void {
   if (ctx.state.options.deployment === 'self-hosted') sendBare(ctx, 400);
-  else sendV1Error(ctx, 400, 'invalid_request', message);
+  else sendLegacyError(ctx, 400, 'invalid_request', message);
 }
 
 const UPLOAD_TYPES = new Set(['input', 'temp']);

@@ -3,7 +3,7 @@
 //   POST /__dev/router/rebuild          rebuilds the catalog; every cursor becomes stale
 //   POST /__dev/router/config {"deadline_ms": N}   sets the router deadline
 import type { RequestContext } from '../contract.js';
-import { readJson, sendJson, sendV1Error } from '../http-kit.js';
+import { readJson, sendJson, sendLegacyError } from '../http-kit.js';
 import { rebuildCatalog, modelsState, setModelsDeadline } from './state.js';
 
 export const CONTROL_PREFIX = '/__dev/router/';
@@ -12,11 +12,11 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 export async function handleControl(ctx: RequestContext): Promise<boolean> {
   if (!ctx.state.options.faults) return false;
   if (!LOOPBACK.has(ctx.req.socket.remoteAddress ?? '')) {
-    sendV1Error(ctx, 403, 'forbidden', 'dev controls answer loopback callers only');
+    sendLegacyError(ctx, 403, 'forbidden', 'dev controls answer loopback callers only');
     return true;
   }
   if (ctx.req.method !== 'POST') {
-    sendV1Error(ctx, 405, 'method_not_allowed', 'dev controls take POST');
+    sendLegacyError(ctx, 405, 'method_not_allowed', 'dev controls take POST');
     return true;
   }
   const action = ctx.path.slice(CONTROL_PREFIX.length);
@@ -28,7 +28,7 @@ export async function handleControl(ctx: RequestContext): Promise<boolean> {
     const body = (await readJson(ctx)) as { deadline_ms?: unknown } | null;
     const ms = body?.deadline_ms;
     if (typeof ms !== 'number' || !Number.isInteger(ms) || ms <= 0) {
-      sendV1Error(ctx, 400, 'invalid_request', 'deadline_ms must be a positive integer');
+      sendLegacyError(ctx, 400, 'invalid_request', 'deadline_ms must be a positive integer');
       return true;
     }
     setModelsDeadline(ctx.state, ms);

@@ -5,7 +5,7 @@
 //   no output node       {error: {type: prompt_no_outputs, ...}, node_errors: []}
 //   no `prompt` key      {error: "no prompt", node_errors: []}                           (error is a string)
 import { SubmitRefused, WorkflowRejected, type DevState, type RequestContext } from '../contract.js';
-import { sendJson, sendV1Error } from '../http-kit.js';
+import { sendJson, sendLegacyError } from '../http-kit.js';
 import { readEngineJson } from './plain.js';
 import { promptNumber } from '../legacy/numbers.js';
 
@@ -84,7 +84,7 @@ export async function submitEnginePrompt(ctx: RequestContext): Promise<void> {
     promptId = ctx.state.engine.submit(graph, extra, 'v1').id;
   } catch (err) {
     if (err instanceof WorkflowRejected) return sendRefusal(ctx, graph, err);
-    if (err instanceof SubmitRefused) return sendV1Error(ctx, err.status, err.code, err.message);
+    if (err instanceof SubmitRefused) return sendLegacyError(ctx, err.status, err.code, err.message);
     throw err;
   }
   sendJson(ctx, 200, { prompt_id: promptId, number: promptNumber(ctx.state, promptId), node_errors: {} });
