@@ -80,7 +80,7 @@ describe('a job event stream that misbehaves', () => {
       const heldMs = log.closedAt! - log.openedAt!;
       expect(heldMs).toBeGreaterThanOrEqual(400);
       expect(heldMs).toBeLessThan(5_000);
-      expect(log.pollsWhileOpen).toBeGreaterThanOrEqual(2);
+      expect(log.pollsWhileOpen, 'polls went on while the stream hung').toBeGreaterThanOrEqual(1);
       expect(fake.requests.filter((r) => r.url === `${SELF}/events`)).toHaveLength(1);
       expect(res.stderr).toContain(`job ${FAKE_JOB_ID} succeeded`);
     });
