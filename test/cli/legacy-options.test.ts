@@ -54,10 +54,11 @@ describe('wes legacy: usage errors before any request', () => {
     await refused(['legacy', 'watch', 'p-1', '--previews', ''], /--previews <dir>.*must not be empty/);
   });
 
-  it('view: --type outside its choices, an empty -o, --clobber with --skip-existing', async () => {
+  it('view: --type outside its choices, an empty -o, --clobber with --skip-existing, a file flag with -o -', async () => {
     await refused(['legacy', 'view', 'a.png', '--type', 'preview'], /--type <type>.*'preview' is invalid.*output, temp, input/);
     await refused(['legacy', 'view', 'a.png', '-o', ''], /--output <file>.*must not be empty/);
     await refused(['legacy', 'view', 'a.png', '-o', join(dir, 'a.png'), '--clobber', '--skip-existing'], /cannot be used with/);
+    await refused(['legacy', 'view', 'a.png', '-o', '-', '--skip-existing'], /--skip-existing decides about an existing file; -o - writes to standard output/);
   });
 
   it('prompt: a malformed --interval is refused before the workflow is read or sent', async () => {

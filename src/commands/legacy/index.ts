@@ -9,6 +9,7 @@ import {
   legacyUploadOptions,
   legacyUploadRules,
   legacyViewOptions,
+  legacyViewRules,
   legacyWatchOptions,
   legacyWatchRules,
 } from './options.js';
@@ -60,6 +61,6 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ wes legacy interrupt\n  $ wes legacy interrupt --quiet && wes legacy queue');
 
   const view = legacy.command('view <filename>').description('Fetch an output file (the signed redirect is followed with no key); to -o FILE, or stdout when piped');
-  typedCommand(view, legacyViewOptions(), action, () => import('./view.js'))
+  typedCommand(view, legacyViewOptions(), action, () => import('./view.js'), legacyViewRules)
     .addHelpText('after', '\nExamples:\n  $ wes legacy view wes_00001_.png -o cat.png\n  $ wes legacy view wes_00001_.png > cat.png');
 }

@@ -100,3 +100,11 @@ export const legacyViewOptions = (): OptionsDeclaration<LegacyViewOptions> => ({
   output: valueOption('-o, --output <file>', 'write to FILE (- for stdout)', nonEmpty),
   ...existingFileOptions(),
 });
+
+/** -o - writes to standard output: no file there for --clobber or --skip-existing to decide about. */
+export const legacyViewRules: Array<OptionsRule<LegacyViewOptions>> = [
+  ({ opts, given, flag }) => {
+    const fileFlag = (['clobber', 'skipExisting'] as const).find(given);
+    return opts.output === '-' && fileFlag ? `${flag(fileFlag)} decides about an existing file; -o - writes to standard output` : undefined;
+  },
+];
