@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProgram, tempConfigDir } from '../helpers/cli.js';
-import { imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
+import { bytesWorkflow, imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
 import { testIO, type TestIOOptions } from '../helpers/test-io.js';
 import { sampleWorkflow, submit } from '../dev-server/legacy-kit.js';
 
@@ -135,5 +135,17 @@ describe('models run --show', () => {
     const run = await onTerminal(['models', 'run', 'dev/image', '-i', 'prompt=a fox', '--show'], { stdoutTTY: true, stderrTTY: true }, { LC_TERMINAL: 'iTerm2' });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--show.*--download/);
+  });
+});
+
+describe('what is not a picture', () => {
+  it('an output that calls itself image/png but is not one is shown by path only, and none of its bytes reach the terminal', async () => {
+    const id = (await submitJob(dev.server, bytesWorkflow(4096, 'image/png'))).body.id as string;
+    await waitForJob(dev.server, `/api/v2/jobs/${id}`, ['succeeded']);
+    const run = await onTerminal(['jobs', 'download', id, join(dir, 'fake'), '--show'], { stdoutTTY: true, stderrTTY: true }, { WES_PICTURES: 'kitty' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('\x1b');
+    expect(run.stdout.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('1 file(s) shown by path only: pictures are drawn from PNG and JPEG files');
   });
 });
