@@ -106,3 +106,28 @@ describe('jobs submit --batch over a job API server and a self-hosted engine', (
     expect(new Set(engineJobs(engine, 'again'))).toEqual(new Set(all.filter((r) => r.endpoint === engine.url).map((r) => r.job_id)));
   });
 });
+
+describe('jobs submit --batch --download on a self-hosted engine', () => {
+  const dir = useTempDir();
+  let engine: DevServerHandle;
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it('saves each prompt\'s output files through /view into DIR/<line>-<prompt id>/', async () => {
+    engine = await startFast({ deployment: 'self-hosted', engineOnly: true, stepMs: 1, slots: 1 });
+    const file = writeBatch(dir(), 'saved.jsonl', [quickWorkflow('saved', 1), quickWorkflow('saved', 2)]);
+    const out = join(dir(), 'out');
+    const res = await runWes(['--base-url', engine.url, 'jobs', 'submit', '--batch', file, '--interval', '0.05', '--download', out]);
+    expect(res.code, res.stderr).toBe(0);
+    const all = res.stdout.trim().split('\n').map((l) => JSON.parse(l) as { index: number; job_id: string; endpoint: string; outputs: Array<{ name: string; path?: string; hash?: string | null; verified?: boolean }> });
+    expect(all.map((r) => r.endpoint)).toEqual([engine.url, engine.url]);
+    for (const r of all) {
+      expect(r.outputs).toHaveLength(1);
+      const saved = r.outputs[0]!;
+      expect(saved.path).toBe(join(out, `${r.index}-${r.job_id}`, saved.name));
+      expect(existsSync(saved.path!)).toBe(true);
+      expect(saved.hash).toMatch(/^blake3:[0-9a-f]{64}$/);
+    }
+  });
+});
