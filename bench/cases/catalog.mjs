@@ -72,7 +72,7 @@ async function measureSize(ctx, size) {
 
 export async function run(ctx) {
   const title = `models list --all, ${TARGET_SIZE.toLocaleString('en')} models`;
-  const target = { max: 1.2 };
+  const target = { max: 1.5 }; // issue 16: ≤ 1.5× the server's page times, one start-up included
   const missing = missingCommand(['models', 'list'], ['--all']) ?? (ctx.tools.curl ? null : 'not available (curl missing)');
   if (missing) return [unavailable('catalog', title, missing, target), unavailable('catalog-growth', 'catalog walk growth', missing, { report: true })];
   const rows = [];
