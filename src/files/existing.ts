@@ -6,6 +6,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { createBlake3, formatBlake3, sameHash } from './blake3.js';
+import { dropCommittedPart } from './part-file.js';
 import { FileExistsError, lstatOrNone, notOwnPlainFile, writeFileSafely } from './safe-file.js';
 
 export type ExistingPolicy = 'refuse' | 'clobber' | 'skip';
@@ -43,6 +44,7 @@ export type ExistingVerdict =
  * 'refuse' and the file there is (or may be) different.
  */
 export async function checkExisting(path: string, policy: ExistingPolicy, expected: { hash?: string | null; size?: number | null } = {}): Promise<ExistingVerdict> {
+  await dropCommittedPart(path); // a download killed as it was being named is a finished file
   const stats = await lstatOrNone(path);
   if (!stats) return { action: 'write' };
   if (stats.isDirectory()) throw new FileExistsError(path, 'is a folder');

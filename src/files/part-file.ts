@@ -31,6 +31,21 @@ async function reopen(path: string): Promise<PartFile | undefined> {
 }
 
 /**
+ * A part that was given its final name by link() but not yet unlinked (a kill between the two):
+ * NAME and NAME.part are then one file of ours with two names. Drops the extra name, so the next
+ * run sees the finished file it is and no leftover part. Returns whether it did.
+ */
+export async function dropCommittedPart(finalPath: string): Promise<boolean> {
+  const path = `${finalPath}.part`;
+  const [part, final] = await Promise.all([lstatOrNone(path), lstatOrNone(finalPath)]);
+  if (!part || !final || !part.isFile() || !final.isFile()) return false;
+  if (part.dev !== final.dev || part.ino !== final.ino || part.nlink !== 2) return false;
+  if (typeof process.getuid === 'function' && part.uid !== process.getuid()) return false;
+  await unlink(path);
+  return true;
+}
+
+/**
  * The part file for `finalPath`: the kept one when it can be trusted, else a fresh one (created
  * under a random name, then renamed over whatever stood at NAME.part: rename replaces a link,
  * never writes through it). `warn` is told when something had to be moved aside.

@@ -2,7 +2,7 @@
 // stalls past --timeout, even kill -9, leave NAME.part; the next run of the same command sends
 // `Range: bytes=<part size>-`, continues the blake3 over the bytes on disk and ends with the exact
 // file and no .part. The message says what was kept and the command that goes on.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -152,15 +152,30 @@ describe('an interrupted download goes on where it stopped', () => {
       else expect(res.code, res.stderr).toBe(0); // it finished before that moment came
       if (res.code === 0) break;
     }
-    if (!existsSync(join(out, output.name))) {
-      const last = await wes(['jobs', 'download', id, out]);
-      expect(last.code, last.stderr).toBe(0);
-    }
+    // The next run after the last kill finds whatever the kill left (a part, or a finished file
+    // still linked as its part) and ends the download.
+    const last = await wes(['jobs', 'download', id, out]);
+    expect(last.code, last.stderr).toBe(0);
     expect(killed).toBeGreaterThan(0);
     expect(statSync(join(out, output.name)).size).toBe(size);
     expect(await blake3File(join(out, output.name))).toBe(output.hash);
     expect(filesUnder(out)).toEqual([output.name, 'job.json'].sort());
   }, 120_000);
+
+  it('a kill between giving the part its name and removing the old one: the next run keeps the file and drops the extra name', async () => {
+    const { id, output, signed } = await finishedJob(200_000);
+    const out = join(dir(), 'half-committed');
+    expect((await wes(['jobs', 'download', id, out])).code).toBe(0);
+    // The state link() without its unlink() leaves: NAME.part is a second name of NAME.
+    linkSync(join(out, output.name), join(out, `${output.name}.part`));
+    const before = fx.server.state.requestCounts.get(`GET ${signed}`) ?? 0;
+    const next = await wes(['jobs', 'download', id, out]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain('already there with the same bytes');
+    expect(fx.server.state.requestCounts.get(`GET ${signed}`) ?? 0).toBe(before);
+    expect(filesUnder(out)).toEqual([output.name, 'job.json'].sort());
+    expect(statSync(join(out, output.name)).nlink).toBe(1);
+  });
 
   it('after a finished download, the same command transfers nothing: the same bytes are kept', async () => {
     const { id, output, signed } = await finishedJob(200_000);
