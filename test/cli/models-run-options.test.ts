@@ -2,7 +2,7 @@
 // a -i without KEY=, an empty or control-character --idempotency-key, an empty file name, or a
 // file flag with no file to save is a usage error (exit 2) naming the flag, and the router counts
 // no request, not even the schema read that -i pairs need. Well-formed values arrive as given.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,5 +92,18 @@ describe('models run: well-formed options reach the run typed', () => {
     const replaced = await wes(['models', 'run', 'dev/echo', '-d', '{"k":1}', '-o', out, '--clobber']);
     expect(replaced.code, replaced.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe('{"k":1}');
+  });
+});
+
+describe('models run -o -', () => {
+  it('writes the output to standard output, as -o - does everywhere, not to a file named -', async () => {
+    const res = await wes(['models', 'run', 'dev/echo', '-d', '{"text":"to stdout"}', '-o', '-']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('to stdout');
+    expect(existsSync(join(process.cwd(), '-'))).toBe(false);
+  });
+
+  it('--clobber or --skip-existing with -o - is a usage error: there is no file for them', async () => {
+    await refused(['-d', '{"text":"x"}', '-o', '-', '--clobber'], /--clobber decides about an existing file; -o - writes to standard output/);
   });
 });

@@ -1,7 +1,7 @@
 // The typed options of the `wes legacy` verbs, declared once (see src/commands/typed-options.ts):
 // legacy/index.ts adds them to the commands, and each verb's run function takes the parsed object.
 import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
-import { choice, flag, needs, nonEmpty, positiveSeconds, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { choice, flag, needs, noFileFlagsWithStdout, nonEmpty, positiveSeconds, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { parseOriginalRef, type OriginalRef } from './original-ref.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
 
@@ -101,10 +101,4 @@ export const legacyViewOptions = (): OptionsDeclaration<LegacyViewOptions> => ({
   ...existingFileOptions(),
 });
 
-/** -o - writes to standard output: no file there for --clobber or --skip-existing to decide about. */
-export const legacyViewRules: Array<OptionsRule<LegacyViewOptions>> = [
-  ({ opts, given, flag }) => {
-    const fileFlag = (['clobber', 'skipExisting'] as const).find(given);
-    return opts.output === '-' && fileFlag ? `${flag(fileFlag)} decides about an existing file; -o - writes to standard output` : undefined;
-  },
-];
+export const legacyViewRules: Array<OptionsRule<LegacyViewOptions>> = [noFileFlagsWithStdout()];

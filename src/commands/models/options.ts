@@ -3,7 +3,7 @@
 import { InvalidArgumentError } from 'commander';
 import { segmentProblem } from '../../protocol/model-ids.js';
 import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
-import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumber, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { checked, flag, needs, noFileFlagsWithStdout, nonEmpty, repeatableOption, valueOption, wholeNumber, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 
 export interface ModelsListOptions {
   all?: boolean;
@@ -72,7 +72,7 @@ export const modelsRunOptions = (): OptionsDeclaration<ModelsRunOptions> => ({
   data: valueOption('-d, --data <json>', 'input JSON given inline (merged over --input)', jsonObjectText),
   param: repeatableOption('-i, --param <key=value>', 'one input field, typed by the schema; key=@file reads a file (a data URI for binary fields); repeatable', inputPair),
   idempotencyKey: valueOption('--idempotency-key <key>', 'key reused on every retry (generated when absent)', idempotencyKey),
-  output: valueOption('-o, --output <file>', 'write the output to a file instead of standard output', nonEmpty),
+  output: valueOption('-o, --output <file>', 'write the output to a file instead of standard output (- for standard output)', nonEmpty),
   download: valueOption('--download <dir>', 'save every http(s) URL found in the output into this folder', nonEmpty),
   show: flag('--show', 'with --download: show the saved pictures (kitty, iTerm2 or sixel terminals)'),
   validate: flag('--no-validate', 'do not check the input against the cached schema first'),
@@ -80,4 +80,4 @@ export const modelsRunOptions = (): OptionsDeclaration<ModelsRunOptions> => ({
 });
 
 /** The file flags decide about files the run saves: with -o or --download only. */
-export const modelsRunRules: Array<OptionsRule<ModelsRunOptions>> = [needs('clobber', 'output', 'download'), needs('skipExisting', 'output', 'download'), needs('show', 'download')];
+export const modelsRunRules: Array<OptionsRule<ModelsRunOptions>> = [needs('clobber', 'output', 'download'), needs('skipExisting', 'output', 'download'), needs('show', 'download'), noFileFlagsWithStdout()];

@@ -112,7 +112,7 @@ async function saveLinkedFiles(f: Factory, output: Buffer, dir: string, existing
  */
 async function checkTargets(f: Factory, opts: ModelsRunOptions, existing: ExistingPolicy): Promise<boolean> {
   if (opts.download !== undefined) await checkFolderTarget(opts.download, '--download');
-  if (opts.output === undefined) return true;
+  if (opts.output === undefined || opts.output === '-') return true;
   const path = opts.output;
   await checkFileTarget(path, '-o');
   if (!(await lstatOrNone(path)) || existing === 'clobber') return true;
@@ -166,7 +166,7 @@ export async function run(f: Factory, args: string[], opts: ModelsRunOptions): P
     })
     .finally(() => progress?.stop());
 
-  if (opts.output !== undefined) {
+  if (opts.output !== undefined && opts.output !== '-') {
     await makeFolders(dirname(opts.output));
     await writeFileAtomic(opts.output, answer.body, { replace: existing === 'clobber' });
     f.io.info(`wrote the output of ${ref.id} to ${opts.output} (${answer.body.length} bytes)`);
