@@ -61,7 +61,9 @@ describe('jobs submit --batch over a job API server and a self-hosted engine', (
   });
 
   it('an engine stopped mid-batch keeps its lines (never resent) and is set aside; the job API takes the rest', async () => {
-    const [api, engine] = await pair();
+    // 80 ms jobs: the job API's share lasts about a second, long enough for the stopped engine's
+    // failed reads (one per 50 ms poll) to set it aside before the batch ends.
+    const [api, engine] = await pair(10);
     const configDir = profiles(api, engine);
     const lines = Array.from({ length: 40 }, (_, i) => quickWorkflow('halt', i + 1, { steps: 8 }));
     const file = writeBatch(dir(), 'halt.jsonl', lines);
