@@ -7,15 +7,15 @@ import type { Factory } from '../factory.js';
  * itself (its parents lead to the whole tree, for help and completion). Returns the exit code, or
  * nothing for 0; throws WesError.
  */
-export type RunFn<O = Record<string, unknown>> = (f: Factory, args: string[], opts: O, command: Command) => Promise<number | void>;
-export interface CommandModule<O = Record<string, unknown>> {
+export type RunFn<O> = (f: Factory, args: string[], opts: O, command: Command) => Promise<number | void>;
+export interface CommandModule<O> {
   run: RunFn<O>;
   /** Whether this run spreads over several base URLs (--base-url repeated); every other command takes one. */
   takesSeveralBaseUrls?: (opts: O) => boolean;
 }
 
 /** Loads a command's module when it runs. */
-export type Loader<O = Record<string, unknown>> = () => Promise<CommandModule<O>>;
+export type Loader<O> = () => Promise<CommandModule<O>>;
 /** Turns a loader into the commander action that runs the command (src/program.ts makes it). */
 export type ActionFactory = <O>(load: Loader<O>) => (...args: unknown[]) => Promise<void>;
 

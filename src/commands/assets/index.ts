@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
-import { typedCommand } from '../typed-options.js';
+import { noOptions, typedCommand } from '../typed-options.js';
 import { assetsDownloadOptions, assetsUploadOptions } from './options.js';
 
 export function registerAssets(program: Command, action: ActionFactory): void {
@@ -16,14 +16,12 @@ export function registerAssets(program: Command, action: ActionFactory): void {
 Examples:
   $ wes assets upload cat.png
   $ wes assets upload mask.png --name masks/cat-mask.png --json`);
-  assets
-    .command('get <id>')
+  typedCommand(assets.command('get <id>'), noOptions(), action, () => import('./get.js'))
     .description('Show an asset record (name, type, size, hash, producing job)')
     .addHelpText('after', `
 Examples:
   $ wes assets get "$ASSET"
-  $ wes assets get "$ASSET" --json | jq -r .hash`)
-    .action(action(() => import('./get.js')));
+  $ wes assets get "$ASSET" --json | jq -r .hash`);
   const download = assets
     .command('download <id> [path]')
     .description('Save an asset\'s bytes to PATH (a file, or a folder; default: its name in the current folder), blake3-checked');

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
-import { typedCommand } from '../typed-options.js';
+import { noOptions, typedCommand } from '../typed-options.js';
 import { jobsCancelOptions, jobsCancelRules, jobsDownloadOptions, jobsListOptions, jobsSubmitOptions, jobsSubmitRules, jobsWatchOptions, jobsWatchRules } from './options.js';
 
 export function registerJobs(program: Command, action: ActionFactory): void {
@@ -48,14 +48,12 @@ Examples:
   $ wes jobs list --json --jq '.[].id'
 Then: wes jobs watch @last, wes jobs download @2 out/`);
 
-  jobs
-    .command('get <id>')
+  typedCommand(jobs.command('get <id>'), noOptions(), action, () => import('./get.js'))
     .description('Show a job: status, progress, timings, metrics, outputs and error (--verbose adds the traceback)')
     .addHelpText('after', `
 Examples:
   $ wes jobs get 7d7c0b7e-2f1e-4a43-9a4c-2d1f0f5f8e11
-  $ wes jobs get "$ID" --json | jq '.outputs[].name'`)
-    .action(action(() => import('./get.js')));
+  $ wes jobs get "$ID" --json | jq '.outputs[].name'`);
 
   const watch = jobs.command('watch <id>').description('Follow a job until it ends; exit 0 succeeded, 3 failed or expired, 10 canceled');
   typedCommand(watch, jobsWatchOptions(), action, () => import('./watch.js'), jobsWatchRules())
@@ -72,14 +70,12 @@ Examples:
   $ wes jobs cancel "$ID"
   $ wes jobs cancel "$ID" --wait`);
 
-  jobs
-    .command('logs <id>')
+  typedCommand(jobs.command('logs <id>'), noOptions(), action, () => import('./logs.js'))
     .description('Print what the run printed (on deployments that keep logs)')
     .addHelpText('after', `
 Examples:
   $ wes jobs logs "$ID"
-  $ wes jobs logs "$ID" > run.log`)
-    .action(action(() => import('./logs.js')));
+  $ wes jobs logs "$ID" > run.log`);
 
   const download = jobs
     .command('download <id> [dir]')
