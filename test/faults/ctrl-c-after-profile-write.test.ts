@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runWes, tempConfigDir } from '../helpers/cli.js';
 import { imageWorkflow, submitJob, useDevServer } from '../helpers/dev-server.js';
+import { until } from '../helpers/until.js';
 
 const ctx = useDevServer({ stepMs: 20 });
 const CLI = pathToFileURL(resolve(import.meta.dirname, '../../dist/cli.js')).href;
@@ -64,8 +65,10 @@ describe('Ctrl-C after a profile write', () => {
       expect(code, stderr).toBe(130);
       // The orderly stop takes a request: a re-sent signal taken for a second Ctrl-C would exit before it.
       expect(stderr).toContain(`interrupted; asked the service to cancel job ${id}`);
-      expect(ctx.server.state.engine.get(id)?.status).toBe('canceled');
       expect(Date.now() - sentAt).toBeLessThan(5000);
+      // The cancel reached the service: the job is canceling, and canceled once its step ends.
+      expect(['canceling', 'canceled']).toContain(ctx.server.state.engine.get(id)?.status);
+      await until(() => ctx.server.state.engine.get(id)?.status === 'canceled', `job ${id} canceled`);
     } finally {
       config.cleanup();
     }
