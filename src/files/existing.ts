@@ -4,16 +4,17 @@
 // an existing file whose bytes are never read.
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
 import { createBlake3, formatBlake3, sameHash } from './blake3.js';
 import { dropCommittedPart } from './part-file.js';
 import { FileExistsError, lstatOrNone, notOwnPlainFile, writeFileSafely } from './safe-file.js';
 
 export type ExistingPolicy = 'refuse' | 'clobber' | 'skip';
 
-/** The policy from a command's --clobber / --skip-existing flags. */
-export function existingPolicy(opts: { clobber?: unknown; skipExisting?: unknown }): ExistingPolicy {
-  if (opts.clobber === true && opts.skipExisting === true) throw new UsageError('--clobber and --skip-existing cannot be used together', 'pick one: replace existing files, or keep them');
+/**
+ * The policy from a command's --clobber / --skip-existing flags. Giving both is refused where they
+ * are declared (existingFileOptions: commander's conflicts), before any command runs.
+ */
+export function existingPolicy(opts: { clobber?: boolean; skipExisting?: boolean }): ExistingPolicy {
   return opts.clobber === true ? 'clobber' : opts.skipExisting === true ? 'skip' : 'refuse';
 }
 

@@ -106,8 +106,7 @@ async function download(f: Factory, client: LegacyClient, reader: StatusReader, 
 }
 
 /** Output folders are checked before the prompt is sent (exit 2 when unusable). */
-export async function checkLegacyTargets(opts: { download?: string; previews?: string; clobber?: boolean; skipExisting?: boolean }): Promise<void> {
-  existingPolicy(opts);
+export async function checkLegacyTargets(opts: { download?: string; previews?: string }): Promise<void> {
   if (typeof opts.download === 'string') await checkFolderTarget(opts.download, '--download');
   if (typeof opts.previews === 'string') await checkFolderTarget(opts.previews, '--previews');
 }
