@@ -1,14 +1,11 @@
-// Builds the commander tree (definitions only: each command's module loads when it runs) and
-// runs one invocation: global options, Ctrl-C and --timeout through one AbortSignal, usage errors
-// as exit 2, every failure rendered by one error renderer.
+// Runs one invocation on the command tree (src/command-tree.ts): global options, Ctrl-C and
+// --timeout through one AbortSignal, usage errors as exit 2, every failure rendered by one error
+// renderer.
 import { Command, CommanderError } from 'commander';
 import type { Factory, GlobalOptions } from './factory.js';
 import { InterruptedError, TimeoutError, UsageError, WesError, ExitCode } from './errors.js';
 import type { ActionFactory } from './commands/types.js';
 import { buildCommandTree } from './command-tree.js';
-
-/** The tree without actions, for tests that read it (help texts, completion scripts). */
-export const buildProgram = buildCommandTree;
 
 export interface ProgramIO {
   argv: string[];

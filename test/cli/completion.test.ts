@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { buildProgram } from '../../src/program.js';
+import { buildCommandTree } from '../../src/command-tree.js';
 import { runWes, tempConfigDir } from '../helpers/cli.js';
 import { COMPLETIONS_DIR, bashComplete, fishComplete, hasShell, shellEnv, zshComplete, type ShellEnv } from './completion-shells.js';
 
-const program = buildProgram(() => async () => {});
+const program = buildCommandTree(() => async () => {});
 const bashScript = join(COMPLETIONS_DIR, 'wes.bash');
 const zshScript = join(COMPLETIONS_DIR, 'wes.zsh');
 const fishScript = join(COMPLETIONS_DIR, 'wes.fish');

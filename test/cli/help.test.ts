@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import type { Command } from 'commander';
-import { buildProgram } from '../../src/program.js';
+import { buildCommandTree } from '../../src/command-tree.js';
 import { runWes } from '../helpers/cli.js';
 
-const program = buildProgram(() => async () => {});
+const program = buildCommandTree(() => async () => {});
 
 function visible(cmd: Command): Command[] {
   return cmd.createHelp().visibleCommands(cmd).filter((c) => cmd.commands.includes(c));
