@@ -58,20 +58,6 @@ export function needs<O>(key: keyof O, ...anyOf: Array<keyof O>): OptionsRule<O>
   return ({ given, flag }) => (given(key) && !anyOf.some(given) ? `${flag(key)} only applies with ${anyOf.map(flag).join(' or ')}` : undefined);
 }
 
-interface FileOutputOptions {
-  output?: string;
-  clobber?: boolean;
-  skipExisting?: boolean;
-}
-
-/** `-o -` writes to standard output: there is no file there for --clobber or --skip-existing to decide about. */
-export function noFileFlagsWithStdout<O extends FileOutputOptions>(): OptionsRule<O> {
-  return ({ opts, given, flag }) => {
-    const fileFlag = (['clobber', 'skipExisting'] as const).find((key) => given(key));
-    return opts.output === '-' && fileFlag ? `${flag(fileFlag)} decides about an existing file; -o - writes to standard output` : undefined;
-  };
-}
-
 /**
  * Adds the declared options to `command` and makes it run `load`'s module, whose run function
  * takes exactly that options type (the compiler holds the two together). Each key must be the

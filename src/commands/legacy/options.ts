@@ -1,7 +1,7 @@
 // The typed options of the `wes legacy` verbs, declared once (see src/commands/typed-options.ts):
 // legacy/index.ts adds them to the commands, and each verb's run function takes the parsed object.
-import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
-import { choice, flag, needs, noFileFlagsWithStdout, nonEmpty, positiveSeconds, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { existingFileOptions, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
+import { choice, flag, needs, nonEmpty, positiveSeconds, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { parseOriginalRef, type OriginalRef } from './original-ref.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
 

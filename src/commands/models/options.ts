@@ -2,8 +2,8 @@
 // adds them to the commands, and each verb's run function takes the parsed object.
 import { InvalidArgumentError } from 'commander';
 import { segmentProblem } from '../../protocol/model-ids.js';
-import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
-import { checked, flag, needs, noFileFlagsWithStdout, nonEmpty, repeatableOption, valueOption, wholeNumber, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { existingFileOptions, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
+import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumber, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 
 export interface ModelsListOptions {
   all?: boolean;
