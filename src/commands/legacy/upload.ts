@@ -18,8 +18,9 @@ async function checkFile(path: string): Promise<number> {
 
 export async function run(f: Factory, args: string[], opts: LegacyUploadOptions): Promise<number> {
   const path = args[0]!;
-  // The options' rules hold --mask and --original together (src/commands/legacy/options.ts).
-  const originalRef = opts.mask ? opts.original : undefined;
+  // The options' rules hold --mask and --original together (src/commands/legacy/options.ts):
+  // --original given is a mask upload.
+  const originalRef = opts.original;
   const size = await checkFile(path);
   const client = legacyClient(f, 'upload');
   const progress = uploadProgress(f.io, path, size);
