@@ -1,6 +1,8 @@
 // The legacy API (cloud API v1, deprecated) of the dev-server: every `/api/...` path outside `/api/v2`,
 // plus the `/ws` WebSocket. The core has already checked `X-API-Key` before this runs.
-import type { RequestContext, RouteHandler } from '../contract.js';
+import type { RouteHandler } from '../contract.js';
+import { familyOfPath } from '../../protocol/api-families.js';
+import { matchRoute, type Route } from '../route-table.js';
 import { sendLegacyError } from '../http-kit.js';
 import { features, objectInfo, objectInfoOfClass } from './info.js';
 import { jobStatus } from './job-status.js';
@@ -11,12 +13,6 @@ import { view } from './view.js';
 
 export { attachLegacyWebSocket } from './socket.js';
 export { checkLegacyCredential } from './access.js';
-
-interface Route {
-  method: 'GET' | 'POST';
-  pattern: RegExp;
-  run: (ctx: RequestContext, ...params: string[]) => Promise<void>;
-}
 
 const ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/api\/object_info$/, run: objectInfo },
@@ -32,37 +28,22 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: /^\/api\/interrupt$/, run: interrupt },
 ];
 
-function ownsPath(path: string): boolean {
-  return path.startsWith('/api/') && path !== '/api/v2' && !path.startsWith('/api/v2/');
-}
-
-function decodeParam(raw: string): string | null {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
-}
-
 export const handleLegacy: RouteHandler = async (ctx) => {
-  if (!ownsPath(ctx.path)) return false;
-  const matching = ROUTES.map((route) => ({ route, match: route.pattern.exec(ctx.path) })).filter((m) => m.match);
-  if (matching.length === 0) {
-    sendLegacyError(ctx, 404, 'not_found', `no route ${ctx.req.method} ${ctx.path}`);
-    return true;
+  if (familyOfPath(ctx.path) !== 'legacy' || !ctx.path.startsWith('/api/')) return false;
+  const found = matchRoute(ROUTES, ctx.req.method, ctx.path);
+  switch (found.kind) {
+    case 'none':
+      sendLegacyError(ctx, 404, 'not_found', `no route ${ctx.req.method} ${ctx.path}`);
+      return true;
+    case 'method-not-allowed':
+      ctx.res.setHeader('allow', found.allow);
+      sendLegacyError(ctx, 405, 'method_not_allowed', `${ctx.req.method} is not allowed on ${ctx.path}; use ${found.allow}`);
+      return true;
+    case 'bad-param':
+      sendLegacyError(ctx, 400, 'invalid_request', 'malformed percent-encoding in the path');
+      return true;
+    case 'hit':
+      await found.route.run(ctx, ...found.params);
+      return true;
   }
-  const hit = matching.find((m) => m.route.method === ctx.req.method);
-  if (!hit) {
-    const allow = [...new Set(matching.map((m) => m.route.method))].join(', ');
-    ctx.res.setHeader('allow', allow);
-    sendLegacyError(ctx, 405, 'method_not_allowed', `${ctx.req.method} is not allowed on ${ctx.path}; use ${allow}`);
-    return true;
-  }
-  const params = hit.match!.slice(1).map(decodeParam);
-  if (params.some((p) => p === null)) {
-    sendLegacyError(ctx, 400, 'invalid_request', 'malformed percent-encoding in the path');
-    return true;
-  }
-  await hit.route.run(ctx, ...(params as string[]));
-  return true;
 };

@@ -4,6 +4,7 @@
 // engine lacks (the cloud's `/api/job/<id>/status` and `/api/features` included), history and
 // queue in the engine's shapes, empty-bodied POSTs, and /view answering with the bytes.
 import type { RequestContext, RouteHandler } from '../contract.js';
+import { matchRoute, type Route } from '../route-table.js';
 import { sendJson } from '../http-kit.js';
 import { objectInfo, objectInfoOfClass } from '../legacy/info.js';
 import { getQueue } from '../legacy/queue.js';
@@ -19,12 +20,6 @@ export { attachEngineHistory } from './history.js';
 export { EngineMessageOrder } from './messages.js';
 export { sendPlainStatus } from './plain.js';
 export { engineRoutePath } from './paths.js';
-
-interface Route {
-  method: 'GET' | 'POST';
-  pattern: RegExp;
-  run: (ctx: RequestContext, ...params: string[]) => Promise<void>;
-}
 
 async function queueRemaining(ctx: RequestContext): Promise<void> {
   const remaining = ctx.state.engine.list().filter((job) => job.status === 'queued' || job.status === 'running' || job.status === 'canceling').length;
@@ -48,30 +43,20 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/api\/system_stats$/, run: systemStats },
 ];
 
-function decodeParam(raw: string): string | null {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
-}
-
 /** Claims the v1 paths it serves; anything else falls through to the core's (plain-text) 404. */
 export const handleSelfHosted: RouteHandler = async (ctx) => {
-  if (!ctx.path.startsWith('/api/') || ctx.path.startsWith('/api/v2/') || ctx.path === '/api/v2') return false;
-  const matching = ROUTES.map((route) => ({ route, match: route.pattern.exec(ctx.path) })).filter((m) => m.match);
-  if (matching.length === 0) return false;
-  const method = ctx.req.method === 'HEAD' ? 'GET' : ctx.req.method;
-  const hit = matching.find((m) => m.route.method === method);
-  if (!hit) {
-    sendPlainStatus(ctx, 405, { allow: [...new Set(matching.map((m) => m.route.method))].join(', ') });
-    return true;
+  const found = matchRoute(ROUTES, ctx.req.method === 'HEAD' ? 'GET' : ctx.req.method, ctx.path);
+  switch (found.kind) {
+    case 'none':
+      return false;
+    case 'method-not-allowed':
+      sendPlainStatus(ctx, 405, { allow: found.allow });
+      return true;
+    case 'bad-param':
+      sendPlainStatus(ctx, 404);
+      return true;
+    case 'hit':
+      await found.route.run(ctx, ...found.params);
+      return true;
   }
-  const params = hit.match!.slice(1).map(decodeParam);
-  if (params.some((p) => p === null)) {
-    sendPlainStatus(ctx, 404);
-    return true;
-  }
-  await hit.route.run(ctx, ...(params as string[]));
-  return true;
 };
