@@ -20,6 +20,7 @@ import { checkLegacyCredential } from './access.js';
 import { V1MessageMapper, type OutgoingItem } from './messages.js';
 import { EngineMessageOrder } from '../self-hosted/messages.js';
 import { ENGINE_WS_PATH } from '../self-hosted/paths.js';
+import { plainStatusText } from '../self-hosted/plain.js';
 
 interface Connection {
   ws: WebSocket;
@@ -36,24 +37,26 @@ const WS_PATH = /^(?:\/deployment\/[^/]+)?\/ws\/?$/;
 const MAX_CLIENT_MESSAGE = 64 * 1024;
 const CORRUPT_FRAME_TYPE = 0x7f7f7f7f;
 
-function refuse(socket: Duplex, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body ?? { error: { type: 'refused', message: STATUS_CODES[status] ?? '' } });
+/** Answers an upgrade with a plain HTTP response and closes the socket. */
+function endRaw(socket: Duplex, status: number, contentType: string, text: string, headers: Array<[string, string]>): void {
   const lines = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
+    `Content-Type: ${contentType}`,
     `Content-Length: ${Buffer.byteLength(text)}`,
     'Connection: close',
-    `X-Service-Request-Id: ${newRequestId()}`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ...headers.map(([name, value]) => `${name}: ${value}`),
   ];
   socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
 }
 
+function refuse(socket: Duplex, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body ?? { error: { type: 'refused', message: STATUS_CODES[status] ?? '' } });
+  endRaw(socket, status, 'application/json; charset=utf-8', text, [['X-Service-Request-Id', newRequestId()], ...Object.entries(headers)]);
+}
+
 /** How the engine's aiohttp server refuses an upgrade: its plain-text page, no request id (see self-hosted/plain.ts). */
 function refusePlain(socket: Duplex, status: number): void {
-  const text = `${status}: ${STATUS_CODES[status] ?? 'Error'}`;
-  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`, 'Content-Type: text/plain; charset=utf-8', `Content-Length: ${Buffer.byteLength(text)}`, 'Connection: close'];
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
+  endRaw(socket, status, 'text/plain; charset=utf-8', plainStatusText(status), []);
 }
 
 function faultHeaders(fault: FaultSpec): Record<string, string> {

@@ -5,9 +5,14 @@ import { STATUS_CODES } from 'node:http';
 import type { RequestContext } from '../contract.js';
 import { parseJsonBody, readBody } from '../http-kit.js';
 
-/** aiohttp's default error page: `<status>: <reason>`, text/plain. */
+/** aiohttp's default error page's text: `<status>: <reason>`. */
+export function plainStatusText(status: number): string {
+  return `${status}: ${STATUS_CODES[status] ?? 'Error'}`;
+}
+
+/** aiohttp's default error page, text/plain. */
 export function sendPlainStatus(ctx: RequestContext, status: number, headers: Record<string, string> = {}): void {
-  const text = `${status}: ${STATUS_CODES[status] ?? 'Error'}`;
+  const text = plainStatusText(status);
   ctx.res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
   ctx.res.end(text);
 }
