@@ -31,9 +31,8 @@ const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 class Validator {
   readonly problems: ValidationProblem[] = [];
-  private readonly checked = new Set<string>();
   private readonly pending: string[] = [];
-  /** Each checked node's linked origins (that exist), for finding loops. */
+  /** Each checked node's linked origins (that exist), for finding loops; its keys are the nodes checked. */
   private readonly deps = new Map<string, string[]>();
 
   constructor(
@@ -77,8 +76,7 @@ class Validator {
   }
 
   private checkNode(id: string): void {
-    if (this.checked.has(id)) return;
-    this.checked.add(id);
+    if (this.deps.has(id)) return;
     this.deps.set(id, []);
     const node = this.workflow[id] as { class_type: string; inputs?: unknown };
     const def = nodeDef(this.info, node.class_type)!;
