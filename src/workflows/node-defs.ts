@@ -1,6 +1,10 @@
 // Reading node definitions in the engine's object_info shape: each class
 // `{input: {required, optional, hidden}, input_order, output, output_name, display_name, ...}`,
 // each input `[TYPE, options]` or `[[choice, ...], options]` (a combo).
+import { isObject as isRecord } from '../protocol/openapi-document.js';
+
+export { isRecord };
+
 export type ObjectInfo = Record<string, unknown>;
 
 export interface InputDef {
@@ -18,10 +22,6 @@ export interface NodeDef {
   inputs: InputDef[];
   outputs: string[];
   outputNode: boolean;
-}
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function inputDef(name: string, entry: unknown, required: boolean): InputDef {

@@ -2,11 +2,12 @@
 // removes pending prompts only (a running one is stopped with /interrupt), `clear` empties the
 // pending queue, and /interrupt stops whatever is running (0.3.18 reads no prompt id from it).
 import type { RequestContext } from '../contract.js';
+import { isObject } from '../../protocol/openapi-document.js';
 import { readEngineJson, sendBare } from './plain.js';
 
 export async function postEngineQueue(ctx: RequestContext): Promise<void> {
   const body = await readEngineJson(ctx);
-  const request = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const request = isObject(body) ? body : {};
   const { engine } = ctx.state;
   const pending = new Set(engine.list().filter((job) => job.status === 'queued').map((job) => job.id));
   const targets = request.clear === true ? [...pending] : Array.isArray(request.delete) ? request.delete.filter((id): id is string => typeof id === 'string') : [];

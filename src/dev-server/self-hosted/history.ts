@@ -6,6 +6,7 @@
 // as recorded in the observations. GET /history[/<id>], POST /history {clear|delete}.
 import type { DevState, Engine, EngineEvent, RequestContext } from '../contract.js';
 import { sendJson } from '../http-kit.js';
+import { isObject } from '../../protocol/openapi-document.js';
 import { EngineMessageOrder } from './messages.js';
 import { queueEntry } from '../legacy/queue.js';
 import { readEngineJson, sendBare } from './plain.js';
@@ -90,7 +91,7 @@ export async function getHistoryOf(ctx: RequestContext, promptId: string): Promi
 export async function postHistory(ctx: RequestContext): Promise<void> {
   const body = await readEngineJson(ctx);
   const entries = entriesOf(ctx.state);
-  const request = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const request = isObject(body) ? body : {};
   if (request.clear === true) entries.clear();
   if (Array.isArray(request.delete)) for (const id of request.delete) if (typeof id === 'string') entries.delete(id);
   sendBare(ctx, 200);

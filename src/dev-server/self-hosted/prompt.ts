@@ -6,14 +6,11 @@
 //   no `prompt` key      {error: "no prompt", node_errors: []}                           (error is a string)
 import { SubmitRefused, WorkflowRejected, type DevState, type RequestContext } from '../contract.js';
 import { sendJson, sendLegacyError } from '../http-kit.js';
+import { isObject } from '../../protocol/openapi-document.js';
 import { readEngineJson } from './plain.js';
 import { promptNumber } from '../legacy/numbers.js';
 
 type Graph = Record<string, { class_type?: unknown; inputs?: unknown }>;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function refuse(ctx: RequestContext, type: string, message: string, details: string, nodeErrors: unknown = []): void {
   sendJson(ctx, 400, { error: { type, message, details, extra_info: {} }, node_errors: nodeErrors });
