@@ -6,10 +6,9 @@
 // history of each prompt that left the queue (the engine's answer, as `wes legacy status` reads it).
 import { ApiError, ExitCode, WesError } from '../../errors.js';
 import { sleep } from '../../http/retry.js';
-import type { V1QueueEntry } from '../../protocol/legacy.js';
 import { isRecord } from '../shared/response-check.js';
 import type { LegacyClient } from './client.js';
-import { stateOfHistory, type PromptState } from './prompt-state.js';
+import { entryId, stateOfHistory, type PromptState } from './prompt-state.js';
 import type { NodeFileRef } from './tracker.js';
 
 /** The extra_data key that names the batch line a prompt was made for. */
@@ -30,10 +29,6 @@ interface Waiter {
 
 function keyOf(extraData: unknown): string | undefined {
   return isRecord(extraData) && typeof extraData[BATCH_KEY] === 'string' ? extraData[BATCH_KEY] : undefined;
-}
-
-function idOf(entry: V1QueueEntry | unknown): string | undefined {
-  return Array.isArray(entry) && typeof entry[1] === 'string' ? entry[1] : undefined;
 }
 
 /** A 200 answer that still refused the prompt (`error` and `node_errors`), as the refusal it is. */
@@ -65,7 +60,7 @@ export class EngineLines {
   async find(key: string): Promise<string | null> {
     const queue = await this.client.queue();
     for (const entry of [...queue.queue_running, ...queue.queue_pending]) {
-      if (Array.isArray(entry) && keyOf(entry[3]) === key) return idOf(entry) ?? null;
+      if (Array.isArray(entry) && keyOf(entry[3]) === key) return entryId(entry);
     }
     for (const [id, entry] of Object.entries(await this.client.allHistory())) {
       if (isRecord(entry) && Array.isArray(entry.prompt) && keyOf(entry.prompt[3]) === key) return id;
@@ -100,7 +95,7 @@ export class EngineLines {
   /** One look: the queue, then the history of each followed prompt no longer in it. */
   private async round(): Promise<void> {
     const queue = await this.client.queue();
-    const queued = new Set([...queue.queue_running, ...queue.queue_pending].map(idOf));
+    const queued = new Set([...queue.queue_running, ...queue.queue_pending].map(entryId));
     for (const [id, waiter] of [...this.waiting]) {
       if (queued.has(id)) {
         waiter.seenQueued = true;

@@ -35,7 +35,8 @@ export class CloudStatusReader implements StatusReader {
   }
 }
 
-function entryId(entry: unknown): string | null {
+/** The prompt id of a queue entry (`[number, id, prompt, extra_data, ...]`). */
+export function entryId(entry: unknown): string | null {
   return Array.isArray(entry) && typeof entry[1] === 'string' ? entry[1] : null;
 }
 
