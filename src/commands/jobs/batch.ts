@@ -146,6 +146,9 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
 
   const placers = new Map(endpoints.map((e) => [e, new AssetPlacer(e.spec.client)]));
   const history = batchHistory(f);
+  // The history is of the job API, per profile and base URL: lines sent elsewhere, or to an engine, are not this one's.
+  // Its URL is parsed once, at the first job API submit, not for every line.
+  let historyUrl: string | undefined;
   const build = (line: BatchLine) => async (endpoint: Endpoint): Promise<SubmitRequest> => {
     const placer = placers.get(endpoint)!;
     const workflow = await applyAssignments(line.workflow, line.assignments, async (path) => {
@@ -187,8 +190,7 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
       onSend: (item, endpoint) => void journal.append(sentRecord(item.index, item.key, endpoint.url)),
       onSubmitted: (item, endpoint, jobId) => {
         journal.append(sentRecord(item.index, item.key, endpoint.url, jobId));
-        // The history is of the job API, per profile and base URL: lines sent elsewhere, or to an engine, are not this one's.
-        if (!endpoint.spec.engine && endpoint.url === endpointUrl(f.settings().baseUrl)) history.recordSubmitted({ id: jobId, status: 'queued' }, `batch ${basename(plan.batchPath)}:${item.index}`);
+        if (!endpoint.spec.engine && endpoint.url === (historyUrl ??= endpointUrl(f.settings().baseUrl))) history.recordSubmitted({ id: jobId, status: 'queued' }, `batch ${basename(plan.batchPath)}:${item.index}`);
         io.debug(`line ${item.index}: submitted job ${jobId} on ${endpoint.name}`);
       },
       onThrottled: (item, endpoint, delayMs, err) => io.debug(sanitizeLine(`line ${item.index}: ${endpoint.name}: ${err.code} (${err.message}); submitting again in ${delayMs} ms`)),
