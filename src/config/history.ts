@@ -57,6 +57,11 @@ export function stateDir(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'wes');
 }
 
+/** Latest submission first. */
+function newestFirst(a: HistoryEntry, b: HistoryEntry): number {
+  return a.submitted_at < b.submitted_at ? 1 : a.submitted_at > b.submitted_at ? -1 : 0;
+}
+
 export class JobHistory {
   readonly path: string;
   /** Lines in the file as this process knows them: read once, then counted as it appends. */
@@ -74,7 +79,7 @@ export class JobHistory {
 
   /** Newest submission first, each job with its last recorded status. */
   entries(): HistoryEntry[] {
-    return [...this.fold().values()].sort((a, b) => (a.submitted_at < b.submitted_at ? 1 : a.submitted_at > b.submitted_at ? -1 : 0));
+    return [...this.fold().values()].sort(newestFirst);
   }
 
   /** A job submitted from here. */
@@ -153,7 +158,7 @@ export class JobHistory {
       const fd = openSync(this.path, O_RDONLY | O_NOFOLLOW);
       try {
         const kept = [...this.fold(readFileSync(fd, 'utf8')).values()]
-          .sort((a, b) => (a.submitted_at < b.submitted_at ? 1 : a.submitted_at > b.submitted_at ? -1 : 0))
+          .sort(newestFirst)
           .slice(0, this.limits.keepJobs)
           .reverse();
         replaceFileSync(this.path, kept.map((e) => JSON.stringify(e) + '\n').join(''));
