@@ -11,7 +11,7 @@ import { seededRandom } from '../../src/dev-server/engine/prng.js';
 import { startFast } from '../helpers/dev-server.js';
 import { runWes } from '../helpers/cli.js';
 import { useTempDir } from './jobs-env.js';
-import { closeWhenBusy, engineJobs, quickWorkflow, randomKill, resultsFile, writeBatch } from './batch-env.js';
+import { closeWhenBusy, engineJobs, quickWorkflow, randomKill, resultsFile, whereEachLineRan, writeBatch } from './batch-env.js';
 
 /** A config folder with one profile per server: `a`, `b`, ... */
 function profilesFor(servers: DevServerHandle[]): string {
@@ -20,12 +20,6 @@ function profilesFor(servers: DevServerHandle[]): string {
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-/** For each line, the servers holding a job of it. */
-function whereEachLineRan(servers: DevServerHandle[], tag: string, lines: number): string[][] {
-  const prefixed = (s: DevServerHandle, prefix: string) => s.state.engine.list().filter((j) => JSON.stringify(j.workflow).includes(`"${prefix}"`));
-  return Array.from({ length: lines }, (_, i) => servers.flatMap((s) => prefixed(s, `${tag}-${i + 1}`).map(() => s.url)));
 }
 
 describe('jobs submit --batch over two endpoints', () => {

@@ -12,7 +12,7 @@ import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { startFast } from '../helpers/dev-server.js';
 import { runWes } from '../helpers/cli.js';
 import { useTempDir } from './jobs-env.js';
-import { closeWhenBusy, engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.js';
+import { closeWhenBusy, engineJobs, quickWorkflow, resultsFile, whereEachLineRan, writeBatch } from './batch-env.js';
 
 /** A config folder with profile `api` (the job API server, its key) and `gpu` (the engine, no key, engine detected). */
 function profiles(api: DevServerHandle, engine: DevServerHandle): string {
@@ -73,10 +73,10 @@ describe('jobs submit --batch over a job API server and a self-hosted engine', (
     expect(stop.stoppedAt()).toBeGreaterThanOrEqual(5);
     const all = resultsFile(results);
     expect(all.map((r) => r.index)).toEqual(lines.map((_, i) => i + 1));
-    for (let i = 0; i < 40; i++) {
-      const where = [api, engine].filter((s) => engineJobs(s, `halt-${i + 1}`).length > 0 || s.state.engine.list().some((j) => JSON.stringify(j.workflow).includes(`"halt-${i + 1}"`)));
+    for (const [i, jobs] of whereEachLineRan([api, engine], 'halt', 40).entries()) {
+      const where = [...new Set(jobs)];
       expect(where.length, `line ${i + 1}`).toBeLessThanOrEqual(1);
-      if (all[i]!.job_id !== null) expect(where.map((s) => s.url), `line ${i + 1}`).toEqual([all[i]!.endpoint]);
+      if (all[i]!.job_id !== null) expect(where, `line ${i + 1}`).toEqual([all[i]!.endpoint]);
     }
     // What did not succeed was caught on the engine and stays there, for --resume.
     for (const r of all.filter((r) => r.status !== 'succeeded')) expect(r.endpoint, JSON.stringify(r)).toBe(engine.url);

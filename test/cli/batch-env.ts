@@ -42,6 +42,12 @@ export function engineJobs(server: DevServerHandle, tag: string): string[] {
   return server.state.engine.list().filter((j) => JSON.stringify(j.workflow).includes(`"${tag}-`)).map((j) => j.id);
 }
 
+/** For each line, the servers holding a job of it (one entry per job: a line sent twice shows twice). */
+export function whereEachLineRan(servers: DevServerHandle[], tag: string, lines: number): string[][] {
+  const prefixed = (s: DevServerHandle, prefix: string) => s.state.engine.list().filter((j) => JSON.stringify(j.workflow).includes(`"${prefix}"`));
+  return Array.from({ length: lines }, (_, i) => servers.flatMap((s) => prefixed(s, `${tag}-${i + 1}`).map(() => s.url)));
+}
+
 /** An onSpawn hook that closes `server` once its engine holds `jobs` jobs; `stoppedAt()` is how many it held then (0: never). */
 export function closeWhenBusy(server: DevServerHandle, jobs: number): { onSpawn: () => void; stoppedAt: () => number } {
   let stoppedAt = 0;
