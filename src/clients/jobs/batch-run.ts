@@ -189,10 +189,7 @@ class ItemRun {
     if (this.status === 'succeeded' && this.options.downloadDir !== undefined && engine.saveOutputs) {
       const dir = join(this.options.downloadDir, `${item.index}-${safeFileName(this.jobId, 'prompt')}`);
       const saved = await engine.saveOutputs(engine.client, state.outputs, dir);
-      this.outputs = this.outputs.map((o, i) => {
-        const file = saved.find((s) => s.ref === state.outputs[i]);
-        return file ? { ...o, hash: file.hash, path: file.path, verified: file.verified } : o;
-      });
+      this.outputs = withSavedFiles(this.outputs, (_, i) => saved.find((s) => s.ref === state.outputs[i]));
     }
     return this.result(engineError(state));
   }
@@ -244,12 +241,17 @@ class ItemRun {
     const dir = join(this.options.downloadDir!, `${this.item.index}-${safeFileName(job.job.id, 'job')}`);
     const { saved, errors } = await downloadOutputs(this.endpoint.spec.client, job, { dir });
     if (this.options.signal.aborted) throw this.options.signal.reason;
-    this.outputs = this.outputs.map((o) => {
-      const file = saved.find((s) => s.asset_id === o.id);
-      return file ? { ...o, hash: file.hash, path: file.path, verified: file.verified } : o;
-    });
+    this.outputs = withSavedFiles(this.outputs, (o) => saved.find((s) => s.asset_id === o.id));
     return this.result(errors.length ? errorOf(errors[0]!.error) : null);
   }
+}
+
+/** The outputs with where each was saved (its hash, path and check), for those `fileOf` finds a saved file of. */
+function withSavedFiles(outputs: BatchOutput[], fileOf: (output: BatchOutput, i: number) => { hash: string | null; path: string; verified: boolean } | undefined): BatchOutput[] {
+  return outputs.map((o, i) => {
+    const file = fileOf(o, i);
+    return file ? { ...o, hash: file.hash, path: file.path, verified: file.verified } : o;
+  });
 }
 
 /** An engine output file: named by where /view finds it (type/subfolder/filename); no size or hash until saved. */
