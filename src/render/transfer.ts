@@ -82,7 +82,6 @@ export class TransferDisplay {
   private readonly current = new Map<string, TransferSample>();
   private readonly meters = new Map<string, RateMeter>();
   private readonly totalMeter = new RateMeter();
-  private finished = 0;
   private lastDraw = 0;
 
   constructor(
@@ -101,7 +100,6 @@ export class TransferDisplay {
     if (!meter) this.meters.set(sample.name, (meter = new RateMeter()));
     meter.add(at, sample.bytes);
     this.totalMeter.add(at, this.sum());
-    if (sample.total !== null && sample.bytes >= sample.total) this.finished = [...this.current.values()].filter((s) => s.total !== null && s.bytes >= s.total).length;
     if (at - this.lastDraw < (this.io.canAnimate ? REDRAW_MS : PLAIN_EVERY_MS)) return;
     this.lastDraw = at;
     this.progress.update(this.text());
@@ -111,7 +109,8 @@ export class TransferDisplay {
   text(): string {
     const active = [...this.current.values()].filter((s) => s.total === null || s.bytes < s.total);
     if (this.options.count > MAX_LINES || active.length > MAX_LINES) {
-      const done = `${this.finished} of ${this.options.count} files`;
+      // Every transfer seen that is not active has finished.
+      const done = `${this.current.size - active.length} of ${this.options.count} files`;
       return `${this.options.verb} ${done} · ${transferText(this.sum(), this.options.totalBytes, this.totalMeter.rate())}`;
     }
     const lines = active.map((s) => `${s.name}  ${transferText(s.bytes, s.total, this.meters.get(s.name)!.rate())}`);
