@@ -32,7 +32,6 @@ class SpinnerDisplay implements ProgressDisplay {
   private readonly color: boolean;
   private readonly releaseTransient: () => void;
   private readonly pane = new PicturePane();
-  private paneLines = 1;
   constructor(io: IOStreams, initial: string) {
     this.stream = io.stderr as NodeJS.WriteStream;
     // ora colours on its own; follow the IO's decision (NO_COLOR, CLICOLOR=0, --no-color).
@@ -44,22 +43,22 @@ class SpinnerDisplay implements ProgressDisplay {
   }
   update(text: string): void {
     const next = sanitizeLines(text);
-    if (next === this.spinner.text) return;
+    const before = this.spinner.text;
+    if (next === before) return;
     this.spinner.text = next;
     // A spinner that grew or shrank would cover its picture, or leave a gap above it.
-    const lines = next.split('\n').length;
-    if (this.pane.showing && lines !== this.paneLines) this.redraw(() => this.pane.erase() + this.pane.draw((this.paneLines = lines)));
+    const lines = lineCount(next);
+    if (this.pane.showing && lines !== lineCount(before)) this.redraw(() => this.pane.erase() + this.pane.draw(lines));
     // Shown at once, not at the next frame: a short transfer's bytes would otherwise never appear.
     else if (this.spinner.isSpinning) this.spinner.render();
   }
   log(line: string): void {
     const text = this.spinner.text;
-    this.redraw(() => this.pane.erase() + sanitizeLine(line) + '\n' + this.pane.draw(this.paneLines));
+    this.redraw(() => this.pane.erase() + sanitizeLine(line) + '\n' + this.pane.draw(lineCount(text)));
     this.spinner.text = text;
   }
   showPicture(content: PaneContent): void {
-    this.paneLines = this.spinner.text.split('\n').length;
-    this.redraw(() => this.pane.set(content, this.paneLines));
+    this.redraw(() => this.pane.set(content, lineCount(this.spinner.text)));
   }
   succeed(text: string): void {
     this.releaseTransient();
@@ -108,6 +107,11 @@ class LineDisplay implements ProgressDisplay {
   }
   showPicture(): void {}
   stop(): void {}
+}
+
+/** How many lines the spinner's text takes (the picture goes under them). */
+function lineCount(text: string): number {
+  return text.split('\n').length;
 }
 
 /** ProgressDisplay may span a few lines (one per transfer): each sanitized, the breaks kept. */
