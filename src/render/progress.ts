@@ -53,9 +53,7 @@ class SpinnerDisplay implements ProgressDisplay {
     else if (this.spinner.isSpinning) this.spinner.render();
   }
   log(line: string): void {
-    const text = this.spinner.text;
-    this.redraw(() => this.pane.erase() + sanitizeLine(line) + '\n' + this.pane.draw(lineCount(text)));
-    this.spinner.text = text;
+    this.redraw(() => this.pane.erase() + sanitizeLine(line) + '\n' + this.pane.draw(lineCount(this.spinner.text)));
   }
   showPicture(content: PaneContent): void {
     this.redraw(() => this.pane.set(content, lineCount(this.spinner.text)));
