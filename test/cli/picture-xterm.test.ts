@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WES_BIN } from '../helpers/cli.js';
 import { submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
+import { until } from '../helpers/until.js';
 import { useTempDir } from './jobs-env.js';
 
 const TOOLS = ['xterm', 'Xvfb', 'xwd'];
@@ -35,11 +36,6 @@ function redPixels(xwd: Buffer): number {
     }
   }
   return red;
-}
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) if (check()) return true;
-  return check();
 }
 
 /** Starts Xvfb on a free display number (it writes the number to fd 3 once ready). */
@@ -85,7 +81,7 @@ describe('a picture in a real terminal', () => {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir(), DISPLAY: display, WES_CONFIG_DIR: join(dir(), 'config'), WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey };
     children.push(spawn('xterm', ['-ti', 'vt340', '-geometry', '100x40+0+0', '-xrm', 'XTerm*numColorRegisters: 256', '-e', 'sh', script], { env, stdio: 'ignore' }));
 
-    expect(await until(() => existsSync(done), 30_000), 'wes did not finish inside xterm').toBe(true);
+    await until(() => existsSync(done), 'wes to finish inside xterm', 30_000);
     const stderr = readFileSync(join(dir(), 'stderr'), 'utf8');
     expect(readFileSync(done, 'utf8').trim(), stderr).toBe('0');
     expect(stderr).not.toMatch(/no pictures/);
@@ -95,7 +91,7 @@ describe('a picture in a real terminal', () => {
       const shot = spawnSync('xwd', ['-root', '-silent', '-display', display], { maxBuffer: 64 << 20 });
       red = shot.status === 0 ? redPixels(shot.stdout) : 0;
       return red >= WIDTH * HEIGHT;
-    }, 10_000);
+    }, 'a screenshot holding the picture', 10_000);
     expect(red).toBeGreaterThanOrEqual(WIDTH * HEIGHT);
     expect(red).toBeLessThan(WIDTH * HEIGHT * 2);
   }, 60_000);
