@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { VERSION } from './factory-version.js';
 import type { ActionFactory } from './commands/types.js';
 import { registerCommands } from './commands/registry.js';
+import { ENGINE_KINDS } from './config/keys.js';
 
 /** A value given once stays a string; given again, every value in order (program.ts sorts them out). */
 function repeatable(value: string, previous: string | string[] | undefined): string | string[] {
@@ -36,7 +37,7 @@ export function buildCommandTree(action: ActionFactory): Command {
     .addOption(new Option('--router-token <token>', 'model router credential (env WES_ROUTER_TOKEN)'))
     .option('--deployment <id>', 'serverless deployment id (env WES_DEPLOYMENT)')
     .option('--partner-key <key>', 'partner-node key for extra_data (env WES_PARTNER_KEY)')
-    .addOption(new Option('--engine <kind>', 'v1 server: cloud, self-hosted (your own ComfyUI) or auto (env WES_ENGINE; default auto)').choices(['auto', 'cloud', 'self-hosted']));
+    .addOption(new Option('--engine <kind>', 'v1 server: cloud, self-hosted (your own ComfyUI) or auto (env WES_ENGINE; default auto)').choices(ENGINE_KINDS));
   program.addHelpText(
     'after',
     `
