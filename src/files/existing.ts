@@ -45,8 +45,9 @@ export type ExistingVerdict =
  * 'refuse' and the file there is (or may be) different.
  */
 export async function checkExisting(path: string, policy: ExistingPolicy, expected: { hash?: string | null; size?: number | null } = {}): Promise<ExistingVerdict> {
-  await dropCommittedPart(path); // a download killed as it was being named is a finished file
-  const stats = await lstatOrNone(path);
+  let stats = await lstatOrNone(path);
+  // a download killed as it was being named is a finished file
+  if (stats && (await dropCommittedPart(path, stats))) stats = await lstatOrNone(path);
   if (!stats) return { action: 'write' };
   if (stats.isDirectory()) throw new FileExistsError(path, 'is a folder');
   const plain = notOwnPlainFile(stats) === undefined;

@@ -3,7 +3,7 @@
 // user with no other link; anything else found at that name (a planted link, someone else's file)
 // is moved aside with a warning and the download starts fresh in a file created exclusively.
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { createFresh, lstatOrNone, notOwnPlainFile } from './safe-file.js';
 
@@ -33,12 +33,13 @@ async function reopen(path: string): Promise<PartFile | undefined> {
 /**
  * A part that was given its final name by link() but not yet unlinked (a kill between the two):
  * NAME and NAME.part are then one file of ours with two names. Drops the extra name, so the next
- * run sees the finished file it is and no leftover part. Returns whether it did.
+ * run sees the finished file it is and no leftover part. `final`: the lstat of NAME. Returns whether it did.
  */
-export async function dropCommittedPart(finalPath: string): Promise<boolean> {
+export async function dropCommittedPart(finalPath: string, final: Stats): Promise<boolean> {
+  if (!final.isFile() || final.nlink !== 2) return false;
   const path = `${finalPath}.part`;
-  const [part, final] = await Promise.all([lstatOrNone(path), lstatOrNone(finalPath)]);
-  if (!part || !final || !part.isFile() || !final.isFile()) return false;
+  const part = await lstatOrNone(path);
+  if (!part || !part.isFile()) return false;
   if (part.dev !== final.dev || part.ino !== final.ino || part.nlink !== 2) return false;
   if (typeof process.getuid === 'function' && part.uid !== process.getuid()) return false;
   await unlink(path);
