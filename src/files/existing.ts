@@ -3,10 +3,9 @@
 // any link) need no transfer; --clobber replaces, --skip-existing keeps. A link at the target is
 // an existing file whose bytes are never read.
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { createBlake3, formatBlake3, sameHash } from './blake3.js';
 import { dropCommittedPart } from './part-file.js';
-import { FileExistsError, lstatOrNone, notOwnPlainFile, writeFileSafely } from './safe-file.js';
+import { FileExistsError, lstatOrNone, notOwnPlainFile, openOwnFile, writeFileSafely } from './safe-file.js';
 
 export type ExistingPolicy = 'refuse' | 'clobber' | 'skip';
 
@@ -20,18 +19,14 @@ export function existingPolicy(opts: { clobber?: boolean; skipExisting?: boolean
 
 /** blake3 of a plain file of ours, read through a handle opened without following links. */
 export async function hashOwnFile(path: string): Promise<string | undefined> {
-  const seen = await lstatOrNone(path);
-  if (!seen || notOwnPlainFile(seen)) return undefined;
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
-  if (!handle) return undefined;
+  const opened = await openOwnFile(path, constants.O_RDONLY);
+  if (!opened) return undefined;
   try {
-    const now = await handle.stat();
-    if (now.ino !== seen.ino || now.dev !== seen.dev) return undefined;
     const hasher = await createBlake3();
-    for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 1 << 20 })) hasher.update(chunk as Buffer);
+    for await (const chunk of opened.handle.createReadStream({ autoClose: false, highWaterMark: 1 << 20 })) hasher.update(chunk as Buffer);
     return formatBlake3(hasher);
   } finally {
-    await handle.close();
+    await opened.handle.close();
   }
 }
 

@@ -4,8 +4,8 @@
 // is moved aside with a warning and the download starts fresh in a file created exclusively.
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { createFresh, lstatOrNone, notOwnPlainFile } from './safe-file.js';
+import { rename, unlink, type FileHandle } from 'node:fs/promises';
+import { createFresh, lstatOrNone, notOwnPlainFile, openOwnFile } from './safe-file.js';
 
 export interface PartFile {
   path: string;
@@ -16,18 +16,8 @@ export interface PartFile {
 
 /** Reopens a kept part for reading and appending; undefined when it is not what lstat showed. */
 async function reopen(path: string): Promise<PartFile | undefined> {
-  const seen = await lstatOrNone(path);
-  if (!seen || notOwnPlainFile(seen)) return undefined;
-  let handle: FileHandle;
-  try {
-    handle = await open(path, constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW);
-  } catch {
-    return undefined;
-  }
-  const now = await handle.stat();
-  if (now.ino === seen.ino && now.dev === seen.dev && now.nlink === 1) return { path, handle, size: now.size };
-  await handle.close();
-  return undefined;
+  const opened = await openOwnFile(path, constants.O_RDWR | constants.O_APPEND);
+  return opened && { path, handle: opened.handle, size: opened.size };
 }
 
 /**

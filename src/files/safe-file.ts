@@ -12,8 +12,6 @@ import { ExitCode, WesError } from '../errors.js';
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY, O_APPEND } = constants;
 /** Flags of a file created here: new, never through a link, appended to. */
 export const CREATE_FLAGS = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND;
-/** Flags for reopening a file lstat showed to be ours (O_NOFOLLOW: a swap to a link fails). */
-export const REOPEN_FLAGS = O_WRONLY | O_APPEND | O_NOFOLLOW;
 
 export interface FreshFile {
   path: string;
@@ -57,18 +55,20 @@ export function notOwnPlainFile(stats: Stats): string | undefined {
 }
 
 /**
- * Opens a file lstat found to be a plain file of ours, for appending; undefined when it turned
- * into something else meanwhile (the open refuses a link; fstat must show the same file).
+ * Opens a file lstat shows to be a plain file of ours (O_NOFOLLOW added: a swap to a link fails);
+ * undefined when it is not one, or turned into something else between the lstat and the open.
  */
-export async function reopenOwnFile(path: string, seen: Stats): Promise<FileHandle | undefined> {
+export async function openOwnFile(path: string, flags: number): Promise<{ handle: FileHandle; size: number } | undefined> {
+  const seen = await lstatOrNone(path);
+  if (!seen || notOwnPlainFile(seen)) return undefined;
   let handle: FileHandle;
   try {
-    handle = await open(path, REOPEN_FLAGS);
+    handle = await open(path, flags | O_NOFOLLOW);
   } catch {
     return undefined;
   }
   const now = await handle.stat();
-  if (now.ino === seen.ino && now.dev === seen.dev && now.isFile() && now.nlink === 1) return handle;
+  if (now.ino === seen.ino && now.dev === seen.dev && now.nlink === 1) return { handle, size: now.size };
   await handle.close();
   return undefined;
 }
