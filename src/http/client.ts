@@ -115,9 +115,8 @@ export class HttpClient {
     this.opts = opts;
     this.baseOrigin = new URL(opts.baseUrl).origin;
     this.routerOrigin = new URL(opts.routerUrl).origin;
-    const readTimeout = opts.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
     // undici's headers and body timeouts are "no progress" timers (the body one restarts with each chunk).
-    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: opts.connections ?? 32, headersTimeout: readTimeout, bodyTimeout: readTimeout });
+    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: opts.connections ?? 32, headersTimeout: this.readTimeoutMs, bodyTimeout: this.readTimeoutMs });
   }
 
   get signal(): AbortSignal | undefined {
