@@ -10,14 +10,14 @@ export function servingFamily(path: string): ApiFamily {
   return familyOfPath(path) ?? 'legacy';
 }
 
-/** Whether a path is one the imitated ComfyUI engine does not know, answered as aiohttp does. */
-function unknownToEngine(ctx: RequestContext): boolean {
+/** Whether the imitated ComfyUI engine answers this request (as aiohttp does: plain text, no request id). */
+export function answeredAsEngine(ctx: RequestContext): boolean {
   if (ctx.state.options.deployment !== 'self-hosted') return false;
   return servingFamily(ctx.path) === 'legacy' || ctx.state.options.engineOnly;
 }
 
 export function sendNotFound(ctx: RequestContext): void {
-  if (unknownToEngine(ctx)) return sendPlainStatus(ctx, 404);
+  if (answeredAsEngine(ctx)) return sendPlainStatus(ctx, 404);
   switch (servingFamily(ctx.path)) {
     case 'jobs':
       return sendJobsError(ctx, 404, 'not_found', `no resource at ${ctx.req.method} ${ctx.url.pathname}`);

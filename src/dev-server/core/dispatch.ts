@@ -6,7 +6,7 @@ import { checkCredential } from './auth.js';
 import { buildContext, fallbackContext, newRequestId } from './context.js';
 import { DEV_PREFIX, handleDevRoutes } from './dev-routes.js';
 import { REQUEST_ID_HEADER, runFront } from './front.js';
-import { sendBodyError, sendInternalError, sendNotFound, servingFamily } from './api-family.js';
+import { answeredAsEngine, sendBodyError, sendInternalError, sendNotFound, servingFamily } from './api-family.js';
 import { engineRoutePath } from '../self-hosted/paths.js';
 
 function answerError(ctx: RequestContext, err: unknown): void {
@@ -29,7 +29,7 @@ async function route(ctx: RequestContext, handlers: RouteHandler[]): Promise<voi
   if (selfHosted) ctx.path = engineRoutePath(ctx.path);
   const family = servingFamily(ctx.path);
   // The engine's aiohttp server sends no request id: only the service's own APIs served beside it do.
-  if (selfHosted && (family === 'legacy' || ctx.state.options.engineOnly)) ctx.res.removeHeader(REQUEST_ID_HEADER);
+  if (answeredAsEngine(ctx)) ctx.res.removeHeader(REQUEST_ID_HEADER);
   if (family !== 'legacy' && ctx.state.options.engineOnly && selfHosted) return sendNotFound(ctx);
   if (family === 'jobs' && !checkCredential(ctx, 'jobs')) return;
   if (family === 'legacy' && ctx.path.startsWith('/api/') && !checkCredential(ctx, 'legacy')) return;
