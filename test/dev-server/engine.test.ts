@@ -1,6 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { dependencyOrder, nodesOnCycles } from '../../src/dev-server/engine/graph.js';
+import { dependencyOrder } from '../../src/dev-server/engine/graph.js';
+import { nodesOnCycles } from '../../src/util/dependency-cycles.js';
 import { solidImage, perturb } from '../../src/dev-server/engine/image.js';
 import { NODE_CLASSES } from '../../src/dev-server/engine/nodes/index.js';
 import { objectInfoOf } from '../../src/dev-server/engine/object-info.js';

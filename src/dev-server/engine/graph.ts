@@ -1,5 +1,4 @@
-// Dependency order of a workflow and the nodes that sit on a cycle.
-export { nodesOnCycles } from '../../util/dependency-cycles.js';
+// Dependency order of a workflow (the nodes on a cycle: util/dependency-cycles.ts).
 
 /** A link input: ["<node id>", <output index>]. */
 export function isLink(value: unknown): value is [string, number] {

@@ -1,7 +1,8 @@
 // Checks an API-format workflow against object_info definitions before anything runs, and reports
 // every bad node at once. Pure: reads only the workflow, the definitions and an asset lookup.
 import type { NodeClassInfo, NodeError, NodeErrorReason } from '../contract.js';
-import { dependencyOrder, isLink, nodesOnCycles } from './graph.js';
+import { nodesOnCycles } from '../../util/dependency-cycles.js';
+import { dependencyOrder, isLink } from './graph.js';
 
 export interface ValidationOptions {
   /** Whether an asset reference (id or file_path) exists; inputs marked image_upload are checked. */
