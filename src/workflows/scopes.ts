@@ -3,7 +3,6 @@
 // execution id `<instance id>:<inner id>` (nested: `a:b:c`); a subgraph input that is linked
 // outside takes that link, an unlinked one takes the instance's promoted widget value, if any.
 // Where the saved instance leaves the editor's result open, the instance is refused instead.
-import { isRecord } from './node-defs.js';
 import { MODE_BYPASS, MODE_NEVER, readUiGraph, type UiGraph, type UiNode } from './ui-graph.js';
 
 export interface Scope {
@@ -49,14 +48,14 @@ export function buildScopes(root: UiGraph, problem: Problem): Scope {
     for (const node of graph.nodes) {
       const definition = root.subgraphs.get(node.type);
       if (!definition) continue;
-      const id = [...path, node.id].join(':');
+      const id = execId(scope, node);
       const why = refusal(node, open);
       const promoted = why ? undefined : promotedValues(node);
       if (why || typeof promoted === 'string' || promoted === undefined) {
         problem(id, node.type, why ?? (promoted as string));
         continue;
       }
-      const inner = readUiGraph(isRecord(definition) ? definition : {}, (n, c, w) => problem(`${id}:${n}`, c, w));
+      const inner = readUiGraph(definition, (n, c, w) => problem(`${id}:${n}`, c, w));
       inner.subgraphs = root.subgraphs;
       scope.children.set(node.id, expand(inner, [...path, node.id], { node, scope, promoted }, new Set([...open, node.type])));
     }
