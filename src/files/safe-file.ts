@@ -113,7 +113,7 @@ export interface WriteSafelyOptions {
   mode?: number;
   /** Replace an existing file (default); false: an existing name is an error (FileExistsError). */
   replace?: boolean;
-  /** fsync before the rename (files whose loss would cost: the profile). */
+  /** fsync before the rename (files whose loss would cost a re-fetch: the model-id cache). */
   durable?: boolean;
 }
 

@@ -4,13 +4,12 @@
 // in (one re-read of the job for all outputs); a signed URL that has expired, or that the signed
 // host refuses, is replaced by re-reading the job. Names are made safe and unique; job.json is
 // written beside the outputs.
-import { writeFileAtomic } from '../../files/write-atomic.js';
 import { join } from 'node:path';
 import { ApiError } from '../../errors.js';
 import { UniqueNames } from '../../files/safe-name.js';
 import { saveToFile, type KeptPart, type OpenedBody } from '../../files/save.js';
 import { checkExisting, type ExistingPolicy, type ExistingVerdict } from '../../files/existing.js';
-import { makeFolders } from '../../files/safe-file.js';
+import { makeFolders, writeFileSafely } from '../../files/safe-file.js';
 import type { FetchedJob, JobsClient } from './client.js';
 import type { Output } from '../../protocol/jobs.js';
 
@@ -187,6 +186,6 @@ export async function downloadOutputs(client: JobsClient, start: FetchedJob, opt
     }
   });
   const jobFile = join(options.dir, JOB_FILE);
-  await writeFileAtomic(jobFile, JSON.stringify(snapshots.latest.fetched.job, null, 2) + '\n');
+  await writeFileSafely(jobFile, JSON.stringify(snapshots.latest.fetched.job, null, 2) + '\n');
   return { saved: saved.filter((s): s is SavedOutput => s !== undefined), job: snapshots.latest.fetched, jobFile, errors };
 }

@@ -5,10 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../files/write-atomic.js';
 import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';
-import { FileExistsError, lstatOrNone, makeFolders } from '../../files/safe-file.js';
+import { FileExistsError, lstatOrNone, makeFolders, writeFileSafely } from '../../files/safe-file.js';
 import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
@@ -168,7 +167,7 @@ export async function run(f: Factory, args: string[], opts: ModelsRunOptions): P
 
   if (opts.output !== undefined && opts.output !== '-') {
     await makeFolders(dirname(opts.output));
-    await writeFileAtomic(opts.output, answer.body, { replace: existing === 'clobber' });
+    await writeFileSafely(opts.output, answer.body, { replace: existing === 'clobber' });
     f.io.info(`wrote the output of ${ref.id} to ${opts.output} (${answer.body.length} bytes)`);
   } else {
     await writeStdout(f, answer.body);
