@@ -3,7 +3,7 @@
 // free text that cannot be completed (ids, URLs, numbers).
 import type { Argument, Command, Option } from 'commander';
 import { PROFILE_KEYS } from '../config/keys.js';
-import { HELP_TOPICS } from '../commands/help/index.js';
+import { HELP_TOPICS } from '../commands/help/topic-names.js';
 import { visibleSubcommands } from './tree.js';
 
 const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];

@@ -3,7 +3,6 @@ import type { ActionFactory } from '../types.js';
 import { noOptions, typedCommand } from '../typed-options.js';
 import { HELP_TOPICS } from './topic-names.js';
 
-export { HELP_TOPICS };
 
 export function registerHelp(program: Command, action: ActionFactory): void {
   program.helpCommand(false);

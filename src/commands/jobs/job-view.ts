@@ -9,7 +9,6 @@ import type { Job, JobError, Output } from '../../protocol/jobs.js';
 
 import { formatBytes } from '../../render/transfer.js';
 
-export { formatBytes };
 
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '';
