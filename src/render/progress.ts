@@ -30,12 +30,15 @@ class SpinnerDisplay implements ProgressDisplay {
   // ora keeps its stream private, so log() writes through this one.
   private readonly stream: NodeJS.WriteStream;
   private readonly color: boolean;
+  private readonly style: IOStreams['errStyle'];
   private readonly releaseTransient: () => void;
   private readonly pane = new PicturePane();
   constructor(io: IOStreams, initial: string) {
     this.stream = io.stderr as NodeJS.WriteStream;
-    // ora colours on its own; follow the IO's decision (NO_COLOR, CLICOLOR=0, --no-color).
+    // Follow the IO's decision (NO_COLOR, CLICOLOR=0, --no-color), never ora's log-symbols, which
+    // decide once at import from the process's own CI/TERM.
     this.color = io.errStyle.level > 0;
+    this.style = io.errStyle;
     // isEnabled: the IO has decided (canAnimate reads its own env, not the process's CI/TERM).
     this.spinner = ora({ text: sanitizeLine(initial), stream: this.stream, color: this.color ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
     // A retry wait replaces the spinner's text until the next update: the spinner never looks stuck.
@@ -60,14 +63,12 @@ class SpinnerDisplay implements ProgressDisplay {
   }
   succeed(text: string): void {
     this.releaseTransient();
-    if (this.color) this.spinner.succeed(sanitizeLine(text));
-    else this.spinner.stopAndPersist({ symbol: '✓', text: sanitizeLine(text) });
+    this.spinner.stopAndPersist({ symbol: this.color ? this.style.green('✔') : '✓', text: sanitizeLine(text) });
     this.stream.write(this.pane.leave());
   }
   fail(text: string): void {
     this.releaseTransient();
-    if (this.color) this.spinner.fail(sanitizeLine(text));
-    else this.spinner.stopAndPersist({ symbol: '✗', text: sanitizeLine(text) });
+    this.spinner.stopAndPersist({ symbol: this.color ? this.style.red('✖') : '✗', text: sanitizeLine(text) });
     this.stream.write(this.pane.leave());
   }
   stop(): void {
