@@ -4,21 +4,17 @@
 // held in memory and keep no such limit; their declared size and hash bound them.
 import type { Readable } from 'node:stream';
 import { ExitCode, UsageError, WesError } from '../errors.js';
+import { formatBytes } from '../render/byte-count.js';
 
 export const DEFAULT_MAX_ANSWER_MIB = 64;
 export const MAX_ANSWER_FLAG = '--max-answer-mib';
 export const MAX_ANSWER_ENV = 'WES_MAX_ANSWER_MIB';
 const MIB = 1024 * 1024;
 
-function mib(bytes: number): string {
-  const value = bytes / MIB;
-  return Number.isInteger(value) ? String(value) : value.toFixed(1);
-}
-
 export class AnswerTooLargeError extends WesError {
   constructor(origin: string, limitBytes: number, sentBytes?: number) {
-    const size = sentBytes === undefined ? `an answer of more than ${mib(limitBytes)} MiB` : `a ${mib(sentBytes)} MiB answer`;
-    super(`the service at ${origin} sent ${size}; the limit is ${mib(limitBytes)} MiB`, {
+    const size = sentBytes === undefined ? `an answer of more than ${formatBytes(limitBytes)}` : `a ${formatBytes(sentBytes)} answer`;
+    super(`the service at ${origin} sent ${size}; the limit is ${formatBytes(limitBytes)}`, {
       exitCode: ExitCode.ERROR,
       code: 'answer_too_large',
       hint: `if an answer this large is expected, raise the limit with ${MAX_ANSWER_FLAG} N (or ${MAX_ANSWER_ENV})`,

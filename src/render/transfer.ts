@@ -2,6 +2,7 @@
 // progress events (name, bytes so far, total) from the download or upload code; shows one line
 // per transfer for a few, one total for many. On a terminal the line is redrawn in place (the
 // spinner of render/progress); elsewhere a plain line at most every PLAIN_EVERY_MS.
+import { formatBytes } from './byte-count.js';
 import type { IOStreams } from './io.js';
 import { createProgressDisplay, type ProgressDisplay } from './progress.js';
 
@@ -19,19 +20,6 @@ const REDRAW_MS = 100;
 const PLAIN_EVERY_MS = 2000;
 /** The rate is measured over this much recent time, so it follows changes but does not flicker. */
 const RATE_WINDOW_MS = 3000;
-
-export function formatBytes(n: number | null | undefined): string {
-  if (typeof n !== 'number' || !Number.isFinite(n)) return '';
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
-}
 
 /** "2 s left", "3 min left", "1 h 5 min left". */
 export function formatEta(seconds: number): string {

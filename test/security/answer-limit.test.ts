@@ -127,7 +127,7 @@ describe.runIf(process.platform === 'linux')('answers larger than the limit', ()
     hits.clear();
     const res = await wesMeasured(['legacy', 'watch', WATCHED_ID, '--quiet'], { WES_MAX_ANSWER_MIB: '2' });
     expect(res.code, res.stderr).toBe(1);
-    expect(res.stderr).toContain('sent an answer of more than 2 MiB; the limit is 2 MiB');
+    expect(res.stderr).toContain('sent an answer of more than 2.0 MiB; the limit is 2.0 MiB');
     expect(hits.get('/ws')).toBe(1);
     expect(res.peakMiB).toBeLessThan(150);
   });

@@ -7,7 +7,7 @@ import { nodeErrorRows } from '../../render/error.js';
 import { sanitize, sanitizeLine } from '../../render/sanitize.js';
 import type { Job, JobError, Output } from '../../protocol/jobs.js';
 
-import { formatBytes } from '../../render/transfer.js';
+import { formatBytes } from '../../render/byte-count.js';
 
 
 export function formatDuration(ms: number): string {
