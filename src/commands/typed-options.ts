@@ -106,14 +106,6 @@ export function wholeNumberIn(min: number, max = Number.MAX_SAFE_INTEGER): (raw:
   };
 }
 
-/** A number of seconds above zero (fractions allowed), as --interval takes. */
-export function positiveSeconds(raw: string): number {
-  const text = raw.trim();
-  const value = Number(text);
-  if (text === '' || !Number.isFinite(value) || value <= 0) throw new InvalidArgumentError('it must be a positive number of seconds.');
-  return value;
-}
-
 /** A value that must not be empty (a file name, a key): `--results ''` is a slip, not a name. */
 export function nonEmpty(raw: string): string {
   if (raw.trim() === '') throw new InvalidArgumentError('it must not be empty.');

@@ -75,7 +75,7 @@ describe('jobs options, declared once', () => {
     await refused([
       [['jobs', 'submit', '--batch', batch, '--concurrency', '0'], /--concurrency <n>.*'0' is invalid.*from 1 to 256/],
       [['jobs', 'submit', '--batch', batch, '--concurrency', 'many'], /--concurrency <n>.*'many' is invalid/],
-      [['jobs', 'submit', flow, '--wait', '--interval', 'soon'], /--interval <seconds>.*'soon' is invalid.*positive number of seconds/],
+      [['jobs', 'submit', flow, '--wait', '--interval', 'soon'], /--interval <seconds>.*'soon' is invalid.*number of seconds from 0.05 to 3600, e.g. --interval 2/],
       [['jobs', 'submit', flow, '--wait', '--interval', '0.01'], /--interval <seconds>.*from 0.05/],
       [['jobs', 'submit', '--batch', batch, '--via', 'not a profile'], /--via not a profile: not a profile name or an http\(s\) URL/],
       [['jobs', 'submit', '--batch', batch, '--via', 'gpu:0'], /--via gpu:0: the concurrency must be a whole number from 1 to 256/],

@@ -93,10 +93,10 @@ describe('wes legacy prompt', () => {
   });
 
   it('--wait follows the status: exit 0 on success, 3 on failure', async () => {
-    const ok = await kit.wes(['legacy', 'prompt', kit.file('ok.json', JSON.stringify(sampleWorkflow(2, 'waited'))), '--wait', '--interval', '0.02', '--json']);
+    const ok = await kit.wes(['legacy', 'prompt', kit.file('ok.json', JSON.stringify(sampleWorkflow(2, 'waited'))), '--wait', '--interval', '0.05', '--json']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ prompt_id: expect.any(String), status: 'success' });
-    const failed = await kit.wes(['legacy', 'prompt', kit.file('fail.json', JSON.stringify(failingWorkflow())), '--wait', '--interval', '0.02']);
+    const failed = await kit.wes(['legacy', 'prompt', kit.file('fail.json', JSON.stringify(failingWorkflow())), '--wait', '--interval', '0.05']);
     expect(failed.code).toBe(3);
     expect(failed.stderr).toContain('ended with status error');
   });
@@ -106,7 +106,7 @@ describe('wes legacy status', () => {
   it('treats names it has never seen as in flight while waiting', async () => {
     const id = await submit(kit.server, sampleWorkflow(3, 'unknown-names'));
     await addFaults(kit.server, [{ match: 'GET /api/job/*/status', action: 'status', status: 200, body: { status: 'warming_up_gpu' }, count: 3 }]);
-    const res = await kit.wes(['legacy', 'status', id, '--wait', '--interval', '0.02']);
+    const res = await kit.wes(['legacy', 'status', id, '--wait', '--interval', '0.05']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toBe('success\n');
     expect(res.stderr).toContain('warming_up_gpu');
@@ -121,7 +121,7 @@ describe('wes legacy status', () => {
     expect((await kit.wes(['legacy', 'status', 'no-such-prompt'])).code).toBe(5);
     const long = await submit(kit.server, longWorkflow('to-cancel'));
     kit.server.state.engine.cancel(long);
-    const cancelled = await kit.wes(['legacy', 'status', long, '--wait', '--interval', '0.02']);
+    const cancelled = await kit.wes(['legacy', 'status', long, '--wait', '--interval', '0.05']);
     expect(cancelled.code).toBe(10);
     expect(cancelled.stdout).toBe('cancelled\n');
   });
@@ -131,7 +131,7 @@ describe('wes legacy status', () => {
     const short = await startFast({ retentionMs: 800, stepMs: 20 });
     try {
       const id = await submit(short, longWorkflow('lost', 2));
-      const res = await wes(short, ['legacy', 'status', id, '--wait', '--interval', '0.02']);
+      const res = await wes(short, ['legacy', 'status', id, '--wait', '--interval', '0.05']);
       expect(res.code).toBe(3);
       expect(res.stdout).toBe('lost\n');
       expect(res.stderr).toContain('submit it again');

@@ -43,7 +43,7 @@ describe('wes legacy: usage errors before any request', () => {
 
   it('status: --interval needs --wait, and a positive number of seconds', async () => {
     await refused(['legacy', 'status', 'p-1', '--interval', '2'], /--interval only applies with --wait/);
-    for (const bad of ['abc', '0', '-1']) await refused(['legacy', 'status', 'p-1', '--wait', '--interval', bad], /--interval <seconds>.*is invalid.*positive number of seconds/);
+    for (const bad of ['abc', '0', '-1']) await refused(['legacy', 'status', 'p-1', '--wait', '--interval', bad], /--interval <seconds>.*is invalid.*number of seconds from 0.05 to 3600, e.g. --interval 2/);
   });
 
   it('watch: --clobber and --skip-existing contradict each other, and mean something only with --previews', async () => {

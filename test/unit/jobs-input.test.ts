@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { applyAssignments, parseSet, parseValue } from '../../src/commands/jobs/set-inputs.js';
 import { isUiFormat, parseWorkflow } from '../../src/commands/jobs/workflow-file.js';
 import { findJsonProblem, lineAndColumn } from '../../src/commands/jobs/json-position.js';
-import { exitCodeFor, intervalMs } from '../../src/commands/jobs/watch-job.js';
-import { pollInterval } from '../../src/commands/jobs/options.js';
+import { exitCodeFor } from '../../src/commands/jobs/watch-job.js';
+import { intervalMs, pollInterval } from '../../src/commands/poll-interval.js';
 import { InvalidArgumentError } from 'commander';
 import { outputLine, progressLine } from '../../src/commands/jobs/job-view.js';
 import { changeKey } from '../../src/clients/jobs/follow-job.js';
@@ -181,8 +181,8 @@ describe('watch helpers', () => {
   });
 
   it('reads --interval in seconds within bounds', () => {
-    expect(intervalMs({})).toBe(1000);
-    expect(intervalMs({ interval: pollInterval('0.25') })).toBe(250);
+    expect(intervalMs(undefined)).toBe(1000);
+    expect(intervalMs(pollInterval('0.25'))).toBe(250);
     expect(() => pollInterval('0')).toThrow(InvalidArgumentError);
     expect(() => pollInterval('soon')).toThrow(InvalidArgumentError);
   });

@@ -3,7 +3,8 @@
 // that commander cannot declare, checked after parsing and before the verb's module loads.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { choice, flag, needs, positiveSeconds, typedCommand, valueOption, wholeNumberIn, type OptionsRule } from '../../src/commands/typed-options.js';
+import { choice, flag, needs, typedCommand, wholeNumberIn, type OptionsRule } from '../../src/commands/typed-options.js';
+import { intervalOption, pollInterval } from '../../src/commands/poll-interval.js';
 import { existingFileOptions } from '../../src/commands/option-values.js';
 
 interface Demo {
@@ -22,7 +23,7 @@ async function parse(argv: string[], rules: Array<OptionsRule<Demo>> = []): Prom
   };
   const declaration = {
     wait: flag('--wait', 'wait'),
-    interval: valueOption('--interval <s>', 'seconds', positiveSeconds),
+    interval: intervalOption('seconds'),
     kind: choice('--kind <k>', 'kind', ['a', 'b'] as const).default('a' as const),
   };
   typedCommand<Demo>(verb, declaration, action, async () => ({ run: async () => 0 }), rules);
@@ -46,10 +47,10 @@ describe('option parsers', () => {
     expect(wholeNumberIn(1)('12')).toBe(12);
   });
 
-  it('positiveSeconds takes fractions and refuses zero, negatives and words', () => {
-    expect(positiveSeconds('0.5')).toBe(0.5);
-    expect(positiveSeconds('2')).toBe(2);
-    for (const bad of ['0', '-1', 'abc', '', 'Infinity']) expect(() => positiveSeconds(bad), bad).toThrow(/positive number of seconds/);
+  it('pollInterval takes fractions and refuses zero, negatives and words with one message', () => {
+    expect(pollInterval('0.5')).toBe(0.5);
+    expect(pollInterval('2')).toBe(2);
+    for (const bad of ['0', '-1', 'abc', '', 'Infinity']) expect(() => pollInterval(bad), bad).toThrow('it must be a number of seconds from 0.05 to 3600, e.g. --interval 2.');
   });
 });
 

@@ -24,7 +24,7 @@ import { BatchProgress } from './batch-progress.js';
 import { alreadyDone, keyForRun, pinFor, readPrevious, ResultBook, sentRecord, type Previous } from './batch-results.js';
 import { buildEndpoints, endpointUrl } from './batch-via.js';
 import { formatVia, parseBaseUrlTarget, type ViaTarget } from './via-target.js';
-import { intervalMs } from './watch-job.js';
+import { intervalMs } from '../poll-interval.js';
 import type { JobsSubmitOptions } from './options.js';
 import { batchHistory } from './history.js';
 import { applyAssignments } from './set-inputs.js';
@@ -101,7 +101,7 @@ export async function run(f: Factory, batchPath: string, opts: JobsSubmitOptions
       io.warn(`${journal.path} holds a run that did not end; this run does its lines again (their keys find the jobs already made). To go on from it instead: --resume ${resultsPath}`);
     }
     try {
-      return await runWithJournal(f, opts, { batchPath, input, journal, resultsPath, concurrency, intervalMs: intervalMs(opts), vias });
+      return await runWithJournal(f, opts, { batchPath, input, journal, resultsPath, concurrency, intervalMs: intervalMs(opts.interval), vias });
     } finally {
       journal.close();
     }

@@ -2,10 +2,10 @@
 // jobs/index.ts adds them to the commands, and each verb's run function takes the parsed object.
 // The modes of `jobs submit` are declared here too: a flag of one mode given in another is a
 // usage error before anything is read or sent.
-import { InvalidArgumentError } from 'commander';
 import { sameFile } from '../../files/same-file.js';
 import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
-import { choice, flag, needs, nonEmpty, positiveSeconds, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { choice, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { intervalOption } from '../poll-interval.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
 import { MAX_CONCURRENCY, parseVia, type ViaTarget } from './via-target.js';
 import { checkSetSyntax } from './set-syntax.js';
@@ -23,15 +23,8 @@ export interface DownloadFlags extends ExistingFileOptions {
   download?: string;
 }
 
-/** Seconds between polls: often enough to see progress, never a busy loop, at least once an hour. */
-export function pollInterval(raw: string): number {
-  const seconds = positiveSeconds(raw);
-  if (seconds < 0.05 || seconds > 3600) throw new InvalidArgumentError('it must be a number of seconds from 0.05 to 3600.');
-  return seconds;
-}
-
 const followDeclaration = (): OptionsDeclaration<FollowFlags> => ({
-  interval: valueOption('--interval <seconds>', 'seconds between polls of the job (default 1)', pollInterval),
+  interval: intervalOption('seconds between polls of the job (default 1)'),
   events: flag('--no-events', 'poll only; do not listen on the job\'s event stream'),
   cancelOnInterrupt: flag('--cancel-on-interrupt', 'on Ctrl-C, cancel the job before exiting (default: leave it running)'),
 });

@@ -8,6 +8,7 @@ import { JobsClient, type FetchedJob } from '../../clients/jobs/client.js';
 import { followJob } from '../../clients/jobs/follow-job.js';
 import { createProgressDisplay, type ProgressDisplay } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
+import { intervalMs } from '../poll-interval.js';
 import { outcomeLine, outputLine, progressLine, renderJobError } from './job-view.js';
 import { saveOutputs } from './save-outputs.js';
 import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
@@ -28,18 +29,12 @@ export interface WatchJobOptions {
   canceledExit?: number;
 }
 
-const DEFAULT_INTERVAL_S = 1;
 const CANCEL_DEADLINE_MS = 15_000;
-
-/** Milliseconds between polls, from --interval (seconds, already checked). */
-export function intervalMs(opts: FollowFlags): number {
-  return Math.round((opts.interval ?? DEFAULT_INTERVAL_S) * 1000);
-}
 
 /** The follow flags every waiting command takes, as its typed options hold them. */
 export function watchJobOptions(opts: FollowFlags & Partial<DownloadFlags> & { preview?: boolean }): WatchJobOptions {
   return {
-    intervalMs: intervalMs(opts),
+    intervalMs: intervalMs(opts.interval),
     events: opts.events !== false,
     cancelOnInterrupt: opts.cancelOnInterrupt === true,
     download: opts.download,

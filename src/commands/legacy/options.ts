@@ -1,7 +1,8 @@
 // The typed options of the `wes legacy` verbs, declared once (see src/commands/typed-options.ts):
 // legacy/index.ts adds them to the commands, and each verb's run function takes the parsed object.
 import { existingFileOptions, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
-import { choice, flag, needs, nonEmpty, positiveSeconds, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { choice, flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { intervalOption } from '../poll-interval.js';
 import { parseOriginalRef, type OriginalRef } from './original-ref.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
 
@@ -26,9 +27,6 @@ export const legacyUploadRules: Array<OptionsRule<LegacyUploadOptions>> = [
   ({ given }) => (given('mask') && !given('original') ? '--mask needs --original FILE_REF (the image the mask belongs to)' : undefined),
   needs('original', 'mask'),
 ];
-
-/** --interval, the seconds between status checks of a verb that follows a prompt. */
-const intervalOption = (description: string) => valueOption('--interval <seconds>', description, positiveSeconds);
 
 export interface LegacyPromptOptions extends ConvertOptions, ExistingFileOptions {
   wait?: boolean;

@@ -21,7 +21,3 @@ export function legacyClient(f: Factory, command: keyof typeof V2_REPLACEMENT): 
   return new LegacyClient(f.http());
 }
 
-/** --interval's seconds (parsed with the options) in milliseconds, with a floor that keeps polling polite. */
-export function intervalMs(seconds: number | undefined, fallbackSeconds: number): number {
-  return Math.max(20, Math.round((seconds ?? fallbackSeconds) * 1000));
-}

@@ -6,7 +6,8 @@ import { sanitizeLine } from '../../render/sanitize.js';
 import { statusReader } from './engine.js';
 import { failureOf, showTraceback } from './report.js';
 import { pollToEnd } from './wait.js';
-import { intervalMs, legacyClient } from './shared.js';
+import { intervalMs } from '../poll-interval.js';
+import { legacyClient } from './shared.js';
 import type { LegacyStatusOptions } from './options.js';
 
 export async function run(f: Factory, args: string[], opts: LegacyStatusOptions): Promise<number> {

@@ -3,7 +3,8 @@
 import type { Factory } from '../../factory.js';
 import { PromptFollower } from './follow-prompt.js';
 import { failureOf, showTraceback } from './report.js';
-import { intervalMs, legacyClient } from './shared.js';
+import { intervalMs } from '../poll-interval.js';
+import { legacyClient } from './shared.js';
 import { checkLegacyTargets } from './prompt.js';
 import { existingPolicy } from '../../files/existing.js';
 import { statusReader } from './engine.js';
