@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from 'commander';
 import { flag, type OptionsDeclaration, type OptionsRule } from './typed-options.js';
 
 /** The two flags of a command that saves files (typed; see src/commands/typed-options.ts). */
@@ -18,4 +19,18 @@ export function noFileFlagsWithStdout<O extends ExistingFileOptions & { output?:
     const fileFlag = (['clobber', 'skipExisting'] as const).find((key) => given(key));
     return opts.output === '-' && fileFlag ? `${flag(fileFlag)} decides about an existing file; -o - writes to standard output` : undefined;
   };
+}
+
+/**
+ * --idempotency-key (jobs submit, models run): the service takes any string in the Idempotency-Key
+ * header, so the key is what a header value can carry: not empty, no control characters, nothing
+ * past U+00FF (the HTTP layer refuses those only when sending, and a refused send looked like a
+ * dropped connection that "may have gone through").
+ */
+export function idempotencyKey(raw: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (raw.trim() === '' || /[\u0000-\u001f\u007f-\u009f]|[^\u0000-\u00ff]/.test(raw)) {
+    throw new InvalidArgumentError('it must be a non-empty key of characters an HTTP header carries (Latin-1, no control characters), e.g. --idempotency-key job-42.');
+  }
+  return raw;
 }

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from 'commander';
-import { idempotencyKey, jsonObjectText } from '../../src/commands/models/options.js';
+import { jsonObjectText } from '../../src/commands/models/options.js';
+import { idempotencyKey } from '../../src/commands/option-values.js';
 import { useDevServer } from '../helpers/dev-server.js';
 import { seen, totalRequests, wesAgainst } from './models-env.js';
 

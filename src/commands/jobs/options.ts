@@ -3,7 +3,7 @@
 // The modes of `jobs submit` are declared here too: a flag of one mode given in another is a
 // usage error before anything is read or sent.
 import { sameFile } from '../../files/same-file.js';
-import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
+import { existingFileOptions, idempotencyKey, type ExistingFileOptions } from '../option-values.js';
 import { choice, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { intervalOption } from '../poll-interval.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
@@ -63,7 +63,7 @@ export const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
   return {
     ...convert,
     set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', checkSetSyntax),
-    idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)', nonEmpty).conflicts('batch'),
+    idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)', idempotencyKey).conflicts('batch'),
     wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
     batch: valueOption('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order', nonEmpty).implies({ wait: true }),
     concurrency: valueOption('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)', wholeNumberIn(1, MAX_CONCURRENCY)),

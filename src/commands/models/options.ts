@@ -2,7 +2,7 @@
 // adds them to the commands, and each verb's run function takes the parsed object.
 import { InvalidArgumentError } from 'commander';
 import { segmentProblem } from '../../protocol/model-ids.js';
-import { existingFileOptions, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
+import { existingFileOptions, idempotencyKey, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
 import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumber, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 
 export interface ModelsListOptions {
@@ -57,13 +57,6 @@ export function jsonObjectText(raw: string): string {
 /** One -i KEY=VALUE (the value is typed later, by the schema). */
 function inputPair(raw: string): string {
   if (raw.indexOf('=') <= 0) throw new InvalidArgumentError('it must be KEY=VALUE (KEY=@FILE reads a file), e.g. -i prompt="a red fox".');
-  return raw;
-}
-
-/** An Idempotency-Key goes into a header: not empty, no control characters. */
-export function idempotencyKey(raw: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (raw.trim() === '' || /[\u0000-\u001f\u007f]/.test(raw)) throw new InvalidArgumentError('it must be a non-empty key without control characters.');
   return raw;
 }
 
