@@ -1,5 +1,6 @@
-// A file's media type from its extension: the client labels uploads with it and the dev-server
-// falls back to it, so both agree.
+// A file's media type from its extension, the client's one table: asset uploads are labelled with
+// it, and a file given to a model (`-i key=@file`) becomes a data URI of this type when the schema
+// does not declare one. (The dev-server, an independent implementation, keeps its own.)
 const BY_EXTENSION: Record<string, string> = {
   png: 'image/png',
   jpg: 'image/jpeg',
@@ -11,8 +12,10 @@ const BY_EXTENSION: Record<string, string> = {
   wav: 'audio/wav',
   mp3: 'audio/mpeg',
   flac: 'audio/flac',
+  ogg: 'audio/ogg',
   txt: 'text/plain',
   json: 'application/json',
+  pdf: 'application/pdf',
   safetensors: 'application/octet-stream',
   latent: 'application/octet-stream',
 };

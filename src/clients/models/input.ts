@@ -3,7 +3,7 @@
 // serialised once.
 // Pair values are typed by the model's schema when one is known.
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { guessMediaType } from '../../files/media-type.js';
 import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonRefusedError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
 import { isObject, type JsonObject } from '../../protocol/openapi-document.js';
@@ -56,15 +56,9 @@ function checkObject(text: string, origin: string): void {
   if (!isObject(value) || MAYBE_OVERFLOW.test(text)) parseObject(text, origin);
 }
 
-const MEDIA_TYPES: Record<string, string> = {
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.gif': 'image/gif',
-  '.wav': 'audio/wav', '.mp3': 'audio/mpeg', '.flac': 'audio/flac', '.ogg': 'audio/ogg',
-  '.mp4': 'video/mp4', '.webm': 'video/webm', '.json': 'application/json', '.txt': 'text/plain', '.pdf': 'application/pdf',
-};
-
 function dataUri(bytes: Buffer, path: string, schema: JsonObject): string {
   const declared = typeof schema.contentMediaType === 'string' && !schema.contentMediaType.includes('*') ? schema.contentMediaType : undefined;
-  const type = declared ?? MEDIA_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  const type = declared ?? guessMediaType(path);
   return `data:${type};base64,${bytes.toString('base64')}`;
 }
 
