@@ -7,22 +7,38 @@ import { guessMediaType } from '../../files/media-type.js';
 import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonRefusedError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
 import { isObject, type JsonObject } from '../../protocol/openapi-document.js';
+import { isCertainlyJsonObject } from '../../util/json-object-scan.js';
 import { fieldTypes, inputFields, isBinaryString, type InputField } from './schema-fields.js';
 
+/** Input bytes and where they came from (a path, "standard input", "-d"). */
+export interface InputBytes {
+  bytes: Buffer;
+  origin: string;
+}
+
 export interface InputSources {
-  /** Bytes of --input and where they came from (a path or "standard input"). */
-  base?: { bytes: Buffer; origin: string };
-  data?: string;
+  /** Bytes of --input. */
+  base?: InputBytes;
+  /** -d: inline JSON, or the bytes of the file -d @FILE named. */
+  data?: string | InputBytes;
   pairs: string[];
   /** The model's schema document, for typing pairs. */
   doc?: JsonObject;
   /** Folder `@file` paths are relative to (default: the working directory). */
   cwd?: string;
+  /**
+   * The input will be checked against a schema: a single source is then parsed once, for both the
+   * syntax check and the schema check, instead of scanned and parsed again.
+   */
+  forSchemaCheck?: boolean;
 }
 
 export interface BuiltInput {
   bytes: Buffer;
+  /** The exact value (numbers kept as written). */
   value: JsonObject;
+  /** The value as JSON.parse reads it (numbers as doubles): what the schema check looks at. */
+  plain: unknown;
 }
 
 function parseObject(text: string, origin: string): JsonObject {
@@ -41,12 +57,15 @@ function parseObject(text: string, origin: string): JsonObject {
 const MAYBE_OVERFLOW = /\d[eE]\+?0*[1-9]\d{2}/;
 
 /**
- * Checks that a single source is a JSON object, for sending its bytes unchanged: the built-in
- * parser checks syntax and shape and its result is dropped at once (the exact parser is ~10x
- * slower on a 5 MB body). The exact parser runs only to word an error, or when a literal might
- * overflow (it names the literal, exit 2).
+ * Checks that a single source is a JSON object, for sending its bytes unchanged: a scan of the
+ * bytes that builds nothing decides the common case; when it is unsure, or when the value is
+ * wanted for the schema check (`parse`), the built-in parser checks syntax and shape and its
+ * result is returned (the exact parser is ~10x slower on a 5 MB body). The exact parser runs only
+ * to word an error, or when a literal might overflow (it names the literal, exit 2).
  */
-function checkObject(text: string, origin: string): void {
+function checkObject({ bytes, origin }: InputBytes, parse: boolean): unknown {
+  if (!parse && isCertainlyJsonObject(bytes)) return undefined;
+  const text = bytes.toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -54,6 +73,22 @@ function checkObject(text: string, origin: string): void {
     parseObject(text, origin); // throws the precise message
   }
   if (!isObject(value) || MAYBE_OVERFLOW.test(text)) parseObject(text, origin);
+  return value;
+}
+
+/** A BuiltInput sent as its bytes, its values read from them when first asked for. */
+function sentAsIs(only: InputBytes, parsed: unknown): BuiltInput {
+  let plain = parsed;
+  return {
+    bytes: only.bytes,
+    get value() {
+      return parseObject(only.bytes.toString('utf8'), only.origin);
+    },
+    get plain() {
+      plain ??= JSON.parse(only.bytes.toString('utf8'));
+      return plain;
+    },
+  };
 }
 
 function dataUri(bytes: Buffer, path: string, schema: JsonObject): string {
@@ -116,23 +151,27 @@ async function pairValue(pair: string, doc: JsonObject | undefined, fields: Map<
 }
 
 export async function buildInput(sources: InputSources): Promise<BuiltInput> {
-  const { base, data, pairs, doc } = sources;
+  const { base, pairs, doc } = sources;
+  const data = typeof sources.data === 'string' ? { bytes: Buffer.from(sources.data), origin: '-d' } : sources.data;
   if (pairs.length === 0 && (base === undefined) !== (data === undefined)) {
-    const only = base ?? { bytes: Buffer.from(data!), origin: '-d' };
-    checkObject(only.bytes.toString('utf8'), only.origin);
-    return {
-      bytes: only.bytes,
-      get value() {
-        return parseObject(only.bytes.toString('utf8'), only.origin);
-      },
-    };
+    const only = (base ?? data)!;
+    return sentAsIs(only, checkObject(only, sources.forSchemaCheck ?? false));
   }
   const value: JsonObject = base ? parseObject(base.bytes.toString('utf8'), base.origin) : {};
-  if (data !== undefined) Object.assign(value, parseObject(data, '-d'));
+  if (data !== undefined) Object.assign(value, parseObject(data.bytes.toString('utf8'), data.origin));
   const fields = new Map(doc ? inputFields(doc).map((f) => [f.name, f] as const) : []);
   for (const pair of pairs) {
     const [key, typed] = await pairValue(pair, doc, fields, sources.cwd);
     value[key] = typed;
   }
-  return { bytes: Buffer.from(stringifyJsonExact(value)), value };
+  const bytes = Buffer.from(stringifyJsonExact(value));
+  let plain: unknown;
+  return {
+    bytes,
+    value,
+    get plain() {
+      plain ??= JSON.parse(bytes.toString('utf8'));
+      return plain;
+    },
+  };
 }

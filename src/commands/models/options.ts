@@ -41,9 +41,14 @@ export interface ModelsRunOptions extends ExistingFileOptions {
 /**
  * -d must be a JSON object; it is kept as typed (a single source is sent byte for byte, and the
  * exact parser reads it only when merging). Only the shape is checked here: the built-in parser
- * is fast and nests as deep as the exact one, whose errors stay the precise ones.
+ * is fast and nests as deep as the exact one, whose errors stay the precise ones. -d @FILE (as in
+ * curl) names a file instead, read and checked when the command runs; no JSON object starts with @.
  */
 export function jsonObjectText(raw: string): string {
+  if (raw.startsWith('@')) {
+    if (raw === '@') throw new InvalidArgumentError('@ must be followed by a file name (or - for standard input), e.g. -d @input.json.');
+    return raw;
+  }
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -62,7 +67,7 @@ function inputPair(raw: string): string {
 
 export const modelsRunOptions = (): OptionsDeclaration<ModelsRunOptions> => ({
   input: valueOption('--input <file>', 'the input JSON from a file, or - for standard input', nonEmpty),
-  data: valueOption('-d, --data <json>', 'input JSON given inline (merged over --input)', jsonObjectText),
+  data: valueOption('-d, --data <json>', 'input JSON given inline, or @file to read it from a file (merged over --input)', jsonObjectText),
   param: repeatableOption('-i, --param <key=value>', 'one input field, typed by the schema; key=@file reads a file (a data URI for binary fields); repeatable', inputPair),
   idempotencyKey: valueOption('--idempotency-key <key>', 'key reused on every retry (generated when absent)', idempotencyKey),
   output: valueOption('-o, --output <file>', 'write the output to a file instead of standard output (- for standard output)', nonEmpty),

@@ -15,14 +15,14 @@ import { withIdempotencyKey } from '../in-doubt.js';
 import type { ProgressDisplay } from '../../render/progress.js';
 import { sanitize } from '../../render/sanitize.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
-import { buildInput, type BuiltInput } from '../../clients/models/input.js';
+import { buildInput, type BuiltInput, type InputBytes } from '../../clients/models/input.js';
 import { SchemaDocumentError } from '../../protocol/openapi-document.js';
 import { runWithRetries, type RunWait } from '../../clients/models/run.js';
 import type { LoadedSchema, SchemaSource } from '../../clients/models/schema-source.js';
 import { modelArg, modelsClient, schemaSource } from './context.js';
 import type { ModelsRunOptions } from './options.js';
 
-async function readInputFile(f: Factory, path: string): Promise<{ bytes: Buffer; origin: string }> {
+async function readInputFile(f: Factory, path: string, flag: string): Promise<InputBytes> {
   if (path === '-') {
     const chunks: Buffer[] = [];
     for await (const chunk of f.io.stdin) chunks.push(Buffer.from(chunk as Buffer));
@@ -31,15 +31,23 @@ async function readInputFile(f: Factory, path: string): Promise<{ bytes: Buffer;
   try {
     return { bytes: await readFile(path), origin: path };
   } catch (err) {
-    throw new UsageError(`--input ${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UsageError(`${flag}${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
+}
+
+/** -d JSON as typed, or the bytes of the file -d @FILE names (- for standard input), as curl reads it. */
+async function dataSource(f: Factory, opts: ModelsRunOptions): Promise<string | InputBytes | undefined> {
+  const data = opts.data;
+  if (data === undefined || !data.startsWith('@')) return data;
+  if (data === '@-' && opts.input === '-') throw new UsageError('--input - and -d @- both read standard input', 'give the input once');
+  return readInputFile(f, data.slice(1), '-d @');
 }
 
 async function problemsWith(schema: LoadedSchema, input: BuiltInput, f: Factory) {
   const { compileInputValidator } = await import('../../protocol/model-input-validation.js');
   try {
     // The schema checks numbers by value: the exact literals (kept for sending) are read as doubles here.
-    return compileInputValidator(schema.doc)(JSON.parse(input.bytes.toString('utf8')));
+    return compileInputValidator(schema.doc)(input.plain);
   } catch (err) {
     if (!(err instanceof SchemaDocumentError)) throw err;
     f.io.info(`note: not checking the input locally: ${err.message}`);
@@ -136,13 +144,14 @@ export async function run(f: Factory, args: string[], opts: ModelsRunOptions): P
   if (!(await checkTargets(f, opts, existing))) return 0;
   const pairs = opts.param ?? [];
   const validate = opts.validate;
-  const base = opts.input === undefined ? undefined : await readInputFile(f, opts.input);
+  const base = opts.input === undefined ? undefined : await readInputFile(f, opts.input, '--input ');
+  const data = await dataSource(f, opts);
   const client = modelsClient(f);
   const schemas = schemaSource(f, client);
   // Typing -i pairs needs the schema, so fetch it then; otherwise only a cached copy is used.
   let schema = validate || pairs.length > 0 ? await schemas.cached(ref) : undefined;
   if (!schema && pairs.length > 0) schema = await schemas.load(ref);
-  const input = await buildInput({ base, data: opts.data, pairs, doc: schema?.doc });
+  const input = await buildInput({ base, data, pairs, doc: schema?.doc, forSchemaCheck: validate && schema !== undefined });
   if (validate && schema) await checkLocally(f, ref, schemas, schema, input);
 
   const retries = f.http().retries;
