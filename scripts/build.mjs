@@ -8,32 +8,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
+import { skipUnusedBuiltins } from './build-plugins.mjs';
 
-// Two of Node's modules that dependencies load at start-up but a command never uses: undici's
-// HTTP/2 client requires `node:http2` (with tls and its crypto) as it loads, and commander
-// requires `node:child_process` for executable subcommands, which wes has none of. Left out,
-// every command that makes a request starts ~10-15 ms (of ~130 ms CPU) sooner. undici's client-h2
-// already falls back when http2 is missing (it is used only with `allowH2`, which wes never sets);
-// commander gets a `spawn` that loads child_process on first use. test/cli/start-up-builtins.test.ts
-// checks neither is loaded by `jobs get`; test/http/undici-core.test.ts pins undici's files.
-const skipUnusedBuiltins = {
-  name: 'skip-unused-builtins',
-  setup(b) {
-    const from = (file) => (args) => file.test(args.importer.replaceAll('\\', '/'));
-    const undiciH2 = from(/\/undici\/lib\/dispatcher\/client-h2\.js$/);
-    const commander = from(/\/commander\/lib\/command\.js$/);
-    b.onResolve({ filter: /^node:http2$/ }, (args) => (undiciH2(args) ? { path: 'http2', namespace: 'wes-absent' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'wes-absent' }, () => ({
-      contents: "throw Object.assign(new Error('node:http2 is left out of the wes bundle'), { code: 'ERR_UNKNOWN_BUILTIN_MODULE' });",
-      loader: 'js',
-    }));
-    b.onResolve({ filter: /^node:child_process$/ }, (args) => (commander(args) ? { path: 'child_process', namespace: 'wes-lazy' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'wes-lazy' }, () => ({
-      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
-      loader: 'js',
-    }));
-  },
-};
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Build beside dist/ and swap it in, so a `wes` started during a rebuild never finds it half-empty.

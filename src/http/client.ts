@@ -1,7 +1,7 @@
 // The one HTTP layer every command goes through (undici, keep-alive): credentials per family and
 // only to configured origins, retries, --timeout and Ctrl-C through one AbortSignal, error
 // decoding, redirects by hand, and --verbose request lines with secrets redacted.
-import { Agent, request as undiciRequest, type Dispatcher } from './undici-core.js';
+import { Agent, nodeMaxHeaderSize, request as undiciRequest, type Dispatcher } from './undici-core.js';
 import type { Readable } from 'node:stream';
 import { ApiError, NetworkError, READ_TIMEOUT_HINT, WesError, ExitCode, type ApiFamily, type ErrorOrigin } from '../errors.js';
 import { stringifyJsonExact } from '../util/exact-json.js';
@@ -116,7 +116,13 @@ export class HttpClient {
     this.baseOrigin = new URL(opts.baseUrl).origin;
     this.routerOrigin = new URL(opts.routerUrl).origin;
     // undici's headers and body timeouts are "no progress" timers (the body one restarts with each chunk).
-    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: opts.connections ?? 32, headersTimeout: this.readTimeoutMs, bodyTimeout: this.readTimeoutMs });
+    this.agent = new Agent({
+      keepAliveTimeout: 10_000,
+      connections: opts.connections ?? 32,
+      headersTimeout: this.readTimeoutMs,
+      bodyTimeout: this.readTimeoutMs,
+      maxHeaderSize: nodeMaxHeaderSize(),
+    });
   }
 
   get signal(): AbortSignal | undefined {
@@ -292,7 +298,7 @@ export class HttpClient {
     a: Attempt,
     read: Read,
   ): Promise<HttpResponse<Buffer | Readable>> {
-    const started = performance.now();
+    const started = monotonicMs();
     this.opts.debug?.(`> ${a.method} ${redactUrl(a.url)}`);
     if (this.opts.debug) for (const [k, v] of Object.entries(redactHeaders(a.headers))) this.opts.debug(`> ${k}: ${v}`);
     const body = typeof a.body === 'function' ? a.body() : a.body;
@@ -323,7 +329,7 @@ export class HttpClient {
     const keepStream = read === 'stream' && res.statusCode < 300;
     const payload = keepStream ? res.body : await readBounded(res.body, this.maxAnswerBytes, headers['content-length'], a.url.origin);
     this.opts.debug?.(
-      `< ${res.statusCode} ${a.method} ${redactUrl(a.url)} (${Math.round(performance.now() - started)} ms${requestId ? `, request id ${requestId}` : ''})`,
+      `< ${res.statusCode} ${a.method} ${redactUrl(a.url)} (${Math.round(monotonicMs() - started)} ms${requestId ? `, request id ${requestId}` : ''})`,
     );
     return { status: res.statusCode, headers, url: a.url, requestId, body: payload };
   }
@@ -398,4 +404,9 @@ function parseJsonBody<T>(res: HttpResponse<Buffer>): T {
       requestId: res.requestId,
     });
   }
+}
+
+/** Milliseconds on a monotonic clock, without `performance`: its global loads node:perf_hooks (~10 modules) into every request. */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
 }

@@ -20,3 +20,14 @@ export function request(dispatcher: Dispatcher, url: URL, options: RequestOption
   const call = requestImpl as (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
   return call.call(dispatcher, { ...options, origin: url.origin, path: `${url.pathname}${url.search}` });
 }
+
+/**
+ * Node's `--max-http-header-size` (what undici's Client reads from `http.maxHeaderSize` when it is
+ * given no `maxHeaderSize`), without loading node:http unless the flag was given: the build makes
+ * undici read node:http only for that default (scripts/build-plugins.mjs), so passing this value
+ * keeps node:http's 9 modules out of every request. 16 KiB is Node's default.
+ */
+export function nodeMaxHeaderSize(): number {
+  const flagged = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => arg.includes('--max-http-header-size'));
+  return flagged ? process.getBuiltinModule('node:http').maxHeaderSize : 16 * 1024;
+}

@@ -1,7 +1,9 @@
-// The build leaves out two Node modules that dependencies load but wes never uses (see
-// skipUnusedBuiltins in scripts/build.mjs): node:http2 for undici, node:child_process for
-// commander. This checks the built CLI makes a request without loading them, and pins the two
-// dependency sources the build relies on, so an upgrade that changes them fails here.
+// The build leaves out Node modules that dependencies load but wes never uses (see
+// skipUnusedBuiltins in scripts/build-plugins.mjs): node:http2 for undici, node:child_process for
+// commander, node:http for undici (test/http/undici-lazy-http.test.ts checks that edit), and the
+// HTTP client times requests without node:perf_hooks. This checks the built CLI makes a request
+// without loading them, and pins the dependency sources the build relies on, so an upgrade that
+// changes them fails here.
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -17,7 +19,7 @@ describe('start-up of the built CLI', () => {
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
 
-  it('`jobs get` answers without loading node:http2, node:tls or node:child_process', async () => {
+  it('`jobs get` answers without loading node:http2, node:tls, node:child_process, node:http or node:perf_hooks', async () => {
     const id = (await submitJob(ctx.server, bytesWorkflow(1024))).body.id as string;
     await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
     const list = join(dir(), 'builtins.txt');
@@ -27,7 +29,7 @@ describe('start-up of the built CLI', () => {
     const loaded = readFileSync(list, 'utf8').split('\n');
     rmSync(list);
     expect(loaded).toContain('NativeModule net'); // the list is real: a request was made
-    for (const name of ['http2', 'tls', 'child_process']) expect(loaded).not.toContain(`NativeModule ${name}`);
+    for (const name of ['http2', 'tls', 'child_process', 'http', 'perf_hooks']) expect(loaded).not.toContain(`NativeModule ${name}`);
   });
 
   it("undici's HTTP/2 client still loads without node:http2, and commander only spawns", () => {
