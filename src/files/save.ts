@@ -5,18 +5,21 @@
 // next run goes on from its last byte with the hash continued over the bytes on disk, so the final
 // check covers the whole file. Only bytes that fail the check are thrown away.
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FileHandle } from 'node:fs/promises';
 import { unlink } from 'node:fs/promises';
 import { ApiError, ExitCode, InterruptedError, TimeoutError, WesError } from '../errors.js';
+import { chunksOf, type ChunkedBody } from '../http/chunked-body.js';
 import { createBlake3, formatBlake3, sameHash, type Blake3Hasher } from './blake3.js';
 import { checkExisting, type ExistingPolicy } from './existing.js';
 import { openPart } from './part-file.js';
+import { PartWriter } from './part-writer.js';
 import { commitFile } from './safe-file.js';
 
 export interface OpenedBody {
   status: number;
-  body: Readable;
+  /** Chunks taken as they arrive (HttpClient's *Chunks downloads), or a stream. */
+  body: ChunkedBody | Readable;
 }
 
 export interface SaveOptions {
@@ -69,7 +72,7 @@ export class IntegrityError extends WesError {
   }
 }
 
-const WRITE_BATCH = 1 << 20;
+const READ_BATCH = 1 << 20;
 
 /**
  * Appends a body to the part file, hashing what arrives. When the body breaks, every byte that
@@ -77,45 +80,36 @@ const WRITE_BATCH = 1 << 20;
  * can go on from there.
  */
 async function appendBody(
-  body: Readable,
+  opened: ChunkedBody | Readable,
   handle: FileHandle,
   from: number,
   hasher: Blake3Hasher,
   onProgress?: (bytes: number) => void,
 ): Promise<{ received: number; failure?: unknown }> {
+  const body = opened instanceof Readable ? chunksOf(opened) : opened;
+  const writer = new PartWriter(handle);
   let received = 0;
   let failure: unknown;
-  let batch: Buffer[] = [];
-  let batched = 0;
-  const flush = async () => {
-    if (batched === 0) return;
-    const chunks = batch;
-    batch = [];
-    batched = 0;
-    await handle.writev(chunks);
-  };
   try {
-    for await (const chunk of body) {
-      const bytes = chunk as Buffer;
-      hasher.update(bytes);
-      received += bytes.length;
-      batch.push(bytes);
-      batched += bytes.length;
-      if (batched >= WRITE_BATCH) await flush();
+    await body.forEach((chunk) => {
+      hasher.update(chunk);
+      received += chunk.length;
+      const held = writer.add(chunk);
       onProgress?.(from + received);
-    }
+      return held;
+    });
   } catch (err) {
     failure = err;
     body.destroy();
   }
-  await flush();
+  await writer.flush();
   return { received, failure };
 }
 
 /** A hasher fed with the first `bytes` bytes of the file (the part kept by an earlier run). */
 async function hashPrefix(handle: FileHandle, bytes: number): Promise<Blake3Hasher> {
   const hasher = await createBlake3();
-  const buffer = Buffer.allocUnsafe(Math.min(bytes, WRITE_BATCH) || 1);
+  const buffer = Buffer.allocUnsafe(Math.min(bytes, READ_BATCH) || 1);
   for (let position = 0; position < bytes; ) {
     const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, bytes - position), position);
     if (bytesRead === 0) break;

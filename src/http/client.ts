@@ -9,6 +9,8 @@ import { decodeError } from './decode-error.js';
 import { joinBase, resolveLink } from './links.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { DEFAULT_MAX_ANSWER_MIB, readBounded } from './answer-limit.js';
+import { requestChunks, type ChunkedBody } from './chunked-body.js';
+import { connectReusingBuffers } from './reused-read-socket.js';
 import {
   DEFAULT_RETRIES,
   RETRYABLE_STATUSES,
@@ -93,7 +95,9 @@ export interface HttpResponse<B> {
   body: B;
 }
 
-type Read = 'buffer' | 'stream';
+/** How a 2xx body is handed over: read whole, as a Readable, or as chunks taken synchronously (downloads). */
+type Read = 'buffer' | 'stream' | 'chunks';
+type Body<R extends Read> = R extends 'chunks' ? ChunkedBody : R extends 'stream' ? Readable : Buffer;
 
 const MAX_SIGNED_REDIRECTS = 5;
 export const DEFAULT_READ_TIMEOUT_MS = 30_000;
@@ -107,6 +111,8 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
 
 export class HttpClient {
   private readonly agent: Agent;
+  /** Connections for chunked downloads from http: origins, reading into reused buffers; made on first use. */
+  private bulkAgent?: Agent;
   private readonly opts: HttpClientOptions;
   private readonly baseOrigin: string;
   private readonly routerOrigin: string;
@@ -116,13 +122,22 @@ export class HttpClient {
     this.baseOrigin = new URL(opts.baseUrl).origin;
     this.routerOrigin = new URL(opts.routerUrl).origin;
     // undici's headers and body timeouts are "no progress" timers (the body one restarts with each chunk).
-    this.agent = new Agent({
+    this.agent = new Agent(this.agentOptions());
+  }
+
+  private agentOptions(): NonNullable<ConstructorParameters<typeof Agent>[0]> {
+    return {
       keepAliveTimeout: 10_000,
-      connections: opts.connections ?? 32,
+      connections: this.opts.connections ?? 32,
       headersTimeout: this.readTimeoutMs,
       bodyTimeout: this.readTimeoutMs,
       maxHeaderSize: nodeMaxHeaderSize(),
-    });
+    };
+  }
+
+  private dispatcherFor(url: URL, read: Read): Agent {
+    if (read !== 'chunks' || url.protocol !== 'http:') return this.agent;
+    return (this.bulkAgent ??= new Agent({ ...this.agentOptions(), connect: connectReusingBuffers }));
   }
 
   get signal(): AbortSignal | undefined {
@@ -193,14 +208,23 @@ export class HttpClient {
    * followed by hand and a downgrade from https to http is refused.
    */
   async signed(url: URL, extraHeaders: Record<string, string> = {}): Promise<HttpResponse<Readable>> {
+    return this.followSigned(url, extraHeaders, 'stream');
+  }
+
+  /** signed() with the body as chunks (a download into a file: see ChunkedBody). */
+  async signedChunks(url: URL, extraHeaders: Record<string, string> = {}): Promise<HttpResponse<ChunkedBody>> {
+    return this.followSigned(url, extraHeaders, 'chunks');
+  }
+
+  private async followSigned<R extends 'stream' | 'chunks'>(url: URL, extraHeaders: Record<string, string>, read: R): Promise<HttpResponse<Body<R>>> {
     const headers = Object.fromEntries(Object.entries(extraHeaders).filter(([k]) => !CREDENTIAL_HEADERS.has(k.toLowerCase())));
     let current = url;
     for (let hop = 0; ; hop++) {
       const res = await this.attemptLoop(
         { method: 'GET', url: current, headers, origin: 'signed', replaySafe: true, accept: [301, 302, 303, 307, 308, 206] },
-        'stream',
+        read,
       );
-      if (res.status < 300 || res.status >= 400) return res as HttpResponse<Readable>;
+      if (res.status < 300 || res.status >= 400) return res as HttpResponse<Body<R>>;
       if (hop >= MAX_SIGNED_REDIRECTS) throw new WesError('too many redirects from the signed URL', { exitCode: ExitCode.ERROR, code: 'redirect_loop' });
       current = this.redirectTarget(current, res.headers.location);
     }
@@ -211,9 +235,18 @@ export class HttpClient {
    * asset content): the first hop carries the credential, the signed hop none.
    */
   async redirectToSigned(req: HttpRequest, headers: Record<string, string> = {}): Promise<HttpResponse<Readable>> {
-    const first = await this.stream({ ...req, accept: [301, 302, 303, 307, 308] });
+    return this.redirectToSignedAs(req, headers, 'stream');
+  }
+
+  /** redirectToSigned() with the body as chunks (a download into a file: see ChunkedBody). */
+  async redirectToSignedChunks(req: HttpRequest, headers: Record<string, string> = {}): Promise<HttpResponse<ChunkedBody>> {
+    return this.redirectToSignedAs(req, headers, 'chunks');
+  }
+
+  private async redirectToSignedAs<R extends 'stream' | 'chunks'>(req: HttpRequest, headers: Record<string, string>, read: R): Promise<HttpResponse<Body<R>>> {
+    const first = (await this.send({ ...req, accept: [301, 302, 303, 307, 308] }, read)) as HttpResponse<Body<R>>;
     if (first.status < 300 || first.status >= 400) return first;
-    return this.signed(this.redirectTarget(first.url, first.headers.location), headers);
+    return this.followSigned(this.redirectTarget(first.url, first.headers.location), headers, read);
   }
 
   private redirectTarget(from: URL, location: string | undefined): URL {
@@ -225,7 +258,7 @@ export class HttpClient {
     return next;
   }
 
-  private async send(req: HttpRequest, read: Read): Promise<HttpResponse<Buffer | Readable>> {
+  private async send(req: HttpRequest, read: Read): Promise<HttpResponse<Buffer | Readable | ChunkedBody>> {
     const method = (req.method ?? (req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')).toUpperCase();
     const url = this.target(req.family, req.url, req.query);
     const headers: Record<string, string> = { 'user-agent': this.opts.userAgent ?? 'wes', ...req.headers, ...this.credentialHeaders(req.family, url) };
@@ -255,7 +288,7 @@ export class HttpClient {
   private async attemptLoop(
     a: Attempt & { origin: ErrorOrigin; replaySafe: boolean; accept?: number[]; retries?: number },
     read: Read,
-  ): Promise<HttpResponse<Buffer | Readable>> {
+  ): Promise<HttpResponse<Buffer | Readable | ChunkedBody>> {
     const maxRetries = a.retries ?? this.retries;
     for (let attempt = 0; ; attempt++) {
       let failure: { error: WesError; delayMs?: number; retryable: boolean };
@@ -297,7 +330,7 @@ export class HttpClient {
   private async attempt(
     a: Attempt,
     read: Read,
-  ): Promise<HttpResponse<Buffer | Readable>> {
+  ): Promise<HttpResponse<Buffer | Readable | ChunkedBody>> {
     const started = monotonicMs();
     this.opts.debug?.(`> ${a.method} ${redactUrl(a.url)}`);
     if (this.opts.debug) for (const [k, v] of Object.entries(redactHeaders(a.headers))) this.opts.debug(`> ${k}: ${v}`);
@@ -316,18 +349,21 @@ export class HttpClient {
     signal: AbortSignal | undefined,
     read: Read,
     started: number,
-  ): Promise<HttpResponse<Buffer | Readable>> {
-    const res: Dispatcher.ResponseData = await undiciRequest(this.agent, a.url, {
-      method: a.method as Dispatcher.HttpMethod,
-      headers: a.headers,
-      body: body as Dispatcher.DispatchOptions['body'],
-      signal,
-      ...(a.holdsAnswer ? { headersTimeout: 0 } : {}),
-    });
+  ): Promise<HttpResponse<Buffer | Readable | ChunkedBody>> {
+    const res =
+      read === 'chunks'
+        ? await requestChunks(this.dispatcherFor(a.url, read), a.url, { method: a.method, headers: a.headers, body: body as Dispatcher.DispatchOptions['body'], signal })
+        : await undiciRequest(this.agent, a.url, {
+            method: a.method as Dispatcher.HttpMethod,
+            headers: a.headers,
+            body: body as Dispatcher.DispatchOptions['body'],
+            signal,
+            ...(a.holdsAnswer ? { headersTimeout: 0 } : {}),
+          });
     const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
     const requestId = headers['x-service-request-id'];
-    const keepStream = read === 'stream' && res.statusCode < 300;
-    const payload = keepStream ? res.body : await readBounded(res.body, this.maxAnswerBytes, headers['content-length'], a.url.origin);
+    const keepStream = read !== 'buffer' && res.statusCode < 300;
+    const payload = keepStream ? res.body : await readBounded(res.body as Readable, this.maxAnswerBytes, headers['content-length'], a.url.origin);
     this.opts.debug?.(
       `< ${res.statusCode} ${a.method} ${redactUrl(a.url)} (${Math.round(monotonicMs() - started)} ms${requestId ? `, request id ${requestId}` : ''})`,
     );
@@ -335,7 +371,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close().catch(() => this.agent.destroy());
+    await Promise.all([this.agent, this.bulkAgent].map((agent) => agent?.close().catch(() => agent.destroy())));
   }
 }
 

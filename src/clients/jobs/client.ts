@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
+import type { ChunkedBody } from '../../http/chunked-body.js';
 import { segment } from '../../http/links.js';
 import { multipartBody } from '../../http/multipart.js';
 import { ExitCode, WesError } from '../../errors.js';
@@ -111,13 +112,13 @@ export class JobsClient {
   }
 
   /** The bytes of an asset: its content route answers with a redirect to a signed URL. */
-  async assetContent(id: string, offset = 0): Promise<HttpResponse<Readable>> {
-    return this.http.redirectToSigned({ family: 'jobs', url: `/api/v2/assets/${segment(id)}/content` }, rangeHeader(offset));
+  async assetContent(id: string, offset = 0): Promise<HttpResponse<ChunkedBody>> {
+    return this.http.redirectToSignedChunks({ family: 'jobs', url: `/api/v2/assets/${segment(id)}/content` }, rangeHeader(offset));
   }
 
   /** A signed URL (output or asset `url`), fetched with no credential. */
-  async signed(url: URL, offset = 0): Promise<HttpResponse<Readable>> {
-    return this.http.signed(url, rangeHeader(offset));
+  async signed(url: URL, offset = 0): Promise<HttpResponse<ChunkedBody>> {
+    return this.http.signedChunks(url, rangeHeader(offset));
   }
 
   private async readJob(url: string | URL, retries?: number): Promise<FetchedJob> {
