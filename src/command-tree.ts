@@ -13,7 +13,11 @@ function repeatable(value: string, previous: string | string[] | undefined): str
   return previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
 }
 
-export function buildCommandTree(action: ActionFactory): Command {
+/**
+ * The tree for a command line: with `argv`, only the command group its first word names (see
+ * registerCommands); without, every command.
+ */
+export function buildCommandTree(action: ActionFactory, argv?: readonly string[]): Command {
   const program = new Command('wes')
     .description('Run node-graph workflows and partner AI models on the workflow execution service.')
     .version(`wes ${VERSION}`, '-V, --version', 'print the version')
@@ -49,8 +53,25 @@ Examples:
 
 Configuration: flags, then WES_* environment variables, then the profile (wes auth login).`,
   );
-  registerCommands(program, action);
+  registerCommands(program, action, argv && commandWord(program, argv));
   // Root listing only (groups keep their usage terms): names alone keep descriptions readable.
   program.configureHelp({ showGlobalOptions: true, sortSubcommands: false, subcommandTerm: (c) => c.name() });
   return program;
+}
+
+/**
+ * The command word of `argv` as commander will find it: the first operand after the root's own
+ * options (those with a value take the next argument). Undefined when anything else comes first
+ * (--help, an unknown option, `--`): the whole tree then answers.
+ */
+function commandWord(program: Command, argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('-') || arg === '-') return arg;
+    const [name, value] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), true] : [arg, false];
+    const option = program.options.find((o) => o.long === name || o.short === name);
+    if (!option || option.optional || name === '--version' || name === '-V') return undefined;
+    if (option.required && !value) i++;
+  }
+  return undefined;
 }

@@ -91,7 +91,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
       }
     };
 
-  const program = buildCommandTree(action);
+  const program = buildCommandTree(action, io.argv);
   // The command that rejected the command line, so a usage error can name it.
   let failing: Command = program;
   for (const cmd of [program, ...allCommands(program)]) {

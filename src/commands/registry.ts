@@ -17,23 +17,43 @@ import { registerModels } from './models/index.js';
 import { registerLegacy } from './legacy/index.js';
 import { registerWorkflows } from './workflows/index.js';
 
-export function registerCommands(program: Command, action: ActionFactory): void {
+type Register = (program: Command, action: ActionFactory) => void;
+
+/** Every command group with the top-level command names it adds, in the order help lists them. */
+export const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; register: Register }> = [
+  { names: ['jobs'], register: registerJobs },
+  { names: ['workflows'], register: registerWorkflows },
+  { names: ['assets'], register: registerAssets },
+  { names: ['models'], register: registerModels },
+  { names: ['legacy'], register: registerLegacy },
+  { names: ['auth'], register: registerAuth },
+  { names: ['config'], register: registerConfig },
+  { names: ['profiles'], register: registerProfiles },
+  { names: ['dev-server'], register: registerDevServer },
+  { names: ['doctor'], register: registerDoctor },
+  { names: ['api'], register: registerApi },
+  { names: ['completion', '__complete'], register: registerCompletion },
+  { names: ['version'], register: registerVersion },
+  { names: ['help'], register: registerHelp },
+];
+
+/** Commands that work on the whole tree (help describes it, completion scripts list it). */
+const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
+
+/**
+ * Adds the command groups to `program`: every group, or, when the command line names one (`only`,
+ * its first word), that group alone, as a command runs only its own group's definitions and
+ * building all of them cost every run ~1.5 ms. The help command is always added (it configures
+ * the root). help and completion, and any other word (a typo gets suggestions from every name),
+ * get the whole tree.
+ */
+export function registerCommands(program: Command, action: ActionFactory, only?: string): void {
   program.commandsGroup('Job API v2:');
   program.commandsGroup('Model router:');
   program.commandsGroup('Cloud API v1 (deprecated):');
   program.commandsGroup('Setup and tools:');
-  registerJobs(program, action);
-  registerWorkflows(program, action);
-  registerAssets(program, action);
-  registerModels(program, action);
-  registerLegacy(program, action);
-  registerAuth(program, action);
-  registerConfig(program, action);
-  registerProfiles(program, action);
-  registerDevServer(program, action);
-  registerDoctor(program, action);
-  registerApi(program, action);
-  registerCompletion(program, action);
-  registerVersion(program, action);
-  registerHelp(program, action);
+  const named = only === undefined || WHOLE_TREE.has(only) ? undefined : COMMAND_GROUPS.find((g) => g.names.includes(only));
+  for (const group of COMMAND_GROUPS) {
+    if (!named || group === named || group.register === registerHelp) group.register(program, action);
+  }
 }
