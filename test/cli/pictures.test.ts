@@ -7,9 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProgram, tempConfigDir } from '../helpers/cli.js';
+import { runWes, tempConfigDir, type TerminalStreams } from '../helpers/cli.js';
 import { bytesWorkflow, imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
-import { testIO, type TestIOOptions } from '../helpers/test-io.js';
 import { sampleWorkflow, submit } from '../dev-server/legacy-kit.js';
 
 const dev = useDevServer({ stepMs: 40 });
@@ -17,14 +16,10 @@ let dir: string;
 let config: { dir: string; cleanup: () => void };
 let finished: string;
 
-const TERMINAL_VARS = ['CI', 'NO_COLOR', 'TERM', 'TERM_PROGRAM', 'LC_TERMINAL', 'KITTY_WINDOW_ID', 'WEZTERM_PANE', 'WEZTERM_EXECUTABLE', 'TMUX', 'MLTERM', 'WES_PICTURES', 'WES_PROFILE'];
-
-async function onTerminal(argv: string[], tty: TestIOOptions, extraEnv: Record<string, string>) {
-  const base: Record<string, string | undefined> = { ...process.env, WES_CONFIG_DIR: config.dir, WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey!, WES_ROUTER_URL: dev.server.url, WES_ROUTER_TOKEN: dev.server.apiKey! };
-  for (const name of TERMINAL_VARS) delete base[name];
-  const io = testIO(tty);
-  const code = await runProgram(argv, { io, env: { ...base, TERM: 'xterm-256color', ...extraEnv } as NodeJS.ProcessEnv });
-  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
+/** wes against the dev-server in a terminal's environment (plus `extraEnv`: which terminal it is), on the streams `tty` says are one. */
+function onTerminal(argv: string[], tty: TerminalStreams, extraEnv: Record<string, string>) {
+  const env = { WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey!, WES_ROUTER_URL: dev.server.url, WES_ROUTER_TOKEN: dev.server.apiKey!, ...extraEnv };
+  return runWes(argv, { terminal: tty, configDir: config.dir, env });
 }
 
 beforeAll(async () => {

@@ -5,9 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProgram, runWes, tempConfigDir } from '../helpers/cli.js';
+import { runWes, tempConfigDir, type TerminalStreams } from '../helpers/cli.js';
 import { imageWorkflow, useDevServer } from '../helpers/dev-server.js';
-import { testIO, type TestIOOptions } from '../helpers/test-io.js';
 
 const SPINNER = /[\u2800-\u28ff]/;
 const ESCAPE = /\u001b\[/;
@@ -18,16 +17,10 @@ const dev = useDevServer({ stepMs: 10 });
 let dir: string;
 let config: { dir: string; cleanup: () => void };
 
-function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const base: Record<string, string | undefined> = { ...process.env, WES_CONFIG_DIR: config.dir, WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey!, WES_ROUTER_URL: dev.server.url, WES_ROUTER_TOKEN: dev.server.apiKey! };
-  for (const name of ['CI', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'FORCE_COLOR', 'TERM', 'WES_PROFILE']) delete base[name];
-  return { ...base, TERM: 'xterm-256color', ...extra } as NodeJS.ProcessEnv;
-}
-
-async function onTerminal(argv: string[], tty: TestIOOptions, extraEnv: Record<string, string> = {}) {
-  const io = testIO(tty);
-  const code = await runProgram(argv, { io, env: env(extraEnv) });
-  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
+/** wes against the dev-server in a terminal's environment, with the streams `tty` says are a terminal. */
+function onTerminal(argv: string[], tty: TerminalStreams, extraEnv: Record<string, string> = {}) {
+  const env = { WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey!, WES_ROUTER_URL: dev.server.url, WES_ROUTER_TOKEN: dev.server.apiKey!, ...extraEnv };
+  return runWes(argv, { terminal: tty, configDir: config.dir, env });
 }
 
 beforeAll(() => {

@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProgram, tempConfigDir } from '../helpers/cli.js';
+import { runWes, tempConfigDir, type TerminalStreams } from '../helpers/cli.js';
 import { useDevServer } from '../helpers/dev-server.js';
-import { testIO, type TestIOOptions } from '../helpers/test-io.js';
 
 const dev = useDevServer();
 let dir: string;
@@ -17,12 +16,8 @@ let config: { dir: string; cleanup: () => void };
 const SIZE = 9 << 20;
 const LINE = /uploading .*big-\d\.bin {2}\d+(\.\d)? (MiB|KiB) of 9\.0 MiB/;
 
-async function wes(argv: string[], tty: TestIOOptions) {
-  const env: Record<string, string | undefined> = { ...process.env, WES_CONFIG_DIR: config.dir, WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey!, TERM: 'xterm-256color' };
-  delete env.CI;
-  const io = testIO(tty);
-  const code = await runProgram(argv, { io, env: env as NodeJS.ProcessEnv });
-  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
+function wes(argv: string[], tty: TerminalStreams) {
+  return runWes(argv, { terminal: tty, configDir: config.dir, env: { WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey! } });
 }
 
 /** A file of fresh random bytes: the service cannot hold them already, so they are sent. */
@@ -54,7 +49,7 @@ describe('upload progress', () => {
       [['--quiet'], { stderrTTY: true }],
       [['--json'], { stderrTTY: true }],
       [[], { stderrTTY: false }],
-    ] as Array<[string[], TestIOOptions]>) {
+    ] as Array<[string[], TerminalStreams]>) {
       const run = await wes(['assets', 'upload', bigFile(2 + args.length), ...args], tty);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).not.toContain('uploading');

@@ -15,8 +15,8 @@ describe('retry notice on a spinner', () => {
     try {
       const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'rnt', steps: 150 }))).body.id as string;
       const io = testIO({ stderrTTY: true });
-      const env = { WES_CONFIG_DIR: config.dir, WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey!, TERM: 'xterm-256color' } as NodeJS.ProcessEnv;
-      const watching = runProgram(['jobs', 'watch', id, '--no-events', '--interval', '0.05'], { io, env });
+      const env = { WES_CONFIG_DIR: config.dir, WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey! };
+      const watching = runProgram(['jobs', 'watch', id, '--no-events', '--interval', '0.05'], { io, env, terminal: true });
       // The fault goes in once the spinner is up, so the retry happens under it.
       for (let waited = 0; !/[\u2800-\u28ff]/.test(io.stderr.text()) && waited < 10_000; waited += 20) await sleep(20);
       await addFaults(fx.server, { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 503, retry_after: 1 });

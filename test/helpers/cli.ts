@@ -1,5 +1,5 @@
-// Runs wes as a script would: a temp WES_CONFIG_DIR, no terminal, captured stdout/stderr/exit
-// code. By default the whole CLI runs in this process (runProgram on buffers, env passed in, no
+// Runs wes as a script would: a temp WES_CONFIG_DIR, no terminal (unless `terminal` says which
+// streams are one), captured stdout/stderr/exit code. By default the whole CLI runs in this process (runProgram on buffers, env passed in, no
 // process globals touched): fast, and counted by coverage. What needs a real process spawns the
 // built bin/wes.js (build first; `npm test` does): signals (`onSpawn`), a working directory
 // (`cwd`), or `spawn: true` for exit codes, pipes and packaging as the binary has them.
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runProgram as runProgramOn } from '../../src/program.js';
-import { testIO, type TestIO } from './test-io.js';
+import { testIO, type TestIO, type TestIOOptions } from './test-io.js';
 
 export const WES_BIN = resolve(import.meta.dirname, '../../bin/wes.js');
 
@@ -30,7 +30,12 @@ export interface RunOptions {
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
   /** Run the built binary in a child process instead of in this one. */
   spawn?: boolean;
+  /** Run in-process on streams that are a terminal (which ones, how wide), in a terminal's environment (terminalEnv). */
+  terminal?: TerminalStreams;
 }
+
+/** Which streams of an in-process run are a terminal, and its width. */
+export type TerminalStreams = Pick<TestIOOptions, 'stdoutTTY' | 'stderrTTY' | 'stdinTTY' | 'columns'>;
 
 /** A temp config folder, removed by the returned cleanup. */
 export function tempConfigDir(): { dir: string; cleanup: () => void } {
@@ -40,11 +45,31 @@ export function tempConfigDir(): { dir: string; cleanup: () => void } {
 
 const SCRUBBED_ENV = ['WES_PROFILE', 'WES_BASE_URL', 'WES_ROUTER_URL', 'WES_API_KEY', 'WES_ROUTER_TOKEN', 'WES_DEPLOYMENT', 'WES_PARTNER_KEY', 'WES_ENGINE', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'FORCE_COLOR'];
 
-function scriptEnv(configDir: string, extra: RunOptions['env']): NodeJS.ProcessEnv {
+/**
+ * What a terminal run must not take from the environment the tests run in: CI runners set CI (no
+ * spinner) and often no TERM, and the terminal the tests were started from names itself (TERM,
+ * TERM_PROGRAM, ...), which decides picture support. Colour variables are scrubbed for every run.
+ */
+const OUTER_TERMINAL_ENV = ['CI', 'TERM', 'COLORTERM', 'TERM_PROGRAM', 'LC_TERMINAL', 'KITTY_WINDOW_ID', 'WEZTERM_PANE', 'WEZTERM_EXECUTABLE', 'TMUX', 'STY', 'MLTERM', 'WES_PICTURES'];
+
+/** This process's environment without what would change a run's outcome; on a terminal, an ordinary colour one's. */
+function baseEnv(terminal: boolean): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env };
-  for (const k of SCRUBBED_ENV) delete env[k];
-  Object.assign(env, { WES_CONFIG_DIR: configDir }, extra);
-  return env as NodeJS.ProcessEnv;
+  for (const k of terminal ? [...SCRUBBED_ENV, ...OUTER_TERMINAL_ENV] : SCRUBBED_ENV) delete env[k];
+  return terminal ? { ...env, TERM: 'xterm-256color' } : env;
+}
+
+function scriptEnv(configDir: string, extra: RunOptions['env'], terminal = false): NodeJS.ProcessEnv {
+  return { ...baseEnv(terminal), WES_CONFIG_DIR: configDir, ...extra } as NodeJS.ProcessEnv;
+}
+
+/**
+ * An environment as an ordinary colour terminal has it, whatever the tests run in
+ * (TERM=xterm-256color, no CI, no colour or picture overrides, no other terminal's name), with
+ * `extra` on top: a test may give NO_COLOR or another TERM on purpose.
+ */
+export function terminalEnv(extra: RunOptions['env'] = {}): NodeJS.ProcessEnv {
+  return { ...baseEnv(true), ...extra } as NodeJS.ProcessEnv;
 }
 
 export interface ProgramRun {
@@ -52,11 +77,13 @@ export interface ProgramRun {
   env: NodeJS.ProcessEnv;
   /** Aborting it is Ctrl-C. */
   interrupt?: AbortSignal;
+  /** `io` is (partly) a terminal: the environment is a terminal's (terminalEnv) with `env` on top. */
+  terminal?: boolean;
 }
 
 /** The whole CLI in this process, on `io`, with `env` as its environment; resolves to the exit code. */
-export function runProgram(argv: string[], { io, env, interrupt }: ProgramRun): Promise<number> {
-  return runProgramOn({ ...io, argv, env, interrupt });
+export function runProgram(argv: string[], { io, env, interrupt, terminal }: ProgramRun): Promise<number> {
+  return runProgramOn({ ...io, argv, env: terminal ? terminalEnv(env) : env, interrupt });
 }
 
 /**
@@ -71,17 +98,20 @@ export function needsProcess(opts: RunOptions): boolean {
 }
 
 export function runWes(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  if (needsProcess(opts)) return spawnWes(args, opts);
+  if (needsProcess(opts)) {
+    if (opts.terminal) throw new Error('runWes: a terminal run is in-process (buffers that say they are a TTY); drop spawn, onSpawn, cwd or NODE_* env');
+    return spawnWes(args, opts);
+  }
   return runWesInProcess(args, opts);
 }
 
 async function runWesInProcess(args: string[], opts: RunOptions): Promise<RunResult> {
   const own = opts.configDir ? undefined : tempConfigDir();
-  const io = testIO({ stdin: opts.input });
+  const io = testIO({ ...opts.terminal, stdin: opts.input });
   const interrupt = new AbortController();
   const timer = setTimeout(() => interrupt.abort(), opts.timeoutMs ?? 60_000);
   try {
-    const code = await runProgram(args, { io, env: scriptEnv(opts.configDir ?? own!.dir, opts.env), interrupt: interrupt.signal });
+    const code = await runProgram(args, { io, env: scriptEnv(opts.configDir ?? own!.dir, opts.env, opts.terminal !== undefined), interrupt: interrupt.signal });
     const stdoutBytes = io.stdout.bytes();
     return { code, signal: null, stdout: stdoutBytes.toString('utf8'), stderr: io.stderr.text(), stdoutBytes };
   } finally {
