@@ -7,6 +7,7 @@ import { EngineCache } from '../../clients/legacy/engine-cache.js';
 import { CloudStatusReader, DetectingStatusReader, EngineStatusReader, type StatusReader } from '../../clients/legacy/prompt-state.js';
 
 const identities = new WeakMap<Factory, Promise<EngineIdentity>>();
+const known = new WeakMap<Factory, Promise<EngineIdentity | null>>();
 
 function cacheOf(f: Factory): EngineCache {
   return new EngineCache(f.store(), f.settings().profile);
@@ -22,13 +23,23 @@ export function engineOf(f: Factory): Promise<EngineIdentity> {
   return identity;
 }
 
+/** What is known of this server without asking it (the engine setting, else the cache), read once per command. */
+export function knownEngineOf(f: Factory): Promise<EngineIdentity | null> {
+  let identity = known.get(f);
+  if (!identity) {
+    identity = knownEngine(f.http(), f.settings().engine, cacheOf(f));
+    known.set(f, identity);
+  }
+  return identity;
+}
+
 /**
  * The REST status reader for this server. When nothing is known yet, the first status read finds
  * out (on the cloud its status route answers, at no extra request) and the answer is remembered.
  */
 export async function statusReader(f: Factory, client: LegacyClient): Promise<StatusReader> {
-  const known = await knownEngine(f.http(), f.settings().engine, cacheOf(f));
-  if (known) return known.kind === 'self-hosted' ? new EngineStatusReader(client) : new CloudStatusReader(client);
+  const identity = await knownEngineOf(f);
+  if (identity) return identity.kind === 'self-hosted' ? new EngineStatusReader(client) : new CloudStatusReader(client);
   return new DetectingStatusReader(
     client,
     async () => (await engineOf(f)).kind,

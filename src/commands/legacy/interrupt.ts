@@ -5,7 +5,7 @@ import { isRecord } from '../../clients/legacy/client.js';
 import { legacyClient } from './shared.js';
 
 export async function run(f: Factory): Promise<number> {
-  const client = legacyClient(f, 'interrupt');
+  const client = await legacyClient(f, 'interrupt');
   const answer = await client.interrupt();
   if (f.io.json) {
     f.io.printJson(answer ?? {});

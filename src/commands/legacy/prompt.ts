@@ -115,7 +115,7 @@ export async function checkLegacyTargets(opts: { download?: string; previews?: s
 export async function run(f: Factory, args: string[], opts: LegacyPromptOptions): Promise<number> {
   await checkLegacyTargets(opts);
   const workflow = await readWorkflow(args[0]!, f.io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: f.io.stdinIsTTY, say: (line) => f.io.info(line) });
-  const client = legacyClient(f, 'prompt');
+  const client = await legacyClient(f, 'prompt');
   if (opts.ws || opts.download || opts.previews) return followBySocket(f, client, workflow, opts);
   const { promptId, answer } = await submit(f, client, workflow);
   if (!opts.wait) {

@@ -5,7 +5,7 @@ import { isRecord } from '../../clients/legacy/client.js';
 import { legacyClient } from './shared.js';
 
 export async function run(f: Factory, args: string[]): Promise<number> {
-  const client = legacyClient(f, 'queue delete');
+  const client = await legacyClient(f, 'queue delete');
   const answer = await client.deleteFromQueue(args);
   if (f.io.json) {
     f.io.printJson(answer ?? { delete: args });

@@ -15,7 +15,7 @@ export function queueRow(state: string, entry: unknown): Cell[] {
 }
 
 export async function run(f: Factory): Promise<number> {
-  const client = legacyClient(f, 'queue');
+  const client = await legacyClient(f, 'queue');
   const queue = await client.queue();
   if (f.io.json) {
     f.io.printJson(queue);

@@ -1,7 +1,9 @@
-// What every `wes legacy` command does first: say once that v1 is deprecated and which v2 command
-// replaces it (stderr, hidden by --quiet), and build the typed v1 client.
+// What every `wes legacy` command does first: say once that the cloud's v1 is deprecated and which
+// v2 command replaces it (stderr, hidden by --quiet), and build the typed v1 client. A self-hosted
+// ComfyUI engine's /api is its own current API, not the deprecated one: no note there.
 import type { Factory } from '../../factory.js';
 import { LegacyClient } from '../../clients/legacy/client.js';
+import { knownEngineOf } from './engine.js';
 
 /** The v2 replacement of each legacy command (also the README's migration table). */
 export const V2_REPLACEMENT: Record<string, string> = {
@@ -16,8 +18,15 @@ export const V2_REPLACEMENT: Record<string, string> = {
   view: '`wes jobs download ID` (or `wes assets download ID`)',
 };
 
-export function legacyClient(f: Factory, command: keyof typeof V2_REPLACEMENT): LegacyClient {
-  f.io.info(`note: \`wes legacy ${command}\` uses the deprecated cloud API v1; v2 equivalent: ${V2_REPLACEMENT[command]}`);
+/**
+ * The note goes unless the server is known to be a self-hosted engine (the engine setting, or an
+ * earlier probe still cached): an unknown server is taken as the cloud, as everywhere in wes, and
+ * is not probed for a note.
+ */
+export async function legacyClient(f: Factory, command: keyof typeof V2_REPLACEMENT): Promise<LegacyClient> {
+  if ((await knownEngineOf(f))?.kind !== 'self-hosted') {
+    f.io.info(`note: \`wes legacy ${command}\` uses the deprecated cloud API v1; v2 equivalent: ${V2_REPLACEMENT[command]}`);
+  }
   return new LegacyClient(f.http());
 }
 

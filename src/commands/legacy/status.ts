@@ -12,7 +12,7 @@ import type { LegacyStatusOptions } from './options.js';
 
 export async function run(f: Factory, args: string[], opts: LegacyStatusOptions): Promise<number> {
   const promptId = args[0]!;
-  const client = legacyClient(f, 'status');
+  const client = await legacyClient(f, 'status');
   const reader = await statusReader(f, client);
   if (!opts.wait) {
     const state = await reader.read(promptId);

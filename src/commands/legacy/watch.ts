@@ -13,7 +13,7 @@ import type { LegacyWatchOptions } from './options.js';
 export async function run(f: Factory, args: string[], opts: LegacyWatchOptions): Promise<number> {
   const promptId = args[0]!;
   await checkLegacyTargets(opts);
-  const client = legacyClient(f, 'watch');
+  const client = await legacyClient(f, 'watch');
   const follower = new PromptFollower(f, client, await statusReader(f, client), { previewsDir: opts.previews, existing: existingPolicy(opts), checkEveryMs: intervalMs(opts.interval, 5), preview: opts.preview === true });
   const result = await follower.follow(promptId);
   if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status }, true);
