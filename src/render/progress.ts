@@ -3,11 +3,13 @@
 import ora, { type Ora } from 'ora';
 import type { IOStreams } from './io.js';
 import { sanitizeLine } from './sanitize.js';
-import { PicturePane, type PaneContent } from './pictures/pane.js';
+import { PicturePane, paneRows, type PaneContent } from './pictures/pane.js';
 
 /** Where a picture can be kept in place under the progress line (a live spinner only). */
 export interface ProgressPicture {
   showPicture(content: PaneContent): void;
+  /** Rows a picture drawn now may take: at most `wanted`, fewer on a short terminal, 0 for none. */
+  pictureRows(wanted: number): number;
 }
 
 export interface ProgressDisplay extends ProgressPicture {
@@ -61,6 +63,9 @@ class SpinnerDisplay implements ProgressDisplay {
   showPicture(content: PaneContent): void {
     this.redraw(() => this.pane.set(content, lineCount(this.spinner.text)));
   }
+  pictureRows(wanted: number): number {
+    return paneRows(wanted, lineCount(this.spinner.text), this.stream.rows);
+  }
   succeed(text: string): void {
     this.releaseTransient();
     this.spinner.stopAndPersist({ symbol: this.color ? this.style.green('✔') : '✓', text: sanitizeLine(text) });
@@ -105,6 +110,9 @@ class LineDisplay implements ProgressDisplay {
     this.io.warn(sanitizeLine(text));
   }
   showPicture(): void {}
+  pictureRows(): number {
+    return 0;
+  }
   stop(): void {}
 }
 

@@ -34,8 +34,8 @@ export interface RunOptions {
   terminal?: TerminalStreams;
 }
 
-/** Which streams of an in-process run are a terminal, and its width. */
-export type TerminalStreams = Pick<TestIOOptions, 'stdoutTTY' | 'stderrTTY' | 'stdinTTY' | 'columns'>;
+/** Which streams of an in-process run are a terminal, and its size. */
+export type TerminalStreams = Pick<TestIOOptions, 'stdoutTTY' | 'stderrTTY' | 'stdinTTY' | 'columns' | 'rows'>;
 
 /** A temp config folder, removed by the returned cleanup. */
 export function tempConfigDir(): { dir: string; cleanup: () => void } {

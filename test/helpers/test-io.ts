@@ -11,11 +11,11 @@ export class CapturedStream extends Writable {
   readonly columns: number | undefined;
   readonly rows: number | undefined;
 
-  constructor(tty: boolean, columns: number | undefined) {
+  constructor(tty: boolean, columns: number | undefined, rows?: number) {
     super();
     this.isTTY = tty;
     this.columns = tty ? (columns ?? 80) : undefined;
-    this.rows = tty ? 50 : undefined;
+    this.rows = tty ? (rows ?? 50) : undefined;
   }
 
   override _write(chunk: Buffer | string, encoding: BufferEncoding, done: (error?: Error | null) => void): void {
@@ -47,6 +47,8 @@ export interface TestIOOptions {
   stderrTTY?: boolean;
   /** Width of the terminal (default 80 when a stream is a TTY). */
   columns?: number;
+  /** Height of the terminal (default 50 when a stream is a TTY; 0 is a pty with no window size). */
+  rows?: number;
   /** Bytes on standard input; none means an empty, ended stdin (not a terminal). */
   stdin?: string | Buffer;
   stdinTTY?: boolean;
@@ -68,8 +70,8 @@ export function testIO(options: TestIOOptions = {}): TestIO {
   const input = options.stdin === undefined ? [] : [Buffer.from(options.stdin)];
   return {
     stdin: Readable.from(input, { objectMode: false }),
-    stdout: new CapturedStream(stdoutIsTTY, options.columns),
-    stderr: new CapturedStream(stderrIsTTY, options.columns),
+    stdout: new CapturedStream(stdoutIsTTY, options.columns, options.rows),
+    stderr: new CapturedStream(stderrIsTTY, options.columns, options.rows),
     stdinIsTTY: options.stdinTTY ?? false,
     stdoutIsTTY,
     stderrIsTTY,

@@ -9,6 +9,16 @@ export interface PaneContent {
   remove?: string;
 }
 
+/**
+ * The rows a picture may take under `spinnerLines` lines: `wanted`, or fewer on a terminal of
+ * `terminalRows` too short for the spinner, the picture and the spare row together (the reserved
+ * rows would scroll the spinner off the screen); 0 when not one row fits. Height unknown: `wanted`.
+ */
+export function paneRows(wanted: number, spinnerLines: number, terminalRows: number | undefined): number {
+  if (terminalRows === undefined || !(terminalRows > 0)) return wanted;
+  return Math.max(0, Math.min(wanted, terminalRows - Math.max(1, spinnerLines) - 1));
+}
+
 export class PicturePane {
   private content: PaneContent | null = null;
   /** Spinner lines above the picture when it was drawn; 0 when nothing is on the screen. */

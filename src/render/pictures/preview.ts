@@ -53,8 +53,12 @@ export class PreviewPictures {
     let next: Uint8Array | null = bytes;
     while (next) {
       try {
-        const picture = await terminalPicture(next, this.terminal, PREVIEW_BOX, { kittyId: PREVIEW_KITTY_ID });
-        this.target.showPicture({ sequence: picture.sequence, rows: picture.rows, remove: this.terminal.protocol === 'kitty' ? kittyDelete(PREVIEW_KITTY_ID) : undefined });
+        // No taller than the terminal leaves under the spinner; on one too short for a row, none.
+        const rows = this.target.pictureRows(PREVIEW_BOX.rows);
+        if (rows > 0) {
+          const picture = await terminalPicture(next, this.terminal, { ...PREVIEW_BOX, rows }, { kittyId: PREVIEW_KITTY_ID });
+          this.target.showPicture({ sequence: picture.sequence, rows: picture.rows, remove: this.terminal.protocol === 'kitty' ? kittyDelete(PREVIEW_KITTY_ID) : undefined });
+        }
       } catch (err) {
         if (!this.failedOnce) this.io.debug(`a preview could not be drawn: ${(err as Error).message}`);
         this.failedOnce = true;
