@@ -2,7 +2,7 @@
 // they are a terminal of a given width (with the cursor moves of a real one, so a spinner draws
 // as it would), and stdin is given bytes or is empty.
 import { clearLine, cursorTo, moveCursor, type Direction } from 'node:readline';
-import { Readable, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 
 /** A writable that keeps every byte, and looks like a TTY of `columns` when asked to. */
 export class CapturedStream extends Writable {
@@ -42,6 +42,16 @@ export class CapturedStream extends Writable {
   }
 }
 
+/** A terminal's keyboard: raw mode can be switched (a terminal query does), and nothing is typed. */
+export class TerminalInput extends PassThrough {
+  readonly isTTY = true;
+  isRaw = false;
+  setRawMode(raw: boolean): this {
+    this.isRaw = raw;
+    return this;
+  }
+}
+
 export interface TestIOOptions {
   stdoutTTY?: boolean;
   stderrTTY?: boolean;
@@ -51,6 +61,7 @@ export interface TestIOOptions {
   rows?: number;
   /** Bytes on standard input; none means an empty, ended stdin (not a terminal). */
   stdin?: string | Buffer;
+  /** stdin is a terminal: without `stdin` bytes, a TerminalInput where nothing is typed. */
   stdinTTY?: boolean;
 }
 
@@ -69,7 +80,7 @@ export function testIO(options: TestIOOptions = {}): TestIO {
   const stderrIsTTY = options.stderrTTY ?? false;
   const input = options.stdin === undefined ? [] : [Buffer.from(options.stdin)];
   return {
-    stdin: Readable.from(input, { objectMode: false }),
+    stdin: options.stdinTTY && options.stdin === undefined ? new TerminalInput() : Readable.from(input, { objectMode: false }),
     stdout: new CapturedStream(stdoutIsTTY, options.columns, options.rows),
     stderr: new CapturedStream(stderrIsTTY, options.columns, options.rows),
     stdinIsTTY: options.stdinTTY ?? false,

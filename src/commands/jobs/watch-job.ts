@@ -6,6 +6,7 @@ import type { Factory } from '../../factory.js';
 import { ExitCode, InterruptedError } from '../../errors.js';
 import { JobsClient, type FetchedJob } from '../../clients/jobs/client.js';
 import { followJob } from '../../clients/jobs/follow-job.js';
+import { isTerminal } from '../../protocol/jobs.js';
 import { createProgressDisplay, type ProgressDisplay } from '../../render/progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { intervalMs } from '../poll-interval.js';
@@ -67,8 +68,9 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   const debug = (line: string) => io.debug(sanitizeLine(line));
   const progress: ProgressDisplay | undefined = io.json ? undefined : createProgressDisplay(io, progressLine(start.job));
   const seenOutputs = new Set<string>();
-  const previews = options.preview ? await (await import('../../render/pictures/preview.js')).PreviewPictures.open(io, progress) : null;
-  if (previews && !options.events) io.info('no preview pictures with --no-events: previews come on the event stream');
+  // Opening previews may ask the terminal (a query, up to 300 ms for its answer): only when one can come.
+  if (options.preview && !options.events) io.info('no preview pictures with --no-events: previews come on the event stream');
+  const previews = options.preview && options.events && !isTerminal(start.job.status) ? await (await import('../../render/pictures/preview.js')).PreviewPictures.open(io, progress) : null;
   let last = start;
   try {
     const snapshots = followJob(client, start, {
