@@ -11,6 +11,7 @@ import { unlink } from 'node:fs/promises';
 import { ApiError, ExitCode, InterruptedError, TimeoutError, WesError } from '../errors.js';
 import { chunksOf, type ChunkedBody } from '../http/chunked-body.js';
 import { createBlake3, formatBlake3, sameHash, type Blake3Hasher } from './blake3.js';
+import { updateFromFile } from '../util/blake3.js';
 import { checkExisting, type ExistingPolicy } from './existing.js';
 import { openPart } from './part-file.js';
 import { PartWriter } from './part-writer.js';
@@ -72,8 +73,6 @@ export class IntegrityError extends WesError {
   }
 }
 
-const READ_BATCH = 1 << 20;
-
 /**
  * Appends a body to the part file, hashing what arrives. When the body breaks, every byte that
  * did arrive is still written out, so the file holds exactly the hashed bytes and the download
@@ -109,13 +108,7 @@ async function appendBody(
 /** A hasher fed with the first `bytes` bytes of the file (the part kept by an earlier run). */
 async function hashPrefix(handle: FileHandle, bytes: number): Promise<Blake3Hasher> {
   const hasher = await createBlake3();
-  const buffer = Buffer.allocUnsafe(Math.min(bytes, READ_BATCH) || 1);
-  for (let position = 0; position < bytes; ) {
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, bytes - position), position);
-    if (bytesRead === 0) break;
-    hasher.update(buffer.subarray(0, bytesRead));
-    position += bytesRead;
-  }
+  await updateFromFile(hasher, handle, 0, bytes);
   return hasher;
 }
 
