@@ -60,7 +60,7 @@ export interface RetryInfo {
 }
 
 /** A body that can be produced again for a retry (streams cannot be replayed). */
-export type BodySource = string | Buffer | Uint8Array | (() => Readable | Buffer | string);
+export type BodySource = string | Buffer | Uint8Array | (() => Readable | AsyncIterable<Uint8Array> | Buffer | string);
 
 export interface HttpRequest {
   family: ApiFamily;

@@ -2,16 +2,40 @@
 // an exact Content-Length. undici's FormData (the web one) loads its whole fetch stack and moves
 // a file through Blob streams in 64 KiB pieces; this sends the same bytes with none of that.
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { open, stat } from 'node:fs/promises';
 
 export type Part = { name: string; value: string } | { name: string; path: string; filename: string; contentType?: string };
 
 export interface MultipartBody {
   headers: Record<string, string>;
-  /** A fresh stream of the whole body (each attempt of a request reads the file again). */
-  body: () => Readable;
+  /** The whole body afresh (each attempt of a request reads the file again); see fileBytes for how its pieces may be used. */
+  body: () => AsyncIterable<Buffer>;
+}
+
+const READ_BYTES = 1 << 20;
+
+/**
+ * A file's bytes in 1 MiB reads into two buffers used in turn, not a new buffer per read (fresh
+ * memory costs page faults and garbage: 64 MiB upload CPU 160 -> 110 ms, RSS 86 -> 56 MB). Safe
+ * only for a consumer that is done with a piece before it asks for the next but one: undici's
+ * iterable body, which asks for the next piece once the last is written to the socket (a 1 MiB
+ * write is above any socket's high-water mark, so it waits for 'drain'). A short read, the
+ * file's end, is copied. test/http/multipart-reused-reads.test.ts holds undici to this.
+ */
+async function* fileBytes(path: string, onBytes: (bytes: number) => void): AsyncGenerator<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buffers = [Buffer.allocUnsafe(READ_BYTES), Buffer.allocUnsafe(READ_BYTES)];
+    for (let turn = 0; ; turn ^= 1) {
+      const buffer = buffers[turn]!;
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      yield bytesRead === buffer.length ? buffer : Buffer.from(buffer.subarray(0, bytesRead));
+      onBytes(bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Quotes a name as browsers do in Content-Disposition: `"`, CR and LF percent-encoded. */
@@ -47,19 +71,12 @@ export async function multipartBody(parts: Part[], onFileBytes?: (sent: number) 
   async function* stream(): AsyncGenerator<Buffer> {
     let sent = 0;
     for (const piece of pieces) {
-      if (Buffer.isBuffer(piece)) {
-        yield piece;
-        continue;
-      }
-      for await (const chunk of createReadStream(piece.path, { highWaterMark: 1 << 20 })) {
-        yield chunk as Buffer;
-        sent += (chunk as Buffer).length;
-        onFileBytes?.(sent);
-      }
+      if (Buffer.isBuffer(piece)) yield piece;
+      else yield* fileBytes(piece.path, (bytes) => onFileBytes?.((sent += bytes)));
     }
   }
   return {
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) },
-    body: () => Readable.from(stream(), { objectMode: false }),
+    body: stream,
   };
 }

@@ -10,9 +10,10 @@ import { multipartBody } from '../../src/http/multipart.js';
 const dir = mkdtempSync(join(tmpdir(), 'wes-multipart-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+/** The body's pieces, each copied as it comes: a file's pieces share their memory with later ones. */
+async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(c as Buffer);
+  for await (const c of stream) chunks.push(Buffer.from(c));
   return Buffer.concat(chunks);
 }
 
