@@ -1,12 +1,23 @@
 // esbuild plugins of scripts/build.mjs, in their own module so tests can bundle with them.
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 
-// Node modules that dependencies load at start-up but a command never uses. Left out, every
-// command that makes a request starts sooner (test/cli/start-up-builtins.test.ts checks `jobs get`
-// loads none of them and pins the dependency sources relied on here):
-// - undici's HTTP/2 client requires `node:http2` (with tls and its crypto) as it loads; it already
-//   falls back when http2 is missing, and uses it only with `allowH2`, which wes never sets.
+const require = createRequire(import.meta.url);
+
+// What dependencies load at start-up but wes never uses, left out or loaded only when used: every
+// command that makes a request starts sooner. test/cli/start-up-builtins.test.ts checks what
+// `jobs get` loads, test/http/undici-trimmed.test.ts and undici-lazy-http.test.ts pin undici's
+// sources relied on here, so an upgrade that changes them fails the suite (or this build).
+// - undici's HTTP/2 client (client-h2.js) runs only for a connection that negotiated h2, which
+//   undici offers only with `allowH2` or `useH2c`; wes sets neither. It is replaced by a function
+//   that says so, which also keeps `node:http2` (with tls and its crypto) out.
+// - undici's fetch body (web/fetch/body.js, and with it ~95 KB of fetch, FormData and WebIDL code
+//   V8 parsed on every start, ~1.6 ms) is required only to send a FormData body; wes sends its
+//   multipart uploads as streams (src/http/multipart.ts) and never a FormData.
+// - undici's HTTP parser is WebAssembly written into JavaScript as base64 (two variants, 145 KB of
+//   string V8 scanned on every start): the build writes the bytes beside the chunks
+//   (`llhttpWasmFiles`) and the modules read them when the first connection needs them.
 // - commander requires `node:child_process` for executable subcommands, which wes has none of:
 //   it gets a `spawn` that loads child_process on first use.
 // - undici requires `node:http` (9 more modules, ~2 ms of CPU) for two things. core/util checks
@@ -19,24 +30,40 @@ export const skipUnusedBuiltins = {
   name: 'skip-unused-builtins',
   setup(b) {
     const from = (file) => (args) => file.test(args.importer.replaceAll('\\', '/'));
-    const undiciH2 = from(/\/undici\/lib\/dispatcher\/client-h2\.js$/);
+    const undiciClient = from(/\/undici\/lib\/dispatcher\/client\.js$/);
+    const undiciH1 = from(/\/undici\/lib\/dispatcher\/client-h1\.js$/);
     const commander = from(/\/commander\/lib\/command\.js$/);
-    b.onResolve({ filter: /^node:http2$/ }, (args) => (undiciH2(args) ? { path: 'http2', namespace: 'wes-absent' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'wes-absent' }, () => ({
-      contents: "throw Object.assign(new Error('node:http2 is left out of the wes bundle'), { code: 'ERR_UNKNOWN_BUILTIN_MODULE' });",
+    const stub = (namespace, contents) => b.onLoad({ filter: /.*/, namespace }, () => ({ contents, loader: 'js' }));
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => (undiciClient(args) ? { path: 'client-h2', namespace: 'wes-no-h2' } : undefined));
+    stub('wes-no-h2', "module.exports = function connectH2 () { throw new Error('HTTP/2 is left out of the wes bundle (undici offers h2 only with allowH2 or useH2c)') };");
+    b.onResolve({ filter: /^\.\.\/web\/fetch\/body\.js$/ }, (args) => (undiciH1(args) ? { path: 'body', namespace: 'wes-no-formdata' } : undefined));
+    stub('wes-no-formdata', "module.exports = { extractBody () { throw new Error('FormData request bodies are left out of the wes bundle') } };");
+    b.onResolve({ filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) =>
+      undiciH1(args) ? { path: args.path.endsWith('_simd-wasm.js') ? LLHTTP_WASM.simd : LLHTTP_WASM.plain, namespace: 'wes-wasm-file' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'wes-wasm-file' }, (args) => ({
+      contents: `module.exports = require('node:fs').readFileSync(require.resolve('./${args.path}'));`,
       loader: 'js',
     }));
     b.onResolve({ filter: /^node:child_process$/ }, (args) => (commander(args) ? { path: 'child_process', namespace: 'wes-lazy' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'wes-lazy' }, () => ({
-      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
-      loader: 'js',
-    }));
+    stub('wes-lazy', "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };");
     const patched = (file, patch) =>
       b.onLoad({ filter: file }, async (args) => ({ contents: patch(await readFile(args.path, 'utf8')), loader: 'js', resolveDir: dirname(args.path) }));
     patched(/[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/, lazyIncomingMessage);
     patched(/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, lazyMaxHeaderSize);
   },
 };
+
+/** The files undici's two llhttp builds are written to, beside the chunk that reads them. */
+export const LLHTTP_WASM = { simd: 'undici-llhttp-simd.wasm', plain: 'undici-llhttp.wasm' };
+
+/** [file name, bytes] of undici's llhttp WebAssembly, as its modules export them. */
+export function llhttpWasmFiles() {
+  return [
+    [LLHTTP_WASM.simd, require('undici/lib/llhttp/llhttp_simd-wasm.js')],
+    [LLHTTP_WASM.plain, require('undici/lib/llhttp/llhttp-wasm.js')],
+  ];
+}
 
 /**
  * Applies exact text edits to one of undici's files. Throws when its text changed (a new undici):

@@ -5,10 +5,11 @@
 import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import { skipUnusedBuiltins } from './build-plugins.mjs';
+import { llhttpWasmFiles, skipUnusedBuiltins } from './build-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -16,7 +17,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const dist = `${root}dist`;
 const staging = `${root}dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
-await build({
+const built = await build({
   entryPoints: { cli: 'src/cli.ts', 'dev-server': 'src/dev-server/index.ts', index: 'src/index.ts' },
   outdir: staging,
   bundle: true,
@@ -34,7 +35,14 @@ await build({
   define: { __WES_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   plugins: [skipUnusedBuiltins],
+  metafile: true,
 });
+// undici's WebAssembly HTTP parser, read by the chunk that holds its loader (see build-plugins.mjs).
+const wasmReaders = Object.entries(built.metafile.outputs).filter(([, out]) => Object.keys(out.inputs).some((input) => input.startsWith('wes-wasm-file:')));
+if (wasmReaders.length === 0) throw new Error("no output reads undici's llhttp WebAssembly: check skipUnusedBuiltins");
+// They resolve the files with the bundle's `require`, made in esbuild's shared runtime chunk: both are chunks.
+if (wasmReaders.some(([file]) => dirname(resolve(root, file)) !== `${staging}/chunks`)) throw new Error("undici's llhttp loader left dist/chunks: check skipUnusedBuiltins");
+for (const [name, bytes] of llhttpWasmFiles()) writeFileSync(`${staging}/chunks/${name}`, bytes);
 const retired = `${root}dist.old-${process.pid}`;
 if (existsSync(dist)) renameSync(dist, retired);
 renameSync(staging, dist);
