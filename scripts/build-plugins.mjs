@@ -18,6 +18,9 @@ const require = createRequire(import.meta.url);
 // - undici's HTTP parser is WebAssembly written into JavaScript as base64 (two variants, 145 KB of
 //   string V8 scanned on every start): the build writes the bytes beside the chunks
 //   (`llhttpWasmFiles`) and the modules read them when the first connection needs them.
+// - undici requires `node:assert` (4 modules, ~1.5 % of `jobs get`'s instructions) in most files,
+//   and only calls it (`assert(condition)`, never a method): it gets an assert that loads
+//   node:assert to throw when a condition fails, which an undici that works never does.
 // - commander requires `node:child_process` for executable subcommands, which wes has none of:
 //   it gets a `spawn` that loads child_process on first use.
 // - undici requires `node:http` (9 more modules, ~2 ms of CPU) for two things. core/util checks
@@ -45,6 +48,8 @@ export const skipUnusedBuiltins = {
       contents: `module.exports = require('node:fs').readFileSync(require.resolve('./${args.path}'));`,
       loader: 'js',
     }));
+    b.onResolve({ filter: /^node:assert$/ }, (args) => (/[\\/]undici[\\/]lib[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'wes-lazy-assert' } : undefined));
+    stub('wes-lazy-assert', "module.exports = function assert (...args) { if (!args[0]) require('node:assert')(...args) };");
     b.onResolve({ filter: /^node:child_process$/ }, (args) => (commander(args) ? { path: 'child_process', namespace: 'wes-lazy' } : undefined));
     stub('wes-lazy', "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };");
     const patched = (file, patch) =>

@@ -1,15 +1,16 @@
 // The build keeps node:http out of undici's load (scripts/build-plugins.mjs edits two of its files)
-// and wes passes Node's header limit itself (nodeMaxHeaderSize). This bundles the two edited files
+// and wes passes Node's header limit itself (nodeMaxHeaderSize); undici's node:assert loads only
+// when an assertion fails. This bundles the two edited files
 // with the build's own plugin and checks they behave as undici's originals: `destroy` still treats
 // an http.IncomingMessage specially, a Client without maxHeaderSize still gets Node's limit. Then
 // the built CLI: a header above 16 KiB is refused by default and accepted when Node's
 // --max-http-header-size says so, as undici reading node:http would do.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +58,26 @@ describe('undici as the build edits it', () => {
     };
     expect(limit(new edited.Client('http://127.0.0.1:9'))).toBe(http.maxHeaderSize);
     expect(limit(new edited.Client('http://127.0.0.1:9', { maxHeaderSize: 1234 }))).toBe(1234);
+  });
+
+  it("undici's assert loads node:assert only to throw its AssertionError", async () => {
+    const lib = join(dir, 'undici/lib');
+    mkdirSync(lib, { recursive: true });
+    writeFileSync(join(lib, 'uses-assert.js'), "module.exports = require('node:assert');");
+    const out = join(dir, 'assert.cjs');
+    await build({ entryPoints: [join(lib, 'uses-assert.js')], outfile: out, bundle: true, platform: 'node', format: 'cjs', plugins: [skipUnusedBuiltins], logLevel: 'error' });
+    const lazy = require(out) as (value: unknown, message?: string) => void;
+    expect(lazy).not.toBe(require('node:assert'));
+    expect(lazy(1)).toBeUndefined();
+    expect(() => lazy(0, 'broken')).toThrow(expect.objectContaining({ name: 'AssertionError', code: 'ERR_ASSERTION', message: 'broken' }));
+    expect(() => lazy(null)).toThrow(expect.objectContaining({ name: 'AssertionError', code: 'ERR_ASSERTION' }));
+    // undici calls assert and nothing of it, in every file of the parts wes bundles:
+    const undiciLib = join(dirname(require.resolve('undici/package.json')), 'lib');
+    for (const part of ['core', 'api', 'dispatcher', 'handler', 'util']) {
+      for (const file of readdirSync(join(undiciLib, part)).filter((f) => f.endsWith('.js'))) {
+        expect(readFileSync(join(undiciLib, part, file), 'utf8'), `${part}/${file}`).not.toMatch(/\bassert\.\w/);
+      }
+    }
   });
 
   it("nodeMaxHeaderSize() is node:http's limit", () => {
