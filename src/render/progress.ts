@@ -4,6 +4,7 @@ import ora, { type Ora } from 'ora';
 import type { IOStreams } from './io.js';
 import { sanitizeLine } from './sanitize.js';
 import { PicturePane, paneRows, type PaneContent } from './pictures/pane.js';
+import { LineDisplay, sanitizeLines } from './line-display.js';
 
 /** Where a picture can be kept in place under the progress line (a live spinner only). */
 export interface ProgressPicture {
@@ -89,39 +90,8 @@ class SpinnerDisplay implements ProgressDisplay {
   }
 }
 
-class LineDisplay implements ProgressDisplay {
-  private last = '';
-  constructor(private readonly io: IOStreams, initial: string) {
-    this.update(initial);
-  }
-  update(text: string): void {
-    const line = sanitizeLines(text);
-    if (line === this.last) return;
-    this.last = line;
-    this.io.info(line);
-  }
-  log(line: string): void {
-    this.io.info(sanitizeLine(line));
-  }
-  succeed(text: string): void {
-    this.io.info(sanitizeLine(text));
-  }
-  fail(text: string): void {
-    this.io.warn(sanitizeLine(text));
-  }
-  showPicture(): void {}
-  pictureRows(): number {
-    return 0;
-  }
-  stop(): void {}
-}
-
 /** How many lines the spinner's text takes (the picture goes under them). */
 function lineCount(text: string): number {
   return text.split('\n').length;
 }
 
-/** ProgressDisplay may span a few lines (one per transfer): each sanitized, the breaks kept. */
-function sanitizeLines(text: string): string {
-  return text.split('\n').map(sanitizeLine).join('\n');
-}

@@ -4,7 +4,8 @@
 // spinner of render/progress); elsewhere a plain line at most every PLAIN_EVERY_MS.
 import { formatBytes } from './byte-count.js';
 import type { IOStreams } from './io.js';
-import { createProgressDisplay, type ProgressDisplay } from './progress.js';
+import { LineDisplay } from './line-display.js';
+import type { ProgressDisplay } from './progress.js';
 
 export interface TransferSample {
   name: string;
@@ -63,21 +64,35 @@ export interface TransferDisplayOptions {
   now?: () => number;
 }
 
+/**
+ * The spinner on a terminal that animates, else plain lines. The spinner's module (ora and its
+ * dependencies, ~30 ms of CPU and 7 MB to load) is imported only for the terminal: a download or
+ * upload run by a script never loads it.
+ */
+async function openProgressDisplay(io: IOStreams, initial: string): Promise<ProgressDisplay> {
+  if (!io.canAnimate) return new LineDisplay(io, initial);
+  return (await import('./progress.js')).createProgressDisplay(io, initial);
+}
+
 /** Turns progress events into the progress line(s). */
 export class TransferDisplay {
-  private readonly progress: ProgressDisplay;
   private readonly now: () => number;
   private readonly current = new Map<string, TransferSample>();
   private readonly meters = new Map<string, RateMeter>();
   private readonly totalMeter = new RateMeter();
   private lastDraw = 0;
 
-  constructor(
+  static async open(io: IOStreams, options: TransferDisplayOptions): Promise<TransferDisplay> {
+    const progress = await openProgressDisplay(io, `${options.verb} ${options.count === 1 ? '1 file' : `${options.count} files`}`);
+    return new TransferDisplay(io, options, progress);
+  }
+
+  private constructor(
     private readonly io: IOStreams,
     private readonly options: TransferDisplayOptions,
+    private readonly progress: ProgressDisplay,
   ) {
     this.now = options.now ?? Date.now;
-    this.progress = createProgressDisplay(io, `${options.verb} ${options.count === 1 ? '1 file' : `${options.count} files`}`);
   }
 
   /** One progress event; redraws at most every REDRAW_MS (PLAIN_EVERY_MS without a terminal). */

@@ -38,10 +38,10 @@ describe('transfer progress', () => {
     expect(m.rate()).toBeCloseTo((50 * MiB) / 1, -3);
   });
 
-  it('one line per file for a few, one total for many; plain lines at most every 2 s off a terminal', () => {
+  it('one line per file for a few, one total for many; plain lines at most every 2 s off a terminal', async () => {
     const { io, err } = plainIo();
     let now = 0;
-    const few = new TransferDisplay(io, { verb: 'downloading', count: 2, totalBytes: 4 * GiB, now: () => now });
+    const few = await TransferDisplay.open(io, { verb: 'downloading', count: 2, totalBytes: 4 * GiB, now: () => now });
     few.update({ name: 'a.png', bytes: 0, total: 2 * GiB });
     few.update({ name: 'b.png', bytes: 0, total: 2 * GiB });
     now = 1000;
@@ -54,7 +54,7 @@ describe('transfer progress', () => {
     expect(printed[0]).toBe('downloading 2 files');
     expect(printed.length).toBeLessThanOrEqual(4);
 
-    const many = new TransferDisplay(io, { verb: 'downloading', count: 12, totalBytes: 12 * GiB, now: () => now });
+    const many = await TransferDisplay.open(io, { verb: 'downloading', count: 12, totalBytes: 12 * GiB, now: () => now });
     for (let i = 0; i < 12; i++) many.update({ name: `f${i}`, bytes: i < 3 ? GiB : 0, total: GiB });
     now = 3500;
     for (let i = 3; i < 12; i++) many.update({ name: `f${i}`, bytes: 100 * MiB, total: GiB });

@@ -2,11 +2,11 @@
 // (blake3, streaming), ask for an asset over that blob (`from-hash`), and upload the file only
 // when the service holds no such blob, sending the hash so the service can check it. One run
 // never sends the same file twice.
-import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ApiError, UsageError } from '../../errors.js';
 import { blake3File } from '../../files/blake3.js';
+import { checkLocalFile } from '../../files/local-file.js';
 import { guessMediaType } from '../../files/media-type.js';
 import type { FetchedAsset, JobsClient } from './client.js';
 
@@ -20,6 +20,7 @@ export interface PlacedAsset extends FetchedAsset {
 
 /** Hears one upload as it goes (a progress line); told when it is over, however it ended. */
 export interface UploadObserver {
+  /** Bytes of the file handed to the connection so far (back to 0 when a request is retried). */
   sent(bytes: number): void;
   done(): void;
 }
@@ -29,16 +30,7 @@ export interface PlaceOptions {
   /** The name the asset is recorded under (default: the file's base name). */
   filePath?: string;
   /** Called when the file's bytes must be sent (the service lacks them). */
-  observeUpload?: (path: string, size: number) => UploadObserver | undefined;
-}
-
-/** Reads what a local file argument names, or a usage error (exit 2) saying why it cannot. */
-export async function checkLocalFile(path: string): Promise<number> {
-  const info = await stat(path).catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : (err.message ?? err.code)}`);
-  });
-  if (!info.isFile()) throw new UsageError(`${path} is not a regular file`);
-  return info.size;
+  observeUpload?: (path: string, size: number) => Promise<UploadObserver | undefined>;
 }
 
 export class AssetPlacer {
@@ -69,7 +61,7 @@ export class AssetPlacer {
       if (!(err instanceof ApiError) || err.code !== 'blob_not_found') throw err;
     }
     const contentType = options.contentType ?? guessMediaType(path);
-    const observer = options.observeUpload?.(path, size);
+    const observer = await options.observeUpload?.(path, size);
     try {
       const created = await this.client.uploadAsset({ path, contentType, filePath, expectedHash: hash, idempotencyKey: randomUUID(), onProgress: observer && ((sent) => observer.sent(sent)) });
       return { ...created, hash, uploaded: true, path };

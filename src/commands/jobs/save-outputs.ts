@@ -18,18 +18,18 @@ export interface SaveReport {
 }
 
 /** Bytes, rate and time left for large downloads: redrawn on a terminal, a plain line now and then elsewhere. */
-function progressDisplay(f: Factory, job: FetchedJob): { onProgress?: (p: DownloadProgress) => void; progress?: TransferDisplay } {
+async function progressDisplay(f: Factory, job: FetchedJob): Promise<{ onProgress?: (p: DownloadProgress) => void; progress?: TransferDisplay }> {
   const sizes = job.job.outputs.map((o) => o.size_bytes ?? null);
   const large = sizes.some((s) => (s ?? 0) >= SHOWN_FROM_BYTES);
   if (f.io.quiet || f.io.json || !large) return {};
   const totalBytes = sizes.every((s) => s !== null) ? sizes.reduce<number>((a, s) => a + s!, 0) : null;
-  const progress = new TransferDisplay(f.io, { verb: 'downloading', count: sizes.length, totalBytes });
+  const progress = await TransferDisplay.open(f.io, { verb: 'downloading', count: sizes.length, totalBytes });
   return { progress, onProgress: (p) => progress.update(p) };
 }
 
 export async function saveOutputs(f: Factory, client: JobsClient, job: FetchedJob, dir: string, report: SaveReport): Promise<SavedOutput[]> {
   const { io } = f;
-  const display = progressDisplay(f, job);
+  const display = await progressDisplay(f, job);
   let result;
   const kept: KeptPart[] = [];
   try {
