@@ -1,7 +1,7 @@
 // esbuild plugins of scripts/build.mjs, in their own module so tests can bundle with them.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
@@ -131,4 +131,43 @@ export function lazyMaxHeaderSize(source) {
     ],
     /\bhttp\b(?! module)/,
   );
+}
+
+/**
+ * A plugin for a second build that makes esbuild put the CLI's shared modules in few chunks.
+ * esbuild groups modules into chunks by the set of entries (dynamic imports included) that reach
+ * them, so a module that `program.ts` and two command modules import landed in its own small
+ * chunk, and `jobs get` loaded 37 ES modules (each resolved, read and linked: ~0.8 M
+ * instructions apiece). But every command module is loaded by program's action, after program and
+ * factory: so each of the CLI's dynamic entries (from `firstBuild`'s metafile) now imports
+ * program.ts and factory.ts first (factory.ts imports program.ts), which at run time are already
+ * there, and all the modules of their closures share one set of entries: one chunk each. Nothing
+ * the library entry (index.ts) or the dev-server entry can load, statically or dynamically, is
+ * touched: they never load the CLI. `jobs get` loads 16 modules; `wes --help` 8 instead of 20.
+ */
+export function programFirst(root, firstBuild) {
+  const outputs = firstBuild.outputs;
+  const program = resolve(root, 'src/program.ts');
+  const factory = resolve(root, 'src/factory.ts');
+  const dynamicEntries = new Set(Object.values(outputs).flatMap((out) => (out.entryPoint ? [resolve(root, out.entryPoint)] : [])));
+  const reach = (file, seen) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imp of outputs[file].imports) if (!imp.external) reach(imp.path, seen);
+  };
+  const notCli = new Set();
+  for (const [file, out] of Object.entries(outputs)) if (out.entryPoint && /^src\/(index|dev-server\/index)\.ts$/.test(out.entryPoint)) reach(file, notCli);
+  const untouched = new Set([program, resolve(root, 'src/cli.ts')]);
+  for (const file of notCli) for (const input of Object.keys(outputs[file].inputs)) untouched.add(resolve(root, input));
+  if (untouched.has(factory)) throw new Error('src/factory.ts is reachable from the library or the dev-server: update programFirst');
+  return {
+    name: 'program-first',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+        if (!dynamicEntries.has(args.path) || untouched.has(args.path)) return undefined;
+        const first = args.path === factory ? [program] : [program, factory];
+        return { contents: `${first.map((f) => `import ${JSON.stringify(f)};`).join(' ')}\n${await readFile(args.path, 'utf8')}`, loader: 'ts' };
+      });
+    },
+  };
 }

@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import { llhttpWasmFiles, skipUnusedBuiltins } from './build-plugins.mjs';
+import { llhttpWasmFiles, programFirst, skipUnusedBuiltins } from './build-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -17,7 +17,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const dist = `${root}dist`;
 const staging = `${root}dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
-const built = await build({
+const options = {
   entryPoints: { cli: 'src/cli.ts', 'dev-server': 'src/dev-server/index.ts', index: 'src/index.ts' },
   outdir: staging,
   bundle: true,
@@ -36,7 +36,10 @@ const built = await build({
   logLevel: 'warning',
   plugins: [skipUnusedBuiltins],
   metafile: true,
-});
+};
+// Twice: the first build's metafile says which modules are the CLI's dynamic entries (programFirst).
+const firstBuild = await build({ ...options, write: false });
+const built = await build({ ...options, plugins: [...options.plugins, programFirst(root, firstBuild.metafile)] });
 // undici's WebAssembly HTTP parser, read by the chunk that holds its loader (see build-plugins.mjs).
 const wasmReaders = Object.entries(built.metafile.outputs).filter(([, out]) => Object.keys(out.inputs).some((input) => input.startsWith('wes-wasm-file:')));
 if (wasmReaders.length === 0) throw new Error("no output reads undici's llhttp WebAssembly: check skipUnusedBuiltins");

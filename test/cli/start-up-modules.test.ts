@@ -1,0 +1,52 @@
+// The CLI's shared modules are in few chunks (programFirst in scripts/build-plugins.mjs): each ES
+// module costs its resolve, read and link on every start. This counts the modules the built CLI
+// loads for `jobs get` and `--help`, and checks the library entry still loads no CLI code
+// (program, commander, factory) although every command module now imports program and factory.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { bytesWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
+import { useTempDir, wesAgainst } from './jobs-env.js';
+
+const HOOK = join(import.meta.dirname, '../fixtures/start-up/list-loaded-modules.mjs');
+const DIST = resolve(import.meta.dirname, '../../dist');
+
+function loaded(list: string): string[] {
+  const urls = existsSync(list) ? readFileSync(list, 'utf8').split('\n') : [];
+  const files = [...new Set(urls.filter((url) => url.startsWith('file:') && url.includes('/dist/')))].map((url) => fileURLToPath(url));
+  rmSync(list, { force: true });
+  return files;
+}
+
+describe('ES modules loaded by the built CLI', () => {
+  const ctx = useDevServer({});
+  const wes = wesAgainst(() => ctx.server);
+  const dir = useTempDir();
+  const env = (list: string) => ({ NODE_OPTIONS: `--import ${HOOK}`, WES_TEST_MODULES_FILE: list });
+
+  it('`jobs get` loads few chunks, and `--help` fewer', async () => {
+    const id = (await submitJob(ctx.server, bytesWorkflow(64))).body.id as string;
+    await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
+    const list = join(dir(), 'modules.txt');
+    const get = await wes(['jobs', 'get', id, '--json'], { spawn: true, env: env(list) });
+    expect(get.code, get.stderr).toBe(0);
+    const forGet = loaded(list);
+    expect(forGet.some((f) => readFileSync(f, 'utf8').includes('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
+    expect(forGet.length).toBeLessThanOrEqual(20); // 16 when written; 37 before the chunks were merged
+
+    const help = await wes(['--help'], { spawn: true, env: env(list) });
+    expect(help.code).toBe(0);
+    expect(loaded(list).length).toBeLessThanOrEqual(10); // 8 when written; 20 before
+  });
+
+  it('the library entry loads none of the CLI', () => {
+    const list = join(dir(), 'library.txt');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(join(DIST, 'index.js'))})`], { env: { ...process.env, ...env(list) }, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    const files = loaded(list);
+    expect(files).toContain(join(DIST, 'index.js'));
+    for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toMatch(/^\/\/ (src\/program\.ts|src\/factory\.ts|node_modules\/commander\/)/m);
+  });
+});
