@@ -1,60 +1,14 @@
-// Appends a download's chunks to its part file in whole 1 MiB writes: each chunk is copied into
-// a batch buffer at once (a chunk is valid only while it is being taken: see ChunkedBody), full
-// batches are written one after another on the file's descriptor while the next one fills, and
-// their buffers are used again. More than two batches waiting holds the transfer back, so memory
-// stays at a few MiB whatever the speed of the disk against the network.
+// Appends a download's chunks to its part file as they arrive: one synchronous write of each chunk
+// on the file's descriptor, straight from the memory the socket read it into (a chunk is valid
+// only while it is being taken: see ChunkedBody), so there is no copy and nothing to keep. Writes
+// go to the page cache; the socket's kernel buffer holds what arrives meanwhile, as with curl.
+// Measured against copying chunks into 1 MiB batches written from the thread pool (1 GiB,
+// interleaved runs): CPU 1560-1670 -> 690 ms, wall 3.9-4.0 -> 1.8-2.4 s (curl: 770 ms, 2.0 s);
+// this machine copied the batches into the page cache many times slower than the socket's buffers.
+import { writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
-const BATCH_BYTES = 1 << 20;
-const MAX_WAITING = 2;
-
-export class PartWriter {
-  private readonly free: Buffer[] = [];
-  private batch: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
-  private used = 0;
-  /** Batch writes not yet done, oldest first; each starts when the one before it has ended. */
-  private readonly waiting: Promise<void>[] = [];
-  private error: unknown;
-
-  constructor(private readonly handle: FileHandle) {}
-
-  /** Copies `chunk` in; returns a promise when the caller should wait for a write before the next chunk. */
-  add(chunk: Uint8Array): Promise<void> | undefined {
-    if (this.error !== undefined) throw this.error;
-    for (let at = 0; at < chunk.length; ) {
-      const copied = Math.min(chunk.length - at, this.batch.length - this.used);
-      this.batch.set(chunk.subarray(at, at + copied), this.used);
-      this.used += copied;
-      at += copied;
-      if (this.used === this.batch.length) this.writeBatch();
-    }
-    return this.waiting.length >= MAX_WAITING ? this.waiting[0] : undefined;
-  }
-
-  /** Writes what is left and waits for every write; throws the first write's failure. */
-  async flush(): Promise<void> {
-    if (this.used > 0 && this.error === undefined) this.writeBatch();
-    while (this.waiting.length > 0) await this.waiting[this.waiting.length - 1]!.catch(() => undefined);
-    if (this.error !== undefined) throw this.error;
-  }
-
-  private writeBatch(): void {
-    const buffer = this.batch;
-    const length = this.used;
-    const before = this.waiting[this.waiting.length - 1] ?? Promise.resolve();
-    const write = before.then(() => this.writeAll(buffer, length));
-    this.waiting.push(write);
-    // Registered before anyone waiting on `write`, so they see it gone when they go on.
-    const done = () => void this.waiting.splice(this.waiting.indexOf(write), 1);
-    write.then(
-      () => (done(), this.free.push(buffer)),
-      (err: unknown) => (done(), (this.error ??= err)),
-    );
-    this.batch = this.free.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
-    this.used = 0;
-  }
-
-  private async writeAll(buffer: Buffer, length: number): Promise<void> {
-    for (let at = 0; at < length; ) at += (await this.handle.write(buffer, at, length - at, null)).bytesWritten;
-  }
+/** Writes all of `chunk` at the end of the part file (opened for appending); throws what the write throws. */
+export function appendChunk(part: FileHandle, chunk: Uint8Array): void {
+  for (let at = 0; at < chunk.length; ) at += writeSync(part.fd, chunk, at, chunk.length - at);
 }

@@ -14,7 +14,7 @@ import { createBlake3, formatBlake3, sameHash, type Blake3Hasher } from './blake
 import { updateFromFile } from '../util/blake3.js';
 import { checkExisting, type ExistingPolicy } from './existing.js';
 import { openPart } from './part-file.js';
-import { PartWriter } from './part-writer.js';
+import { appendChunk } from './part-writer.js';
 import { commitFile } from './safe-file.js';
 
 export interface OpenedBody {
@@ -74,9 +74,10 @@ export class IntegrityError extends WesError {
 }
 
 /**
- * Appends a body to the part file, hashing what arrives. When the body breaks, every byte that
- * did arrive is still written out, so the file holds exactly the hashed bytes and the download
- * can go on from there.
+ * Appends a body to the part file, hashing what arrives. Each chunk is written before it is
+ * hashed and counted, so when the body breaks the file holds exactly the hashed bytes (a write
+ * that fails part-way is caught by fetchRest, which trusts the file) and the download can go on
+ * from there.
  */
 async function appendBody(
   opened: ChunkedBody | Readable,
@@ -86,22 +87,19 @@ async function appendBody(
   onProgress?: (bytes: number) => void,
 ): Promise<{ received: number; failure?: unknown }> {
   const body = opened instanceof Readable ? chunksOf(opened) : opened;
-  const writer = new PartWriter(handle);
   let received = 0;
   let failure: unknown;
   try {
     await body.forEach((chunk) => {
+      appendChunk(handle, chunk);
       hasher.update(chunk);
       received += chunk.length;
-      const held = writer.add(chunk);
       onProgress?.(from + received);
-      return held;
     });
   } catch (err) {
     failure = err;
     body.destroy();
   }
-  await writer.flush();
   return { received, failure };
 }
 
