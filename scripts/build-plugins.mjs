@@ -21,6 +21,10 @@ const require = createRequire(import.meta.url);
 // - undici requires `node:assert` (4 modules, ~1.5 % of `jobs get`'s instructions) in most files,
 //   and only calls it (`assert(condition)`, never a method): it gets an assert that loads
 //   node:assert to throw when a condition fails, which an undici that works never does.
+// - wes's own code (not the dev-server's) uses three functions of `node:crypto` (16 modules, ~2 MB
+//   of memory) only to name a temp file, make an idempotency key or a multipart boundary, or hash
+//   a cache key: its imports get those functions, which load node:crypto when first called. The
+//   job history's key is hashed without it (src/config/history.ts), so `jobs get` never loads it.
 // - commander requires `node:child_process` for executable subcommands, which wes has none of:
 //   it gets a `spawn` that loads child_process on first use.
 // - undici requires `node:http` (9 more modules, ~2 ms of CPU) for two things. core/util checks
@@ -50,6 +54,13 @@ export const skipUnusedBuiltins = {
     }));
     b.onResolve({ filter: /^node:assert$/ }, (args) => (/[\\/]undici[\\/]lib[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'wes-lazy-assert' } : undefined));
     stub('wes-lazy-assert', "module.exports = function assert (...args) { if (!args[0]) require('node:assert')(...args) };");
+    b.onResolve({ filter: /^node:crypto$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) && !/[\\/]src[\\/]dev-server[\\/]/.test(args.importer) ? { path: 'crypto', namespace: 'wes-lazy-crypto' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'wes-lazy-crypto' }, () => ({
+      contents: LAZY_CRYPTO.map((name) => `export function ${name}(...args) { return require('node:crypto').${name}(...args); }`).join('\n'),
+      loader: 'js',
+    }));
     b.onResolve({ filter: /^node:child_process$/ }, (args) => (commander(args) ? { path: 'child_process', namespace: 'wes-lazy' } : undefined));
     stub('wes-lazy', "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };");
     const patched = (file, patch) =>
@@ -58,6 +69,9 @@ export const skipUnusedBuiltins = {
     patched(/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, lazyMaxHeaderSize);
   },
 };
+
+/** What wes's code imports from node:crypto (test/unit/lazy-crypto-bundle.test.ts checks it imports nothing else). */
+export const LAZY_CRYPTO = ['createHash', 'randomBytes', 'randomUUID'];
 
 /** The files undici's two llhttp builds are written to, beside the chunk that reads them. */
 export const LLHTTP_WASM = { simd: 'undici-llhttp-simd.wasm', plain: 'undici-llhttp.wasm' };

@@ -11,10 +11,11 @@
 // after the rewriter read it (a repeated line changes nothing: the history folds by id, and the
 // writer's own later lines come after it). Files are opened with O_NOFOLLOW and the folder is
 // checked to be a real folder of ours, so a planted symbolic link is never written through.
-import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import envPaths from 'env-paths';
 import { replaceFileSync } from '../files/replace-file.js';
 
@@ -73,7 +74,8 @@ export class JobHistory {
     baseUrl: string,
     private readonly limits: HistoryLimits = DEFAULT_LIMITS,
   ) {
-    const key = createHash('sha256').update(`${profile}\n${baseUrl}`).digest('hex').slice(0, 16);
+    // SHA-256 in JavaScript: node:crypto would cost every job command ~2 MB of memory and 16 modules.
+    const key = bytesToHex(sha256(utf8ToBytes(`${profile}\n${baseUrl}`))).slice(0, 16);
     this.path = join(dir, 'history', `jobs-${key}.ndjson`);
   }
 

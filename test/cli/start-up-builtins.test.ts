@@ -20,7 +20,7 @@ describe('start-up of the built CLI', () => {
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
 
-  it('`jobs get` answers without loading node:http2, node:tls, node:child_process, node:http, node:perf_hooks or node:assert', async () => {
+  it('`jobs get` answers without loading node:http2, node:tls, node:child_process, node:http, node:perf_hooks, node:assert or node:crypto', async () => {
     const id = (await submitJob(ctx.server, bytesWorkflow(1024))).body.id as string;
     await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
     const list = join(dir(), 'builtins.txt');
@@ -30,7 +30,7 @@ describe('start-up of the built CLI', () => {
     const loaded = readFileSync(list, 'utf8').split('\n');
     rmSync(list);
     expect(loaded).toContain('NativeModule net'); // the list is real: a request was made
-    for (const name of ['http2', 'tls', 'child_process', 'http', 'perf_hooks', 'assert']) expect(loaded).not.toContain(`NativeModule ${name}`);
+    for (const name of ['http2', 'tls', 'child_process', 'http', 'perf_hooks', 'assert', 'crypto']) expect(loaded).not.toContain(`NativeModule ${name}`);
   });
 
   it('commander only spawns from child_process', () => {
