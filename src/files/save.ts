@@ -14,7 +14,7 @@ import { createBlake3, formatBlake3, sameHash, type Blake3Hasher } from './blake
 import { updateFromFile } from '../util/blake3.js';
 import { checkExisting, type ExistingPolicy } from './existing.js';
 import { openPart } from './part-file.js';
-import { appendChunk } from './part-writer.js';
+import { PartAppender } from './part-writer.js';
 import { commitFile } from './safe-file.js';
 
 export interface OpenedBody {
@@ -74,10 +74,9 @@ export class IntegrityError extends WesError {
 }
 
 /**
- * Appends a body to the part file, hashing what arrives. Each chunk is written before it is
- * hashed and counted, so when the body breaks the file holds exactly the hashed bytes (a write
- * that fails part-way is caught by fetchRest, which trusts the file) and the download can go on
- * from there.
+ * Appends a body to the part file, hashing what arrives. When the body breaks, every byte that
+ * did arrive is still written out, so the file holds exactly the hashed bytes (a write that fails
+ * part-way is caught by fetchRest, which trusts the file) and the download can go on from there.
  */
 async function appendBody(
   opened: ChunkedBody | Readable,
@@ -87,11 +86,12 @@ async function appendBody(
   onProgress?: (bytes: number) => void,
 ): Promise<{ received: number; failure?: unknown }> {
   const body = opened instanceof Readable ? chunksOf(opened) : opened;
+  const part = new PartAppender(handle);
   let received = 0;
   let failure: unknown;
   try {
     await body.forEach((chunk) => {
-      appendChunk(handle, chunk);
+      part.add(chunk);
       hasher.update(chunk);
       received += chunk.length;
       onProgress?.(from + received);
@@ -100,6 +100,7 @@ async function appendBody(
     failure = err;
     body.destroy();
   }
+  part.flush();
   return { received, failure };
 }
 

@@ -1,13 +1,14 @@
-// appendChunk against a real file: chunks of every size, each taken only while it is valid (the
-// caller's memory is reused at once, as the bulk sockets do), end up in the file in order; a write
-// that fails throws at once, so the download stops with the disk's reason.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// PartAppender against a real file: chunks of every size, large and small, each taken only while
+// it is valid (the caller's memory is reused at once, as the bulk sockets do), end up in the file
+// in order after the bytes already there, with small ones gathered into few writes; a write that
+// fails throws, so the download stops with the disk's reason.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendChunk } from '../../src/files/part-writer.js';
+import { PartAppender } from '../../src/files/part-writer.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -17,29 +18,45 @@ function tempFile(): string {
   return join(dir, 'out.part');
 }
 
-describe('appendChunk', () => {
-  it('appends chunks of every size in order after the bytes already there, each written before its memory is reused', async () => {
+describe('PartAppender', () => {
+  it('appends large and small chunks in order after the bytes already there, each taken before its memory is reused', async () => {
     const path = tempFile();
     writeFileSync(path, 'kept ');
     const handle = await open(path, 'a');
-    const source = randomBytes(5 << 20);
-    const scratch = Buffer.alloc(3 << 20);
+    const part = new PartAppender(handle);
+    const source = randomBytes(6 << 20);
+    const scratch = Buffer.alloc(2 << 20);
     for (let at = 0, n = 1; at < source.length; n++) {
-      const size = Math.min(source.length - at, (n * 104_729) % (3 << 20) || 1);
+      // TLS-sized records, with now and then a large read.
+      const size = Math.min(source.length - at, n % 7 === 0 ? (n * 104_729) % (2 << 20) || 1 : (n * 7919) % 16_384 || 1);
       source.copy(scratch, 0, at, at + size);
-      appendChunk(handle, scratch.subarray(0, size));
-      scratch.fill(0xee, 0, size); // the chunk is no longer valid once appendChunk returns
+      part.add(scratch.subarray(0, size));
+      scratch.fill(0xee, 0, size); // the chunk is no longer valid once add returns
       at += size;
     }
+    part.flush();
     await handle.close();
     expect(readFileSync(path).equals(Buffer.concat([Buffer.from('kept '), source]))).toBe(true);
+  });
+
+  it('keeps small chunks until flushed, and then writes them', async () => {
+    const path = tempFile();
+    const handle = await open(path, 'a');
+    const part = new PartAppender(handle);
+    part.add(Buffer.from('abc'));
+    part.add(Buffer.from('def'));
+    expect(statSync(path).size).toBe(0);
+    part.flush();
+    expect(readFileSync(path, 'utf8')).toBe('abcdef');
+    await handle.close();
   });
 
   it('throws the failure of a write', async () => {
     const path = tempFile();
     writeFileSync(path, '');
     const handle = await open(path, 'r'); // not open for writing: the write fails with EBADF
-    expect(() => appendChunk(handle, Buffer.alloc(100))).toThrow(expect.objectContaining({ code: 'EBADF' }));
+    const part = new PartAppender(handle);
+    expect(() => part.add(Buffer.alloc(100 * 1024))).toThrow(expect.objectContaining({ code: 'EBADF' }));
     await handle.close();
   });
 });
