@@ -45,6 +45,15 @@ export function parseModelId(id: string): ModelRef {
   return { provider, model, id };
 }
 
+/**
+ * Whether `provider/model` is a valid model id: parseModelId's rules on the two segments, building
+ * nothing (a catalog walk checks 10 000 entries).
+ */
+export function isModelIdOf(provider: string, model: string): boolean {
+  const length = provider.length + 1 + model.length;
+  return provider.length > 0 && provider.length <= PROVIDER_MAX && model.length > 0 && model.length <= MODEL_MAX && length <= MODEL_ID_MAX && SEGMENT.test(provider) && SEGMENT.test(model);
+}
+
 export function isModelId(id: string): boolean {
   try {
     parseModelId(id);

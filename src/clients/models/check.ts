@@ -2,7 +2,7 @@
 // malformed answer becomes one clear error instead of a crash later on.
 import type { HttpResponse } from '../../http/client.js';
 import type { WesError } from '../../errors.js';
-import { isModelId } from '../../protocol/model-ids.js';
+import { isModelId, isModelIdOf } from '../../protocol/model-ids.js';
 import { isObject } from '../../protocol/openapi-document.js';
 import type { RouterModelDetail, RouterModelListEntry, RouterModelListResponse } from '../../protocol/models.js';
 import { badResponse as badResponseOf } from '../shared/response-check.js';
@@ -15,8 +15,12 @@ export function badResponse(what: string, res: HttpResponse<unknown>): WesError 
 function entryProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'is not an object';
   for (const key of ['id', 'provider', 'model'] as const) if (typeof value[key] !== 'string') return `has no string \`${key}\``;
-  if (!isModelId(value.id as string)) return `has an id that breaks the model id rules (${JSON.stringify(value.id)})`;
-  if (value.id !== `${value.provider}/${value.model}`) return 'has an id that is not provider/model';
+  // The id is provider/model in every good entry: checking the two segments checks the id.
+  const same = value.id === `${value.provider as string}/${value.model as string}`;
+  if (same ? !isModelIdOf(value.provider as string, value.model as string) : !isModelId(value.id as string)) {
+    return `has an id that breaks the model id rules (${JSON.stringify(value.id)})`;
+  }
+  if (!same) return 'has an id that is not provider/model';
   if (!isObject(value.billing) || typeof value.billing.charges_on_policy_rejection !== 'string') return 'has no `billing.charges_on_policy_rejection`';
   return undefined;
 }
@@ -27,7 +31,8 @@ function checkEntry(value: unknown, where: string, res: HttpResponse<unknown>): 
   return value as RouterModelListEntry;
 }
 
-export function checkListPage(res: HttpResponse<unknown>): RouterModelListResponse {
+/** The page's own fields (not its entries: checkListEntries does). */
+export function checkListFields(res: HttpResponse<unknown>): RouterModelListResponse {
   const body = res.body;
   if (!isObject(body)) throw badResponse('the model list is not a JSON object', res);
   if (!Array.isArray(body.data)) throw badResponse('the model list has no `data` array', res);
@@ -36,8 +41,17 @@ export function checkListPage(res: HttpResponse<unknown>): RouterModelListRespon
   if (body.has_more && (typeof body.next_cursor !== 'string' || body.next_cursor === '')) {
     throw badResponse('the model list says has_more but gives no `next_cursor`', res);
   }
-  body.data.forEach((entry, i) => checkEntry(entry, `entry ${i} of the model list`, res));
   return body as unknown as RouterModelListResponse;
+}
+
+export function checkListEntries(page: RouterModelListResponse, res: HttpResponse<unknown>): void {
+  page.data.forEach((entry, i) => checkEntry(entry, `entry ${i} of the model list`, res));
+}
+
+export function checkListPage(res: HttpResponse<unknown>): RouterModelListResponse {
+  const page = checkListFields(res);
+  checkListEntries(page, res);
+  return page;
 }
 
 export function checkDetail(res: HttpResponse<unknown>): RouterModelDetail {

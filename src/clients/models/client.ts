@@ -1,6 +1,6 @@
 // A typed client for the models API (the model router). No printing: commands decide what to show.
 import type { HttpClient, HttpResponse } from '../../http/client.js';
-import { checkDetail, checkListPage } from './check.js';
+import { checkDetail, checkListEntries, checkListFields, checkListPage } from './check.js';
 import { modelPath, type ModelRef } from '../../protocol/model-ids.js';
 import type { RouterModelDetail, RouterModelListResponse } from '../../protocol/models.js';
 
@@ -19,13 +19,31 @@ export interface RunAnswer {
   requestId: string | undefined;
 }
 
+export interface PageParams {
+  limit?: number;
+  cursor?: string;
+}
+
 export class ModelsClient {
   constructor(private readonly http: HttpClient) {}
 
   /** One catalog page; `limit` and `cursor` go to the server exactly as given. */
-  async listPage(params: { limit?: number; cursor?: string } = {}): Promise<RouterModelListResponse> {
-    const res = await this.http.json<unknown>({ family: 'models', url: '/v1/models', query: { limit: params.limit, cursor: params.cursor } });
-    return checkListPage(res);
+  async listPage(params: PageParams = {}): Promise<RouterModelListResponse> {
+    return checkListPage(await this.pageResponse(params));
+  }
+
+  /**
+   * One catalog page with its own fields checked and its entries not yet: `checkEntries` throws
+   * what listPage would. A walk asks for the next page before checking this one's entries.
+   */
+  async listPageThenEntries(params: PageParams = {}): Promise<{ page: RouterModelListResponse; checkEntries: () => void }> {
+    const res = await this.pageResponse(params);
+    const page = checkListFields(res);
+    return { page, checkEntries: () => checkListEntries(page, res) };
+  }
+
+  private pageResponse(params: PageParams): Promise<HttpResponse<unknown>> {
+    return this.http.json<unknown>({ family: 'models', url: '/v1/models', query: { limit: params.limit, cursor: params.cursor } });
   }
 
   async show(ref: ModelRef): Promise<RouterModelDetail> {

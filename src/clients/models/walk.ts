@@ -14,35 +14,47 @@ export interface WalkOptions {
 
 const MAX_RESTARTS = 1;
 
+/**
+ * The next page is asked for as soon as this one's cursor is known, and this page's entries are
+ * checked while the router works on it: the cursors are sequential, the checks need not be.
+ */
 export async function walkCatalog(client: ModelsClient, options: WalkOptions = {}): Promise<RouterModelListEntry[]> {
   const seen = new Map<string, RouterModelListEntry>();
   let restarts = 0;
   let pages = 0;
-  let cursor: string | undefined;
   const usedCursors = new Set<string>();
+  const ask = (cursor: string | undefined) => {
+    const answer = client.listPageThenEntries({ limit: options.limit, cursor });
+    answer.catch(() => undefined); // awaited below; a walk that stops first must not leave it unhandled
+    return { cursor, answer };
+  };
+  let pending = ask(undefined);
   for (;;) {
-    let page;
+    let page, checkEntries;
     try {
-      page = await client.listPage({ limit: options.limit, cursor });
+      ({ page, checkEntries } = await pending.answer);
     } catch (err) {
-      if (cursor !== undefined && err instanceof ApiError && err.code === 'invalid_input' && restarts < MAX_RESTARTS) {
+      if (pending.cursor !== undefined && err instanceof ApiError && err.code === 'invalid_input' && restarts < MAX_RESTARTS) {
         restarts++;
         options.onRestart?.(err.message);
-        cursor = undefined;
         usedCursors.clear();
+        pending = ask(undefined);
         continue;
       }
       throw err;
     }
     pages++;
+    if (page.has_more) {
+      const next = page.next_cursor!;
+      if (usedCursors.has(next)) {
+        throw new WesError('the router handed out the same cursor twice; the catalog walk would never end', { exitCode: ExitCode.ERROR, code: 'bad_response', origin: 'models' });
+      }
+      usedCursors.add(next);
+      pending = ask(next);
+    }
+    checkEntries();
     for (const entry of page.data) if (!seen.has(entry.id)) seen.set(entry.id, entry);
     options.onPage?.(pages, seen.size);
     if (!page.has_more) return [...seen.values()];
-    const next = page.next_cursor!;
-    if (usedCursors.has(next)) {
-      throw new WesError('the router handed out the same cursor twice; the catalog walk would never end', { exitCode: ExitCode.ERROR, code: 'bad_response', origin: 'models' });
-    }
-    usedCursors.add(next);
-    cursor = next;
   }
 }
