@@ -109,9 +109,13 @@ function checkImage(image: Uint8Array, declared: ImageFormat | null): { ok: true
   return { ok: true, format: actual };
 }
 
+// One decoder for every frame (a follower decodes two strings per TEXT frame, tens of thousands a
+// prompt): without `stream`, each decode() starts afresh, also after a refused one.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // a leading U+FEFF is text too
+
 function decodeUtf8(bytes: Uint8Array): string | null {
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes); // a leading U+FEFF is text too
+    return UTF8.decode(bytes);
   } catch {
     return null;
   }

@@ -7,10 +7,14 @@ import { sanitizeLine } from './sanitize.js';
 
 export class LineDisplay implements ProgressDisplay {
   private last = '';
+  /** The text last given, before sanitizing: a follower repeats it for most of its messages. */
+  private lastGiven: string | undefined;
   constructor(private readonly io: IOStreams, initial: string) {
     this.update(initial);
   }
   update(text: string): void {
+    if (text === this.lastGiven) return;
+    this.lastGiven = text;
     const line = sanitizeLines(text);
     if (line === this.last) return;
     this.last = line;

@@ -69,7 +69,10 @@ export class PromptFollower {
   private reconnects = 0;
   private oursSeen = 0;
   private previewsSaved = 0;
+  /** The last TEXT frame, as received: sanitized only when the spinner shows it. */
   private lastText: { node: string; text: string } = { node: '', text: '' };
+  /** The spinner's last text, raw and sanitized: most messages change nothing it shows. */
+  private lastSpinner = { raw: '', line: '' };
   private readonly saver: PreviewSaver | null;
   private pictures: PreviewPictures | null = null;
 
@@ -213,19 +216,30 @@ export class PromptFollower {
     } else if (type === 'notification' && typeof data.value === 'string') {
       this.f.io.debug(`notification: ${sanitizeLine(data.value)}`);
     }
-    progress.update(this.spinnerText());
+    this.showProgress();
   }
 
-  private spinnerText(): string {
+  /**
+   * Most messages change nothing the spinner shows (a preview, a node's text under a step count):
+   * the line is sanitized again only when its raw text changed. It is handed to the display every
+   * time, which draws it only when it differs from what is shown (a retry note may have replaced it).
+   */
+  private showProgress(): void {
+    const raw = this.rawSpinnerText();
+    if (raw !== this.lastSpinner.raw) this.lastSpinner = { raw, line: sanitizeLine(raw) };
+    this.progress!.update(this.lastSpinner.line);
+  }
+
+  private rawSpinnerText(): string {
     const tracker = this.tracker!;
     const id = tracker.promptId;
     if (tracker.outcome) return `prompt ${id}: finishing`;
-    if (!tracker.currentNode) return this.restStatus ? `prompt ${id}: ${sanitizeLine(this.restStatus)}` : `prompt ${id}: waiting`;
+    if (!tracker.currentNode) return this.restStatus ? `prompt ${id}: ${this.restStatus}` : `prompt ${id}: waiting`;
     const node = this.settings.workflow?.[tracker.currentNode] as { class_type?: unknown } | undefined;
     const cls = typeof node?.class_type === 'string' ? ` (${node.class_type})` : '';
     // A node's progress text often repeats its step count; it is shown only when there is no step.
-    const detail = tracker.step ? ` step ${tracker.step.value}/${tracker.step.max}` : this.lastText.node === tracker.currentNode && this.lastText.text ? ` · ${this.lastText.text}` : '';
-    return sanitizeLine(`prompt ${id}: node ${tracker.currentNode}${cls}${detail}`);
+    const detail = tracker.step ? ` step ${tracker.step.value}/${tracker.step.max}` : this.lastText.node === tracker.currentNode && this.lastText.text ? ` · ${sanitizeLine(this.lastText.text).slice(0, 80)}` : '';
+    return `prompt ${id}: node ${tracker.currentNode}${cls}${detail}`;
   }
 
   /** Which node a frame belongs to when it is ours; null when it is another prompt's (or unknowable). */
@@ -261,9 +275,9 @@ export class PromptFollower {
     if (!owner.ours) return;
     if (frame.type !== FRAME_TEXT) this.pictures?.offer(frame.image);
     if (frame.type === FRAME_TEXT) {
-      this.lastText = { node: frame.nodeId, text: sanitizeLine(frame.text).slice(0, 80) };
-      this.f.io.debug(`node ${sanitizeLine(frame.nodeId)}: ${this.lastText.text}`);
-      this.progress!.update(this.spinnerText());
+      this.lastText = { node: frame.nodeId, text: frame.text };
+      if (this.f.io.verbose) this.f.io.debug(`node ${sanitizeLine(frame.nodeId)}: ${sanitizeLine(frame.text).slice(0, 80)}`);
+      this.showProgress();
     }
     if (this.f.io.json) {
       const bytes = frame.type === FRAME_TEXT ? Buffer.byteLength(frame.text) : frame.image.length;
@@ -288,12 +302,15 @@ export class PromptFollower {
         if (this.ended) return;
         if (status !== this.restStatus) {
           this.restStatus = status;
-          this.progress!.update(this.spinnerText());
+          this.showProgress();
         }
         if (!isV1Terminal(status)) return;
-        // A socket that is carrying this prompt usually delivers the end too: give it a moment so
-        // the last messages (and the outputs they name) are kept.
-        setTimeout(() => this.finish(status), tracker.outcome || this.oursSeen === 0 ? 0 : SETTLE_GRACE_MS).unref();
+        // What the socket already holds is read first (it reads in batches). A socket that is
+        // carrying this prompt usually delivers the end too: give it a moment so the last messages
+        // (and the outputs they name) are kept.
+        void this.socket!.drain().then(() => {
+          if (!this.ended) setTimeout(() => this.finish(status), tracker.outcome || this.oursSeen === 0 ? 0 : SETTLE_GRACE_MS).unref();
+        });
       },
       (err: unknown) => this.rejectDone(err),
     );
