@@ -4,7 +4,7 @@
 // spinner of render/progress); elsewhere a plain line at most every PLAIN_EVERY_MS.
 import { formatBytes } from './byte-count.js';
 import type { IOStreams } from './io.js';
-import { LineDisplay } from './line-display.js';
+import { openProgressDisplay } from './line-display.js';
 import type { ProgressDisplay } from './progress.js';
 
 export interface TransferSample {
@@ -62,16 +62,6 @@ export interface TransferDisplayOptions {
   count: number;
   totalBytes: number | null;
   now?: () => number;
-}
-
-/**
- * The spinner on a terminal that animates, else plain lines. The spinner's module (ora and its
- * dependencies, ~30 ms of CPU and 7 MB to load) is imported only for the terminal: a download or
- * upload run by a script never loads it.
- */
-async function openProgressDisplay(io: IOStreams, initial: string): Promise<ProgressDisplay> {
-  if (!io.canAnimate) return new LineDisplay(io, initial);
-  return (await import('./progress.js')).createProgressDisplay(io, initial);
 }
 
 /** Turns progress events into the progress line(s). */

@@ -4,9 +4,16 @@ import { Readable } from 'node:stream';
 import { saveToFile, type FileChoices, type SavedFile } from '../../files/save.js';
 import { makeFolders } from '../../files/safe-file.js';
 import { UniqueNames } from '../../files/safe-name.js';
+import { checkFolderTarget } from '../../files/targets.js';
 import type { LegacyClient } from '../../clients/legacy/client.js';
 import type { ImageFormat } from '../../protocol/legacy-frames.js';
 import type { NodeFileRef } from '../../clients/legacy/tracker.js';
+
+/** Output folders are checked before the prompt is sent (exit 2 when unusable). */
+export async function checkLegacyTargets(opts: { download?: string; previews?: string }): Promise<void> {
+  if (typeof opts.download === 'string') await checkFolderTarget(opts.download, '--download');
+  if (typeof opts.previews === 'string') await checkFolderTarget(opts.previews, '--previews');
+}
 
 export class PreviewSaver {
   private readonly names = new UniqueNames();

@@ -6,7 +6,8 @@
 // route, and its history may be written a moment after the message.
 import type { Factory } from '../../factory.js';
 import { InterruptedError } from '../../errors.js';
-import { createProgressDisplay, type ProgressDisplay } from '../../render/progress.js';
+import type { ProgressDisplay } from '../../render/progress.js';
+import { openProgressDisplay } from '../../render/line-display.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import type { LegacyClient } from '../../clients/legacy/client.js';
 import { FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT, type BinaryFrame } from '../../protocol/legacy-frames.js';
@@ -106,8 +107,9 @@ export class PromptFollower {
 
   async follow(promptId: string): Promise<FollowResult> {
     if (!this.socket) await this.connect();
+    // The display first: events are handled once the tracker is set, and they draw on it.
+    this.progress = await openProgressDisplay(this.f.io, `prompt ${promptId}: waiting for the first message`);
     const tracker = (this.tracker = new PromptTracker(promptId));
-    this.progress = createProgressDisplay(this.f.io, `prompt ${promptId}: waiting for the first message`);
     if (this.settings.preview) this.pictures = await (await import('../../render/pictures/preview.js')).PreviewPictures.open(this.f.io, this.progress);
     for (const event of this.buffered.splice(0)) this.enqueue(event);
     const timer = setInterval(() => this.checkStatus(), this.settings.checkEveryMs);

@@ -11,7 +11,7 @@ import { isRecord, type LegacyClient } from '../../clients/legacy/client.js';
 import type { V1PromptResponse } from '../../protocol/legacy.js';
 import { readWorkflow } from '../jobs/workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
-import { downloadOutputs } from './files.js';
+import { checkLegacyTargets, downloadOutputs } from './files.js';
 import { PromptFollower, type FollowResult } from './follow-prompt.js';
 import { failureOf, showTraceback } from './report.js';
 import { intervalMs } from '../poll-interval.js';
@@ -19,7 +19,6 @@ import { legacyClient } from './shared.js';
 import { pollToEnd } from './wait.js';
 import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';
-import { checkFolderTarget } from '../../files/targets.js';
 import { statusReader } from './engine.js';
 import { waitForTerminalStatus } from '../../clients/legacy/poll.js';
 import type { StatusReader } from '../../clients/legacy/prompt-state.js';
@@ -104,12 +103,6 @@ async function download(f: Factory, client: LegacyClient, reader: StatusReader, 
     { existing, warn: (line) => f.io.warn(line), onKept: (part) => kept.push(part) },
   ).finally(() => reportKept(f.io, kept, `wes legacy view FILENAME -o ${dir}/FILENAME for each file above (the prompt's outputs stay on the service)`));
   return saved.map((s) => s.path);
-}
-
-/** Output folders are checked before the prompt is sent (exit 2 when unusable). */
-export async function checkLegacyTargets(opts: { download?: string; previews?: string }): Promise<void> {
-  if (typeof opts.download === 'string') await checkFolderTarget(opts.download, '--download');
-  if (typeof opts.previews === 'string') await checkFolderTarget(opts.previews, '--previews');
 }
 
 export async function run(f: Factory, args: string[], opts: LegacyPromptOptions): Promise<number> {

@@ -5,7 +5,7 @@ import { PromptFollower } from './follow-prompt.js';
 import { failureOf, showTraceback } from './report.js';
 import { intervalMs } from '../poll-interval.js';
 import { legacyClient } from './shared.js';
-import { checkLegacyTargets } from './prompt.js';
+import { checkLegacyTargets } from './files.js';
 import { existingPolicy } from '../../files/existing.js';
 import { statusReader } from './engine.js';
 import type { LegacyWatchOptions } from './options.js';
