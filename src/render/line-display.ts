@@ -36,16 +36,6 @@ export class LineDisplay implements ProgressDisplay {
   stop(): void {}
 }
 
-/**
- * The spinner on a terminal that animates, else plain lines. The spinner's module (ora and its
- * dependencies, ~30 ms of CPU and 7 MB to load) is imported only for the terminal: a transfer or
- * a prompt followed by a script never loads it.
- */
-export async function openProgressDisplay(io: IOStreams, initial: string): Promise<ProgressDisplay> {
-  if (!io.canAnimate) return new LineDisplay(io, initial);
-  return (await import('./progress.js')).createProgressDisplay(io, initial);
-}
-
 /** ProgressDisplay may span a few lines (one per transfer): each sanitized, the breaks kept. */
 export function sanitizeLines(text: string): string {
   return text.split('\n').map(sanitizeLine).join('\n');

@@ -4,7 +4,7 @@
 // spinner of render/progress); elsewhere a plain line at most every PLAIN_EVERY_MS.
 import { formatBytes } from './byte-count.js';
 import type { IOStreams } from './io.js';
-import { openProgressDisplay } from './line-display.js';
+import { openProgressDisplay } from './open-progress.js';
 import type { ProgressDisplay } from './progress.js';
 
 export interface TransferSample {

@@ -7,7 +7,7 @@
 import type { Factory } from '../../factory.js';
 import { InterruptedError } from '../../errors.js';
 import type { ProgressDisplay } from '../../render/progress.js';
-import { openProgressDisplay } from '../../render/line-display.js';
+import { openProgressDisplay } from '../../render/open-progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import type { LegacyClient } from '../../clients/legacy/client.js';
 import { FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT, type BinaryFrame } from '../../protocol/legacy-frames.js';
