@@ -1,6 +1,5 @@
 // wes models list: one catalog page, or the whole catalog with --all.
 import type { Factory } from '../../factory.js';
-import { printTable } from '../../render/table.js';
 import { LIST_LIMIT_MAX, type RouterModelListEntry } from '../../protocol/models.js';
 import { walkCatalog } from '../../clients/models/walk.js';
 import { modelsClient } from './context.js';
@@ -8,7 +7,9 @@ import type { ModelsListOptions } from './options.js';
 
 const ALL_STRIDE = LIST_LIMIT_MAX;
 
-function printEntries(f: Factory, entries: RouterModelListEntry[]): void {
+/** The table renderer (cli-table3) loads only for a table: --json never needs it. */
+async function printEntries(f: Factory, entries: RouterModelListEntry[]): Promise<void> {
+  const { printTable } = await import('../../render/table.js');
   printTable(f.io, ['id', 'provider', 'model', 'charged if refused'], entries.map((e) => [e.id, e.provider, e.model, e.billing.charges_on_policy_rejection]), { keep: [0], drop: [1, 2] });
 }
 
@@ -26,7 +27,7 @@ export async function run(f: Factory, _args: string[], opts: ModelsListOptions):
     ).filter(keep);
     if (f.io.json) f.io.printJson(entries);
     else {
-      printEntries(f, entries);
+      await printEntries(f, entries);
       f.io.info(`${entries.length} model${entries.length === 1 ? '' : 's'}`);
     }
     return 0;
@@ -36,7 +37,7 @@ export async function run(f: Factory, _args: string[], opts: ModelsListOptions):
   const shown = { ...page, data: page.data.filter(keep) };
   if (f.io.json) f.io.printJson(shown);
   else {
-    printEntries(f, shown.data);
+    await printEntries(f, shown.data);
     if (page.has_more) f.io.info(`more models follow; list them all with \`wes models list --all\``);
   }
   return 0;
