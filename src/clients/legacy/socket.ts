@@ -57,10 +57,11 @@ const DEFAULT_ATTEMPTS = 5;
 /**
  * The socket is read in batches, every this many ms: a prompt's messages come as a flood of small
  * frames, and reading each as it lands costs a wakeup, a read and a round of the event loop per
- * frame. 50 000 messages (bench legacy-watch): CPU 1560 ms read as they land, 1250 ms every 10 ms,
- * 950 ms every 25 ms. Progress is shown at most this much later; a spinner frame lasts 80 ms.
+ * frame. 50 000 messages (bench legacy-watch, CPU, interleaved runs): 1560 ms read as they land,
+ * 1250 ms every 10 ms, 950-1140 ms every 25 ms, 910 ms every 50 ms (bare ws client: 1310 ms).
+ * Progress is shown at most this much later; a spinner frame lasts 80 ms.
  */
-export const READ_EVERY_MS = 25;
+export const READ_EVERY_MS = 50;
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 const MAX_ERROR_BODY = 16 * 1024;
 
