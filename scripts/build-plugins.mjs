@@ -54,8 +54,9 @@ export const skipUnusedBuiltins = {
     }));
     b.onResolve({ filter: /^node:assert$/ }, (args) => (/[\\/]undici[\\/]lib[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'wes-lazy-assert' } : undefined));
     stub('wes-lazy-assert', "module.exports = function assert (...args) { if (!args[0]) require('node:assert')(...args) };");
+    // wes's own files: under a src/ folder, and not a dependency's (a checkout may itself sit in a src/ folder).
     b.onResolve({ filter: /^node:crypto$/ }, (args) =>
-      /[\\/]src[\\/]/.test(args.importer) && !/[\\/]src[\\/]dev-server[\\/]/.test(args.importer) ? { path: 'crypto', namespace: 'wes-lazy-crypto' } : undefined,
+      /[\\/]src[\\/]/.test(args.importer) && !/[\\/](node_modules|src[\\/]dev-server)[\\/]/.test(args.importer) ? { path: 'crypto', namespace: 'wes-lazy-crypto' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'wes-lazy-crypto' }, () => ({
       contents: LAZY_CRYPTO.map((name) => `export function ${name}(...args) { return require('node:crypto').${name}(...args); }`).join('\n'),

@@ -36,6 +36,14 @@ describe("wes's node:crypto in the bundle", () => {
     expect(lazy.randomUUID()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
+  it("leaves a dependency's node:crypto alone when the checkout itself sits in a src/ folder", async () => {
+    const dep = join(dir, 'src', 'wes', 'node_modules', 'dep');
+    mkdirSync(dep, { recursive: true });
+    writeFileSync(join(dep, 'index.mjs'), "import crypto from 'node:crypto'; export const pbkdf2Sync = crypto.pbkdf2Sync;");
+    const out = await bundle(`export { pbkdf2Sync } from ${JSON.stringify(join(dep, 'index.mjs'))};`);
+    expect((require(out) as typeof crypto).pbkdf2Sync).toBe(crypto.pbkdf2Sync);
+  });
+
   it('gives every name wes imports from node:crypto (outside the dev-server), which imports nothing else of it', () => {
     const root = join(import.meta.dirname, '../../src');
     const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.startsWith(`dev-server${sep}`));
