@@ -13,24 +13,24 @@ function cacheOf(f: Factory): EngineCache {
   return new EngineCache(f.store(), f.settings().profile);
 }
 
+/** `make()` once per command (its factory), shared by every caller. */
+function oncePer<T>(cache: WeakMap<Factory, Promise<T>>, f: Factory, make: () => Promise<T>): Promise<T> {
+  let value = cache.get(f);
+  if (!value) {
+    value = make();
+    cache.set(f, value);
+  }
+  return value;
+}
+
 /** Which server this is, probing when neither the setting nor the cache says (doctor, the v2 404). */
 export function engineOf(f: Factory): Promise<EngineIdentity> {
-  let identity = identities.get(f);
-  if (!identity) {
-    identity = resolveEngine(f.http(), f.settings().engine, cacheOf(f));
-    identities.set(f, identity);
-  }
-  return identity;
+  return oncePer(identities, f, () => resolveEngine(f.http(), f.settings().engine, cacheOf(f)));
 }
 
 /** What is known of this server without asking it (the engine setting, else the cache), read once per command. */
 export function knownEngineOf(f: Factory): Promise<EngineIdentity | null> {
-  let identity = known.get(f);
-  if (!identity) {
-    identity = knownEngine(f.http(), f.settings().engine, cacheOf(f));
-    known.set(f, identity);
-  }
-  return identity;
+  return oncePer(known, f, () => knownEngine(f.http(), f.settings().engine, cacheOf(f)));
 }
 
 /**
