@@ -1,5 +1,4 @@
-import { InvalidArgumentError } from 'commander';
-import { flag, type OptionsDeclaration, type OptionsRule } from './typed-options.js';
+import { checked, flag, type OptionsDeclaration, type OptionsRule } from './typed-options.js';
 
 /** The two flags of a command that saves files (typed; see src/commands/typed-options.ts). */
 export interface ExistingFileOptions {
@@ -27,10 +26,9 @@ export function noFileFlagsWithStdout<O extends ExistingFileOptions & { output?:
  * past U+00FF (the HTTP layer refuses those only when sending, and a refused send looked like a
  * dropped connection that "may have gone through").
  */
-export function idempotencyKey(raw: string): string {
+export const idempotencyKey = checked((raw) =>
   // eslint-disable-next-line no-control-regex
-  if (raw.trim() === '' || /[\u0000-\u001f\u007f-\u009f]|[^\u0000-\u00ff]/.test(raw)) {
-    throw new InvalidArgumentError('it must be a non-empty key of characters an HTTP header carries (Latin-1, no control characters), e.g. --idempotency-key job-42.');
-  }
-  return raw;
-}
+  raw.trim() === '' || /[\u0000-\u001f\u007f-\u009f]|[^\u0000-\u00ff]/.test(raw)
+    ? 'it must be a non-empty key of characters an HTTP header carries (Latin-1, no control characters), e.g. --idempotency-key job-42'
+    : undefined,
+);
