@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error the build's plugins are plain JavaScript
+import { LLHTTP_WASM } from '../../scripts/build-plugins.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -20,6 +22,9 @@ describe('the npm package', () => {
     const [info] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = info!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['bin/wes.js', 'dist/cli.js', 'completions/wes.bash', 'completions/wes.zsh', 'completions/wes.fish']));
+    // undici's HTTP parser, which the bundle reads from dist/chunks when it makes its first request.
+    const wasm = Object.values(LLHTTP_WASM as Record<string, string>).map((name) => `dist/chunks/${name}`);
+    expect(files).toEqual(expect.arrayContaining(wasm));
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('node_modules/'))).toBe(false);
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies?: Record<string, string> };
     expect(manifest.dependencies ?? {}, 'the bundle carries its dependencies; a declared one would be fetched by npm install').toEqual({});
@@ -31,6 +36,7 @@ describe('the npm package', () => {
     });
     const installed = join(prefix, 'lib', 'node_modules', 'wes');
     expect(readdirSync(installed)).toEqual(expect.arrayContaining(['bin', 'dist', 'completions', 'package.json']));
+    for (const file of wasm) expect(existsSync(join(installed, file)), file).toBe(true);
     const wes = join(prefix, 'bin', 'wes');
     expect(existsSync(wes)).toBe(true);
     const run = (...args: string[]) => execFileSync(wes, args, { cwd: dir, encoding: 'utf8', env: { PATH: `${prefix}/bin:${process.env.PATH}`, HOME: dir, WES_CONFIG_DIR: join(dir, 'cfg') } });
