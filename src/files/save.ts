@@ -153,7 +153,14 @@ class Download {
         await this.restart(); // the kept bytes are not a prefix the server recognises
         continue;
       }
-      if (this.written > 0 && res.status !== 206) await this.restart(); // the server ignored Range
+      if (this.written > 0 && res.status !== 206) {
+        // The server ignored Range. A restart that fails must still give up the body, or its
+        // connection stays open, paused (undici's body timeout does not run while paused).
+        await this.restart().catch((err: unknown) => {
+          res.body.destroy();
+          throw err;
+        });
+      }
       const { received, failure } = await appendBody(res.body, this.handle, this.written, this.hasher, this.opts.onProgress);
       this.written += received;
       if (failure === undefined) return;
