@@ -135,8 +135,9 @@ export class HttpClient {
     };
   }
 
-  private dispatcherFor(url: URL, read: Read): Agent {
-    if (read !== 'chunks' || url.protocol !== 'http:') return this.agent;
+  /** Where a download taken as chunks goes: the bulk agent for http:, the shared one for https: (TLS keeps undici's connector). */
+  private chunksDispatcher(url: URL): Agent {
+    if (url.protocol !== 'http:') return this.agent;
     return (this.bulkAgent ??= new Agent({ ...this.agentOptions(), connect: connectReusingBuffers }));
   }
 
@@ -352,7 +353,7 @@ export class HttpClient {
   ): Promise<HttpResponse<Buffer | Readable | ChunkedBody>> {
     const res =
       read === 'chunks'
-        ? await requestChunks(this.dispatcherFor(a.url, read), a.url, { method: a.method, headers: a.headers, body: body as Dispatcher.DispatchOptions['body'], signal })
+        ? await requestChunks(this.chunksDispatcher(a.url), a.url, { method: a.method, headers: a.headers, body: body as Dispatcher.DispatchOptions['body'], signal })
         : await undiciRequest(this.agent, a.url, {
             method: a.method as Dispatcher.HttpMethod,
             headers: a.headers,
