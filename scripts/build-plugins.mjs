@@ -21,10 +21,10 @@ const require = createRequire(import.meta.url);
 // - undici requires `node:assert` (4 modules, ~1.5 % of `jobs get`'s instructions) in most files,
 //   and only calls it (`assert(condition)`, never a method): it gets an assert that loads
 //   node:assert to throw when a condition fails, which an undici that works never does.
-// - wes's own code (not the dev-server's) uses three functions of `node:crypto` (16 modules, ~2 MB
-//   of memory) only to name a temp file, make an idempotency key or a multipart boundary, or hash
-//   a cache key: its imports get those functions, which load node:crypto when first called. The
-//   job history's key is hashed without it (src/config/history.ts), so `jobs get` never loads it.
+// - wes's own code (not the dev-server's) uses two functions of `node:crypto` (16 modules, ~2 MB
+//   of memory) only to name a temp file, make an idempotency key or a multipart boundary: its
+//   imports get those functions, which load node:crypto when first called. Cache file names and
+//   content keys are hashed without it (src/util/sha256-hex.ts), so `jobs get` never loads it.
 // - commander requires `node:child_process` for executable subcommands, which wes has none of:
 //   it gets a `spawn` that loads child_process on first use.
 // - undici requires `node:http` (9 more modules, ~2 ms of CPU) for two things. core/util checks
@@ -72,7 +72,7 @@ export const skipUnusedBuiltins = {
 };
 
 /** What wes's code imports from node:crypto (test/unit/lazy-crypto-bundle.test.ts checks it imports nothing else). */
-export const LAZY_CRYPTO = ['createHash', 'randomBytes', 'randomUUID'];
+export const LAZY_CRYPTO = ['randomBytes', 'randomUUID'];
 
 /** The files undici's two llhttp builds are written to, beside the chunk that reads them. */
 export const LLHTTP_WASM = { simd: 'undici-llhttp-simd.wasm', plain: 'undici-llhttp.wasm' };

@@ -14,10 +14,9 @@
 import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import envPaths from 'env-paths';
 import { replaceFileSync } from '../files/replace-file.js';
+import { sha256Hex } from '../util/sha256-hex.js';
 
 export interface HistoryEntry {
   id: string;
@@ -74,8 +73,7 @@ export class JobHistory {
     baseUrl: string,
     private readonly limits: HistoryLimits = DEFAULT_LIMITS,
   ) {
-    // SHA-256 in JavaScript: node:crypto would cost every job command ~2 MB of memory and 16 modules.
-    const key = bytesToHex(sha256(utf8ToBytes(`${profile}\n${baseUrl}`))).slice(0, 16);
+    const key = sha256Hex(`${profile}\n${baseUrl}`).slice(0, 16);
     this.path = join(dir, 'history', `jobs-${key}.ndjson`);
   }
 

@@ -30,8 +30,7 @@ describe("wes's node:crypto in the bundle", () => {
   it('gives functions that behave as node:crypto’s', async () => {
     const out = await bundle(`import { ${LAZY_CRYPTO.join(', ')} } from 'node:crypto'; export { ${LAZY_CRYPTO.join(', ')} };`);
     const lazy = require(out) as typeof crypto;
-    expect(lazy.createHash).not.toBe(crypto.createHash);
-    expect(lazy.createHash('sha256').update('abc').digest('hex')).toBe(crypto.createHash('sha256').update('abc').digest('hex'));
+    expect(lazy.randomBytes).not.toBe(crypto.randomBytes);
     expect(lazy.randomBytes(16)).toHaveLength(16);
     expect(lazy.randomUUID()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });

@@ -1,13 +1,13 @@
 // Remembers, per base URL, which v1 server answered there, for a few minutes: long enough that a
 // script's many commands probe once, short enough that starting a different server on the same
 // port is noticed soon. A damaged or foreign entry is ignored; a failed write only costs a probe.
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProfileStore } from '../../config/store.js';
 import { writeFileSafely } from '../../files/safe-file.js';
 import type { EngineIdentity, EngineKind } from './engine.js';
 import { isRecord } from '../shared/response-check.js';
+import { sha256Hex } from '../../util/sha256-hex.js';
 
 export const ENGINE_CACHE_TTL_MS = 5 * 60 * 1000;
 
@@ -26,7 +26,7 @@ export class EngineCache {
   ) {}
 
   private file(baseUrl: string): string {
-    const key = createHash('sha256').update(baseUrl).digest('hex').slice(0, 32);
+    const key = sha256Hex(baseUrl).slice(0, 32);
     return join(this.store.cacheDir(this.profile, 'engines'), `${key}.json`);
   }
 

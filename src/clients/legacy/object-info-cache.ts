@@ -1,12 +1,12 @@
 // object_info cached per base URL in the profile's cache folder (0700; files 0600), so converting
 // a folder of workflows asks the server once. Written under a fresh exclusive name (never through
 // a link someone planted) and renamed into place; a damaged or foreign entry is simply refetched.
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProfileStore } from '../../config/store.js';
 import { writeFileSafely } from '../../files/safe-file.js';
 import { isRecord } from '../shared/response-check.js';
+import { sha256Hex } from '../../util/sha256-hex.js';
 
 export interface CachedObjectInfo {
   fetchedAt: string;
@@ -22,7 +22,7 @@ export class ObjectInfoCache {
   ) {}
 
   private file(): string {
-    const key = createHash('sha256').update(this.baseUrl).digest('hex').slice(0, 32);
+    const key = sha256Hex(this.baseUrl).slice(0, 32);
     return join(this.store.cacheDir(this.profile, 'object-info'), `${key}.json`);
   }
 

@@ -2,7 +2,6 @@
 // A missing or day-old cache is refreshed by a detached `wes __complete models-refresh`; the
 // completion answers at once with what the cache holds (nothing, the first time).
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,7 @@ import type { Factory } from '../../factory.js';
 import { stateDir } from '../../config/history.js';
 import { ModelsClient } from '../../clients/models/client.js';
 import { writeFileSafely } from '../../files/safe-file.js';
+import { sha256Hex } from '../../util/sha256-hex.js';
 
 const MAX_AGE_MS = 24 * 3600 * 1000;
 const PAGE = 200;
@@ -19,7 +19,7 @@ export const SAFE_MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9
 
 function cachePath(f: Factory): string {
   const s = f.settings();
-  const key = createHash('sha256').update(`${s.profile}\n${s.routerUrl}`).digest('hex').slice(0, 16);
+  const key = sha256Hex(`${s.profile}\n${s.routerUrl}`).slice(0, 16);
   return join(stateDir(f.env), 'cache', `model-ids-${key}.txt`);
 }
 

@@ -4,7 +4,6 @@
 // refuses the whole batch, naming it), and each line
 // gets an Idempotency-Key derived from what it is, so a retried or resumed line can only ever
 // reach the job it made the first time.
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonRefusedError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
+import { sha256Hex } from '../../util/sha256-hex.js';
 import { findJsonProblem } from './json-position.js';
 import { parseSet, type InputAssignment } from './set-inputs.js';
 import { isUiFormat, UI_FORMAT_HINT } from './workflow-file.js';
@@ -71,7 +71,7 @@ function parseLine(text: string, where: string, globalSets: string[]): Omit<Batc
 
 /** sha256 of where the line comes from, its place, its text and the --set flags applied to it. */
 export function lineKey(source: string, index: number, text: string, globalSets: string[]): string {
-  const digest = createHash('sha256').update(JSON.stringify([source, index, text, globalSets])).digest('hex');
+  const digest = sha256Hex(JSON.stringify([source, index, text, globalSets]));
   return `wes-batch-${digest.slice(0, 48)}`;
 }
 
