@@ -62,11 +62,14 @@ export async function knownEngine(http: HttpClient, setting: 'auto' | EngineKind
   return cached ? { ...cached, how: 'cached' } : null;
 }
 
-/** What is known, else a new probe (remembered). */
-export async function resolveEngine(http: HttpClient, setting: 'auto' | EngineKind, memory: EngineMemory | null): Promise<EngineIdentity> {
-  const known = await knownEngine(http, setting, memory);
-  if (known) return known;
+/** A new probe, remembered: for when knownEngine has already said nothing is known. */
+export async function probeEngine(http: HttpClient, memory: EngineMemory | null): Promise<EngineIdentity> {
   const found = await detectEngine(http);
   await memory?.write(http.baseUrlFor('legacy'), found);
   return { ...found, how: 'detected' };
+}
+
+/** What is known, else a new probe (remembered). */
+export async function resolveEngine(http: HttpClient, setting: 'auto' | EngineKind, memory: EngineMemory | null): Promise<EngineIdentity> {
+  return (await knownEngine(http, setting, memory)) ?? probeEngine(http, memory);
 }

@@ -1,8 +1,9 @@
 // Which v1 server this command talks to (the engine setting, else detected and cached per base
-// URL), asked at most once per command, and the REST status reader that fits it.
+// URL), asked at most once per command (the cache file read at most once), and the REST status
+// reader that fits it.
 import type { Factory } from '../../factory.js';
 import type { LegacyClient } from '../../clients/legacy/client.js';
-import { knownEngine, resolveEngine, type EngineIdentity } from '../../clients/legacy/engine.js';
+import { knownEngine, probeEngine, type EngineIdentity } from '../../clients/legacy/engine.js';
 import { EngineCache } from '../../clients/legacy/engine-cache.js';
 import { CloudStatusReader, DetectingStatusReader, EngineStatusReader, type StatusReader } from '../../clients/legacy/prompt-state.js';
 
@@ -25,7 +26,7 @@ function oncePer<T>(cache: WeakMap<Factory, Promise<T>>, f: Factory, make: () =>
 
 /** Which server this is, probing when neither the setting nor the cache says (doctor, the v2 404). */
 export function engineOf(f: Factory): Promise<EngineIdentity> {
-  return oncePer(identities, f, () => resolveEngine(f.http(), f.settings().engine, cacheOf(f)));
+  return oncePer(identities, f, async () => (await knownEngineOf(f)) ?? probeEngine(f.http(), cacheOf(f)));
 }
 
 /** What is known of this server without asking it (the engine setting, else the cache), read once per command. */
