@@ -13,6 +13,7 @@ import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
 import { withIdempotencyKey } from '../in-doubt.js';
 import type { ProgressDisplay } from '../../render/progress.js';
+import { openProgressDisplay } from '../../render/open-progress.js';
 import { sanitize } from '../../render/sanitize.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 import { buildInput, type BuiltInput, type InputBytes } from '../../clients/models/input.js';
@@ -164,8 +165,7 @@ export async function run(f: Factory, args: string[], opts: ModelsRunOptions): P
     onWait: async (wait) => {
       const text = await waitMessage(ref, wait, retries);
       if (progress) return progress.update(text);
-      const { createProgressDisplay } = await import('../../render/progress.js');
-      progress = createProgressDisplay(f.io, text);
+      progress = await openProgressDisplay(f.io, text);
     },
   })
     .catch((err: unknown) => {
