@@ -80,7 +80,7 @@ describe('models run -d @FILE', () => {
     expect(big.stderr).toContain('7e400 is too large for JSON');
     const missing = await wes(['models', 'run', 'dev/echo', '-d', `@${join(work, 'missing.json')}`]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(`-d @${join(work, 'missing.json')}: cannot read the file (ENOENT)`);
+    expect(missing.stderr).toContain(`-d @${join(work, 'missing.json')}: cannot read the file: no such file`);
     expect(totalRequests(holder.server)).toBe(before);
   });
 

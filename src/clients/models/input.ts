@@ -9,6 +9,7 @@ import { isLosslessNumber, JsonRefusedError, parseJsonExact, stringifyJsonExact 
 import { isObject, type JsonObject } from '../../protocol/openapi-document.js';
 import { isCertainlyJsonObject } from '../../util/json-object-scan.js';
 import { fieldTypes, inputFields, isBinaryString, type InputField } from './schema-fields.js';
+import { whyUnreadable } from '../../files/unreadable.js';
 
 /** Input bytes and where they came from (a path, "standard input", "-d"). */
 export interface InputBytes {
@@ -144,7 +145,7 @@ async function pairValue(pair: string, doc: JsonObject | undefined, fields: Map<
   try {
     bytes = await readFile(cwd ? new URL(path, `file://${cwd}/`) : path);
   } catch (err) {
-    throw new UsageError(`-i ${key}=@${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UsageError(`-i ${key}=@${path}: cannot read the file: ${whyUnreadable(err)}`);
   }
   const binary = field !== undefined && fieldTypes(doc, field.schema).includes('string') && isBinaryString(field.schema);
   return [key, binary ? dataUri(bytes, path, field!.schema) : typeValue(doc, key, bytes.toString('utf8'), field)];

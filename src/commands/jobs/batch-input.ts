@@ -17,6 +17,7 @@ import { sha256Hex } from '../../util/sha256-hex.js';
 import { findJsonProblem } from './json-position.js';
 import { parseSet, type InputAssignment } from './set-inputs.js';
 import { isUiFormat, UI_FORMAT_HINT } from './workflow-file.js';
+import { whyUnreadable } from '../../files/unreadable.js';
 
 export interface BatchLine {
   /** The line number in the file (1-based); results and download folders are named by it. */
@@ -123,7 +124,7 @@ export async function readBatch(path: string, stdin: Readable, globalSets: strin
     source = '-';
   } else {
     const info = await stat(path).catch((err: NodeJS.ErrnoException) => {
-      throw new UsageError(`cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+      throw new UsageError(`cannot read ${path}: ${whyUnreadable(err)}`);
     });
     if (info.isDirectory()) throw new UsageError(`cannot read ${path}: it is a folder`);
     source = await realpath(path);

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonRefusedError, parseJsonExact } from '../../util/exact-json.js';
 import { findJsonProblem } from './json-position.js';
+import { whyUnreadable } from '../../files/unreadable.js';
 
 export const UI_FORMAT_HINT = 'convert it with `wes workflows convert FILE -o api.json`, or export the workflow in API format (the editor\'s "Export (API)" menu item)';
 /** The hint of a command that converts on request. */
@@ -85,7 +86,7 @@ export async function readWorkflowText(path: string, stdin: Readable, reading: S
 /** A local file's text; a missing or unreadable file is a usage error naming it. */
 export async function readLocalText(path: string): Promise<string> {
   return readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a folder' : err.message}`);
+    throw new UsageError(`cannot read ${path}: ${whyUnreadable(err)}`);
   });
 }
 

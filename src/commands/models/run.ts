@@ -22,6 +22,7 @@ import { runWithRetries, type RunWait } from '../../clients/models/run.js';
 import type { LoadedSchema, SchemaSource } from '../../clients/models/schema-source.js';
 import { modelArg, modelsClient, schemaSource } from './context.js';
 import type { ModelsRunOptions } from './options.js';
+import { whyUnreadable } from '../../files/unreadable.js';
 
 async function readInputFile(f: Factory, path: string, flag: string): Promise<InputBytes> {
   if (path === '-') {
@@ -32,7 +33,7 @@ async function readInputFile(f: Factory, path: string, flag: string): Promise<In
   try {
     return { bytes: await readFile(path), origin: path };
   } catch (err) {
-    throw new UsageError(`${flag}${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UsageError(`${flag}${path}: cannot read the file: ${whyUnreadable(err)}`);
   }
 }
 
