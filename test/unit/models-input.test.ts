@@ -73,6 +73,6 @@ describe('buildInput', () => {
     await expect(buildInput({ data: '"text"', pairs: [] })).rejects.toThrow(/must be a JSON object/);
     await expect(buildInput({ pairs: ['=x'] })).rejects.toThrow(/KEY=VALUE/);
     await expect(buildInput({ pairs: ['noequals'] })).rejects.toThrow(/KEY=VALUE/);
-    await expect(buildInput({ pairs: [`a=@${join(dir, 'missing')}`] })).rejects.toThrow(/ENOENT/);
+    await expect(buildInput({ pairs: [`a=@${join(dir, 'missing')}`] })).rejects.toThrow(/cannot read the file: no such file/);
   });
 });
