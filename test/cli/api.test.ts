@@ -134,7 +134,7 @@ describe('wes api: request parts', () => {
       wes(['GET', '/api/v2/x', '--input', '-']),
     ]);
     expect(results.map((r) => r.code)).toEqual([2, 2, 2, 2]);
-    expect(results[2]!.stderr).toContain('absent.json: ENOENT');
+    expect(results[2]!.stderr).toContain('absent.json: no such file');
   });
 });
 

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../../errors.js';
 import { splitField, type Field } from './syntax.js';
+import { whyUnreadable } from '../../files/unreadable.js';
 
 /** Reads a local file, or all of standard input for "-". */
 export async function readLocal(path: string, stdin: Readable, what: string): Promise<Buffer> {
@@ -15,7 +16,7 @@ export async function readLocal(path: string, stdin: Readable, what: string): Pr
   try {
     return await readFile(path);
   } catch (err) {
-    throw new UsageError(`cannot read ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`cannot read ${what} ${path}: ${whyUnreadable(err)}`);
   }
 }
 
