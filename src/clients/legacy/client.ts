@@ -2,7 +2,8 @@
 // answer is untrusted, so each one is checked for the fields the commands rely on.
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { HttpClient, HttpResponse } from '../../http/client.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../../http/client.js';
+import type { ChunkedBody } from '../../http/chunked-body.js';
 import { segment } from '../../http/links.js';
 import { multipartBody } from '../../http/multipart.js';
 import type { WesError } from '../../errors.js';
@@ -160,11 +161,22 @@ export class LegacyClient {
   }
 
   /** The file behind an output reference: the 302's signed URL is fetched with no credential. */
-  async view(ref: { filename: string; subfolder?: string; type?: string }): Promise<HttpResponse<Readable>> {
-    return this.http.redirectToSigned({
-      family: 'legacy',
-      url: '/api/view',
-      query: { filename: ref.filename, subfolder: ref.subfolder ?? '', type: ref.type ?? 'output' },
-    });
+  async view(ref: ViewRef): Promise<HttpResponse<Readable>> {
+    return this.http.redirectToSigned(viewRequest(ref));
   }
+
+  /** view() with the body as chunks, for saving it into a file (see ChunkedBody). */
+  async viewChunks(ref: ViewRef): Promise<HttpResponse<ChunkedBody>> {
+    return this.http.redirectToSignedChunks(viewRequest(ref));
+  }
+}
+
+export interface ViewRef {
+  filename: string;
+  subfolder?: string;
+  type?: string;
+}
+
+function viewRequest(ref: ViewRef): HttpRequest {
+  return { family: 'legacy', url: '/api/view', query: { filename: ref.filename, subfolder: ref.subfolder ?? '', type: ref.type ?? 'output' } };
 }

@@ -1,5 +1,5 @@
 // Finding the files a model output links to, and saving them: every http(s) URL in any string
-// of the output, fetched with no credentials (they are signed or public), streamed to NAME.part
+// of the output, fetched with no credentials (they are signed or public), taken as chunks into NAME.part
 // and renamed when complete, under safe and unique names.
 import type { HttpClient } from '../../http/client.js';
 import { UniqueNames } from '../../files/safe-name.js';
@@ -52,7 +52,7 @@ export async function downloadUrls(
       dir,
       name: names.reserve(nameOf(url), 'download'),
       open: async (offset) => {
-        const res = await http.signed(url, offset > 0 ? { range: `bytes=${offset}-` } : {});
+        const res = await http.signedChunks(url, offset > 0 ? { range: `bytes=${offset}-` } : {});
         return { status: res.status, body: res.body };
       },
       ...choices,

@@ -5,7 +5,7 @@ import { saveToFile, type FileChoices, type SavedFile } from '../../files/save.j
 import { makeFolders } from '../../files/safe-file.js';
 import { UniqueNames } from '../../files/safe-name.js';
 import { checkFolderTarget } from '../../files/targets.js';
-import type { LegacyClient } from '../../clients/legacy/client.js';
+import type { LegacyClient, ViewRef } from '../../clients/legacy/client.js';
 import type { ImageFormat } from '../../protocol/legacy-frames.js';
 import type { NodeFileRef } from '../../clients/legacy/tracker.js';
 
@@ -34,6 +34,20 @@ export class PreviewSaver {
   }
 }
 
+/** Saves the file behind an output reference as dir/name (a name already made safe), taking its body as chunks. */
+export function saveViewed(client: LegacyClient, ref: ViewRef, dir: string, name: string, choices: FileChoices = {}): Promise<SavedFile> {
+  return saveToFile({
+    dir,
+    name,
+    // /api/view serves whole files; a broken transfer starts over (saveToFile sees no 206).
+    open: async () => {
+      const res = await client.viewChunks(ref);
+      return { status: res.status, body: res.body };
+    },
+    ...choices,
+  });
+}
+
 /** Downloads the final outputs (`type: output`) through /api/view's signed redirect. */
 export async function downloadOutputs(
   client: LegacyClient,
@@ -47,16 +61,7 @@ export async function downloadOutputs(
   const saved: SavedFile[] = [];
   for (const ref of refs.filter((r) => r.type === 'output')) {
     const name = names.reserve(ref.filename, 'output');
-    const file = await saveToFile({
-      dir,
-      name,
-      // /api/view serves whole files; a broken transfer starts over (saveToFile sees no 206).
-      open: async () => {
-        const res = await client.view(ref);
-        return { status: res.status, body: res.body };
-      },
-      ...choices,
-    });
+    const file = await saveViewed(client, ref, dir, name, choices);
     saved.push(file);
     onSaved(file, ref);
   }

@@ -4,12 +4,12 @@ import { dirname, basename } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Factory } from '../../factory.js';
 import { safeFileName } from '../../files/safe-name.js';
-import { saveToFile } from '../../files/save.js';
 import { existingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';
 import { checkFileTarget } from '../../files/targets.js';
 import { makeFolders } from '../../files/safe-file.js';
 import { shellWord } from '../../render/shell-word.js';
+import { saveViewed } from './files.js';
 import { legacyClient } from './shared.js';
 import type { LegacyViewOptions } from './options.js';
 
@@ -28,13 +28,7 @@ export async function run(f: Factory, args: string[], opts: LegacyViewOptions): 
   const path = target ?? safeFileName(basename(ref.filename), 'download');
   const kept: KeptPart[] = [];
   await makeFolders(dirname(path));
-  const saved = await saveToFile({
-    dir: dirname(path),
-    name: basename(path),
-    open: async () => {
-      const res = await client.view(ref);
-      return { status: res.status, body: res.body };
-    },
+  const saved = await saveViewed(client, ref, dirname(path), basename(path), {
     existing,
     warn: (line) => f.io.warn(line),
     onKept: (part) => kept.push(part),
