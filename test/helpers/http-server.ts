@@ -51,3 +51,19 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
+
+/**
+ * Writes bytes `from`..`stopAt` of `body` (after the head) in pieces of uneven sizes, 1 byte to
+ * `maxPiece`, waiting for the socket to drain as a server would; a `stopAt` short of the end cuts
+ * the connection there, else the answer ends.
+ */
+export async function writeInPieces(res: ServerResponse, body: Buffer, { from = 0, stopAt = body.length, maxPiece = 300_000 } = {}): Promise<void> {
+  let at = from;
+  for (let piece = 1; at < stopAt; piece++) {
+    const end = Math.min(stopAt, at + ((piece * 7919) % maxPiece) + 1);
+    if (!res.write(body.subarray(at, end))) await new Promise((r) => res.once('drain', r));
+    at = end;
+  }
+  if (stopAt < body.length) res.socket?.destroy();
+  else res.end();
+}

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
 import type { ChunkedBody } from '../../src/http/chunked-body.js';
 import { ApiError } from '../../src/errors.js';
-import { json, startTestServer, type TestServer } from '../helpers/http-server.js';
+import { json, startTestServer, writeInPieces, type TestServer } from '../helpers/http-server.js';
 
 const servers: TestServer[] = [];
 const clients: HttpClient[] = [];
@@ -30,14 +30,7 @@ afterEach(async () => {
 /** Writes `body` in pieces of uneven sizes, waiting for the socket to drain as a server would. */
 async function sendInPieces(res: ServerResponse, body: Buffer, headers: Record<string, string> = {}, stopAt = body.length): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length), ...headers });
-  let at = 0;
-  for (let piece = 1; at < stopAt; piece++) {
-    const end = Math.min(stopAt, at + ((piece * 7919) % 300_000) + 1);
-    if (!res.write(body.subarray(at, end))) await new Promise((r) => res.once('drain', r));
-    at = end;
-  }
-  if (stopAt < body.length) res.socket?.destroy();
-  else res.end();
+  await writeInPieces(res, body, { stopAt });
 }
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');

@@ -13,7 +13,7 @@ import { HttpClient } from '../../src/http/client.js';
 import { LegacyClient } from '../../src/clients/legacy/client.js';
 import { downloadUrls } from '../../src/clients/models/output-urls.js';
 import { downloadOutputs } from '../../src/commands/legacy/files.js';
-import { startTestServer, type TestServer } from '../helpers/http-server.js';
+import { startTestServer, writeInPieces, type TestServer } from '../helpers/http-server.js';
 
 /** A real client whose stream downloads refuse: a download that reaches one went back to the stream path. */
 class ChunksOnlyClient extends HttpClient {
@@ -38,14 +38,7 @@ async function sendInPieces(res: ServerResponse, body: Buffer, from: number, bre
   const status = from > 0 ? 206 : 200;
   const range = from > 0 ? { 'content-range': `bytes ${from}-${body.length - 1}/${body.length}` } : {};
   res.writeHead(status, { 'content-type': 'application/octet-stream', 'content-length': String(body.length - from), 'accept-ranges': 'bytes', ...range });
-  let at = from;
-  for (let piece = 1; at < breakAt; piece++) {
-    const end = Math.min(breakAt, at + ((piece * 7919) % 30_000) + 1);
-    if (!res.write(body.subarray(at, end))) await new Promise((r) => res.once('drain', r));
-    at = end;
-  }
-  if (breakAt < body.length) res.socket?.destroy();
-  else res.end();
+  await writeInPieces(res, body, { from, stopAt: breakAt, maxPiece: 30_000 });
 }
 
 async function setUp(handler: Parameters<typeof startTestServer>[0]): Promise<{ server: TestServer; http: HttpClient; dir: string }> {
