@@ -116,6 +116,9 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     await jqOut?.finish().catch(() => undefined);
     const errIo = factory?.io ?? new Factory({ ...io, globals: { json: io.argv.includes('--json') || io.argv.some((a) => a === '--jq' || a.startsWith('--jq=')) }, signal: controller.signal }).io;
     if (err instanceof CommanderError) return renderError(errIo, usageError(err, failing));
+    // A reader that went away (`| head`) stops the command as Ctrl-C does (cli.ts): the write that
+    // found the pipe closed is that interruption, not a failure of its own.
+    if (isBrokenPipe(err) && controller.signal.reason instanceof InterruptedError) return renderError(errIo, controller.signal.reason);
     const { isMissingJobApi, explainMissingJobApi } = await import('./commands/legacy/missing-job-api.js');
     if (isMissingJobApi(err) && factory) return renderError(errIo, await explainMissingJobApi(factory, err));
     if (err instanceof WesError && err.code === 'network_error' && factory) {
@@ -129,6 +132,10 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     process.off('SIGTERM', onSigterm);
     await factory?.dispose();
   }
+}
+
+function isBrokenPipe(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';
 }
 
 function commandPath(cmd: Command): string {

@@ -2,7 +2,7 @@
 // process itself ends with, the `--version` fast path, and a reader that goes away (`| head`).
 import { describe, expect, it } from 'vitest';
 import { spawnWes } from '../helpers/cli.js';
-import { getJson, imageWorkflow, submitJob, useDevServer } from '../helpers/dev-server.js';
+import { getJson, imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
 
 const dev = useDevServer({ stepMs: 60 });
 const env = () => ({ WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey! });
@@ -20,6 +20,19 @@ describe('bin/wes.js as a process', () => {
     const missing = await spawnWes(['jobs', 'get', '00000000-0000-4000-8000-000000000000'], { env: env() });
     expect(missing.code).toBe(5);
     expect(missing.stderr).toMatch(/^error: /m);
+  });
+
+  it('a reader that closes stdout during legacy view stops it as Ctrl-C does (130), with no EPIPE error', async () => {
+    const submitted = await submitJob(dev.server, { 1: { class_type: 'SaveBytes', inputs: { size_bytes: 8 * 1024 * 1024, content_type: 'application/octet-stream' } } });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+    const done = await waitForJob(dev.server, submitted.body.urls.self as string, ['succeeded']);
+    const name = (done.outputs as { name: string }[])[0]!.name;
+    const res = await spawnWes(['legacy', 'view', name], {
+      env: env(),
+      onSpawn: (child) => child.stdout?.once('data', () => child.stdout?.destroy()),
+    });
+    expect(res.code, res.stderr).toBe(130);
+    expect(res.stderr).not.toMatch(/EPIPE|\n\s+at /);
   });
 
   it('a reader that closes stdout stops a watch like Ctrl-C (130), with no EPIPE trace, and the job keeps running', async () => {
