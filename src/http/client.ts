@@ -3,7 +3,7 @@
 // decoding, redirects by hand, and --verbose request lines with secrets redacted.
 import { Agent, nodeMaxHeaderSize, request as undiciRequest, type Dispatcher } from './undici-core.js';
 import type { Readable } from 'node:stream';
-import { ApiError, NetworkError, READ_TIMEOUT_HINT, WesError, ExitCode, type ApiFamily, type ErrorOrigin } from '../errors.js';
+import { ApiError, NetworkError, READ_TIMEOUT_HINT, UsageError, WesError, ExitCode, type ApiFamily, type ErrorOrigin } from '../errors.js';
 import { stringifyJsonExact } from '../util/exact-json.js';
 import { decodeError } from './decode-error.js';
 import { joinBase, resolveLink } from './links.js';
@@ -302,6 +302,11 @@ export class HttpClient {
         const aborted = this.opts.signal?.aborted;
         if (aborted) throw this.opts.signal!.reason;
         if (err instanceof WesError) throw err;
+        // undici refuses to send what HTTP cannot carry (a header value with a control character
+        // or past Latin-1): nothing left, so it is not retried as a dropped connection.
+        if ((err as { code?: string })?.code === 'UND_ERR_INVALID_ARG') {
+          throw new UsageError(`the request cannot be sent: ${(err as Error).message}`, 'a header value may hold no control characters and only Latin-1 characters (check -H/--header)');
+        }
         const error = (err as Error)?.name === 'TimeoutError' && a.timeoutMs
           ? new NetworkError(`no answer from ${a.url.origin} within ${a.timeoutMs / 1000} s`, undefined, err)
           : networkError(err, a.url, this.readTimeoutMs);
