@@ -1,7 +1,7 @@
 // wes doctor: runs every check, prints one row per check (a table, or --json the array), the
 // hints of what failed on stderr, and exits by the most basic failure.
 import type { Factory } from '../../factory.js';
-import { createProgressDisplay } from '../../render/progress.js';
+import { openProgressDisplay } from '../../render/open-progress.js';
 import { renderTable } from '../../render/table.js';
 import { doctorExitCode, runChecks, type Check, type CheckStatus } from './checks.js';
 
@@ -20,7 +20,7 @@ function hintsOf(checks: Check[]): Map<string, string[]> {
 
 export async function run(f: Factory): Promise<number> {
   const { io } = f;
-  const progress = io.json ? undefined : createProgressDisplay(io, 'checking configuration, API families and clock…');
+  const progress = io.json ? undefined : await openProgressDisplay(io, 'checking configuration, API families and clock…');
   let checks: Check[];
   try {
     checks = await runChecks(f);

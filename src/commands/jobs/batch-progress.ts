@@ -3,6 +3,7 @@
 // it. Elsewhere (CI logs, pipes): one plain line per finished line, as before.
 import type { IOStreams } from '../../render/io.js';
 import type { ProgressDisplay } from '../../render/progress.js';
+import { openProgressDisplay } from '../../render/open-progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import type { BatchResult } from '../../clients/jobs/batch-run.js';
 
@@ -50,7 +51,7 @@ export class BatchProgress {
   /** The spinner code (ora) is loaded only for a terminal: a batch in CI never pays its memory. */
   static async start(io: IOStreams, total: number, running: () => number): Promise<BatchProgress> {
     const progress = new BatchProgress(io, total, running);
-    if (io.canAnimate) progress.live = (await import('../../render/progress.js')).createProgressDisplay(io, progress.text());
+    if (io.canAnimate) progress.live = await openProgressDisplay(io, progress.text());
     return progress;
   }
 

@@ -7,7 +7,8 @@ import { ExitCode, InterruptedError } from '../../errors.js';
 import { JobsClient, type FetchedJob } from '../../clients/jobs/client.js';
 import { followJob } from '../../clients/jobs/follow-job.js';
 import { isTerminal } from '../../protocol/jobs.js';
-import { createProgressDisplay, type ProgressDisplay } from '../../render/progress.js';
+import type { ProgressDisplay } from '../../render/progress.js';
+import { openProgressDisplay } from '../../render/open-progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { intervalMs } from '../poll-interval.js';
 import { outcomeLine, outputLine, progressLine, renderJobError } from './job-view.js';
@@ -66,7 +67,7 @@ export function exitCodeFor(status: string, canceledExit: number = ExitCode.CANC
 export async function followAndReport(f: Factory, client: JobsClient, start: FetchedJob, options: WatchJobOptions): Promise<number> {
   const { io } = f;
   const debug = (line: string) => io.debug(sanitizeLine(line));
-  const progress: ProgressDisplay | undefined = io.json ? undefined : createProgressDisplay(io, progressLine(start.job));
+  const progress: ProgressDisplay | undefined = io.json ? undefined : await openProgressDisplay(io, progressLine(start.job));
   const seenOutputs = new Set<string>();
   // Opening previews may ask the terminal (a query, up to 300 ms for its answer): only when one can come.
   if (options.preview && !options.events) io.info('no preview pictures with --no-events: previews come on the event stream');

@@ -1,12 +1,12 @@
 // Polls a prompt's state to a terminal value with a progress line per change on stderr.
 import type { Factory } from '../../factory.js';
-import { createProgressDisplay } from '../../render/progress.js';
+import { openProgressDisplay } from '../../render/open-progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { waitForTerminalStatus } from '../../clients/legacy/poll.js';
 import type { PromptState, StatusReader } from '../../clients/legacy/prompt-state.js';
 
 export async function pollToEnd(f: Factory, reader: StatusReader, promptId: string, everyMs: number): Promise<PromptState> {
-  const progress = createProgressDisplay(f.io, `prompt ${promptId}: checking`);
+  const progress = await openProgressDisplay(f.io, `prompt ${promptId}: checking`);
   let state: PromptState;
   try {
     state = await waitForTerminalStatus(reader, promptId, {
