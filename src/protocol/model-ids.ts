@@ -54,13 +54,10 @@ export function isModelIdOf(provider: string, model: string): boolean {
   return provider.length > 0 && provider.length <= PROVIDER_MAX && model.length > 0 && model.length <= MODEL_MAX && length <= MODEL_ID_MAX && SEGMENT.test(provider) && SEGMENT.test(model);
 }
 
+/** parseModelId's verdict without its error: a second '/' fails the model segment's pattern. */
 export function isModelId(id: string): boolean {
-  try {
-    parseModelId(id);
-    return true;
-  } catch {
-    return false;
-  }
+  const slash = id.indexOf('/');
+  return slash >= 0 && isModelIdOf(id.slice(0, slash), id.slice(slash + 1));
 }
 
 /** The call path of a model under the router base ("Endpoints", "B. Router"): segments percent-encoded. */

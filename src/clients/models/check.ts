@@ -2,7 +2,7 @@
 // malformed answer becomes one clear error instead of a crash later on.
 import type { HttpResponse } from '../../http/client.js';
 import type { WesError } from '../../errors.js';
-import { isModelId, isModelIdOf } from '../../protocol/model-ids.js';
+import { isModelId } from '../../protocol/model-ids.js';
 import { isObject } from '../../protocol/openapi-document.js';
 import type { RouterModelDetail, RouterModelListEntry, RouterModelListResponse } from '../../protocol/models.js';
 import { badResponse as badResponseOf } from '../shared/response-check.js';
@@ -15,12 +15,8 @@ export function badResponse(what: string, res: HttpResponse<unknown>): WesError 
 function entryProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'is not an object';
   for (const key of ['id', 'provider', 'model'] as const) if (typeof value[key] !== 'string') return `has no string \`${key}\``;
-  // The id is provider/model in every good entry: checking the two segments checks the id.
-  const same = value.id === `${value.provider as string}/${value.model as string}`;
-  if (same ? !isModelIdOf(value.provider as string, value.model as string) : !isModelId(value.id as string)) {
-    return `has an id that breaks the model id rules (${JSON.stringify(value.id)})`;
-  }
-  if (!same) return 'has an id that is not provider/model';
+  if (!isModelId(value.id as string)) return `has an id that breaks the model id rules (${JSON.stringify(value.id)})`;
+  if (value.id !== `${value.provider as string}/${value.model as string}`) return 'has an id that is not provider/model';
   if (!isObject(value.billing) || typeof value.billing.charges_on_policy_rejection !== 'string') return 'has no `billing.charges_on_policy_rejection`';
   return undefined;
 }
