@@ -119,9 +119,9 @@ export class JobHistory {
     return this.lines > this.limits.maxLines;
   }
 
-  private fold(text?: string): Map<string, HistoryEntry> {
+  private fold(): Map<string, HistoryEntry> {
     const byId = new Map<string, HistoryEntry>();
-    for (const line of text === undefined ? this.readLines() : splitLines(text)) {
+    for (const line of this.readLines()) {
       const entry = parseEntry(line);
       if (entry) byId.set(entry.id, { ...byId.get(entry.id), ...entry, submitted_at: byId.get(entry.id)?.submitted_at ?? entry.submitted_at });
     }
@@ -155,17 +155,9 @@ export class JobHistory {
       return;
     }
     try {
-      const fd = openSync(this.path, O_RDONLY | O_NOFOLLOW);
-      try {
-        const kept = [...this.fold(readFileSync(fd, 'utf8')).values()]
-          .sort(newestFirst)
-          .slice(0, this.limits.keepJobs)
-          .reverse();
-        replaceFileSync(this.path, kept.map((e) => JSON.stringify(e) + '\n').join(''));
-        this.lines = kept.length;
-      } finally {
-        closeSync(fd);
-      }
+      const kept = this.entries().slice(0, this.limits.keepJobs).reverse();
+      replaceFileSync(this.path, kept.map((e) => JSON.stringify(e) + '\n').join(''));
+      this.lines = kept.length;
     } finally {
       unlinkSync(lock);
     }
