@@ -3,6 +3,7 @@
 // any link) need no transfer; --clobber replaces, --skip-existing keeps. A link at the target is
 // an existing file whose bytes are never read.
 import { constants } from 'node:fs';
+import { updateFromFile } from '../util/blake3.js';
 import { createBlake3, formatBlake3, sameHash } from './blake3.js';
 import { dropCommittedPart } from './part-file.js';
 import { FileExistsError, lstatOrNone, notOwnPlainFile, openOwnFile, writeFileSafely } from './safe-file.js';
@@ -23,7 +24,7 @@ export async function hashOwnFile(path: string): Promise<string | undefined> {
   if (!opened) return undefined;
   try {
     const hasher = await createBlake3();
-    for await (const chunk of opened.handle.createReadStream({ autoClose: false, highWaterMark: 1 << 20 })) hasher.update(chunk as Buffer);
+    await updateFromFile(hasher, opened.handle);
     return formatBlake3(hasher);
   } finally {
     await opened.handle.close();
