@@ -3,6 +3,7 @@
 // a file through Blob streams in 64 KiB pieces; this sends the same bytes with none of that.
 import { randomBytes } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
+import { readsInto } from '../util/file-reads.js';
 
 export type Part = { name: string; value: string } | { name: string; path: string; filename: string; contentType?: string };
 
@@ -25,13 +26,9 @@ const READ_BYTES = 1 << 20;
 async function* fileBytes(path: string, onBytes: (bytes: number) => void): AsyncGenerator<Buffer> {
   const handle = await open(path, 'r');
   try {
-    const buffers = [Buffer.allocUnsafe(READ_BYTES), Buffer.allocUnsafe(READ_BYTES)];
-    for (let turn = 0; ; turn ^= 1) {
-      const buffer = buffers[turn]!;
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) return;
-      yield bytesRead === buffer.length ? buffer : Buffer.from(buffer.subarray(0, bytesRead));
-      onBytes(bytesRead);
+    for await (const piece of readsInto(handle, [Buffer.allocUnsafe(READ_BYTES), Buffer.allocUnsafe(READ_BYTES)])) {
+      yield piece.length === READ_BYTES ? piece : Buffer.from(piece);
+      onBytes(piece.length);
     }
   } finally {
     await handle.close();

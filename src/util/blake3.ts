@@ -8,6 +8,7 @@
 // one process that disagree differ only in speed.
 import { createRequire } from 'node:module';
 import { open, type FileHandle } from 'node:fs/promises';
+import { readsInto } from './file-reads.js';
 
 /** An incremental hasher: feed it bytes (a file's prefix from disk, then a stream), then digest. */
 export interface Blake3 {
@@ -71,15 +72,12 @@ export async function updateFromFile(hasher: Blake3, file: string | FileHandle, 
   if (end <= start) return 0;
   const handle = typeof file === 'string' ? await open(file, 'r') : file;
   try {
-    const buffer = Buffer.allocUnsafe(READ_BYTES);
-    let position = start;
-    while (position < end) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - position), position);
-      if (bytesRead === 0) break;
-      hasher.update(buffer.subarray(0, bytesRead));
-      position += bytesRead;
+    let bytes = 0;
+    for await (const piece of readsInto(handle, [Buffer.allocUnsafe(READ_BYTES)], start, end)) {
+      hasher.update(piece);
+      bytes += piece.length;
     }
-    return position - start;
+    return bytes;
   } finally {
     if (handle !== file) await handle.close();
   }
