@@ -1,4 +1,4 @@
-import { checked, flag, type OptionsDeclaration, type OptionsRule } from './typed-options.js';
+import { checked, flag, needs, type OptionsDeclaration, type OptionsRule } from './typed-options.js';
 
 /** The two flags of a command that saves files (typed; see src/commands/typed-options.ts). */
 export interface ExistingFileOptions {
@@ -11,6 +11,11 @@ export const existingFileOptions = (): OptionsDeclaration<ExistingFileOptions> =
   clobber: flag('--clobber', 'replace an existing file that holds other bytes (default: stop, exit 1)'),
   skipExisting: flag('--skip-existing', 'keep an existing file as it is (one with the same bytes is always kept, with no transfer)').conflicts('clobber'),
 });
+
+/** --clobber and --skip-existing decide about the files `savers` (the flags that save files) write: alone they mean nothing. */
+export function existingFileRules<O extends ExistingFileOptions>(...savers: Array<keyof O>): Array<OptionsRule<O>> {
+  return [needs<O>('clobber', ...savers), needs<O>('skipExisting', ...savers)];
+}
 
 /** `-o -` writes to standard output: there is no file there for --clobber or --skip-existing to decide about. */
 export function noFileFlagsWithStdout<O extends ExistingFileOptions & { output?: string }>(): OptionsRule<O> {

@@ -3,7 +3,7 @@
 // The modes of `jobs submit` are declared here too: a flag of one mode given in another is a
 // usage error before anything is read or sent.
 import { sameFile } from '../../files/same-file.js';
-import { existingFileOptions, idempotencyKey, type ExistingFileOptions } from '../option-values.js';
+import { existingFileOptions, existingFileRules, idempotencyKey, type ExistingFileOptions } from '../option-values.js';
 import { choice, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { intervalOption } from '../poll-interval.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
@@ -36,7 +36,7 @@ const downloadDeclaration = (): OptionsDeclaration<DownloadFlags> => ({
 });
 
 /** --clobber and --skip-existing are about the files --download saves. */
-const downloadRules = <O extends DownloadFlags>(): Array<OptionsRule<O>> => [needs<O>('clobber', 'download'), needs<O>('skipExisting', 'download')];
+const downloadRules = <O extends DownloadFlags>(): Array<OptionsRule<O>> => existingFileRules<O>('download');
 
 export interface JobsSubmitOptions extends ConvertOptions, FollowFlags, DownloadFlags {
   set?: string[];

@@ -1,6 +1,6 @@
 // The typed options of the `wes legacy` verbs, declared once (see src/commands/typed-options.ts):
 // legacy/index.ts adds them to the commands, and each verb's run function takes the parsed object.
-import { existingFileOptions, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
+import { existingFileOptions, existingFileRules, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
 import { choice, flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { intervalOption } from '../poll-interval.js';
 import { parseOriginalRef, type OriginalRef } from './original-ref.js';
@@ -54,8 +54,7 @@ export const legacyPromptOptions = (): OptionsDeclaration<LegacyPromptOptions> =
 export const legacyPromptRules: Array<OptionsRule<LegacyPromptOptions>> = [
   ...convertRules<LegacyPromptOptions>(),
   needs('interval', 'wait', 'ws', 'previews', 'download'),
-  needs('clobber', 'download', 'previews'),
-  needs('skipExisting', 'download', 'previews'),
+  ...existingFileRules<LegacyPromptOptions>('download', 'previews'),
 ];
 
 export interface LegacyStatusOptions {
@@ -84,7 +83,7 @@ export const legacyWatchOptions = (): OptionsDeclaration<LegacyWatchOptions> => 
 });
 
 /** Only previews are saved by a watch: the file flags mean something with --previews alone. */
-export const legacyWatchRules: Array<OptionsRule<LegacyWatchOptions>> = [needs('clobber', 'previews'), needs('skipExisting', 'previews')];
+export const legacyWatchRules: Array<OptionsRule<LegacyWatchOptions>> = existingFileRules('previews');
 
 export interface LegacyViewOptions extends ExistingFileOptions {
   subfolder: string;

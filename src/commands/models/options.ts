@@ -2,7 +2,7 @@
 // adds them to the commands, and each verb's run function takes the parsed object.
 import { InvalidArgumentError } from 'commander';
 import { segmentProblem } from '../../protocol/model-ids.js';
-import { existingFileOptions, idempotencyKey, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
+import { existingFileOptions, existingFileRules, idempotencyKey, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
 import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumber, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 
 export interface ModelsListOptions {
@@ -78,4 +78,4 @@ export const modelsRunOptions = (): OptionsDeclaration<ModelsRunOptions> => ({
 });
 
 /** The file flags decide about files the run saves: with -o or --download only. */
-export const modelsRunRules: Array<OptionsRule<ModelsRunOptions>> = [needs('clobber', 'output', 'download'), needs('skipExisting', 'output', 'download'), needs('show', 'download'), noFileFlagsWithStdout()];
+export const modelsRunRules: Array<OptionsRule<ModelsRunOptions>> = [...existingFileRules<ModelsRunOptions>('output', 'download'), needs('show', 'download'), noFileFlagsWithStdout()];

@@ -3,7 +3,7 @@
 // that submit a workflow file.
 import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import type { ObjectInfoOptions } from './object-info.js';
-import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
+import { existingFileOptions, existingFileRules, type ExistingFileOptions } from '../option-values.js';
 
 /** --object-info (a saved file, offline) or --refresh (ask the server again): one or the other. */
 export const objectInfoDeclaration = (): OptionsDeclaration<ObjectInfoOptions> => ({
@@ -36,7 +36,7 @@ export const workflowsConvertOptions = (): OptionsDeclaration<WorkflowsConvertOp
 });
 
 /** --clobber and --skip-existing are about the -o file: alone they would mean nothing. */
-export const workflowsConvertRules = (): Array<OptionsRule<WorkflowsConvertOptions>> => [needs('clobber', 'output'), needs('skipExisting', 'output')];
+export const workflowsConvertRules = (): Array<OptionsRule<WorkflowsConvertOptions>> => existingFileRules('output');
 
 export type WorkflowsValidateOptions = ObjectInfoOptions;
 
