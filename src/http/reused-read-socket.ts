@@ -7,20 +7,13 @@
 // TLS keeps undici's own connector: this is the loopback and LAN case, where the CPU is the limit.
 import { connect as netConnect, type Socket } from 'node:net';
 import type { buildConnector } from 'undici';
+import { ConnectTimeoutError } from './undici-core.js';
 
 const READ_BUFFER_BYTES = 1 << 20;
 /** What a read gets while the other buffer still holds unread bytes (Node's own read size). */
 const STOPGAP_BYTES = 64 * 1024;
 const CONNECT_TIMEOUT_MS = 10_000;
 const KEEP_ALIVE_DELAY_MS = 60_000;
-
-class ConnectTimeoutError extends Error {
-  readonly code = 'UND_ERR_CONNECT_TIMEOUT';
-  constructor(host: string, port: number) {
-    super(`connect to ${host}:${port} timed out after ${CONNECT_TIMEOUT_MS / 1000} s`);
-    this.name = 'ConnectTimeoutError';
-  }
-}
 
 /** The pair of read buffers of one socket, handed to libuv in turn. */
 class ReadBuffers {
@@ -61,7 +54,7 @@ export const connectReusingBuffers: buildConnector.connector = ({ hostname, port
   const socket = netConnect({ host: hostname, port: portNumber, onread: { buffer: buffers.next, callback: buffers.received } });
   buffers.socket = socket;
   let pending: typeof callback | null = callback;
-  const timer = setTimeout(() => socket.destroy(new ConnectTimeoutError(hostname, portNumber)), CONNECT_TIMEOUT_MS);
+  const timer = setTimeout(() => socket.destroy(new ConnectTimeoutError(`connect to ${hostname}:${portNumber} timed out after ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
   socket.setNoDelay(true).setKeepAlive(true, KEEP_ALIVE_DELAY_MS);
   socket
     .once('connect', () => {

@@ -3,15 +3,19 @@
 // Node's own modules (http2, tls, crypto, worker_threads, zlib, Node's internal undici...) into
 // every command. These files are undici's internals, so test/http/undici-core.test.ts pins them
 // to the installed undici: an upgrade that moves or changes them fails the suite, not the CLI.
-import type { Dispatcher, Agent as UndiciAgent } from 'undici';
+import type { Dispatcher, Agent as UndiciAgent, errors as UndiciErrors } from 'undici';
 // @ts-expect-error undici ships no declarations for its internal files; typed from its index below.
 import AgentImpl from 'undici/lib/dispatcher/agent.js';
 // @ts-expect-error as above
 import requestImpl from 'undici/lib/api/api-request.js';
+// @ts-expect-error as above
+import errorsImpl from 'undici/lib/core/errors.js';
 
 export type { Dispatcher };
 export type Agent = UndiciAgent;
 export const Agent = AgentImpl as typeof UndiciAgent;
+/** undici's own error for a connection not made in time (what its connector throws; code UND_ERR_CONNECT_TIMEOUT). */
+export const ConnectTimeoutError = (errorsImpl as typeof UndiciErrors).ConnectTimeoutError;
 
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
 

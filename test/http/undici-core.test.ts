@@ -4,7 +4,7 @@
 // moves or changes them fails here.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, request } from '../../src/http/undici-core.js';
+import { Agent, ConnectTimeoutError, request } from '../../src/http/undici-core.js';
 import { startTestServer, type TestServer } from '../helpers/http-server.js';
 
 const require = createRequire(import.meta.url);
@@ -27,6 +27,7 @@ describe('undici internals used by the HTTP layer', () => {
     // The index installs the api on every dispatcher: the method is the function we call.
     expect((undici.Dispatcher.prototype as unknown as { request: unknown }).request).toBe(apiRequest);
     expect(Agent).toBe(undici.Agent);
+    expect(ConnectTimeoutError).toBe(undici.errors.ConnectTimeoutError);
   });
 
   it('send a GET with a query and a POST with a body, as undici.request does', async () => {
