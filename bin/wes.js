@@ -1,4 +1,8 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
-
-process.exitCode = await main(process.argv.slice(2));
+// CommonJS (bin/package.json), as dist/ is: see scripts/build-commonjs.mjs.
+'use strict';
+require('../dist/cli.js')
+  .main(process.argv.slice(2))
+  .then((code) => {
+    process.exitCode = code;
+  });

@@ -1,8 +1,10 @@
 // Bundles src/ with esbuild (code-splitting keeps command modules and the dev-server lazy,
-// so `wes --version` loads almost nothing), dependencies included. Then, side by
+// so `wes --version` loads almost nothing), dependencies included, and emits it as CommonJS
+// (toCommonJs below). Then, side by
 // side: the completion scripts, printed by the built CLI itself so they match its command tree,
 // and the library's type declarations (dist/types, for package.json `exports`).
 import { build } from 'esbuild';
+import { toCommonJs } from './build-commonjs.mjs';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -22,7 +24,7 @@ const options = {
   outdir: staging,
   bundle: true,
   splitting: true,
-  format: 'esm',
+  format: 'esm', // esbuild splits only ES modules; toCommonJs converts each chunk
   platform: 'node',
   target: 'node20',
   // Dependencies are bundled too: resolving and compiling hundreds of small files dominated the
@@ -30,7 +32,6 @@ const options = {
   // Native add-ons stay external: ws's optional ones (ws falls back without them) and the blake3
   // binding (src/util/blake3.ts loads it with require and falls back to WASM).
   external: ['bufferutil', 'utf-8-validate', '@napi-rs/blake-hash'],
-  banner: { js: "import { createRequire as __wesCreateRequire } from 'node:module'; const require = __wesCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
   define: { __WES_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
@@ -39,7 +40,8 @@ const options = {
 };
 // Twice: the first build's metafile says which modules are the CLI's dynamic entries (programFirst).
 const firstBuild = await build({ ...options, write: false });
-const built = await build({ ...options, plugins: [...options.plugins, programFirst(root, firstBuild.metafile)] });
+const built = await build({ ...options, write: false, plugins: [...options.plugins, programFirst(root, firstBuild.metafile)] });
+await toCommonJs(built.outputFiles, staging);
 // undici's WebAssembly HTTP parser, read by the chunk that holds its loader (see build-plugins.mjs).
 const wasmReaders = Object.entries(built.metafile.outputs).filter(([, out]) => Object.keys(out.inputs).some((input) => input.startsWith('wes-wasm-file:')));
 if (wasmReaders.length === 0) throw new Error("no output reads undici's llhttp WebAssembly: check skipUnusedBuiltins");

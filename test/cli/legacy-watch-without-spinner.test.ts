@@ -9,14 +9,14 @@ import { sampleWorkflow, submit } from '../dev-server/legacy-kit.js';
 import { useLegacyServer } from './legacy-kit.js';
 
 const kit = useLegacyServer({ stepMs: 4 }, 'wes-legacy-no-spinner-');
-const PRELOAD = join(import.meta.dirname, '../fixtures/start-up/list-loaded-modules.mjs');
+const PRELOAD = join(import.meta.dirname, '../fixtures/start-up/list-loaded-modules.cjs');
 
 describe('legacy watch off a terminal', () => {
   it('follows a prompt to its end with progress lines, without loading ora or cli-table3', async () => {
     const id = await submit(kit.server, sampleWorkflow(6, 'lines'));
     const list = join(kit.dir, 'modules.txt');
     writeFileSync(list, '');
-    const res = await kit.wes(['legacy', 'watch', id], { env: { NODE_OPTIONS: `--import ${PRELOAD}`, WES_TEST_MODULES_FILE: list } });
+    const res = await kit.wes(['legacy', 'watch', id], { env: { NODE_OPTIONS: `--require ${PRELOAD}`, WES_TEST_MODULES_FILE: list } });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout.trim()).toBe('success');
     expect(res.stderr).toContain(`prompt ${id}: success`);

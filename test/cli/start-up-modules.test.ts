@@ -1,5 +1,5 @@
-// The CLI's shared modules are in few chunks (programFirst in scripts/build-plugins.mjs): each ES
-// module costs its resolve, read and link on every start. This counts the modules the built CLI
+// The CLI's shared modules are in few chunks (programFirst in scripts/build-plugins.mjs): each
+// module costs its resolve, read and compile on every start. This counts the modules the built CLI
 // loads for `jobs get` and `--help`, and checks the library entry still loads no CLI code
 // (program, commander, factory) although every command module now imports program and factory.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
 import { useTempDir, wesAgainst } from './jobs-env.js';
 
-const HOOK = join(import.meta.dirname, '../fixtures/start-up/list-loaded-modules.mjs');
+const HOOK = join(import.meta.dirname, '../fixtures/start-up/list-loaded-modules.cjs');
 const DIST = resolve(import.meta.dirname, '../../dist');
 
 function loaded(list: string): string[] {
@@ -20,11 +20,11 @@ function loaded(list: string): string[] {
   return files;
 }
 
-describe('ES modules loaded by the built CLI', () => {
+describe('modules loaded by the built CLI', () => {
   const ctx = useDevServer({});
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
-  const env = (list: string) => ({ NODE_OPTIONS: `--import ${HOOK}`, WES_TEST_MODULES_FILE: list });
+  const env = (list: string) => ({ NODE_OPTIONS: `--require ${HOOK}`, WES_TEST_MODULES_FILE: list });
 
   it('`jobs get` loads few chunks, and `--help` fewer', async () => {
     const id = (await submitJob(ctx.server, bytesWorkflow(64))).body.id as string;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
 import { useTempDir, wesAgainst } from './jobs-env.js';
 
-const PRELOAD = join(import.meta.dirname, '../fixtures/start-up/list-loaded-modules.mjs');
+const PRELOAD = join(import.meta.dirname, '../fixtures/start-up/list-loaded-modules.cjs');
 
 /** The built chunks a run loaded that bundle ora. */
 function spinnerChunks(list: string): string[] {
@@ -26,7 +26,7 @@ describe('transfers off a terminal', () => {
     const id = (await submitJob(ctx.server, bytesWorkflow(9 << 20))).body.id as string;
     await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
     const list = join(dir(), 'modules.txt');
-    const env = { NODE_OPTIONS: `--import ${PRELOAD}`, WES_TEST_MODULES_FILE: list };
+    const env = { NODE_OPTIONS: `--require ${PRELOAD}`, WES_TEST_MODULES_FILE: list };
     writeFileSync(list, '');
     const down = await wes(['jobs', 'download', id, join(dir(), 'out')], { env });
     expect(down.code, down.stderr).toBe(0);

@@ -11,7 +11,7 @@ let sixel: Promise<Sixel> | undefined;
 
 function loadSixel(): Promise<Sixel> {
   // node-sixel's bundled UPNG assigns an undeclared global (`UPNG = {}`), which throws in the
-  // strict-mode ESM bundle unless the global already exists.
+  // strict-mode bundle ("use strict", as ES modules are) unless the global already exists.
   if (!('UPNG' in globalThis)) Object.assign(globalThis, { UPNG: undefined });
   return import('sixel').then((m) => (m as unknown as { default?: Sixel }).default ?? m);
 }
