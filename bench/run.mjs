@@ -53,7 +53,7 @@ const ctx = {
   },
   sizes: options.full
     ? { download: [64 * MiB, 256 * MiB, 1024 * MiB], blake3: 1024 * MiB, candidates: 256 * MiB, upload: 256 * MiB, catalog: [2_500, 5_000, 10_000], watchIdleS: 30 }
-    : { download: [16 * MiB, 64 * MiB], blake3: 256 * MiB, candidates: 64 * MiB, upload: 64 * MiB, catalog: [2_500, 10_000], watchIdleS: 10 },
+    : { download: [64 * MiB, 256 * MiB], blake3: 256 * MiB, candidates: 64 * MiB, upload: 256 * MiB, catalog: [2_500, 10_000], watchIdleS: 10 },
 };
 
 const rows = [];
