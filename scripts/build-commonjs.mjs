@@ -24,18 +24,22 @@ export async function toCommonJs(outputFiles, outdir) {
 /** One ES module chunk as a CommonJS module; throws on anything that would not mean the same. */
 export async function commonJsOf(source, name = 'chunk') {
   const usesMetaUrl = source.includes('import.meta');
-  const result = await transform(source, {
+  // esbuild's `// src/x.ts` line before each bundled module says where code came from (tests read
+  // it to tell which packages a run loaded); a transform keeps only legal comments, so they pass as one.
+  const marked = source.replace(/^\/\/ ((?:src|node_modules)\/\S+)$/gm, '//! $1');
+  const result = await transform(marked, {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': MODULE_URL },
     banner: `"use strict";${usesMetaUrl ? ` var ${MODULE_URL} = require("node:url").pathToFileURL(__filename).href;` : ''}`,
+    legalComments: 'inline',
     logLevel: 'silent',
   }).catch((err) => {
     throw new Error(`${name}: cannot be CommonJS: ${err.errors?.map((e) => e.text).join('; ') ?? err.message}`);
   });
   // An `import.meta` other than `.url` would become `{}`, and top-level await cannot be CommonJS.
   if (result.warnings.length > 0) throw new Error(`${name}: cannot be CommonJS: ${result.warnings.map((w) => w.text).join('; ')}`);
-  return result.code;
+  return result.code.replace(/^(\s*)\/\/! ((?:src|node_modules)\/\S+)$/gm, '$1// $2');
 }

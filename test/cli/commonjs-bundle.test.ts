@@ -38,6 +38,13 @@ describe('converting a chunk to CommonJS', () => {
     expect(await (load(code).exports.later as () => Promise<string>)()).toBe('/');
   });
 
+  it("keeps esbuild's line naming each bundled module, which tests read to tell what a run loaded", async () => {
+    const code = await convert('// src/a.ts\nexport const a = 1;\n\n// node_modules/ora/index.js\nexport const b = 2;\n// src/not a path\n');
+    expect(code).toMatch(/^\/\/ src\/a\.ts$/m);
+    expect(code).toMatch(/^\/\/ node_modules\/ora\/index\.js$/m);
+    expect(code).not.toContain('not a path');
+  });
+
   it('refuses what CommonJS cannot mean: top-level await, import.meta beyond url', async () => {
     await expect(convert('export const x = await Promise.resolve(1);', 'tla.js')).rejects.toThrow(/tla\.js/);
     await expect(convert('export const d = import.meta.dirname;', 'meta.js')).rejects.toThrow(/meta\.js: cannot be CommonJS/);
@@ -45,12 +52,14 @@ describe('converting a chunk to CommonJS', () => {
 });
 
 describe('the built package', () => {
-  it('declares dist/ and bin/ CommonJS, and no built file is an ES module', () => {
+  it('declares dist/ and bin/ CommonJS, no built file is an ES module, and each names the modules it bundles', () => {
     for (const dir of ['dist', 'bin']) expect(JSON.parse(readFileSync(join(REPO, dir, 'package.json'), 'utf8')).type).toBe('commonjs');
     const files = [...readdirSync(join(REPO, 'dist')).map((f) => join('dist', f)), ...readdirSync(join(REPO, 'dist/chunks')).map((f) => join('dist/chunks', f)), 'bin/wes.js'];
     const scripts = files.filter((f) => f.endsWith('.js'));
     expect(scripts.length).toBeGreaterThan(20);
-    for (const file of scripts) expect(readFileSync(join(REPO, file), 'utf8'), file).not.toMatch(/^(import|export)\s[^\n]*(from\s+["']|\{)/m);
+    const texts = scripts.map((file) => readFileSync(join(REPO, file), 'utf8'));
+    texts.forEach((text, i) => expect(text, scripts[i]).not.toMatch(/^(import|export)\s[^\n]*(from\s+["']|\{)/m));
+    for (const marker of ['// src/program.ts', '// node_modules/ora/index.js', '// node_modules/commander/lib/command.js']) expect(texts.some((text) => text.includes(`\n${marker}\n`)), marker).toBe(true);
   });
 
   const ctx = useDevServer({});
