@@ -42,18 +42,24 @@ export class Factory {
   /** Clients built for another signal (e.g. cancelling after Ctrl-C), closed with the rest. */
   private readonly extraClients: HttpClient[] = [];
 
-  constructor(init: FactoryInit) {
-    this.env = init.env;
-    readBlake3SettingFrom(init.env);
-    this.globals = init.globals;
-    this.signal = init.signal;
-    this.io = new IOStreams({
+  /** A Factory whose IO has loaded colour styles if a stream gets colour (IOStreams.open). */
+  static async create(init: FactoryInit): Promise<Factory> {
+    const io = await IOStreams.open({
       ...init,
       json: init.globals.json,
       quiet: init.globals.quiet,
       verbose: init.globals.verbose,
       noColor: init.globals.color === false,
     });
+    return new Factory(init, io);
+  }
+
+  private constructor(init: FactoryInit, io: IOStreams) {
+    this.env = init.env;
+    readBlake3SettingFrom(init.env);
+    this.globals = init.globals;
+    this.signal = init.signal;
+    this.io = io;
   }
 
   store(): ProfileStore {

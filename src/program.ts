@@ -74,7 +74,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
         stdout = jqOut = new JqOutput(globals.jq, io.stdout, io.stdoutIsTTY);
         stdoutIsTTY = false;
       }
-      factory = new Factory({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal });
+      factory = await Factory.create({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal });
       const positional = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])).map(String);
       const mod = await load();
       // Commander has parsed every option (a verb's typed declaration says into what).
@@ -114,7 +114,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     const { Factory } = await import('./factory.js');
     // What the command printed before it failed (a watch's lines) still goes through jq.
     await jqOut?.finish().catch(() => undefined);
-    const errIo = factory?.io ?? new Factory({ ...io, globals: { json: io.argv.includes('--json') || io.argv.some((a) => a === '--jq' || a.startsWith('--jq=')) }, signal: controller.signal }).io;
+    const errIo = factory?.io ?? (await Factory.create({ ...io, globals: { json: io.argv.includes('--json') || io.argv.some((a) => a === '--jq' || a.startsWith('--jq=')) }, signal: controller.signal })).io;
     if (err instanceof CommanderError) return renderError(errIo, usageError(err, failing));
     // A reader that went away (`| head`) stops the command as Ctrl-C does (cli.ts): the write that
     // found the pipe closed is that interruption, not a failure of its own.

@@ -1,9 +1,9 @@
 // One object decides what a command may write where: data to stdout, everything else to stderr;
 // colour and live redraw only when the stream is a terminal and the user allows it.
 import type { Readable, Writable } from 'node:stream';
-import { Chalk, type ChalkInstance } from 'chalk';
 import { toSafeJson } from './json.js';
 import { sanitizeLine } from './sanitize.js';
+import { loadStyles, stylesFor, type TextStyles } from './styles.js';
 
 export interface IOStreamsInit {
   stdin: Readable;
@@ -30,6 +30,10 @@ export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag
   return isTTY;
 }
 
+function colourOf(init: IOStreamsInit, isTTY: boolean): boolean {
+  return colorEnabled(isTTY, init.env, init.noColor ?? false);
+}
+
 export class IOStreams {
   readonly stdin: Readable;
   readonly stdout: Writable;
@@ -42,12 +46,22 @@ export class IOStreams {
   readonly quiet: boolean;
   readonly verbose: boolean;
   /** Styles for stdout and stderr text; identity functions when colour is off. */
-  readonly outStyle: ChalkInstance;
-  readonly errStyle: ChalkInstance;
+  readonly outStyle: TextStyles;
+  readonly errStyle: TextStyles;
   readonly columns: number;
   /** Where a transient line goes while a spinner owns the last line (see transient()). */
   private statusLine?: (line: string) => void;
 
+  /**
+   * IOStreams with chalk loaded first when a stream gets colour (the constructor cannot wait for
+   * it; off a terminal, or with NO_COLOR, chalk is never loaded).
+   */
+  static async open(init: IOStreamsInit): Promise<IOStreams> {
+    await loadStyles(colourOf(init, init.stdoutIsTTY) || colourOf(init, init.stderrIsTTY));
+    return new IOStreams(init);
+  }
+
+  /** Throws when a stream gets colour and chalk is not loaded yet: use open(). */
   constructor(init: IOStreamsInit) {
     this.stdin = init.stdin;
     this.stdout = init.stdout;
@@ -60,9 +74,8 @@ export class IOStreams {
     this.quiet = init.quiet ?? false;
     this.verbose = init.verbose ?? false;
     this.columns = init.columns && init.columns > 20 ? init.columns : 80;
-    const noColor = init.noColor ?? false;
-    this.outStyle = new Chalk({ level: colorEnabled(init.stdoutIsTTY, init.env, noColor) ? 1 : 0 });
-    this.errStyle = new Chalk({ level: colorEnabled(init.stderrIsTTY, init.env, noColor) ? 1 : 0 });
+    this.outStyle = stylesFor(colourOf(init, init.stdoutIsTTY));
+    this.errStyle = stylesFor(colourOf(init, init.stderrIsTTY));
   }
 
   /** Whether spinners and live redraw may be used (stderr is a terminal and not --quiet). */

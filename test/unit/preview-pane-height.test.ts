@@ -35,13 +35,13 @@ describe('paneRows', () => {
 });
 
 describe('the spinner tells the preview how many rows it may take', () => {
-  function display(rows: number) {
+  async function display(rows: number) {
     const io = testIO({ stderrTTY: true, rows });
-    return createProgressDisplay(new IOStreams({ ...io, env: { TERM: 'xterm-256color' } }), 'running');
+    return createProgressDisplay(await IOStreams.open({ ...io, env: { TERM: 'xterm-256color' } }), 'running');
   }
 
-  it('from the stream\'s rows and the spinner\'s current lines', () => {
-    const spinner = display(8);
+  it('from the stream\'s rows and the spinner\'s current lines', async () => {
+    const spinner = await display(8);
     try {
       expect(spinner.pictureRows(10)).toBe(6);
       spinner.update('downloading\n  a.png\n  b.png');
@@ -49,7 +49,7 @@ describe('the spinner tells the preview how many rows it may take', () => {
     } finally {
       spinner.stop();
     }
-    const tall = display(50);
+    const tall = await display(50);
     try {
       expect(tall.pictureRows(10)).toBe(10);
     } finally {
