@@ -30,6 +30,8 @@ export interface ChunkedRequest {
   body?: Dispatcher.DispatchOptions['body'];
   /** Aborts the request, or the body while it is being taken, with the signal's reason. */
   signal?: AbortSignal;
+  /** undici's headersTimeout for this request (0: wait for the head as long as it takes); the dispatcher's otherwise. */
+  headersTimeout?: number;
 }
 
 class AbandonedBody extends Error {
@@ -131,8 +133,14 @@ class ChunkHandler implements Dispatcher.DispatchHandler, ChunkedBody {
 export function requestChunks(dispatcher: Dispatcher, url: URL, request: ChunkedRequest): Promise<ChunkedResponse> {
   return new Promise((resolve, reject) => {
     const handler = new ChunkHandler({ resolve, reject }, request.signal);
-    dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: request.method as Dispatcher.HttpMethod, headers: request.headers, body: request.body }, handler);
+    const { method, headers, body, headersTimeout } = request;
+    dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers, body, ...(headersTimeout === undefined ? {} : { headersTimeout }) }, handler);
   });
+}
+
+/** Whether a response body is a ChunkedBody (a 2xx answer of requestChunks) rather than a Readable. */
+export function isChunkedBody(body: ChunkedBody | Readable): body is ChunkedBody {
+  return body instanceof ChunkHandler;
 }
 
 /** A Readable taken as chunks (what saveToFile is given by callers that hold a stream). */

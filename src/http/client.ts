@@ -84,6 +84,12 @@ export interface HttpRequest {
    * own deadline): waiting for the headers is not a stall, so only the body has a read timeout.
    */
   holdsAnswer?: boolean;
+  /**
+   * The answer may run to megabytes (a model's output): over http: it is read through the
+   * connections that read into reused 1 MiB buffers, each chunk copied once into the answer,
+   * instead of 64 KiB reads each kept and joined.
+   */
+  largeAnswer?: boolean;
 }
 
 export interface HttpResponse<B> {
@@ -281,6 +287,7 @@ export class HttpClient {
         retries: req.retries,
         timeoutMs: req.timeoutMs,
         holdsAnswer: req.holdsAnswer,
+        largeAnswer: req.largeAnswer,
       },
       read,
     );
@@ -356,20 +363,21 @@ export class HttpClient {
     read: Read,
     started: number,
   ): Promise<HttpResponse<Buffer | Readable | ChunkedBody>> {
+    const headersTimeout = a.holdsAnswer ? { headersTimeout: 0 } : {};
     const res =
-      read === 'chunks'
-        ? await requestChunks(this.chunksDispatcher(a.url), a.url, { method: a.method, headers: a.headers, body: body as Dispatcher.DispatchOptions['body'], signal })
+      read === 'chunks' || (read === 'buffer' && a.largeAnswer)
+        ? await requestChunks(this.chunksDispatcher(a.url), a.url, { method: a.method, headers: a.headers, body: body as Dispatcher.DispatchOptions['body'], signal, ...headersTimeout })
         : await undiciRequest(this.agent, a.url, {
             method: a.method as Dispatcher.HttpMethod,
             headers: a.headers,
             body: body as Dispatcher.DispatchOptions['body'],
             signal,
-            ...(a.holdsAnswer ? { headersTimeout: 0 } : {}),
+            ...headersTimeout,
           });
     const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
     const requestId = headers['x-service-request-id'];
     const keepStream = read !== 'buffer' && res.statusCode < 300;
-    const payload = keepStream ? res.body : await readBounded(res.body as Readable, this.maxAnswerBytes, headers['content-length'], a.url.origin);
+    const payload = keepStream ? res.body : await readBounded(res.body as Readable | ChunkedBody, this.maxAnswerBytes, headers['content-length'], a.url.origin);
     this.opts.debug?.(
       `< ${res.statusCode} ${a.method} ${redactUrl(a.url)} (${Math.round(monotonicMs() - started)} ms${requestId ? `, request id ${requestId}` : ''})`,
     );
@@ -406,6 +414,7 @@ interface Attempt {
   body?: BodySource;
   timeoutMs?: number;
   holdsAnswer?: boolean;
+  largeAnswer?: boolean;
 }
 
 function isReadTimeout(err: unknown): boolean {

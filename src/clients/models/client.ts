@@ -77,6 +77,7 @@ export class ModelsClient {
       idempotencyKey,
       retries: 0,
       holdsAnswer: true,
+      largeAnswer: true,
     });
     return { body: res.body, headers: res.headers, requestId: res.requestId };
   }
