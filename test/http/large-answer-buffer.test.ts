@@ -7,24 +7,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient, type HttpClientOptions } from '../../src/http/client.js';
 import { AnswerTooLargeError } from '../../src/http/answer-limit.js';
 import { ApiError } from '../../src/errors.js';
-import { json, startTestServer, writeInPieces, type TestServer } from '../helpers/http-server.js';
+import { json, startTestServer, writeInPieces, type Handler, type TestServer } from '../helpers/http-server.js';
 
-const servers: TestServer[] = [];
-const clients: HttpClient[] = [];
-async function server(handler: Parameters<typeof startTestServer>[0]): Promise<TestServer> {
-  const s = await startTestServer(handler);
-  servers.push(s);
-  return s;
+/** Servers and clients of a test, closed after it. */
+const opened: Array<{ close(): Promise<void> }> = [];
+function kept<T extends { close(): Promise<void> }>(thing: T): T {
+  opened.push(thing);
+  return thing;
 }
-function client(base: string, options: Partial<HttpClientOptions> = {}): HttpClient {
-  const c = new HttpClient({ baseUrl: base, routerUrl: base, routerToken: 'router-token-0001', retries: 0, ...options });
-  clients.push(c);
-  return c;
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+afterEach(() => Promise.all(opened.splice(0).map((thing) => thing.close())));
+
+const server = async (handler: Handler): Promise<TestServer> => kept(await startTestServer(handler));
+const client = (base: string, options: Partial<HttpClientOptions> = {}) =>
+  kept(new HttpClient({ baseUrl: base, routerUrl: base, routerToken: 'router-token-0001', retries: 0, ...options }));
 
 const run = (c: HttpClient, body: Buffer, extra: { holdsAnswer?: boolean } = {}) =>
   c.buffer({ family: 'models', method: 'POST', url: '/v1/models/dev/echo', body, headers: { 'content-type': 'application/json' }, largeAnswer: true, ...extra });
