@@ -33,10 +33,9 @@ export async function main(argv: string[]): Promise<number> {
   return runProgram({
     argv,
     env: process.env,
-    stdin: process.stdin,
+    stdin: () => process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: process.stdout.columns ?? process.stderr.columns,

@@ -10,10 +10,10 @@ import { buildCommandTree } from './command-tree.js';
 export interface ProgramIO {
   argv: string[];
   env: NodeJS.ProcessEnv;
-  stdin: NodeJS.ReadableStream & import('node:stream').Readable;
+  stdin: import('./render/io.js').LazyReadable;
   stdout: import('node:stream').Writable;
   stderr: import('node:stream').Writable;
-  stdinIsTTY: boolean;
+  stdinIsTTY?: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   columns?: number;
