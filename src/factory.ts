@@ -7,7 +7,7 @@ import { ProfileStore } from './config/store.js';
 import { resolveSettings, type GlobalFlags, type Settings } from './config/settings.js';
 import { UsageError } from './errors.js';
 import { MAX_ANSWER_ENV, parseMaxAnswer } from './http/answer-limit.js';
-import { readBlake3SettingFrom } from './util/blake3.js';
+import { readBlake3SettingFrom } from './util/blake3-setting.js';
 
 import { VERSION } from './factory-version.js';
 

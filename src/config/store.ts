@@ -9,12 +9,10 @@
 // hooks are taken off at once (see loadConf), so Ctrl-C after a profile write is handled as in
 // every other command.
 import envPaths from 'env-paths';
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { lstatOrNone } from '../files/safe-file.js';
-import { unlink } from 'node:fs/promises';
 import type { ProfileKey } from './keys.js';
 
 export type Profile = Partial<Record<ProfileKey, string>>;
@@ -86,7 +84,8 @@ export class ProfileStore {
 
   private async write(mutate: (data: StoreShape) => void): Promise<void> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    if ((await lstatOrNone(this.path))?.isSymbolicLink()) await unlink(this.path);
+    // Synchronous, like conf's own write below: a small file, and no node:fs/promises for commands that only read.
+    if (lstatSync(this.path, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(this.path);
     const { default: Conf } = await loadConf();
     const conf = new Conf<StoreShape>({ projectName: 'wes', projectSuffix: '', configName: CONFIG_NAME, configFileMode: 0o600, cwd: this.dir });
     const data = structuredClone(conf.store); // read afresh: another wes may have changed the file

@@ -2,13 +2,14 @@
 // (@napi-rs/blake-hash, an optional dependency with a prebuilt addon per platform; ~9 GB/s here)
 // and, when it is not installed or cannot load, hash-wasm (~1 GB/s). WES_BLAKE3=wasm forces the
 // fallback (CI runs the suite both ways). Used by the client and the dev-server alike.
-// WES_BLAKE3 is read from the environment the program was given (readBlake3SettingFrom, called by
-// the Factory), so an in-process run or a library caller with its own env is honoured. The choice
-// stays process-wide rather than per command: both backends give the same digests, so two runs in
-// one process that disagree differ only in speed.
+// WES_BLAKE3 is read from the environment the program was given (readBlake3SettingFrom in
+// blake3-setting.ts, called by the Factory), so an in-process run or a library caller with its own
+// env is honoured. The choice stays process-wide rather than per command: both backends give the
+// same digests, so two runs in one process that disagree differ only in speed.
 import { createRequire } from 'node:module';
 import { open, type FileHandle } from 'node:fs/promises';
 import { readsInto } from './file-reads.js';
+import { blake3SettingEnv } from './blake3-setting.js';
 
 /** An incremental hasher: feed it bytes (a file's prefix from disk, then a stream), then digest. */
 export interface Blake3 {
@@ -26,15 +27,9 @@ interface NativeHasher {
 type NativeModule = { Blake3Hasher: new () => NativeHasher };
 
 let native: NativeModule | null | undefined;
-let settingsEnv: NodeJS.ProcessEnv | undefined;
-
-/** Reads WES_BLAKE3 from `env` from now on (undefined: the process's own environment). */
-export function readBlake3SettingFrom(env: NodeJS.ProcessEnv | undefined): void {
-  settingsEnv = env;
-}
 
 /** The native module, or null when it cannot load (or the fallback is forced); loaded once, on first use. */
-function loadNative(env: NodeJS.ProcessEnv = settingsEnv ?? process.env): NativeModule | null {
+function loadNative(env: NodeJS.ProcessEnv = blake3SettingEnv()): NativeModule | null {
   if (env.WES_BLAKE3 === 'wasm') return null;
   if (native === undefined) {
     try {

@@ -6,7 +6,6 @@ import type { Readable } from 'node:stream';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import type { ChunkedBody } from '../../http/chunked-body.js';
 import { segment } from '../../http/links.js';
-import { multipartBody } from '../../http/multipart.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { checkAsset, checkJob } from './check.js';
 import type { AssetFromHashRequest, AssetRecord, Job, SubmitRequest } from '../../protocol/jobs.js';
@@ -93,6 +92,8 @@ export class JobsClient {
   }
 
   async uploadAsset(request: UploadRequest): Promise<FetchedAsset> {
+    // Loaded here: its file reads (node:fs/promises) are for uploads only, not every job command.
+    const { multipartBody } = await import('../../http/multipart.js');
     // Fields go before the file so a streaming server knows the expected hash before the bytes arrive.
     const form = await multipartBody([
       { name: 'content_type', value: request.contentType },
