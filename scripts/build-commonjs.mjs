@@ -6,19 +6,41 @@
 // which node's own start-up has already loaded. Dynamic imports become `require` calls, so the
 // ESM loader is never started. The chunks keep today's semantics: "use strict" (ES modules are
 // strict), and `import.meta.url` becomes the file's own URL.
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { transform } from 'esbuild';
 
 const MODULE_URL = '__wesModuleUrl';
 
-/** Writes esbuild's in-memory `outputFiles` (ES modules) as CommonJS, plus the package.json that says so. */
+/** What the build defines `__WES_BUILD_ID__` as; toCommonJs replaces it with the build's id. */
+export const BUILD_ID_PLACEHOLDER = 'wes-build-id-placeholder-0000000000000000';
+
+/**
+ * Writes esbuild's in-memory `outputFiles` (ES modules) as CommonJS, plus the package.json that
+ * says so. The build id (src/runtime/code-cache.ts names its folder by it) is a hash of every
+ * chunk but the one file that holds it, the entry that loads before the cache is in use.
+ */
 export async function toCommonJs(outputFiles, outdir) {
-  for (const file of outputFiles) {
+  const files = [];
+  for (const file of outputFiles) files.push({ path: file.path, bytes: file.path.endsWith('.js') ? await commonJsOf(file.text, file.path) : file.contents });
+  const scripts = files.filter((f) => typeof f.bytes === 'string');
+  const holders = scripts.filter((f) => f.bytes.includes(BUILD_ID_PLACEHOLDER));
+  if (holders.length !== 1) throw new Error(`expected the build id placeholder in one file, found ${holders.length}`);
+  const id = buildId(scripts.filter((f) => f !== holders[0]).map((f) => ({ name: relative(outdir, f.path), text: f.bytes })));
+  holders[0].bytes = holders[0].bytes.replaceAll(BUILD_ID_PLACEHOLDER, id);
+  for (const file of files) {
     mkdirSync(dirname(file.path), { recursive: true });
-    writeFileSync(file.path, file.path.endsWith('.js') ? await commonJsOf(file.text, file.path) : file.contents);
+    writeFileSync(file.path, file.bytes);
   }
   writeFileSync(`${outdir}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
+}
+
+/** A short hash of the files' names and texts, in name order. */
+export function buildId(files) {
+  const hash = createHash('sha256');
+  for (const { name, text } of [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) hash.update(`${name}\0${text}\0`);
+  return hash.digest('hex').slice(0, 20);
 }
 
 /** One ES module chunk as a CommonJS module; throws on anything that would not mean the same. */

@@ -4,7 +4,7 @@
 // side: the completion scripts, printed by the built CLI itself so they match its command tree,
 // and the library's type declarations (dist/types, for package.json `exports`).
 import { build } from 'esbuild';
-import { toCommonJs } from './build-commonjs.mjs';
+import { BUILD_ID_PLACEHOLDER, toCommonJs } from './build-commonjs.mjs';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -33,7 +33,7 @@ const options = {
   // binding (src/util/blake3.ts loads it with require and falls back to WASM).
   external: ['bufferutil', 'utf-8-validate', '@napi-rs/blake-hash'],
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __WES_VERSION__: JSON.stringify(pkg.version) },
+  define: { __WES_VERSION__: JSON.stringify(pkg.version), __WES_BUILD_ID__: JSON.stringify(BUILD_ID_PLACEHOLDER) },
   logLevel: 'warning',
   plugins: [skipUnusedBuiltins],
   metafile: true,

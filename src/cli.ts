@@ -1,6 +1,12 @@
 // Entry point of bin/wes.js. `--version` answers before anything else loads.
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { VERSION } from './factory-version.js';
+import { codeCacheDir, useCodeCache } from './runtime/code-cache.js';
+
+/** Set by scripts/build-commonjs.mjs to a hash of the built chunks; absent when the sources run (tests). */
+declare const __WES_BUILD_ID__: string | undefined;
 
 export async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -13,6 +19,9 @@ export async function main(argv: string[]): Promise<number> {
   // mostly skips over body bytes, so its baseline code is enough: the budget is high enough that it
   // never tiers up. blake3 is native (src/util/blake3.ts); the WASM fallback costs ~15 % more CPU.
   setFlagsFromString('--wasm-tiering-budget=2000000000');
+  // After the flag: V8 keys its code cache by the flags in force.
+  const cacheDir = typeof __WES_BUILD_ID__ === 'string' ? codeCacheDir(process.env, __WES_BUILD_ID__) : undefined;
+  if (cacheDir) useCodeCache(dirname(fileURLToPath(import.meta.url)), cacheDir);
   // A reader that goes away (`wes ... | head`) is not an error. Further output is dropped; if the
   // command is still working it stops as on Ctrl-C, so what keeps state (a batch's results file)
   // is written out, and the exit code says it was cut short (130). A finished command keeps its code.

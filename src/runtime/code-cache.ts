@@ -1,0 +1,97 @@
+// A V8 code cache for the built CLI's chunks. Node 20 has no module.enableCompileCache, so every
+// start parsed and compiled the same ~500 KB of JavaScript again: about a quarter of `jobs get`'s
+// instructions. The first run of a build saves, as it exits, V8's code for each chunk it loaded
+// (with the functions that ran); later runs give it back to V8 beside the source.
+// - One folder per build: scripts/build-commonjs.mjs names the build by a hash of every chunk's
+//   text, so a cache never meets other code. V8 itself rejects a cache made by another V8 version
+//   or with other flags; the chunk is then compiled from source and its cache made again.
+// - Best effort: a cache that cannot be read or written costs the compile, never the command.
+// - Private: the folder is 0700 and each file 0600, written under a fresh name and renamed, like
+//   every file wes keeps. Turned off with WES_CODE_CACHE=0.
+import envPaths from 'env-paths';
+import { chmodSync, closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import Module from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { Script } from 'node:vm';
+
+/** The part of Node's CommonJS module this hooks (Module.prototype._compile, as v8-compile-cache does). */
+interface CompiledModule {
+  exports: unknown;
+  _compile(content: string, filename: string): unknown;
+}
+
+type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: CompiledModule, filename: string, dirname: string) => unknown;
+
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY } = constants;
+
+/**
+ * The cache folder of one build, or undefined when the cache is off: inside WES_CONFIG_DIR when
+ * that is set (one variable relocates everything wes keeps), else $XDG_CACHE_HOME/wes
+ * (~/.cache/wes), or the per-user cache folder where XDG does not apply (as stateDir does).
+ */
+export function codeCacheDir(env: NodeJS.ProcessEnv, buildId: string): string | undefined {
+  if (env.WES_CODE_CACHE === '0') return undefined;
+  if (env.WES_CONFIG_DIR) return join(env.WES_CONFIG_DIR, 'code-cache', buildId);
+  if (process.platform === 'darwin' || process.platform === 'win32') return join(envPaths('wes', { suffix: '' }).cache, 'code-cache', buildId);
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'wes', 'code-cache', buildId);
+}
+
+/**
+ * From now on, every module under `root` is compiled with its cached code from `dir` when there
+ * is one; at exit, the code of those that had none (or had one V8 rejected) is saved there.
+ */
+export function useCodeCache(root: string, dir: string): void {
+  const proto = (Module as unknown as { prototype: CompiledModule }).prototype;
+  const compile = proto._compile;
+  const unsaved: Array<{ script: Script; file: string }> = [];
+  const inRoot = root.endsWith(sep) ? root : root + sep;
+  proto._compile = function (this: CompiledModule, content: string, filename: string) {
+    if (!filename.startsWith(inRoot)) return compile.call(this, content, filename);
+    const file = join(dir, `${relative(root, filename).split(sep).join('-')}.v8`);
+    const cachedData = readOrNone(file);
+    const script = new Script(Module.wrap(content), { filename, cachedData });
+    if (cachedData === undefined || script.cachedDataRejected === true) unsaved.push({ script, file });
+    const wrapper = script.runInThisContext({ displayErrors: true }) as ModuleWrapper;
+    return wrapper.call(this.exports, this.exports, Module.createRequire(filename), this, filename, dirname(filename));
+  };
+  process.once('exit', () => {
+    if (unsaved.length > 0) save(unsaved, dir);
+  });
+}
+
+function readOrNone(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function save(scripts: Array<{ script: Script; file: string }>, dir: string): void {
+  try {
+    const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+    if (created !== undefined) removeOtherBuilds(dir);
+    for (const { script, file } of scripts) writePrivate(file, script.createCachedData());
+  } catch {
+    // A read-only or full disk: the next run compiles from source, as it did before.
+  }
+}
+
+/** Caches of earlier builds are never read again: a new build's first run removes them. */
+function removeOtherBuilds(dir: string): void {
+  const parent = dirname(dir);
+  for (const name of readdirSync(parent)) if (join(parent, name) !== dir) rmSync(join(parent, name), { recursive: true, force: true });
+}
+
+function writePrivate(file: string, bytes: Buffer): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, bytes);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, file);
+}
