@@ -10,6 +10,7 @@ import { joinBase, resolveLink } from './links.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { DEFAULT_MAX_ANSWER_MIB, readBounded } from './answer-limit.js';
 import { requestChunks, type ChunkedBody } from './chunked-body.js';
+import { AnswerSinkError, fillSink, type AnswerSink } from './answer-sink.js';
 import { connectReusingBuffers } from './reused-read-socket.js';
 import {
   DEFAULT_RETRIES,
@@ -201,6 +202,11 @@ export class HttpClient {
     return this.send(req, 'buffer') as Promise<HttpResponse<Buffer>>;
   }
 
+  /** buffer() whose 2xx body goes to `sink` as it arrives instead of into memory (see AnswerSink); other answers as buffer(). */
+  async into<T>(req: HttpRequest, sink: AnswerSink<T>): Promise<HttpResponse<T>> {
+    return this.send(req, 'buffer', sink) as Promise<HttpResponse<T>>;
+  }
+
   async json<T>(req: HttpRequest): Promise<HttpResponse<T>> {
     const res = await this.buffer({ ...req, headers: { accept: 'application/json', ...req.headers } });
     return { ...res, body: parseJsonBody<T>(res) };
@@ -265,7 +271,7 @@ export class HttpClient {
     return next;
   }
 
-  private async send(req: HttpRequest, read: Read): Promise<HttpResponse<Buffer | Readable | ChunkedBody>> {
+  private async send(req: HttpRequest, read: Read, sink?: AnswerSink<unknown>): Promise<HttpResponse<unknown>> {
     const method = (req.method ?? (req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')).toUpperCase();
     const url = this.target(req.family, req.url, req.query);
     const headers: Record<string, string> = { 'user-agent': this.opts.userAgent ?? 'wes', ...req.headers, ...this.credentialHeaders(req.family, url) };
@@ -288,6 +294,7 @@ export class HttpClient {
         timeoutMs: req.timeoutMs,
         holdsAnswer: req.holdsAnswer,
         largeAnswer: req.largeAnswer,
+        sink,
       },
       read,
     );
@@ -296,7 +303,7 @@ export class HttpClient {
   private async attemptLoop(
     a: Attempt & { origin: ErrorOrigin; replaySafe: boolean; accept?: number[]; retries?: number },
     read: Read,
-  ): Promise<HttpResponse<Buffer | Readable | ChunkedBody>> {
+  ): Promise<HttpResponse<unknown>> {
     const maxRetries = a.retries ?? this.retries;
     for (let attempt = 0; ; attempt++) {
       let failure: { error: WesError; delayMs?: number; retryable: boolean };
@@ -308,7 +315,7 @@ export class HttpClient {
       } catch (err) {
         const aborted = this.opts.signal?.aborted;
         if (aborted) throw this.opts.signal!.reason;
-        if (err instanceof WesError) throw err;
+        if (err instanceof WesError || err instanceof AnswerSinkError) throw err;
         // undici refuses to send what HTTP cannot carry (a header value with a control character
         // or past Latin-1): nothing left, so it is not retried as a dropped connection.
         if ((err as { code?: string })?.code === 'UND_ERR_INVALID_ARG') {
@@ -343,7 +350,7 @@ export class HttpClient {
   private async attempt(
     a: Attempt,
     read: Read,
-  ): Promise<HttpResponse<Buffer | Readable | ChunkedBody>> {
+  ): Promise<HttpResponse<unknown>> {
     const started = monotonicMs();
     this.opts.debug?.(`> ${a.method} ${redactUrl(a.url)}`);
     if (this.opts.debug) for (const [k, v] of Object.entries(redactHeaders(a.headers))) this.opts.debug(`> ${k}: ${v}`);
@@ -362,10 +369,10 @@ export class HttpClient {
     signal: AbortSignal | undefined,
     read: Read,
     started: number,
-  ): Promise<HttpResponse<Buffer | Readable | ChunkedBody>> {
+  ): Promise<HttpResponse<unknown>> {
     const headersTimeout = a.holdsAnswer ? { headersTimeout: 0 } : {};
     const res =
-      read === 'chunks' || (read === 'buffer' && a.largeAnswer)
+      read === 'chunks' || (read === 'buffer' && (a.largeAnswer || a.sink))
         ? await requestChunks(this.chunksDispatcher(a.url), a.url, { method: a.method, headers: a.headers, body: body as Dispatcher.DispatchOptions['body'], signal, ...headersTimeout })
         : await undiciRequest(this.agent, a.url, {
             method: a.method as Dispatcher.HttpMethod,
@@ -377,7 +384,12 @@ export class HttpClient {
     const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
     const requestId = headers['x-service-request-id'];
     const keepStream = read !== 'buffer' && res.statusCode < 300;
-    const payload = keepStream ? res.body : await readBounded(res.body as Readable | ChunkedBody, this.maxAnswerBytes, headers['content-length'], a.url.origin);
+    const limit = this.maxAnswerBytes;
+    const payload = keepStream
+      ? res.body
+      : a.sink && res.statusCode < 300
+        ? await fillSink(res.body as ChunkedBody, a.sink, limit, headers['content-length'], a.url.origin)
+        : await readBounded(res.body as Readable | ChunkedBody, limit, headers['content-length'], a.url.origin);
     this.opts.debug?.(
       `< ${res.statusCode} ${a.method} ${redactUrl(a.url)} (${Math.round(monotonicMs() - started)} ms${requestId ? `, request id ${requestId}` : ''})`,
     );
@@ -415,6 +427,8 @@ interface Attempt {
   timeoutMs?: number;
   holdsAnswer?: boolean;
   largeAnswer?: boolean;
+  /** Where a 2xx body goes instead of memory (HttpClient.into). */
+  sink?: AnswerSink<unknown>;
 }
 
 function isReadTimeout(err: unknown): boolean {

@@ -1,5 +1,6 @@
 // A typed client for the models API (the model router). No printing: commands decide what to show.
-import type { HttpClient, HttpResponse } from '../../http/client.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../../http/client.js';
+import type { AnswerSink } from '../../http/answer-sink.js';
 import { checkDetail, checkListEntries, checkListFields, checkListPage } from './check.js';
 import { modelPath, type ModelRef } from '../../protocol/model-ids.js';
 import type { RouterModelDetail, RouterModelListResponse } from '../../protocol/models.js';
@@ -12,9 +13,9 @@ export interface SchemaAnswer {
   requestId: string | undefined;
 }
 
-export interface RunAnswer {
-  /** The model output exactly as the router sent it. */
-  body: Buffer;
+export interface RunAnswer<B = Buffer> {
+  /** The model output exactly as the router sent it (or what the sink it went to made of it). */
+  body: B;
   headers: Record<string, string>;
   requestId: string | undefined;
 }
@@ -65,10 +66,11 @@ export class ModelsClient {
 
   /**
    * One attempt at running a model (no retries here: the caller decides, since a 504 with
-   * Retry-After means "collect later with the same key", not "try again").
+   * Retry-After means "collect later with the same key", not "try again"). With `sink`, the
+   * output goes there as it arrives instead of into memory.
    */
-  async runOnce(ref: ModelRef, body: Buffer, idempotencyKey: string): Promise<RunAnswer> {
-    const res = await this.http.buffer({
+  async runOnce<B = Buffer>(ref: ModelRef, body: Buffer, idempotencyKey: string, sink?: AnswerSink<B>): Promise<RunAnswer<B>> {
+    const req: HttpRequest = {
       family: 'models',
       method: 'POST',
       url: modelPath(ref),
@@ -78,7 +80,8 @@ export class ModelsClient {
       retries: 0,
       holdsAnswer: true,
       largeAnswer: true,
-    });
+    };
+    const res = (sink ? await this.http.into(req, sink) : await this.http.buffer(req)) as HttpResponse<B>;
     return { body: res.body, headers: res.headers, requestId: res.requestId };
   }
 }

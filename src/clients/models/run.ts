@@ -5,6 +5,7 @@
 import { ApiError, WesError } from '../../errors.js';
 import { backoffDelay, sleep } from '../../http/retry.js';
 import type { ModelsClient, RunAnswer } from './client.js';
+import type { AnswerSink } from '../../http/answer-sink.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 
 export interface RunWait {
@@ -15,8 +16,10 @@ export interface RunWait {
   error: WesError;
 }
 
-export interface RunOptions {
+export interface RunOptions<B = Buffer> {
   idempotencyKey: string;
+  /** Where the output goes instead of memory (each attempt opens it anew). */
+  sink?: AnswerSink<B>;
   retries: number;
   signal?: AbortSignal;
   onWait?: (wait: RunWait) => void | Promise<void>;
@@ -40,12 +43,12 @@ export function decide(err: unknown): Decision {
   return { kind: 'fail' };
 }
 
-export async function runWithRetries(client: ModelsClient, ref: ModelRef, body: Buffer, options: RunOptions): Promise<RunAnswer> {
+export async function runWithRetries<B = Buffer>(client: ModelsClient, ref: ModelRef, body: Buffer, options: RunOptions<B>): Promise<RunAnswer<B>> {
   let retries = 0;
   let collects = 0;
   for (;;) {
     try {
-      return await client.runOnce(ref, body, options.idempotencyKey);
+      return await client.runOnce(ref, body, options.idempotencyKey, options.sink);
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
       const decision = decide(err);

@@ -19,6 +19,9 @@ import type { ModelRef } from '../../protocol/model-ids.js';
 import { buildInput, type BuiltInput, type InputBytes } from '../../clients/models/input.js';
 import { SchemaDocumentError } from '../../protocol/openapi-document.js';
 import { runWithRetries, type RunWait } from '../../clients/models/run.js';
+import type { ModelsClient, RunAnswer } from '../../clients/models/client.js';
+import { AnswerSinkError, type AnswerSink } from '../../http/answer-sink.js';
+import { answerFile } from '../../files/answer-file.js';
 import type { LoadedSchema, SchemaSource } from '../../clients/models/schema-source.js';
 import { modelArg, modelsClient, schemaSource } from './context.js';
 import type { ModelsRunOptions } from './options.js';
@@ -140,6 +143,30 @@ function runCommand(id: string, opts: ModelsRunOptions): string[] {
   return words;
 }
 
+/** Runs the model with the router's retry rules, its output into `sink` when given, else into memory. */
+async function runModel<B>(f: Factory, client: ModelsClient, ref: ModelRef, opts: ModelsRunOptions, body: Buffer, idempotencyKey: string, sink?: AnswerSink<B>): Promise<RunAnswer<B>> {
+  const retries = f.http().retries;
+  let progress: ProgressDisplay | undefined;
+  return runWithRetries(client, ref, body, {
+    idempotencyKey,
+    retries,
+    signal: f.signal,
+    sink,
+    onWait: async (wait) => {
+      const text = await waitMessage(ref, wait, retries);
+      if (progress) return progress.update(text);
+      progress = await openProgressDisplay(f.io, text);
+    },
+  })
+    .catch((err: unknown) => {
+      // The output file could not be written: the run itself is not in doubt.
+      if (err instanceof AnswerSinkError) throw err.cause;
+      // The generation may still finish at the provider: the same key collects it.
+      throw withIdempotencyKey(err, idempotencyKey, runCommand(ref.id, opts), 'the model run');
+    })
+    .finally(() => progress?.stop());
+}
+
 export async function run(f: Factory, args: string[], opts: ModelsRunOptions): Promise<number> {
   const ref = modelArg(args[0]);
   const existing = existingPolicy(opts);
@@ -156,29 +183,19 @@ export async function run(f: Factory, args: string[], opts: ModelsRunOptions): P
   const input = await buildInput({ base, data, pairs, doc: schema?.doc, forSchemaCheck: validate && schema !== undefined });
   if (validate && schema) await checkLocally(f, ref, schemas, schema, input);
 
-  const retries = f.http().retries;
-  let progress: ProgressDisplay | undefined;
   const idempotencyKey = opts.idempotencyKey ?? randomUUID();
-  const answer = await runWithRetries(client, ref, input.bytes, {
-    idempotencyKey,
-    retries,
-    signal: f.signal,
-    onWait: async (wait) => {
-      const text = await waitMessage(ref, wait, retries);
-      if (progress) return progress.update(text);
-      progress = await openProgressDisplay(f.io, text);
-    },
-  })
-    .catch((err: unknown) => {
-      // The generation may still finish at the provider: the same key collects it.
-      throw withIdempotencyKey(err, idempotencyKey, runCommand(ref.id, opts), 'the model run');
-    })
-    .finally(() => progress?.stop());
-
-  if (opts.output !== undefined && opts.output !== '-') {
-    await makeFolders(dirname(opts.output));
-    await writeFileSafely(opts.output, answer.body, { replace: existing === 'clobber' });
-    f.io.info(`wrote the output of ${ref.id} to ${opts.output} (${answer.body.length} bytes)`);
+  const output = opts.output !== undefined && opts.output !== '-' ? opts.output : undefined;
+  if (output !== undefined && opts.download === undefined) {
+    // Written into the file as it arrives; --download needs the output in memory, to find its links.
+    const written = await runModel(f, client, ref, opts, input.bytes, idempotencyKey, answerFile(output, existing === 'clobber'));
+    f.io.info(`wrote the output of ${ref.id} to ${output} (${written.body} bytes)`);
+    return 0;
+  }
+  const answer = await runModel<Buffer>(f, client, ref, opts, input.bytes, idempotencyKey);
+  if (output !== undefined) {
+    await makeFolders(dirname(output));
+    await writeFileSafely(output, answer.body, { replace: existing === 'clobber' });
+    f.io.info(`wrote the output of ${ref.id} to ${output} (${answer.body.length} bytes)`);
   } else {
     await writeStdout(f, answer.body);
   }

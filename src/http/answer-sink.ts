@@ -1,0 +1,72 @@
+// A 2xx answer read whole into something other than memory (a model's output straight into its
+// file, HttpClient.into): each attempt opens the sink once the head has come, gives it every
+// chunk as it arrives (valid only during the call, see ChunkedBody), and closes it at the end or
+// drops it when the body breaks, so a retried attempt starts over. The answer limit holds as for
+// an answer read into memory. What the sink itself throws (a full disk, a name taken) reaches the
+// caller as an AnswerSinkError: it is not a network failure, so it is neither retried nor worded
+// as one.
+import { AnswerTooLargeError } from './answer-limit.js';
+import type { ChunkedBody } from './chunked-body.js';
+
+export interface AnswerSink<T> {
+  /** A place for one attempt's body. */
+  open(): Promise<OpenAnswerSink<T>>;
+}
+
+export interface OpenAnswerSink<T> {
+  /** Takes one chunk, synchronously (the chunk is reused after the call). */
+  take(chunk: Buffer): void;
+  /** The body is complete: finish, and give the result. */
+  close(): Promise<T>;
+  /** The body broke or was refused: undo what open and take did. */
+  drop(): Promise<void>;
+}
+
+/** An error thrown by a sink, carried past the HTTP layer's network-error handling; `cause` is the error itself. */
+export class AnswerSinkError extends Error {
+  constructor(cause: unknown) {
+    super((cause as Error)?.message ?? String(cause), { cause });
+    this.name = 'AnswerSinkError';
+  }
+}
+
+async function bySink<R>(step: () => R | Promise<R>): Promise<R> {
+  try {
+    return await step();
+  } catch (err) {
+    throw new AnswerSinkError(err);
+  }
+}
+
+/** Feeds a 2xx body to `sink`, at most `limit` bytes (a declared length past it fails before the sink opens). */
+export async function fillSink<T>(body: ChunkedBody, sink: AnswerSink<T>, limit: number, declaredLength: string | undefined, origin: string): Promise<T> {
+  const declared = declaredLength === undefined ? NaN : Number(declaredLength);
+  if (Number.isFinite(declared) && declared > limit) {
+    body.destroy();
+    throw new AnswerTooLargeError(origin, limit, declared);
+  }
+  let target: OpenAnswerSink<T>;
+  try {
+    target = await bySink(() => sink.open());
+  } catch (err) {
+    body.destroy();
+    throw err;
+  }
+  let size = 0;
+  try {
+    await body.forEach((chunk) => {
+      size += chunk.length;
+      if (size > limit) throw new AnswerTooLargeError(origin, limit);
+      try {
+        target.take(chunk);
+      } catch (err) {
+        throw new AnswerSinkError(err);
+      }
+    });
+  } catch (err) {
+    body.destroy();
+    await target.drop().catch(() => undefined); // the first failure is the one to report
+    throw err;
+  }
+  return bySink(() => target.close());
+}
