@@ -8,15 +8,9 @@ import { createBlake3, formatBlake3, sameHash } from './blake3.js';
 import { dropCommittedPart } from './part-file.js';
 import { FileExistsError, lstatOrNone, notOwnPlainFile, openOwnFile, writeFileSafely } from './safe-file.js';
 
-export type ExistingPolicy = 'refuse' | 'clobber' | 'skip';
+import type { ExistingPolicy } from './existing-policy.js';
 
-/**
- * The policy from a command's --clobber / --skip-existing flags. Giving both is refused where they
- * are declared (existingFileOptions: commander's conflicts), before any command runs.
- */
-export function existingPolicy(opts: { clobber?: boolean; skipExisting?: boolean }): ExistingPolicy {
-  return opts.clobber === true ? 'clobber' : opts.skipExisting === true ? 'skip' : 'refuse';
-}
+export { existingPolicy, type ExistingPolicy } from './existing-policy.js';
 
 /** blake3 of a plain file of ours, read through a handle opened without following links. */
 export async function hashOwnFile(path: string): Promise<string | undefined> {

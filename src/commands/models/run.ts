@@ -5,15 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
-import { reportKept, type KeptPart } from '../../files/kept.js';
+import { existingPolicy, type ExistingPolicy } from '../../files/existing-policy.js';
+import type { KeptPart } from '../../files/kept.js';
 import { FileExistsError, lstatOrNone, makeFolders, writeFileSafely } from '../../files/safe-file.js';
 import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
-import { withIdempotencyKey } from '../in-doubt.js';
 import type { ProgressDisplay } from '../../render/progress.js';
-import { openProgressDisplay } from '../../render/open-progress.js';
 import { sanitize } from '../../render/sanitize.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 import { buildInput, type BuiltInput, type InputBytes } from '../../clients/models/input.js';
@@ -25,7 +23,6 @@ import { answerFile } from '../../files/answer-file.js';
 import type { LoadedSchema, SchemaSource } from '../../clients/models/schema-source.js';
 import { modelArg, modelsClient, schemaSource } from './context.js';
 import type { ModelsRunOptions } from './options.js';
-import { whyUnreadable } from '../../files/unreadable.js';
 
 async function readInputFile(f: Factory, path: string, flag: string): Promise<InputBytes> {
   if (path === '-') {
@@ -36,6 +33,7 @@ async function readInputFile(f: Factory, path: string, flag: string): Promise<In
   try {
     return { bytes: await readFile(path), origin: path };
   } catch (err) {
+    const { whyUnreadable } = await import('../../files/unreadable.js');
     throw new UsageError(`${flag}${path}: cannot read the file: ${whyUnreadable(err)}`);
   }
 }
@@ -110,6 +108,7 @@ async function saveLinkedFiles(f: Factory, output: Buffer, dir: string, existing
     f.io.info('no URLs in the output to download');
     return [];
   }
+  const { reportKept } = await import('../../files/kept.js');
   const kept: KeptPart[] = [];
   const choices = { existing, warn: (line: string) => f.io.warn(line), onKept: (part: KeptPart) => kept.push(part) };
   const saved = await downloadUrls(f.http(), urls, dir, (file) => f.io.info(file.kept ? `kept the existing ${file.path}` : `saved ${file.path} (${file.bytes} bytes)`), choices).finally(() =>
@@ -155,13 +154,14 @@ async function runModel<B>(f: Factory, client: ModelsClient, ref: ModelRef, opts
     onWait: async (wait) => {
       const text = await waitMessage(ref, wait, retries);
       if (progress) return progress.update(text);
-      progress = await openProgressDisplay(f.io, text);
+      progress = await (await import('../../render/open-progress.js')).openProgressDisplay(f.io, text);
     },
   })
-    .catch((err: unknown) => {
+    .catch(async (err: unknown) => {
       // The output file could not be written: the run itself is not in doubt.
       if (err instanceof AnswerSinkError) throw err.cause;
       // The generation may still finish at the provider: the same key collects it.
+      const { withIdempotencyKey } = await import('../in-doubt.js');
       throw withIdempotencyKey(err, idempotencyKey, runCommand(ref.id, opts), 'the model run');
     })
     .finally(() => progress?.stop());
