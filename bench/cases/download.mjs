@@ -15,6 +15,15 @@ const RSS_LIMIT_MB = 100;
 /** Against `curl -o` then `b3sum`: what a script pays for the same verified file. */
 const VERIFIED_MIN = 1.5;
 
+/**
+ * The best `curl -o && b3sum` ratio any node CLI could reach here: it cannot have the bytes before
+ * the server has sent them (curl -o /dev/null) nor start before node has (node -e 0).
+ */
+function verifiedCeiling(m) {
+  const best = (m.curl.wallMs + m.b3sumMs) / (m.node.wallMs + m.sink.wallMs);
+  return `the bytes alone (curl -o /dev/null) take ${m.sink.wallMs.toFixed(0)} ms and b3sum ${m.b3sumMs.toFixed(0)} ms, so against curl -o && b3sum a node CLI reaches at best ${best.toFixed(2)}×`;
+}
+
 function downloadedBytes(dir) {
   return readdirSync(dir)
     .filter((name) => name !== 'job.json')
@@ -48,6 +57,11 @@ async function measureSize(ctx, server, size, config) {
         rmSync(file, { force: true });
         return result;
       },
+      // The bytes alone, into /dev/null: no client, curl or wes, can have the file sooner.
+      sink: async () => {
+        const fresh = await server.getJob(job.id);
+        return measure(ctx.tools.curl, ['-sS', '--fail', '-o', '/dev/null', fresh.outputs[0].url]);
+      },
       node: nodeStart,
     },
     { warmup: 1, runs },
@@ -55,7 +69,7 @@ async function measureSize(ctx, server, size, config) {
   rmSync(work, { recursive: true, force: true });
   if (bad) return { error: failureNote(bad) };
   if (wrongSize) return { error: wrongSize };
-  return { size, wes: summary(results.wes), curl: summary(results.curl), node: summary(results.node), b3sumMs: checkMs.length ? median(checkMs) : null };
+  return { size, wes: summary(results.wes), curl: summary(results.curl), sink: summary(results.sink), node: summary(results.node), b3sumMs: checkMs.length ? median(checkMs) : null };
 }
 
 export async function run(ctx) {
@@ -97,6 +111,7 @@ export async function run(ctx) {
         note: [
           `wes ${m.wes.wallMs.toFixed(0)} ms, peak RSS ${m.wes.maxRssMb.toFixed(0)} MB; curl ${m.curl.wallMs.toFixed(0)} ms, RSS ${m.curl.maxRssMb.toFixed(0)} MB`,
           m.b3sumMs !== null ? `curl -o then b3sum (a verified download, as wes does): ${mbPerSecond(size, m.curl.wallMs + m.b3sumMs).toFixed(0)} MB/s, wes ${verifiedRatio.toFixed(2)}× that` : '',
+          m.b3sumMs !== null ? verifiedCeiling(m) : '',
           `CPU wes ${m.wes.cpuMs.toFixed(0)} ms, curl ${m.curl.cpuMs.toFixed(0)} ms`,
           startUpFloor(m.node.wallMs, m.curl.wallMs, 'throughput'),
         ].filter(Boolean).join('; '),
