@@ -170,10 +170,14 @@ async function runModel<B>(f: Factory, client: ModelsClient, ref: ModelRef, opts
 export async function run(f: Factory, args: string[], opts: ModelsRunOptions): Promise<number> {
   const ref = modelArg(args[0]);
   const existing = existingPolicy(opts);
+  // An input file is read while the targets are checked; its error, if any, still comes after
+  // theirs. Standard input, or a run --skip-existing may skip, is read only once the run is on.
+  const early = opts.input !== undefined && opts.input !== '-' && existing !== 'skip' ? readInputFile(f, opts.input, '--input ') : undefined;
+  early?.catch(() => undefined); // handled: awaited below
   if (!(await checkTargets(f, opts, existing))) return 0;
   const pairs = opts.param ?? [];
   const validate = opts.validate;
-  const base = opts.input === undefined ? undefined : await readInputFile(f, opts.input, '--input ');
+  const base = early ? await early : opts.input === undefined ? undefined : await readInputFile(f, opts.input, '--input ');
   const data = await dataSource(f, opts);
   const client = modelsClient(f);
   const schemas = schemaSource(f, client);
