@@ -7,9 +7,10 @@
 //   or with other flags; the chunk is then compiled from source and its cache made again.
 // - Best effort: a cache that cannot be read or written costs the compile, never the command.
 // - Private: the folder is 0700 and each file 0600, written under a fresh name and renamed, like
-//   every file wes keeps. Turned off with WES_CODE_CACHE=0.
+//   every file wes keeps; a folder that is not this user's alone is neither read nor written.
+//   Turned off with WES_CODE_CACHE=0.
 import envPaths from 'env-paths';
-import { chmodSync, closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import Module from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
@@ -42,6 +43,9 @@ export function codeCacheDir(env: NodeJS.ProcessEnv, buildId: string): string | 
  * is one; at exit, the code of those that had none (or had one V8 rejected) is saved there.
  */
 export function useCodeCache(root: string, dir: string): void {
+  // Code read from the folder runs as wes: a folder another user could write to is never used.
+  const state = folderState(dir);
+  if (state === 'foreign') return;
   const proto = (Module as unknown as { prototype: CompiledModule }).prototype;
   const compile = proto._compile;
   const unsaved: Array<{ script: Script; file: string }> = [];
@@ -49,7 +53,7 @@ export function useCodeCache(root: string, dir: string): void {
   proto._compile = function (this: CompiledModule, content: string, filename: string) {
     if (!filename.startsWith(inRoot)) return compile.call(this, content, filename);
     const file = join(dir, `${relative(root, filename).split(sep).join('-')}.v8`);
-    const cachedData = readOrNone(file);
+    const cachedData = state === 'private' ? readOrNone(file) : undefined;
     const script = new Script(Module.wrap(content), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected === true) unsaved.push({ script, file });
     const wrapper = script.runInThisContext({ displayErrors: true }) as ModuleWrapper;
@@ -58,6 +62,20 @@ export function useCodeCache(root: string, dir: string): void {
   process.once('exit', () => {
     if (unsaved.length > 0) save(unsaved, dir);
   });
+}
+
+/** 'private': a folder of this user that no one else may write to; 'absent'; 'foreign': anything else. */
+function folderState(dir: string): 'private' | 'absent' | 'foreign' {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return 'absent';
+  }
+  if (!st.isDirectory()) return 'foreign';
+  if (process.getuid && st.uid !== process.getuid()) return 'foreign';
+  if (process.platform !== 'win32' && (st.mode & 0o022) !== 0) return 'foreign';
+  return 'private';
 }
 
 function readOrNone(file: string): Buffer | undefined {

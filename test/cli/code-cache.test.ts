@@ -1,6 +1,6 @@
 // The built CLI keeps V8's compiled code of its chunks (src/runtime/code-cache.ts): the first run
 // of a build saves it, later runs hand it back to V8. These run the built binary, as a user does.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script, plain JavaScript
@@ -102,6 +102,26 @@ describe('the built CLI with its code cache', () => {
       expect(after.ino).not.toBe(damaged);
       expect(after.ino).not.toBe(before.ino);
       expect(readFileSync(join(saved.dir, name)).subarray(0, 64).every((byte) => byte === 0x5a)).toBe(false);
+    } finally {
+      config.cleanup();
+    }
+  });
+
+  it('a folder others may write to is neither read nor written', async () => {
+    const jobId = await finishedJob();
+    const config = tempConfigDir();
+    try {
+      const first = await get(config.dir, jobId);
+      expect(first.code, first.stderr).toBe(0);
+      const saved = cacheFiles(config.dir);
+      for (const name of saved.files.keys()) writeFileSync(join(saved.dir, name), 'planted by another user');
+      chmodSync(saved.dir, 0o777);
+      const planted = cacheFiles(config.dir).files;
+      const second = await get(config.dir, jobId);
+      expect(second.code, second.stderr).toBe(0);
+      expect(stable(second.stdout)).toEqual(stable(first.stdout));
+      expect(cacheFiles(config.dir).files).toEqual(planted);
+      expect(statSync(saved.dir).mode & 0o777).toBe(0o777);
     } finally {
       config.cleanup();
     }
