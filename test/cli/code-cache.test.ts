@@ -1,8 +1,8 @@
 // The built CLI keeps V8's compiled code of its chunks (src/runtime/code-cache.ts): the first run
 // of a build saves it, later runs hand it back to V8. These run the built binary, as a user does.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 // @ts-expect-error: a build script, plain JavaScript
 import { buildId } from '../../scripts/build-commonjs.mjs';
 import { codeCacheDir } from '../../src/runtime/code-cache.js';
@@ -59,72 +59,71 @@ describe('the built CLI with its code cache', () => {
     return spawnWes(['jobs', 'get', jobId, '--json'], { configDir, env: { WES_BASE_URL: ctx.server.url, WES_API_KEY: ctx.server.apiKey, ...env } });
   }
 
-  it('the first run saves private files; the next one uses them as they are, with the same answer', async () => {
+  /**
+   * `jobs get` of one job twice under a fresh config folder, `between` run in between; both runs
+   * must succeed with the same answer. Returns the folder.
+   */
+  async function twoRuns(between: (configDir: string) => void = () => undefined): Promise<string> {
     const jobId = await finishedJob();
     const config = tempConfigDir();
-    try {
-      const first = await get(config.dir, jobId);
-      expect(first.code, first.stderr).toBe(0);
-      const saved = cacheFiles(config.dir);
+    onTestFinished(config.cleanup);
+    const first = await get(config.dir, jobId);
+    expect(first.code, first.stderr).toBe(0);
+    between(config.dir);
+    const second = await get(config.dir, jobId);
+    expect(second.code, second.stderr).toBe(0);
+    expect(stable(second.stdout)).toEqual(stable(first.stdout));
+    return config.dir;
+  }
+
+  it('the first run saves private files; the next one uses them as they are', async () => {
+    let saved: ReturnType<typeof cacheFiles> | undefined;
+    const configDir = await twoRuns((dir) => {
+      saved = cacheFiles(dir);
       expect(statSync(saved.dir).mode & 0o777).toBe(0o700);
       expect(saved.files.size).toBeGreaterThan(5);
       for (const [name, file] of saved.files) expect(file.mode, name).toBe(0o600);
       expect([...saved.files.keys()].every((name) => name.endsWith('.js.v8'))).toBe(true);
-
-      const second = await get(config.dir, jobId);
-      expect(second.code, second.stderr).toBe(0);
-      expect(stable(second.stdout)).toEqual(stable(first.stdout));
-      // Accepted by V8: not one file was made again.
-      expect(cacheFiles(config.dir).files).toEqual(saved.files);
-    } finally {
-      config.cleanup();
-    }
+    });
+    // Accepted by V8: not one file was made again.
+    expect(cacheFiles(configDir).files).toEqual(saved!.files);
   });
 
-  it('a damaged file is compiled from source and saved again; an earlier build is removed', async () => {
-    const jobId = await finishedJob();
-    const config = tempConfigDir();
-    try {
-      const old = join(config.dir, 'code-cache', 'an-earlier-build');
-      mkdirSync(old, { recursive: true });
-      writeFileSync(join(old, 'chunks-x.js.v8'), 'old');
-      const first = await get(config.dir, jobId);
-      expect(first.code, first.stderr).toBe(0);
-      expect(existsSync(old)).toBe(false);
-      const saved = cacheFiles(config.dir);
+  it('a damaged file is compiled from source and saved again', async () => {
+    let damaged: { dir: string; name: string; ino: number; before: number } | undefined;
+    const configDir = await twoRuns((dir) => {
+      const saved = cacheFiles(dir);
       const [name, before] = [...saved.files].sort((a, b) => statSync(join(saved.dir, b[0])).size - statSync(join(saved.dir, a[0])).size)[0]!;
       writeFileSync(join(saved.dir, name), Buffer.alloc(statSync(join(saved.dir, name)).size, 0x5a));
-      const damaged = statSync(join(saved.dir, name)).ino;
-      const second = await get(config.dir, jobId);
-      expect(second.code, second.stderr).toBe(0);
-      expect(stable(second.stdout)).toEqual(stable(first.stdout));
-      const after = cacheFiles(config.dir).files.get(name)!;
-      expect(after.ino).not.toBe(damaged);
-      expect(after.ino).not.toBe(before.ino);
-      expect(readFileSync(join(saved.dir, name)).subarray(0, 64).every((byte) => byte === 0x5a)).toBe(false);
-    } finally {
-      config.cleanup();
-    }
+      damaged = { dir: saved.dir, name, ino: statSync(join(saved.dir, name)).ino, before: before.ino };
+    });
+    const after = cacheFiles(configDir).files.get(damaged!.name)!;
+    expect(after.ino).not.toBe(damaged!.ino);
+    expect(after.ino).not.toBe(damaged!.before);
+    expect(readFileSync(join(damaged!.dir, damaged!.name)).subarray(0, 64).every((byte) => byte === 0x5a)).toBe(false);
+  });
+
+  it('the first save of a build removes the caches of earlier builds', async () => {
+    const configDir = await twoRuns((dir) => {
+      rmSync(cacheFiles(dir).dir, { recursive: true });
+      mkdirSync(join(dir, 'code-cache', 'an-earlier-build'));
+      writeFileSync(join(dir, 'code-cache', 'an-earlier-build', 'chunks-x.js.v8'), 'old');
+    });
+    expect(existsSync(join(configDir, 'code-cache', 'an-earlier-build'))).toBe(false);
+    expect(cacheFiles(configDir).files.size).toBeGreaterThan(5);
   });
 
   it('a folder others may write to is neither read nor written', async () => {
-    const jobId = await finishedJob();
-    const config = tempConfigDir();
-    try {
-      const first = await get(config.dir, jobId);
-      expect(first.code, first.stderr).toBe(0);
-      const saved = cacheFiles(config.dir);
+    let planted: ReturnType<typeof cacheFiles>['files'] | undefined;
+    const configDir = await twoRuns((dir) => {
+      const saved = cacheFiles(dir);
       for (const name of saved.files.keys()) writeFileSync(join(saved.dir, name), 'planted by another user');
       chmodSync(saved.dir, 0o777);
-      const planted = cacheFiles(config.dir).files;
-      const second = await get(config.dir, jobId);
-      expect(second.code, second.stderr).toBe(0);
-      expect(stable(second.stdout)).toEqual(stable(first.stdout));
-      expect(cacheFiles(config.dir).files).toEqual(planted);
-      expect(statSync(saved.dir).mode & 0o777).toBe(0o777);
-    } finally {
-      config.cleanup();
-    }
+      planted = cacheFiles(dir).files;
+    });
+    const now = cacheFiles(configDir);
+    expect(now.files).toEqual(planted);
+    expect(statSync(now.dir).mode & 0o777).toBe(0o777);
   });
 
   it('WES_CODE_CACHE=0 keeps nothing, and a cache folder that cannot be made costs nothing but the compile', async () => {
