@@ -27,12 +27,6 @@ function isHex(c: number): boolean {
   return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
-/** Control bytes other than the four JSON white-space ones are never valid raw: native searches find any at once. */
-function hasStrayControlByte(b: Uint8Array): boolean {
-  for (let c = 0; c < 0x20; c++) if (c !== 0x09 && c !== 0x0a && c !== 0x0d && b.indexOf(c) !== -1) return true;
-  return false;
-}
-
 /** The index after the escape that starts at `i` (a backslash), or -1. */
 function endOfEscape(b: Uint8Array, i: number): number {
   const e = b[i + 1];
@@ -57,7 +51,6 @@ function endOfLiteral(b: Uint8Array, i: number): number {
 export function isCertainlyJsonObject(bytes: Uint8Array): boolean {
   const b = bytes;
   const n = b.length;
-  if (hasStrayControlByte(b)) return false;
   const open = new Uint8Array(MAX_DEPTH);
   let depth = 0;
   let i = 0;
@@ -75,8 +68,8 @@ export function isCertainlyJsonObject(bytes: Uint8Array): boolean {
         if (c === Byte.QUOTE) break;
         if (c === Byte.BACKSLASH) {
           if ((i = endOfEscape(b, i)) < 0) return false;
-        } else if (c === 0x0a || c === 0x0d || c === 0x09) {
-          return false; // raw inside a string (other control bytes were ruled out above)
+        } else if (c < 0x20) {
+          return false; // a control byte, raw inside a string
         } else i++;
       }
       i++;
