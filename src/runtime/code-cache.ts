@@ -90,17 +90,25 @@ function save(scripts: Array<{ script: Script; file: string }>, dir: string): vo
   try {
     const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700);
-    if (created !== undefined) removeOtherBuilds(dir);
+    if (created !== undefined) removeOldBuilds(dir);
     for (const { script, file } of scripts) writePrivate(file, script.createCachedData());
   } catch {
     // A read-only or full disk: the next run compiles from source, as it did before.
   }
 }
 
-/** Caches of earlier builds are never read again: a new build's first run removes them. */
-function removeOtherBuilds(dir: string): void {
+/** Builds kept besides a new one: two wes installs used in turn (global and npx) keep theirs. */
+const OTHER_BUILDS_KEPT = 2;
+
+/** A new build's first save removes the caches of older builds but the most recent few. */
+function removeOldBuilds(dir: string): void {
   const parent = dirname(dir);
-  for (const name of readdirSync(parent)) if (join(parent, name) !== dir) rmSync(join(parent, name), { recursive: true, force: true });
+  const others = readdirSync(parent)
+    .map((name) => join(parent, name))
+    .filter((path) => path !== dir)
+    .map((path) => ({ path, mtimeMs: lstatSync(path).mtimeMs }))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { path } of others.slice(OTHER_BUILDS_KEPT)) rmSync(path, { recursive: true, force: true });
 }
 
 function writePrivate(file: string, bytes: Buffer): void {

@@ -1,6 +1,6 @@
 // The built CLI keeps V8's compiled code of its chunks (src/runtime/code-cache.ts): the first run
 // of a build saves it, later runs hand it back to V8. These run the built binary, as a user does.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 // @ts-expect-error: a build script, plain JavaScript
@@ -19,7 +19,7 @@ const id = buildId as (files: Array<{ name: string; text: string }>) => string;
 
 /** The cache folder of the built CLI under a config folder, and its files with identity and mode. */
 function cacheFiles(configDir: string): { dir: string; files: Map<string, { ino: number; mtimeMs: number; mode: number }> } {
-  const builds = readdirSync(join(configDir, 'code-cache'));
+  const builds = readdirSync(join(configDir, 'code-cache')).filter((name) => !name.startsWith('old-'));
   expect(builds).toHaveLength(1);
   const dir = join(configDir, 'code-cache', builds[0]!);
   const files = new Map(readdirSync(dir).map((name) => {
@@ -103,13 +103,17 @@ describe('the built CLI with its code cache', () => {
     expect(readFileSync(join(damaged!.dir, damaged!.name)).subarray(0, 64).every((byte) => byte === 0x5a)).toBe(false);
   });
 
-  it('the first save of a build removes the caches of earlier builds', async () => {
+  it('the first save of a build removes the caches of older builds but the two most recent', async () => {
     const configDir = await twoRuns((dir) => {
       rmSync(cacheFiles(dir).dir, { recursive: true });
-      mkdirSync(join(dir, 'code-cache', 'an-earlier-build'));
-      writeFileSync(join(dir, 'code-cache', 'an-earlier-build', 'chunks-x.js.v8'), 'old');
+      ['old-1', 'old-2', 'old-3'].forEach((name, i) => {
+        const old = join(dir, 'code-cache', name);
+        mkdirSync(old);
+        writeFileSync(join(old, 'chunks-x.js.v8'), 'old');
+        utimesSync(old, 1_000_000 + i * 1000, 1_000_000 + i * 1000);
+      });
     });
-    expect(existsSync(join(configDir, 'code-cache', 'an-earlier-build'))).toBe(false);
+    expect(readdirSync(join(configDir, 'code-cache')).filter((name) => name.startsWith('old-')).sort()).toEqual(['old-2', 'old-3']);
     expect(cacheFiles(configDir).files.size).toBeGreaterThan(5);
   });
 
