@@ -11,10 +11,10 @@
 //   Turned off with WES_CODE_CACHE=0.
 import envPaths from 'env-paths';
 import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import Module from 'node:module';
+import type Module from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import { Script } from 'node:vm';
+import type { Script } from 'node:vm';
 
 /** The part of Node's CommonJS module this hooks (Module.prototype._compile, as v8-compile-cache does). */
 interface CompiledModule {
@@ -46,6 +46,9 @@ export function useCodeCache(root: string, dir: string): void {
   // Code read from the folder runs as wes: a folder another user could write to is never used.
   const state = folderState(dir);
   if (state === 'foreign') return;
+  // Loaded here, not where cli.js loads: `wes --version` needs neither.
+  const Module = process.getBuiltinModule('node:module') as typeof import('node:module');
+  const { Script } = process.getBuiltinModule('node:vm');
   const proto = (Module as unknown as { prototype: CompiledModule }).prototype;
   const compile = proto._compile;
   const unsaved: Array<{ script: Script; file: string }> = [];
