@@ -34,16 +34,22 @@ export function parseMaxAnswer(flag: string | undefined, env: string | undefined
   return Math.round(n * MIB);
 }
 
-/**
- * Reads a whole body, at most `limit` bytes. A declared Content-Length past the limit fails before
- * any byte is read; an undeclared body fails as soon as it passes the limit.
- */
-export async function readBounded(body: Readable | ChunkedBody, limit: number, declaredLength: string | undefined, origin: string): Promise<Buffer> {
+/** The declared Content-Length (NaN when none); one past `limit` destroys the body and fails before any byte is read. */
+export function declaredWithin(body: { destroy(): void }, limit: number, declaredLength: string | undefined, origin: string): number {
   const declared = declaredLength === undefined ? NaN : Number(declaredLength);
   if (Number.isFinite(declared) && declared > limit) {
     body.destroy();
     throw new AnswerTooLargeError(origin, limit, declared);
   }
+  return declared;
+}
+
+/**
+ * Reads a whole body, at most `limit` bytes. A declared Content-Length past the limit fails before
+ * any byte is read; an undeclared body fails as soon as it passes the limit.
+ */
+export async function readBounded(body: Readable | ChunkedBody, limit: number, declaredLength: string | undefined, origin: string): Promise<Buffer> {
+  const declared = declaredWithin(body, limit, declaredLength, origin);
   if (isChunkedBody(body)) return collectChunks(body, limit, declared, origin);
   const chunks: Buffer[] = [];
   let size = 0;

@@ -5,7 +5,7 @@
 // an answer read into memory. What the sink itself throws (a full disk, a name taken) reaches the
 // caller as an AnswerSinkError: it is not a network failure, so it is neither retried nor worded
 // as one.
-import { AnswerTooLargeError } from './answer-limit.js';
+import { AnswerTooLargeError, declaredWithin } from './answer-limit.js';
 import type { ChunkedBody } from './chunked-body.js';
 
 export interface AnswerSink<T> {
@@ -40,11 +40,7 @@ async function bySink<R>(step: () => R | Promise<R>): Promise<R> {
 
 /** Feeds a 2xx body to `sink`, at most `limit` bytes (a declared length past it fails before the sink opens). */
 export async function fillSink<T>(body: ChunkedBody, sink: AnswerSink<T>, limit: number, declaredLength: string | undefined, origin: string): Promise<T> {
-  const declared = declaredLength === undefined ? NaN : Number(declaredLength);
-  if (Number.isFinite(declared) && declared > limit) {
-    body.destroy();
-    throw new AnswerTooLargeError(origin, limit, declared);
-  }
+  declaredWithin(body, limit, declaredLength, origin);
   let target: OpenAnswerSink<T>;
   try {
     target = await bySink(() => sink.open());
