@@ -3,14 +3,15 @@
 // instructions. The first run of a build saves, as it exits, V8's code for each chunk it loaded
 // (with the functions that ran); later runs give it back to V8 beside the source.
 // - One folder per build: scripts/build-commonjs.mjs names the build by a hash of every chunk's
-//   text, so a cache never meets other code. V8 itself rejects a cache made by another V8 version
+//   text, so a cache never meets another build's code; a cache file not newer than its chunk (one
+//   edited in place after the build) is not used either (readNewerThan). V8 itself rejects a cache made by another V8 version
 //   or with other flags; the chunk is then compiled from source and its cache made again.
 // - Best effort: a cache that cannot be read or written costs the compile, never the command.
 // - Private: the folder is 0700 and each file 0600, written under a fresh name and renamed, like
 //   every file wes keeps; a folder that is not this user's alone is neither read nor written.
 //   Turned off with WES_CODE_CACHE=0.
 import envPaths from 'env-paths';
-import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import type Module from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
@@ -24,7 +25,7 @@ interface CompiledModule {
 
 type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: CompiledModule, filename: string, dirname: string) => unknown;
 
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY } = constants;
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
 
 /**
  * The cache folder of one build, or undefined when the cache is off: inside WES_CONFIG_DIR when
@@ -56,7 +57,7 @@ export function useCodeCache(root: string, dir: string): void {
   proto._compile = function (this: CompiledModule, content: string, filename: string) {
     if (!filename.startsWith(inRoot)) return compile.call(this, content, filename);
     const file = join(dir, `${relative(root, filename).split(sep).join('-')}.v8`);
-    const cachedData = state === 'private' ? readOrNone(file) : undefined;
+    const cachedData = state === 'private' ? readNewerThan(file, filename) : undefined;
     const script = new Script(Module.wrap(content), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected === true) unsaved.push({ script, file });
     const wrapper = script.runInThisContext({ displayErrors: true }) as ModuleWrapper;
@@ -81,9 +82,20 @@ function folderState(dir: string): 'private' | 'absent' | 'foreign' {
   return 'private';
 }
 
-function readOrNone(file: string): Buffer | undefined {
+/**
+ * The cache file, unless it is missing or not newer than the source. V8 checks a cache against its
+ * source only by length, and the build id is fixed when the build is made: a chunk edited in place
+ * afterwards (patch-package, a hand fix) with its length kept would otherwise run its old code.
+ */
+function readNewerThan(file: string, source: string): Buffer | undefined {
   try {
-    return readFileSync(file);
+    const fd = openSync(file, O_RDONLY);
+    try {
+      if (fstatSync(fd).mtimeMs <= statSync(source).mtimeMs) return undefined;
+      return readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined;
   }
