@@ -1,10 +1,10 @@
-// A 2xx answer read whole into something other than memory (a model's output straight into its
-// file, HttpClient.into): each attempt opens the sink once the head has come, gives it every
-// chunk as it arrives (valid only during the call, see ChunkedBody), and closes it at the end or
-// drops it when the body breaks, so a retried attempt starts over. The answer limit holds as for
-// an answer read into memory. What the sink itself throws (a full disk, a name taken) reaches the
-// caller as an AnswerSinkError: it is not a network failure, so it is neither retried nor worded
-// as one.
+// An answer (any below 400, a 3xx one too) read whole into something other than memory (a
+// model's output straight into its file, HttpClient.into): each attempt opens the sink once the
+// head has come, gives it every chunk as it arrives (valid only during the call, see ChunkedBody),
+// and closes it at the end or drops it when the body breaks, so a retried attempt starts over.
+// The answer limit holds as for an answer read into memory. What the sink itself throws (a full
+// disk, a name taken) reaches the caller as an AnswerSinkError: it is not a network failure, so
+// it is neither retried nor worded as one.
 import { AnswerTooLargeError, declaredWithin } from './answer-limit.js';
 import type { ChunkedBody } from './chunked-body.js';
 
@@ -38,7 +38,7 @@ async function bySink<R>(step: () => R | Promise<R>): Promise<R> {
   }
 }
 
-/** Feeds a 2xx body to `sink`, at most `limit` bytes (a declared length past it fails before the sink opens). */
+/** Feeds an answer's body to `sink`, at most `limit` bytes (a declared length past it fails before the sink opens). */
 export async function fillSink<T>(body: ChunkedBody, sink: AnswerSink<T>, limit: number, declaredLength: string | undefined, origin: string): Promise<T> {
   declaredWithin(body, limit, declaredLength, origin);
   let target: OpenAnswerSink<T>;

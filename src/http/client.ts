@@ -9,7 +9,7 @@ import { decodeError } from './decode-error.js';
 import { joinBase, resolveLink } from './links.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { DEFAULT_MAX_ANSWER_MIB, readBounded } from './answer-limit.js';
-import { requestChunks, type ChunkedBody } from './chunked-body.js';
+import { chunksOf, isChunkedBody, requestChunks, type ChunkedBody } from './chunked-body.js';
 import { AnswerSinkError, fillSink, type AnswerSink } from './answer-sink.js';
 import { connectReusingBuffers } from './reused-read-socket.js';
 import {
@@ -202,7 +202,7 @@ export class HttpClient {
     return this.send(req, 'buffer') as Promise<HttpResponse<Buffer>>;
   }
 
-  /** buffer() whose 2xx body goes to `sink` as it arrives instead of into memory (see AnswerSink); other answers as buffer(). */
+  /** buffer() whose answer (any below 400: what it hands back) goes to `sink` as it arrives instead of into memory (see AnswerSink); error answers as buffer(). */
   async into<T>(req: HttpRequest, sink: AnswerSink<T>): Promise<HttpResponse<T>> {
     return this.send(req, 'buffer', sink) as Promise<HttpResponse<T>>;
   }
@@ -387,8 +387,8 @@ export class HttpClient {
     const limit = this.maxAnswerBytes;
     const payload = keepStream
       ? res.body
-      : a.sink && res.statusCode < 300
-        ? await fillSink(res.body as ChunkedBody, a.sink, limit, headers['content-length'], a.url.origin)
+      : a.sink && res.statusCode < 400 // every answer attemptLoop hands back, a 3xx one too (undici follows no redirect)
+        ? await fillSink(isChunkedBody(res.body) ? res.body : chunksOf(res.body as Readable), a.sink, limit, headers['content-length'], a.url.origin)
         : await readBounded(res.body as Readable | ChunkedBody, limit, headers['content-length'], a.url.origin);
     this.opts.debug?.(
       `< ${res.statusCode} ${a.method} ${redactUrl(a.url)} (${Math.round(monotonicMs() - started)} ms${requestId ? `, request id ${requestId}` : ''})`,
@@ -427,7 +427,7 @@ interface Attempt {
   timeoutMs?: number;
   holdsAnswer?: boolean;
   largeAnswer?: boolean;
-  /** Where a 2xx body goes instead of memory (HttpClient.into). */
+  /** Where a body below 400 goes instead of memory (HttpClient.into). */
   sink?: AnswerSink<unknown>;
 }
 
