@@ -137,7 +137,7 @@ export class JobHistory {
   private entryOf(id: string): HistoryEntry | undefined {
     const text = this.readText();
     let known: HistoryEntry | undefined;
-    for (const line of text.includes('\\') ? splitLines(text) : linesWith(text, id)) {
+    for (const line of text.includes('\\') || id === '' ? splitLines(text) : linesWith(text, id)) {
       const entry = parseEntry(line);
       if (entry?.id === id) known = merged(known, entry);
     }
@@ -284,6 +284,7 @@ function splitLines(text: string): string[] {
 
 /** The lines of `text` that contain `part`, in order, as splitLines has them. */
 function linesWith(text: string, part: string): string[] {
+  if (part === '') throw new Error('linesWith: an empty part is in every line');
   const lines: string[] = [];
   for (let at = text.indexOf(part); at !== -1; ) {
     const start = text.lastIndexOf('\n', at) + 1;

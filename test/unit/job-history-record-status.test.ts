@@ -71,3 +71,11 @@ describe('recordStatus against the whole fold', () => {
     expect(h.entries()).toEqual([{ id: 'a"b\\c', status: 'running', submitted_at: '2026-01-01T00:00:00.000Z', seen_at: '2026-01-02T00:00:00.000Z', source: 'C:\\flows\\x.json' }]);
   });
 });
+
+describe('recordStatus of an empty id', () => {
+  it('returns (no such job) instead of searching every line for the empty string forever', () => {
+    const h = history();
+    h.recordStatus('', 'succeeded', new Date('2026-01-02T00:00:00Z'));
+    expect(h.entries().map((e) => e.id)).toEqual(['seed']);
+  });
+});
