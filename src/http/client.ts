@@ -10,7 +10,7 @@ import { joinBase, resolveLink } from './links.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { DEFAULT_MAX_ANSWER_MIB, readBounded } from './answer-limit.js';
 import { chunksOf, isChunkedBody, requestChunks, type ChunkedBody } from './chunked-body.js';
-import { AnswerSinkError, fillSink, type AnswerSink } from './answer-sink.js';
+import { AnswerSinkError, fillSink, memorySink, type AnswerSink } from './answer-sink.js';
 import { connectReusingBuffers } from './reused-read-socket.js';
 import {
   DEFAULT_RETRIES,
@@ -385,11 +385,14 @@ export class HttpClient {
     const requestId = headers['x-service-request-id'];
     const keepStream = read !== 'buffer' && res.statusCode < 300;
     const limit = this.maxAnswerBytes;
+    // Every answer attemptLoop hands back, a 3xx one too (undici follows no redirect), goes to the
+    // sink; a chunked body read into memory goes through the memory sink.
+    const sink = a.sink && res.statusCode < 400 ? a.sink : isChunkedBody(res.body) ? memorySink : undefined;
     const payload = keepStream
       ? res.body
-      : a.sink && res.statusCode < 400 // every answer attemptLoop hands back, a 3xx one too (undici follows no redirect)
-        ? await fillSink(isChunkedBody(res.body) ? res.body : chunksOf(res.body as Readable), a.sink, limit, headers['content-length'], a.url.origin)
-        : await readBounded(res.body as Readable | ChunkedBody, limit, headers['content-length'], a.url.origin);
+      : sink
+        ? await fillSink(isChunkedBody(res.body) ? res.body : chunksOf(res.body as Readable), sink, limit, headers['content-length'], a.url.origin)
+        : await readBounded(res.body as Readable, limit, headers['content-length'], a.url.origin);
     this.opts.debug?.(
       `< ${res.statusCode} ${a.method} ${redactUrl(a.url)} (${Math.round(monotonicMs() - started)} ms${requestId ? `, request id ${requestId}` : ''})`,
     );
