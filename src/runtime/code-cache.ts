@@ -4,8 +4,9 @@
 // (with the functions that ran); later runs give it back to V8 beside the source.
 // - One folder per build: scripts/build-commonjs.mjs names the build by a hash of every chunk's
 //   text, so a cache never meets another build's code; a cache file not newer than its chunk (one
-//   edited in place after the build) is not used either (readNewerThan). V8 itself rejects a cache made by another V8 version
-//   or with other flags; the chunk is then compiled from source and its cache made again.
+//   edited in place after the build) is not used either (readNewerThan). V8 itself rejects a
+//   cache made by another V8 version or with other flags; the chunk is then compiled from source
+//   and its cache made again.
 // - Best effort: a cache that cannot be read or written costs the compile, never the command.
 // - Private: the folder is 0700 and each file 0600, written under a fresh name and renamed, like
 //   every file wes keeps; a folder that is not this user's alone is neither read nor written.
