@@ -70,6 +70,7 @@ describe('help over the command tree', () => {
     expect(codes.code).toBe(0);
     expect(codes.stdout).toMatch(/^\s+130\s+interrupted/m);
     expect(env.stdout).toContain('WES_CONFIG_DIR');
+    expect(env.stdout).toContain('WES_CODE_CACHE=0');
     expect(fmt.stdout).toContain('jq');
     expect(sub.stdout).toContain('Usage: wes doctor');
     expect(bad.code).toBe(2);

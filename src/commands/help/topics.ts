@@ -29,6 +29,8 @@ export function environmentTopic(): string {
     'Output: NO_COLOR or CLICOLOR=0 turn colour off, CLICOLOR_FORCE=1 forces it; spinners appear only',
     'when stderr is a terminal.',
     'Dev server: WES_DEV_API_KEY is the key `wes dev-server` accepts on its cloud deployment.',
+    'Code cache: wes keeps V8\'s compiled code of what it runs in code-cache/ inside WES_CONFIG_DIR, else',
+    'in $XDG_CACHE_HOME/wes (~/.cache/wes), so later runs start sooner; WES_CODE_CACHE=0 turns it off.',
   ].join('\n');
 }
 
