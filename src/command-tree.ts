@@ -37,6 +37,7 @@ export function buildCommandTree(action: ActionFactory, argv?: readonly string[]
     .option('--profile <name>', 'configuration profile (env WES_PROFILE)')
     .option('--base-url <url>', 'base URL of the jobs and legacy APIs (env WES_BASE_URL); jobs submit --batch takes it repeated, URL[,N], one endpoint each', repeatable)
     .option('--router-url <url>', 'model router base URL (env WES_ROUTER_URL)')
+    .option('--engine-url <url>', 'base URL of the legacy API when it is not the base URL: the engine behind a self-hosted job API server (env WES_ENGINE_URL)')
     .addOption(new Option('--api-key <key>', 'API key (env WES_API_KEY)'))
     .addOption(new Option('--router-token <token>', 'model router credential (env WES_ROUTER_TOKEN)'))
     .option('--deployment <id>', 'serverless deployment id (env WES_DEPLOYMENT)')

@@ -101,6 +101,7 @@ export class Factory {
     return new HttpClient({
       baseUrl: s.baseUrl,
       routerUrl: s.routerUrl,
+      engineUrl: s.engineUrl,
       apiKey: s.apiKey,
       routerToken: s.routerToken,
       retries: this.retries(),

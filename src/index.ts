@@ -42,6 +42,8 @@ export interface ClientOptions {
   baseUrl?: string;
   /** The models API; default the base URL. */
   routerUrl?: string;
+  /** The legacy API (an engine behind a self-hosted job API server); default the base URL. */
+  engineUrl?: string;
   /** Jobs: `Authorization: Bearer`; v1: `X-API-Key`. */
   apiKey?: string;
   /** Router bearer credential; default the API key. */
@@ -75,10 +77,12 @@ export function createClients(options: ClientOptions = {}): Clients {
   const deployment = validateDeployment(options.deployment);
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, deployment, 'baseUrl');
   const routerUrl = options.routerUrl ? normalizeBaseUrl(options.routerUrl, deployment, 'routerUrl') : baseUrl;
+  const engineUrl = options.engineUrl ? normalizeBaseUrl(options.engineUrl, deployment, 'engineUrl') : baseUrl;
   return clientsFor(
     new HttpClient({
       baseUrl,
       routerUrl,
+      engineUrl,
       apiKey: options.apiKey,
       routerToken: options.routerToken ?? options.apiKey,
       retries: options.retries,
@@ -102,5 +106,5 @@ export interface ConfigClientOptions extends Pick<ClientOptions, 'retries' | 'si
 export function createClientsFromConfig(options: ConfigClientOptions = {}): Clients {
   const env = options.env ?? process.env;
   const s = resolveSettings(options.flags ?? {}, env, new ProfileStore(env.WES_CONFIG_DIR || undefined));
-  return createClients({ ...options, baseUrl: s.baseUrl, routerUrl: s.routerUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment, readTimeoutMs: s.readTimeoutMs });
+  return createClients({ ...options, baseUrl: s.baseUrl, routerUrl: s.routerUrl, engineUrl: s.engineUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment, readTimeoutMs: s.readTimeoutMs });
 }

@@ -2,6 +2,7 @@
 export const PROFILE_KEYS = [
   'base_url',
   'router_url',
+  'engine_url',
   'api_key',
   'router_token',
   'deployment',
@@ -11,11 +12,15 @@ export const PROFILE_KEYS = [
 ] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 
+/** The settings that hold a base URL. */
+export const URL_KEYS: ReadonlySet<ProfileKey> = new Set(['base_url', 'router_url', 'engine_url']);
+
 export const SECRET_KEYS: ReadonlySet<ProfileKey> = new Set(['api_key', 'router_token', 'partner_key']);
 
 export const ENV_FOR_KEY: Record<ProfileKey, string> = {
   base_url: 'WES_BASE_URL',
   router_url: 'WES_ROUTER_URL',
+  engine_url: 'WES_ENGINE_URL',
   api_key: 'WES_API_KEY',
   router_token: 'WES_ROUTER_TOKEN',
   deployment: 'WES_DEPLOYMENT',
@@ -27,6 +32,7 @@ export const ENV_FOR_KEY: Record<ProfileKey, string> = {
 export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
   base_url: '--base-url',
   router_url: '--router-url',
+  engine_url: '--engine-url',
   api_key: '--api-key',
   router_token: '--router-token',
   deployment: '--deployment',
@@ -48,7 +54,7 @@ export function isProfileKey(key: string): key is ProfileKey {
 /** How a setting is shown: secrets masked, a password inside a URL redacted. */
 export function shownValue(key: ProfileKey, value: string): string {
   if (SECRET_KEYS.has(key)) return maskSecret(value);
-  return key === 'base_url' || key === 'router_url' ? withoutPassword(value) : value;
+  return URL_KEYS.has(key) ? withoutPassword(value) : value;
 }
 
 /** A URL with any userinfo password replaced (text that does not parse is shown as is). */

@@ -11,6 +11,7 @@ export interface GlobalFlags {
   /** --base-url given more than once: every value in order, and no `baseUrl` (only `jobs submit --batch` takes them). */
   baseUrls?: string[];
   routerUrl?: string;
+  engineUrl?: string;
   apiKey?: string;
   routerToken?: string;
   deployment?: string;
@@ -22,6 +23,7 @@ export interface GlobalFlags {
 const FLAG_PROP: Record<ProfileKey, Exclude<keyof GlobalFlags, 'baseUrls'>> = {
   base_url: 'baseUrl',
   router_url: 'routerUrl',
+  engine_url: 'engineUrl',
   api_key: 'apiKey',
   router_token: 'routerToken',
   deployment: 'deployment',
@@ -43,6 +45,11 @@ export interface Settings {
   baseUrl: string;
   /** Base URL of the models API (the model router). */
   routerUrl: string;
+  /**
+   * Base URL of the legacy family (cloud API v1, or a self-hosted engine): the base URL unless
+   * `engine_url` is set, as when a self-hosted job API server (base URL) fronts an engine.
+   */
+  engineUrl: string;
   apiKey: string | undefined;
   routerToken: string | undefined;
   deployment: string | undefined;
@@ -147,12 +154,16 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
   const routerUrl = values.router_url.value
     ? normalizeBaseUrl(values.router_url.value, deployment, `router URL (${describeSource(values.router_url, 'router_url')})`)
     : baseUrl;
+  const engineUrl = values.engine_url.value
+    ? normalizeBaseUrl(values.engine_url.value, deployment, `engine URL (${describeSource(values.engine_url, 'engine_url')})`)
+    : baseUrl;
   return {
     profile: name,
     profileSource: source,
     values,
     baseUrl,
     routerUrl,
+    engineUrl,
     apiKey: values.api_key.value,
     routerToken: values.router_token.value ?? values.api_key.value,
     deployment,

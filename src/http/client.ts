@@ -27,6 +27,8 @@ export type { ApiFamily };
 export interface HttpClientOptions {
   baseUrl: string;
   routerUrl: string;
+  /** The legacy family's base URL (default: baseUrl): the engine behind a self-hosted job API server. */
+  engineUrl?: string;
   apiKey?: string;
   routerToken?: string;
   retries?: number;
@@ -123,11 +125,13 @@ export class HttpClient {
   private readonly opts: HttpClientOptions;
   private readonly baseOrigin: string;
   private readonly routerOrigin: string;
+  private readonly engineOrigin: string;
 
   constructor(opts: HttpClientOptions) {
     this.opts = opts;
     this.baseOrigin = new URL(opts.baseUrl).origin;
     this.routerOrigin = new URL(opts.routerUrl).origin;
+    this.engineOrigin = new URL(opts.engineUrl ?? opts.baseUrl).origin;
     // undici's headers and body timeouts are "no progress" timers (the body one restarts with each chunk).
     this.agent = new Agent(this.agentOptions());
   }
@@ -166,7 +170,8 @@ export class HttpClient {
 
   /** The configured base URL of a family (for display and for building the WebSocket URL). */
   baseUrlFor(family: ApiFamily): string {
-    return family === 'models' ? this.opts.routerUrl : this.opts.baseUrl;
+    if (family === 'models') return this.opts.routerUrl;
+    return family === 'legacy' ? (this.opts.engineUrl ?? this.opts.baseUrl) : this.opts.baseUrl;
   }
 
   /** Resolves a request target: API paths onto the family base, URLs as they are. */
@@ -186,7 +191,7 @@ export class HttpClient {
    * the v1 WebSocket token) is the configured origin of that family: any other host gets none.
    */
   credentialFor(family: ApiFamily, url: URL): string | undefined {
-    const origin = family === 'models' ? this.routerOrigin : this.baseOrigin;
+    const origin = family === 'models' ? this.routerOrigin : family === 'legacy' ? this.engineOrigin : this.baseOrigin;
     if (url.origin.replace(/^ws/, 'http') !== origin) return undefined;
     return family === 'models' ? this.opts.routerToken : this.opts.apiKey;
   }

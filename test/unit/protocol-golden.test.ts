@@ -9,7 +9,38 @@ import router from '../fixtures/protocol/models.json' with { type: 'json' };
 import ids from '../fixtures/protocol/model-ids.json' with { type: 'json' };
 import legacy from '../fixtures/protocol/legacy.json' with { type: 'json' };
 import frames from '../fixtures/protocol/legacy-frames.json' with { type: 'json' };
-import { isTerminal, TERMINAL_STATUSES, type Job, type JobError, type JobUrls, type Output, type JobProgress } from '../../src/protocol/jobs.js';
+import {
+  ASSET_EXPIRES_IN_MAX,
+  ASSET_EXPIRES_IN_MIN,
+  ASSET_REQUIRED_FIELDS,
+  IDEMPOTENCY_KEY_TTL_MS,
+  JOB_EVENT_NAMES,
+  JOB_LIST_LIMIT_DEFAULT,
+  JOB_LIST_LIMIT_MAX,
+  METADATA_MAX_BYTES,
+  assetReference,
+  claimsAssetReference,
+  isAssetReference,
+  isTerminal,
+  TERMINAL_STATUSES,
+  type AssetFromHashRequest,
+  type AssetRecord,
+  type AssetReference,
+  type Job,
+  type JobError,
+  type JobList,
+  type JobLogs,
+  type JobNodeFieldError,
+  type JobUrls,
+  type JobWorkflowResponse,
+  type LogEvent,
+  type Output,
+  type JobProgress,
+  type PreviewEvent,
+  type StatusEvent,
+  type SubmitRequest,
+} from '../../src/protocol/jobs.js';
+import { SAFE_ID } from '../../src/clients/shared/response-check.js';
 import { ROUTER_ERROR_TYPES, type ErrorEnvelope, type RouterErrorResponse, type RouterValidationErrorDetail, type RouterValidationErrorResponse } from '../../src/protocol/errors.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RouterModelDetail, type RouterModelListResponse } from '../../src/protocol/models.js';
 import { CURSOR_MAX, CURSOR_PATTERN, isModelId, MODEL_ID_MAX, MODEL_MAX, PROVIDER_MAX, parseModelId, segmentProblem } from '../../src/protocol/model-ids.js';
@@ -32,7 +63,7 @@ describe('job API v2 resources', () => {
   const job: Job = jobs.job;
   const fields: Record<keyof Job, true> = {
     id: true, status: true, created_at: true, started_at: true, completed_at: true, expires_at: true, queue_position: true,
-    progress: true, outputs: true, error: true, metrics: true, urls: true, deployment_id: true, release_id: true,
+    progress: true, outputs: true, error: true, metrics: true, urls: true, deployment_id: true, release_id: true, logs: true, metadata: true,
   };
   const progressFields: Record<keyof JobProgress, true> = {
     value: true, nodes_done: true, nodes_total: true, current_node: true, current_node_class: true, step: true, steps: true, message: true,
@@ -59,6 +90,66 @@ describe('job API v2 resources', () => {
   it('the terminal statuses are the four the state table names, and no other value is terminal', () => {
     expect([...TERMINAL_STATUSES].sort()).toEqual([...jobs.job_status.terminal].sort());
     for (const status of jobs.job_status.values) expect(isTerminal(status)).toBe(jobs.job_status.terminal.includes(status));
+  });
+});
+
+describe('job API v2 as published (the contract where the interface says "not shown")', () => {
+  const p = jobs.published;
+
+  it('the asset record has the published fields: no name, type or node id', () => {
+    const asset: AssetRecord = p.asset;
+    const fields: Record<Exclude<keyof AssetRecord, number>, true> = {
+      id: true, hash: true, size_bytes: true, content_type: true, created_at: true, url: true, url_expires_at: true,
+      file_path: true, created_new: true, expires_at: true, job_id: true,
+    };
+    expect(sorted(asset)).toEqual(sorted(fields));
+    expect([...ASSET_REQUIRED_FIELDS]).toEqual(p.asset_required);
+    for (const absent of ['name', 'type', 'node_id']) expect(asset).not.toHaveProperty(absent);
+  });
+
+  it('a typed asset reference is recognised by __type and info.id, and a bare id is not one', () => {
+    const reference: AssetReference = p.asset_reference as AssetReference;
+    expect(isAssetReference(reference)).toBe(true);
+    expect(assetReference(p.asset)).toEqual(reference);
+    for (const value of p.not_asset_references) expect(isAssetReference(value), JSON.stringify(value)).toBe(false);
+    expect(claimsAssetReference({ __type: 'core/ASSET' })).toBe(true);
+    expect(claimsAssetReference(p.asset.id)).toBe(false);
+  });
+
+  it('the event payloads are the published StatusEvent, PreviewEvent and LogEvent, under the five event names', () => {
+    const status: StatusEvent = p.status_event;
+    const preview: PreviewEvent = p.preview_event;
+    const log: LogEvent = p.log_event;
+    expect(sorted(status)).toEqual(['queue_position', 'status']);
+    expect(sorted(preview)).toEqual(['content_type', 'data_base64', 'node_id']);
+    expect(sorted(log)).toEqual(['level', 'message']);
+    expect([...JOB_EVENT_NAMES]).toEqual(p.event_names);
+  });
+
+  it('logs, the workflow sub-resource and the job list have their published shapes', () => {
+    const logs: JobLogs = p.job_logs;
+    const workflow: JobWorkflowResponse = p.workflow_response;
+    const list: JobList = p.job_list;
+    expect(sorted(logs)).toEqual(['captured_at', 'text', 'truncated']);
+    expect(sorted(workflow)).toEqual(['format', 'workflow']);
+    expect(sorted(list)).toEqual(['jobs', 'truncated']);
+    expect({ default: JOB_LIST_LIMIT_DEFAULT, max: JOB_LIST_LIMIT_MAX }).toEqual(p.job_list_limits);
+  });
+
+  it('submit and from-hash bodies, their bounds, and single-use keys expiring after 24 h', () => {
+    const submit: SubmitRequest = p.submit_request;
+    const fromHash: AssetFromHashRequest = p.from_hash_request;
+    expect(sorted(submit)).toEqual(['extra_data', 'metadata', 'priority', 'workflow']);
+    expect(sorted(fromHash)).toEqual(['expires_in', 'file_path', 'hash', 'tags']);
+    expect(METADATA_MAX_BYTES).toBe(p.metadata_max_bytes);
+    expect({ min: ASSET_EXPIRES_IN_MIN, max: ASSET_EXPIRES_IN_MAX }).toEqual(p.expires_in);
+    expect(IDEMPOTENCY_KEY_TTL_MS).toBe(p.idempotency_key_ttl_hours * 3600 * 1000);
+  });
+
+  it('node errors may also come as lists of {field, reason}; output ids may be long opaque tokens', () => {
+    const list: Record<string, JobNodeFieldError[]> = p.node_errors_field_list;
+    expect(sorted(list['12']![0]!)).toEqual(['field', 'reason']);
+    expect(SAFE_ID.test(p.opaque_output_id)).toBe(true);
   });
 });
 

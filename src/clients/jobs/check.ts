@@ -2,7 +2,7 @@
 // reads are checked for their types, so a malformed answer is one clear error, not a crash later.
 import type { HttpResponse } from '../../http/client.js';
 import type { WesError } from '../../errors.js';
-import type { AssetRecord, Job } from '../../protocol/jobs.js';
+import type { AssetRecord, Job, JobList, JobWorkflowResponse } from '../../protocol/jobs.js';
 import { badResponse as badResponseOf, isRecord, SAFE_ID } from '../shared/response-check.js';
 
 
@@ -27,7 +27,10 @@ function outputProblem(value: unknown): string | undefined {
 }
 
 export function checkJob(res: HttpResponse<unknown>): Job {
-  const body = res.body;
+  return checkJobValue(res.body, res);
+}
+
+function checkJobValue(body: unknown, res: HttpResponse<unknown>): Job {
   if (!isRecord(body)) throw badResponse('the job is not a JSON object', res);
   if (typeof body.id !== 'string' || !SAFE_ID.test(body.id)) throw badResponse('the job has no `id` of printable ASCII', res);
   if (typeof body.status !== 'string') throw badResponse('the job has no `status`', res);
@@ -46,8 +49,37 @@ export function checkJob(res: HttpResponse<unknown>): Job {
   return body as unknown as Job;
 }
 
+/** Why an asset record (the published contract's `Asset`: no name, type or node) cannot be used. */
+function assetProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return 'is not an object';
+  for (const key of ['id', 'url'] as const) if (typeof value[key] !== 'string') return `has no string \`${key}\``;
+  if (!SAFE_ID.test(value.id as string)) return 'has an `id` that is not printable ASCII';
+  if (value.hash !== null && value.hash !== undefined && typeof value.hash !== 'string') return 'has a `hash` that is not a string';
+  if (value.size_bytes !== undefined && typeof value.size_bytes !== 'number') return 'has a `size_bytes` that is not a number';
+  for (const key of ['file_path', 'content_type', 'created_at', 'url_expires_at', 'expires_at', 'job_id'] as const) {
+    if (value[key] !== undefined && value[key] !== null && typeof value[key] !== 'string') return `has a \`${key}\` that is not a string`;
+  }
+  return undefined;
+}
+
 export function checkAsset(res: HttpResponse<unknown>): AssetRecord {
-  const problem = outputProblem(res.body);
+  const problem = assetProblem(res.body);
   if (problem) throw badResponse(`the asset record ${problem}`, res);
   return res.body as AssetRecord;
+}
+
+/** The job list (`{jobs, truncated}`): every job in it checked as a job. */
+export function checkJobList(res: HttpResponse<unknown>): JobList {
+  const body = res.body;
+  if (!isRecord(body) || !Array.isArray(body.jobs)) throw badResponse('the job list has no `jobs` array', res);
+  body.jobs.forEach((job) => checkJobValue(job, res));
+  if (body.truncated !== undefined && typeof body.truncated !== 'boolean') throw badResponse('the job list `truncated` is not a boolean', res);
+  return { jobs: body.jobs as Job[], truncated: body.truncated === true };
+}
+
+export function checkJobWorkflow(res: HttpResponse<unknown>): JobWorkflowResponse {
+  const body = res.body;
+  if (!isRecord(body) || !isRecord(body.workflow)) throw badResponse('the answer has no `workflow` object', res);
+  if (typeof body.format !== 'string') throw badResponse('the answer has no string `format`', res);
+  return body as unknown as JobWorkflowResponse;
 }

@@ -7,8 +7,8 @@ import type { HttpClient, HttpResponse } from '../../http/client.js';
 import type { ChunkedBody } from '../../http/chunked-body.js';
 import { segment } from '../../http/links.js';
 import { ExitCode, WesError } from '../../errors.js';
-import { checkAsset, checkJob } from './check.js';
-import type { AssetFromHashRequest, AssetRecord, Job, SubmitRequest } from '../../protocol/jobs.js';
+import { checkAsset, checkJob, checkJobList, checkJobWorkflow } from './check.js';
+import type { AssetFromHashRequest, AssetRecord, Job, JobList, JobWorkflowResponse, SubmitRequest } from '../../protocol/jobs.js';
 
 /** A Job with the URL that answered it: host-relative links in it resolve against that origin. */
 export interface FetchedJob {
@@ -48,6 +48,21 @@ export class JobsClient {
     return this.readJob(`/api/v2/jobs/${segment(id)}`);
   }
 
+  /**
+   * `GET /api/v2/jobs`: the server's own list, newest first (the reference self-hosted server's;
+   * a server without it answers 404 or 501, thrown as the ApiError it is).
+   */
+  async list(query: { status?: string; limit?: number } = {}): Promise<{ list: JobList; from: URL }> {
+    const res = await this.http.json<unknown>({ family: 'jobs', url: '/api/v2/jobs', query });
+    return { list: checkJobList(res), from: res.url };
+  }
+
+  /** `GET /api/v2/jobs/{id}/workflow`: the graph behind a job, and which shape it is in. */
+  async workflow(id: string): Promise<JobWorkflowResponse> {
+    const res = await this.http.json<unknown>({ family: 'jobs', url: `/api/v2/jobs/${segment(id)}/workflow` });
+    return checkJobWorkflow(res);
+  }
+
   /** Re-reads a job through its own `urls.self`. */
   async refresh(current: FetchedJob, options: { retries?: number } = {}): Promise<FetchedJob> {
     return this.readJob(this.http.link(current.job.urls.self, current.from), options.retries);
@@ -83,6 +98,17 @@ export class JobsClient {
   async getAsset(id: string): Promise<FetchedAsset> {
     const res = await this.http.json<unknown>({ family: 'jobs', url: `/api/v2/assets/${segment(id)}` });
     return { asset: checkAsset(res), from: res.url };
+  }
+
+  /** `HEAD /api/v2/assets/by-hash/{hash}`: whether this caller may mint an asset from that blob. */
+  async blobExists(hash: string): Promise<boolean> {
+    const res = await this.http.buffer({ family: 'jobs', method: 'HEAD', url: `/api/v2/assets/by-hash/${segment(hash)}`, accept: [404] });
+    return res.status === 200;
+  }
+
+  /** `DELETE /api/v2/assets/{id}` (204); 404 and 409 `asset_in_use` are thrown as the ApiErrors they are. */
+  async deleteAsset(id: string): Promise<void> {
+    await this.http.buffer({ family: 'jobs', method: 'DELETE', url: `/api/v2/assets/${segment(id)}` });
   }
 
   /** Creates an asset over a blob the service already holds; throws ApiError `blob_not_found` when it holds none. */

@@ -4,7 +4,7 @@ import type { HttpResponse } from '../../http/client.js';
 import { ExitCode, WesError, type ErrorOrigin } from '../../errors.js';
 
 /** Ids are printed bare and put in commands to copy: printable ASCII only (a UUID qualifies). */
-export const SAFE_ID = /^[\x21-\x7e]{1,200}$/;
+export const SAFE_ID = /^[\x21-\x7e]{1,1024}$/;
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -15,9 +15,12 @@ async function isFolder(path: string): Promise<boolean> {
   return /[\\/]$/.test(path) || (await stat(path).then((s) => s.isDirectory(), () => false));
 }
 
-/** PATH as a folder and a file name: a folder (existing, or written with a trailing /) gets the asset's own safe name. */
-async function target(path: string | undefined, assetName: string, assetId: string): Promise<{ dir: string; name: string }> {
-  const safe = safeFileName(assetName, `asset-${assetId}`);
+/**
+ * PATH as a folder and a file name: a folder (existing, or written with a trailing /) gets the
+ * asset's own safe name: the last part of its `file_path`, else `asset-<id>`.
+ */
+async function target(path: string | undefined, assetName: string | undefined, assetId: string): Promise<{ dir: string; name: string }> {
+  const safe = safeFileName(assetName ?? '', `asset-${assetId}`);
   if (path === undefined) return { dir: '.', name: safe };
   if (await isFolder(path)) return { dir: path, name: safe };
   return { dir: dirname(resolve(path)), name: basename(path) };
@@ -29,7 +32,8 @@ export async function run(f: Factory, args: string[], opts: AssetsDownloadOption
   if (path !== undefined) await ((await isFolder(path)) ? checkFolderTarget(path, 'the folder') : checkFileTarget(path, 'the file'));
   const client = new JobsClient(f.http());
   const record = await client.getAsset(args[0]!);
-  const { dir, name } = await target(path, record.asset.name, record.asset.id);
+  const filePath = record.asset.file_path ?? undefined;
+  const { dir, name } = await target(path, filePath?.split('/').pop(), record.asset.id);
   const kept: KeptPart[] = [];
   const resume = ['wes', 'assets', 'download', record.asset.id, ...(path === undefined ? [] : [path])].map(shellWord).join(' ');
   const saved = await downloadAsset(client, record, dir, name, { existing, warn: (line) => f.io.warn(line), onKept: (part) => kept.push(part) }).finally(() =>

@@ -13,15 +13,13 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   f.io.println(
     renderFields(f.io, [
       ['id', asset.id],
-      ['name', asset.name],
-      ['file path', typeof asset.file_path === 'string' ? asset.file_path : undefined],
-      ['type', asset.type],
+      ['file path', asset.file_path ?? undefined],
       ['content type', asset.content_type],
       ['size', typeof asset.size_bytes === 'number' ? `${formatBytes(asset.size_bytes)} (${asset.size_bytes} bytes)` : undefined],
       ['hash', asset.hash ?? 'not computed yet'],
       ['job', asset.job_id ?? undefined],
-      ['node', asset.node_id || undefined],
-      ['created', typeof asset.created_at === 'string' ? asset.created_at : undefined],
+      ['created', asset.created_at],
+      ['expires', asset.expires_at === undefined ? undefined : (asset.expires_at ?? 'never')],
       ['url expires', asset.url_expires_at],
     ]),
   );

@@ -6,8 +6,8 @@ import type { ConfigGetOptions } from './options.js';
 export async function run(f: Factory, args: string[], opts: ConfigGetOptions): Promise<number> {
   const key = parseKey(args[0]);
   const s = f.settings();
-  // base_url and router_url report what commands will use (default and {deployment} applied).
-  const value = key === 'base_url' ? s.baseUrl : key === 'router_url' ? s.routerUrl : s.values[key].value;
+  // The URL settings report what commands will use (default and {deployment} applied).
+  const value = key === 'base_url' ? s.baseUrl : key === 'router_url' ? s.routerUrl : key === 'engine_url' ? s.engineUrl : s.values[key].value;
   if (value === undefined) {
     if (f.io.json) f.io.printJson({ key, value: null });
     else f.io.notice(`${key} is not set (no flag, no ${ENV_FOR_KEY[key]}, nothing in profile ${s.profile})`);

@@ -1,6 +1,6 @@
 import type { Factory } from '../../factory.js';
 import { normalizeBaseUrl, validateDeployment, validateEngine } from '../../config/settings.js';
-import { SECRET_KEYS } from '../../config/keys.js';
+import { SECRET_KEYS, URL_KEYS } from '../../config/keys.js';
 import { parseKey } from './key-arg.js';
 
 export async function run(f: Factory, args: string[]): Promise<number> {
@@ -8,7 +8,7 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   const value = args[1] ?? '';
   if (key === 'deployment') validateDeployment(value);
   if (key === 'engine') validateEngine(value, 'engine');
-  if (key === 'base_url' || key === 'router_url') normalizeBaseUrl(value, value.includes('{deployment}') ? 'placeholder' : undefined, key);
+  if (URL_KEYS.has(key)) normalizeBaseUrl(value, value.includes('{deployment}') ? 'placeholder' : undefined, key);
   const profile = f.settings().profile;
   await f.store().set(profile, key, value);
   if (f.io.json) f.io.printJson({ profile, key, set: true });

@@ -30,13 +30,13 @@ async function fromFile(path: string): Promise<LoadedObjectInfo> {
 export async function loadObjectInfo(f: Factory, opts: ObjectInfoOptions): Promise<LoadedObjectInfo> {
   if (opts.objectInfo !== undefined) return fromFile(opts.objectInfo);
   const settings = f.settings();
-  const cache = new ObjectInfoCache(f.store(), settings.profile, settings.baseUrl);
+  const cache = new ObjectInfoCache(f.store(), settings.profile, settings.engineUrl);
   if (!opts.refresh) {
     const cached = await cache.read();
     const info = cached && readObjectInfo(cached.text);
     if (cached && info) {
-      f.io.debug(`object_info of ${settings.baseUrl} from the cache (fetched ${cached.fetchedAt})`);
-      return { info, origin: `${settings.baseUrl} (cached ${cached.fetchedAt})`, cachedAt: cached.fetchedAt };
+      f.io.debug(`object_info of ${settings.engineUrl} from the cache (fetched ${cached.fetchedAt})`);
+      return { info, origin: `${settings.engineUrl} (cached ${cached.fetchedAt})`, cachedAt: cached.fetchedAt };
     }
   }
   const { text, info } = await new LegacyClient(f.http()).objectInfoExact().catch((err: unknown) => {
@@ -44,5 +44,5 @@ export async function loadObjectInfo(f: Factory, opts: ObjectInfoOptions): Promi
     throw err;
   });
   await cache.write(text).catch((err: Error) => f.io.debug(`object_info not cached: ${err.message}`));
-  return { info, origin: settings.baseUrl };
+  return { info, origin: settings.engineUrl };
 }
