@@ -7,6 +7,10 @@ import type { EventEmitter } from 'node:events';
 import type { Readable, Transform } from 'node:stream';
 import type { JobProgress } from '../protocol/jobs.js';
 
+/** The ComfyUI releases the self-hosted deployment's v1 can answer as (see self-hosted/version.ts). */
+export const ENGINE_VERSIONS = ['0.3.18', '0.3.64'] as const;
+export type EngineVersion = (typeof ENGINE_VERSIONS)[number];
+
 /** Where the job API is deployed, which the dev-server imitates: hosted cloud, a serverless deployment, or self-hosted. */
 export type DeploymentKind = 'cloud' | 'serverless' | 'self-hosted';
 
@@ -16,6 +20,7 @@ export interface DevServerOptions {
   deployment?: DeploymentKind; // default 'cloud' (the `--surface` flag)
   apiKey?: string; // cloud: required credential (default 'wes-dev-key'); self-hosted: the static --token
   engineOnly?: boolean; // self-hosted: serve only what a bare ComfyUI engine serves (v1): no jobs API, no models API
+  engineVersion?: EngineVersion; // self-hosted: the ComfyUI release whose answers v1 imitates (default '0.3.18')
   routerTokens?: string[]; // extra bearer credentials accepted by the router (the api key always is)
   notEnabledTokens?: string[]; // router credentials that get 403 not_enabled
   retentionMs?: number; // job retention before `expired` (default 1 hour)
@@ -221,7 +226,8 @@ export interface NodeClassInfo {
 export interface Engine {
   /** emits ('job', jobId: string, event: EngineEvent), and ('status', jobId, status: EngineStatus) on every status change */
   readonly events: EventEmitter;
-  submit(workflow: unknown, extraData: Record<string, unknown> | undefined, via: 'v2' | 'v1', deploymentId?: string): EngineJob;
+  /** `promptId`: the client's own id, used unless a job that has not ended holds it. */
+  submit(workflow: unknown, extraData: Record<string, unknown> | undefined, via: 'v2' | 'v1', deploymentId?: string, promptId?: string): EngineJob;
   get(id: string): EngineJob | undefined;
   /** v2 cancel and v1 queue delete: queued jobs end canceled, running ones go through canceling. */
   cancel(id: string): EngineJob | undefined;

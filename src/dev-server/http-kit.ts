@@ -105,7 +105,10 @@ export function sendModelsError(
   sendJson(ctx, status, body, { 'x-service-error-type': errorType, ...headers });
 }
 
-/** The legacy API: the interface leaves the body unshown; we answer {error: {type, message}} like the local engine. */
+/**
+ * The legacy API: the interface leaves the body unshown; the published cloud document's
+ * ErrorResponse is `{code, message}`, and the local engine's `{error: {type, message}}` rides beside it.
+ */
 export function sendLegacyError(ctx: RequestContext, status: number, type: string, message: string, extra: Record<string, unknown> = {}): void {
-  sendJson(ctx, status, { error: { type, message, ...extra } });
+  sendJson(ctx, status, { code: type, message, error: { type, message, ...extra } });
 }

@@ -95,8 +95,15 @@ const LEGACY_CODES: Record<number, string> = {
 /** v1 error types that say more than the status (a full queue is not an inactive subscription). */
 const LEGACY_TYPES_KEPT = new Set(['queue_full', 'rate_limited', 'insufficient_credits']);
 
+/** The error's declared type: the engine's `{error: {type}}`, or the published cloud's `{code, message}`. */
+function declaredLegacyType(json: unknown): string | undefined {
+  if (!isObject(json)) return undefined;
+  if (isObject(json.error) && typeof json.error.type === 'string') return json.error.type;
+  return typeof json.code === 'string' ? json.code : undefined;
+}
+
 function decodeLegacy(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown; hint?: string } {
-  const declared = isObject(json) && isObject(json.error) && typeof json.error.type === 'string' ? json.error.type : undefined;
+  const declared = declaredLegacyType(json);
   const code = declared && LEGACY_TYPES_KEPT.has(declared) ? declared : (LEGACY_CODES[r.status] ?? `http_${r.status}`);
   let message = fallbackMessage(r.status, r.body);
   if (isObject(json)) {

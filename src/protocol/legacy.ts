@@ -1,8 +1,10 @@
 // Wire shapes of the cloud API v1 (deprecated), from the service interface: "C. Cloud API v1
 // resources", "C. Cloud API v1 status", "Endpoints" ("C. Cloud API v1") and "Events" ("C. WebSocket
-// messages"); where the interface shows less, from what a local engine was observed to send
-// (test/fixtures/protocol/legacy.json holds those observations). Field names are the service's
-// own (snake_case). Pinned by test/unit/protocol-golden.test.ts.
+// messages"); where the interface is silent, from the published cloud document (Comfy-Org/docs,
+// openapi-cloud.yaml: the job list and detail, the status route's fields, queue items, errors)
+// and from what ComfyUI engines 0.3.18 and 0.3.64 were recorded sending
+// (test/fixtures/protocol/legacy.json holds both). Field names are the service's own
+// (snake_case). Pinned by test/unit/protocol-golden.test.ts and protocol-golden-legacy.test.ts.
 
 /** Upload result of POST /api/upload/image and /api/upload/mask. */
 export interface V1UploadResult {
@@ -37,7 +39,10 @@ export interface V1NodeError {
 export interface V1PromptRequest {
   prompt: Record<string, unknown>;
   extra_data?: Record<string, unknown>;
+  /** The WebSocket client an engine sends this prompt's lifecycle messages to (and only to it). */
   client_id?: string;
+  /** An id of the client's own, which a newer engine (0.3.64) uses as given; 0.3.18 makes its own. */
+  prompt_id?: string;
 }
 
 /** Answer of POST /api/prompt: `error` and `node_errors` carry a refused workflow. */
@@ -48,7 +53,13 @@ export interface V1PromptResponse {
   error?: V1ErrorDetail | string;
 }
 
-/** Error body the local engine (and the dev-server) use: `{error: {type, message, details?}}`. */
+/** The published document's error body of the cloud API: `{code, message}`. */
+export interface V1CloudError {
+  code: string;
+  message: string;
+}
+
+/** Error body of the local engine (and of a refused prompt on the cloud): `{error: {type, message, details?}}`. */
 export interface V1ErrorDetail {
   type?: string;
   message?: string;
@@ -61,12 +72,21 @@ export interface V1ErrorBody {
   message?: string;
 }
 
+/** GET /api/job/{id}/status; the published document adds the other fields (`error_message` when it failed). */
 export interface V1JobStatus {
   status: string;
+  id?: string;
+  created_at?: string;
+  updated_at?: string;
+  last_state_update?: string;
+  assigned_inference?: string | null;
+  error_message?: string | null;
 }
 
 /** `[number, prompt_id, prompt, extra_data, outputs_to_execute]`, the local engine's tuple. */
 export type V1QueueEntry = [number, string, Record<string, unknown>, Record<string, unknown>, string[]];
+/** The published document's cloud queue item: `[number, prompt_id, workflow, output_node_ids, {create_time}]`. */
+export type V1CloudQueueEntry = [number, string, Record<string, unknown>, string[], { create_time?: number }];
 export interface V1Queue {
   queue_running: unknown[];
   queue_pending: unknown[];
@@ -77,12 +97,75 @@ export interface V1QueueDeleteRequest {
   clear?: boolean;
 }
 
-/** "C. Cloud API v1 status": the terminal values; every other value means "in flight". */
-export const V1_TERMINAL_STATUSES = ['success', 'error', 'non_retryable_error', 'lost', 'cancelled'] as const;
+/** The published answer of POST /api/queue on the cloud (an engine answers with an empty body). */
+export interface V1QueueDeleteResponse {
+  deleted?: string[];
+  cleared?: boolean;
+}
+
+/** The published ExecutionError of a failed job (GET /api/jobs, /api/jobs/{id}). */
+export interface V1ExecutionError {
+  node_id: string;
+  node_type: string;
+  exception_message: string;
+  exception_type: string;
+  traceback: string[];
+  current_inputs: Record<string, unknown>;
+  current_outputs: Record<string, unknown>;
+}
+
+/** One row of GET /api/jobs (the published list: no workflow, no full outputs). */
+export interface V1JobEntry {
+  id: string;
+  status: string;
+  create_time: number;
+  execution_error?: V1ExecutionError;
+  preview_output?: Record<string, unknown>;
+  outputs_count?: number;
+  workflow_id?: string;
+  execution_start_time?: number;
+  execution_end_time?: number;
+}
+
+export interface V1Pagination {
+  offset: number;
+  limit: number;
+  total: number;
+  has_more: boolean;
+}
+
+/** GET /api/jobs?status=&offset=&limit= */
+export interface V1JobsList {
+  jobs: V1JobEntry[];
+  pagination: V1Pagination;
+}
+
+/** GET /api/jobs/{id}: outputs are the engine's node outputs, once the job has ended. */
+export interface V1JobDetail extends Omit<V1JobEntry, 'execution_start_time' | 'execution_end_time'> {
+  update_time: number;
+  workflow?: Record<string, unknown>;
+  outputs?: Record<string, V1NodeOutput>;
+  execution_status?: Record<string, unknown>;
+  execution_meta?: Record<string, unknown>;
+}
+
+/**
+ * The terminal values of the status route: the interface's "C. Cloud API v1 status" (`success`,
+ * `error`, `non_retryable_error`, `lost`, `cancelled`) and the published document's two
+ * vocabularies (status route: `completed`, `error`, `cancelled`; job list and detail: `completed`,
+ * `failed`, `cancelled`). Every other value means "in flight".
+ */
+export const V1_TERMINAL_STATUSES = ['success', 'error', 'non_retryable_error', 'lost', 'cancelled', 'completed', 'failed'] as const;
 export type V1TerminalStatus = (typeof V1_TERMINAL_STATUSES)[number];
+/** The terminal values that mean it succeeded. */
+export const V1_SUCCESS_STATUSES = ['success', 'completed'] as const;
 
 export function isV1Terminal(status: string): status is V1TerminalStatus {
   return (V1_TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+export function isV1Success(status: string): boolean {
+  return (V1_SUCCESS_STATUSES as readonly string[]).includes(status);
 }
 
 // ---- WebSocket text messages -------------------------------------------------------------------
@@ -137,8 +220,14 @@ export interface V1FeatureFlagsMessage {
   data: { supports_preview_metadata?: boolean };
 }
 
-/** GET /api/features */
+/** GET /api/features (0.3.64 and the cloud; 0.3.18 has no such route) and the engine's `feature_flags` reply. */
 export interface V1Features {
   supports_preview_metadata: boolean;
   max_upload_size?: number;
+}
+
+/** The engine's answer to a first `feature_flags` message (0.3.64). */
+export interface V1FeatureFlagsReply {
+  type: 'feature_flags';
+  data: V1Features;
 }

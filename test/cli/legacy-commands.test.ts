@@ -117,7 +117,7 @@ describe('wes legacy status', () => {
     await waitForStatus(kit.server, id, ['success']);
     const json = await kit.wes(['legacy', 'status', id, '--json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ status: 'success' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ id, status: 'success', error_message: null });
     expect((await kit.wes(['legacy', 'status', 'no-such-prompt'])).code).toBe(5);
     const long = await submit(kit.server, longWorkflow('to-cancel'));
     kit.server.state.engine.cancel(long);
@@ -154,8 +154,8 @@ describe('wes legacy queue, queue delete, interrupt', () => {
 
     const deleted = await kit.wes(['legacy', 'queue', 'delete', pending, 'not-a-prompt']);
     expect(deleted.code).toBe(0);
-    expect(deleted.stderr).toContain(`deleted 1 prompt(s): ${pending}`);
-    expect(deleted.stderr).toContain('left alone): not-a-prompt');
+    expect(deleted.stderr).toContain(`deleted 1 pending prompt(s): ${pending}`);
+    expect(deleted.stderr).toContain('not in the queue (ended, or unknown), left alone: not-a-prompt');
     expect(await statusOf(kit.server, pending)).toBe('cancelled');
 
     const interrupted = await kit.wes(['legacy', 'interrupt']);

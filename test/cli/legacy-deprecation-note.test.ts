@@ -1,15 +1,19 @@
-// The note that `wes legacy` uses the deprecated cloud API v1 is for the cloud only. A self-hosted
-// ComfyUI engine's /api is its own current API: once wes knows it talks to one (the engine setting,
-// or an earlier probe still cached), no note. An unknown server is taken as the cloud, as
-// everywhere in wes, and is not probed just to decide about a note.
+// The note naming the job API v2 equivalent of a `wes legacy` command is said only where the
+// server has one: the cloud, or a self-hosted job API server in front of an engine (its base URL,
+// with the engine at the engine URL; or one origin serving both). A bare ComfyUI engine has no
+// v2, so no note there, from the first command of a fresh configuration on (the server is probed
+// once and remembered), `queue` and `object-info` included.
 import { describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
+import { startFast } from '../helpers/dev-server.js';
 import { sampleWorkflow, submit } from '../dev-server/legacy-kit.js';
 import { countOf, useLegacyServer } from './legacy-kit.js';
 
 const NOTE = /note: `wes legacy \S+` uses the deprecated cloud API v1; v2 equivalent: /;
+const ANY_NOTE = /^note: .*(v2 equivalent|job API v2)/m;
 const cloud = useLegacyServer({ stepMs: 3 }, 'wes-note-cloud-');
 const engine = useLegacyServer({ deployment: 'self-hosted', engineOnly: true, stepMs: 3 }, 'wes-note-engine-');
+const both = useLegacyServer({ deployment: 'self-hosted', stepMs: 3 }, 'wes-note-both-');
 
 describe('the v1 deprecation note', () => {
   it('on the cloud: said once, whether the engine setting says cloud or is left to auto', async () => {
@@ -20,30 +24,51 @@ describe('the v1 deprecation note', () => {
     }
   });
 
-  it('on a self-hosted engine named by the engine setting (env or --engine): none, and nothing probed for it', async () => {
+  it('on a bare engine named by the engine setting (env or --engine): none, and no system_stats probe', async () => {
     const probes = countOf(engine.server, 'GET /api/system_stats');
     for (const [args, env] of [[['legacy', 'queue'], { WES_ENGINE: 'self-hosted' }], [['legacy', 'queue', '--engine', 'self-hosted'], {}]] as const) {
       const res = await engine.wes([...args], { env });
       expect(res.code, res.stderr).toBe(0);
-      expect(res.stderr).not.toMatch(NOTE);
+      expect(res.stderr).not.toMatch(ANY_NOTE);
     }
     expect(countOf(engine.server, 'GET /api/system_stats')).toBe(probes);
   });
 
-  it('on a self-hosted engine found by a probe (auto): none once it is known, from the next command on', async () => {
-    const cfg = tempConfigDir();
-    try {
-      const id = await submit(engine.server, sampleWorkflow(1));
-      const first = await engine.wes(['legacy', 'status', id], { configDir: cfg.dir });
-      expect(first.code, first.stderr).toBe(0);
-      expect(first.stderr).toMatch(NOTE); // not known yet: taken as the cloud, as before the probe
-      for (const verb of [['status', id], ['queue'], ['object-info', 'EmptyImage']]) {
-        const res = await engine.wes(['legacy', ...verb], { configDir: cfg.dir });
-        expect(res.code, res.stderr).toBe(0);
-        expect(res.stderr, verb.join(' ')).not.toMatch(NOTE);
+  it('on a bare engine left to auto: none from the first command of a fresh configuration, queue and object-info included, probed once', async () => {
+    for (const verb of [['queue'], ['object-info', 'EmptyImage'], ['list']]) {
+      const cfg = tempConfigDir();
+      try {
+        const probes = countOf(engine.server, 'GET /api/system_stats');
+        const first = await engine.wes(['legacy', ...verb], { configDir: cfg.dir });
+        expect(first.code, first.stderr).toBe(0);
+        expect(first.stderr, verb.join(' ')).not.toMatch(ANY_NOTE);
+        const again = await engine.wes(['legacy', ...verb], { configDir: cfg.dir });
+        expect(again.stderr, verb.join(' ')).not.toMatch(ANY_NOTE);
+        expect(countOf(engine.server, 'GET /api/system_stats') - probes, verb.join(' ')).toBe(1); // remembered
+      } finally {
+        cfg.cleanup();
       }
+    }
+  });
+
+  it('says which server was found with --verbose', async () => {
+    const id = await submit(engine.server, sampleWorkflow(1));
+    const res = await engine.wes(['legacy', 'status', id, '--verbose']);
+    expect(res.stderr).toMatch(/v1 server at http:\/\/127\.0\.0\.1:\d+\/: a self-hosted ComfyUI engine \(0\.3\.18\) \((found by a probe|remembered from an earlier probe)/);
+  });
+
+  it('where a job API v2 is served beside the engine (one origin, or a base URL in front of the engine URL): the v2 equivalent is named', async () => {
+    const beside = await both.wes(['legacy', 'queue']);
+    expect(beside.code, beside.stderr).toBe(0);
+    expect(beside.stderr).toContain('note: this server also serves the job API v2; its equivalent of `wes legacy queue`: `wes jobs get ID`');
+    const api = await startFast({ deployment: 'self-hosted', stepMs: 3 });
+    try {
+      const res = await engine.wes(['legacy', 'status', await submit(engine.server, sampleWorkflow(1)), '--wait'], { env: { WES_BASE_URL: api.url, WES_ENGINE_URL: engine.server.url } });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toContain('note: this server also serves the job API v2; its equivalent of `wes legacy status`');
+      expect(countOf(api, 'GET /api/queue')).toBe(0); // the v1 reads went to the engine URL
     } finally {
-      cfg.cleanup();
+      await api.close();
     }
   });
 });

@@ -9,19 +9,27 @@ import { fixture } from '../helpers/comfyui-fixtures.js';
 let server: TestServer;
 /** The fixture POST /api/prompt answers next. */
 let promptAnswer = 'prompt-accepted.json';
+/** Prompts taken off the recorded queue by a POST /api/queue `{delete}`. */
+const deletedIds = new Set<string>();
+
+function queueNow(): { queue_running: unknown[][]; queue_pending: unknown[][] } {
+  const queue = fixture('queue.json');
+  return { ...queue, queue_pending: queue.queue_pending.filter((e: unknown[]) => !deletedIds.has(e[1] as string)) };
+}
 
 beforeAll(async () => {
   const plain = fixture('plain-404.json');
   server = await startTestServer((req, res) => {
     const path = new URL(req.url!, 'http://x').pathname;
     if (path === '/api/system_stats') return json(res, 200, fixture('system-stats.json'));
-    if (path === '/api/queue' && req.method === 'GET') return json(res, 200, fixture('queue.json'));
+    if (path === '/api/queue' && req.method === 'GET') return json(res, 200, queueNow());
     if (path === '/api/history/PROMPT') return json(res, 200, fixture('history-success.json'));
     if (path.startsWith('/api/history/')) return json(res, 200, {});
     if (path === '/api/prompt') {
       const { status, body } = fixture(promptAnswer);
       return json(res, status, body);
     }
+    if (path === '/api/queue' && req.method === 'POST') for (const id of JSON.parse(req.body.toString()).delete ?? []) deletedIds.add(id);
     if ((path === '/api/queue' || path === '/api/interrupt') && req.method === 'POST') return res.writeHead(200).end();
     res.writeHead(plain.status, { 'content-type': 'text/plain; charset=utf-8' }).end(plain.body);
   });
@@ -73,11 +81,12 @@ describe('wes legacy against the recorded answers of a ComfyUI engine', () => {
     expect([accepted.code, accepted.stdout.trim()]).toEqual([0, 'PROMPT']);
   });
 
-  it('takes the empty 200 of POST /queue and /interrupt as done', async () => {
+  it('takes the empty 200 of POST /queue and /interrupt as done, and checks the queue after a delete', async () => {
     const deleted = await wes(['legacy', 'queue', 'delete', 'PENDING']);
     expect(deleted.code, deleted.stderr).toBe(0);
-    expect(deleted.stderr).toContain('asked the server to delete 1 prompt(s): PENDING');
+    expect(deleted.stderr).toContain('deleted 1 pending prompt(s): PENDING');
+    expect(server.requests.filter((r) => r.method === 'GET' && r.url === '/api/queue').length).toBeGreaterThanOrEqual(2); // before and after
     const interrupted = await wes(['legacy', 'interrupt', '--json']);
-    expect([interrupted.code, interrupted.stdout.trim()]).toEqual([0, '{}']);
+    expect([interrupted.code, JSON.parse(interrupted.stdout)]).toEqual([0, { interrupted: ['RUNNING'] }]);
   });
 });

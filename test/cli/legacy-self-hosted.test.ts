@@ -60,7 +60,7 @@ describe('wes legacy against a self-hosted engine: reading', () => {
         expect(res.code, res.stderr).toBe(0);
       }
       expect(countOf(kit.server, 'GET /api/system_stats') - before).toBe(1);
-      expect(countOf(kit.server, 'GET /api/job/' + id + '/status')).toBe(1); // the first command's, which found the route missing
+      expect(countOf(kit.server, 'GET /api/job/' + id + '/status')).toBe(0); // known as an engine before the first read
     } finally {
       cfg.cleanup();
     }
@@ -107,18 +107,29 @@ describe('wes legacy against a self-hosted engine: running prompts', () => {
     expect(missing.code).toBe(5);
   });
 
-  it('watch ends on the socket\'s execution_interrupted (exit 10) when the prompt is interrupted', async () => {
+  it('prompt --ws ends on the engine\'s own messages (sent to its client id), not on a status read', async () => {
+    const started = Date.now();
+    const res = await kit.wes(['legacy', 'prompt', kit.file('ws.json', sampleWorkflow(2)), '--ws', '--interval', '30']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000); // a 30 s safety net never fired: the socket ended it
+    const id = res.stdout.trim();
+    expect(kit.server.state.engine.get(id)!.extraData.client_id).toEqual(expect.any(String));
+    expect(res.stderr.match(new RegExp(`prompt ${id}: success`, 'g'))).toHaveLength(1); // one end line
+  });
+
+  it('watch of a prompt submitted elsewhere (its messages go to that client) ends by REST: exit 10 when interrupted', async () => {
     const id = await submit(kit.server, longWorkflow('stop', 8));
     await until(() => running(id));
-    const [sockets, queueReads] = [countOf(kit.server, 'GET /ws'), countOf(kit.server, 'GET /api/queue')];
-    const watching = kit.wes(['legacy', 'watch', id, '--interval', '30']);
-    await until(() => countOf(kit.server, 'GET /ws') > sockets && countOf(kit.server, 'GET /api/queue') > queueReads);
-    const interrupt = await kit.wes(['legacy', 'interrupt']);
+    const sockets = countOf(kit.server, 'GET /ws');
+    const watching = kit.wes(['legacy', 'watch', id]);
+    await until(() => countOf(kit.server, 'GET /ws') > sockets);
+    const interrupt = await kit.wes(['legacy', 'interrupt', id]);
     expect(interrupt.code, interrupt.stderr).toBe(0);
-    expect(interrupt.stderr).toContain('interrupt sent');
+    expect(interrupt.stderr).toContain(`interrupted ${id}`);
     const watched = await watching;
     expect(watched.code, watched.stderr).toBe(10);
     expect(watched.stderr).toContain(`prompt ${id} was cancelled`);
+    expect(watched.stderr).not.toContain(`prompt ${id}: cancelled`); // one end line: the error (stdout says it as data)
     const status = await kit.wes(['legacy', 'status', id, '--wait']);
     expect([status.code, status.stdout.trim()]).toEqual([10, 'cancelled']);
   });
@@ -134,7 +145,7 @@ describe('wes legacy against a self-hosted engine: running prompts', () => {
     await new Promise((r) => setTimeout(r, 300));
     const deleted = await kit.wes(['legacy', 'queue', 'delete', second]);
     expect(deleted.code, deleted.stderr).toBe(0);
-    expect(deleted.stderr).toContain(`asked the server to delete 1 prompt(s): ${second}`);
+    expect(deleted.stderr).toContain(`deleted 1 pending prompt(s): ${second}`);
     expect(await queued(second)).toBe(false);
     const waited = await waiting;
     expect([waited.code, waited.stdout.trim()]).toEqual([10, 'cancelled']);
@@ -166,12 +177,12 @@ describe('wes legacy against a self-hosted engine: refusals and the wrong API', 
     expect(get.stderr).toContain('this server is a self-hosted ComfyUI engine, which has no job API v2');
   });
 
-  it('with --engine cloud, the engine\'s plain-text 404 is reported as HTTP 404 with a hint, never as unreadable', async () => {
+  it('with --engine cloud, the engine\'s empty 404 is reported as HTTP 404 with a hint, never as unreadable', async () => {
     const id = await submit(kit.server, sampleWorkflow(1));
     const status = await kit.wes(['--engine', 'cloud', 'legacy', 'status', id]);
     expect(status.code).toBe(5);
-    expect(status.stderr).toContain('error: HTTP 404 not found: 404: Not Found');
-    expect(status.stderr).toContain('hint: the server has no such route');
+    expect(status.stderr).toContain('error: HTTP 404 not found');
+    expect(status.stderr).toContain('hint: the server has no status route, as a self-hosted ComfyUI engine has none');
     expect(status.stderr).not.toContain('unreadable');
     const watch = await kit.wes(['legacy', 'watch', id], { env: { WES_ENGINE: 'cloud' } });
     expect(watch.code).toBe(5);

@@ -24,7 +24,7 @@ describe('start-up of `wes legacy status`', () => {
       const list = join(cloud.dir, 'builtins.txt');
       const res = await cloud.wes(['legacy', 'status', id, '--json'], { configDir: cfg.dir, env: { NODE_OPTIONS: `--require ${PRELOAD}`, WES_TEST_BUILTINS_FILE: list } });
       expect(res.code, res.stderr).toBe(0);
-      expect(JSON.parse(res.stdout)).toEqual({ status: 'success' });
+      expect(JSON.parse(res.stdout)).toMatchObject({ id, status: 'success' });
       const loaded = readFileSync(list, 'utf8').split('\n');
       rmSync(list);
       expect(loaded).toContain('NativeModule net'); // the list is real: a request was made

@@ -158,29 +158,32 @@ describe('the legacy API REST', () => {
     expect((await waitForStatus(ctx.server, id, ['success', 'error'])).pop()).toBe('success');
   });
 
-  it('shows the queue as local-engine tuples, deletes from it and interrupts', async () => {
+  it('shows the queue in the published cloud tuples, deletes pending jobs only, and interrupts every running one', async () => {
     const running = await submit(ctx.server, sampleWorkflow(150, 'q-running'));
     const pending = await submit(ctx.server, sampleWorkflow(2, 'q-pending'), { api_key_service_org: 'secret-org', note: 'kept' });
     await waitForStatus(ctx.server, running, ['executing']);
     const queue = (await v1(ctx.server, 'GET', '/api/queue')).body;
     expect(queue.queue_running.map((e: unknown[]) => e[1])).toEqual([running]);
     const entry = queue.queue_pending.find((e: unknown[]) => e[1] === pending);
-    expect(entry).toEqual([expect.any(Number), pending, expect.objectContaining({ '3': expect.any(Object) }), { note: 'kept' }, ['3']]);
+    // [job_number, prompt_id, workflow_json, output_node_ids, {create_time}]: no extra_data, so no secret.
+    expect(entry).toEqual([expect.any(Number), pending, expect.objectContaining({ '3': expect.any(Object) }), ['3'], { create_time: expect.any(Number) }]);
     expect(entry[0]).toBeGreaterThan(queue.queue_running[0][0]);
 
-    const deleted = await v1(ctx.server, 'POST', '/api/queue', { delete: [pending, 'not-a-job'] });
+    const deleted = await v1(ctx.server, 'POST', '/api/queue', { delete: [pending, 'not-a-job', running] });
     expect(deleted).toMatchObject({ status: 200, body: { deleted: [pending] } });
     expect(await statusOf(ctx.server, pending)).toBe('cancelled');
+    expect(await statusOf(ctx.server, running)).toBe('executing'); // a running job is stopped with /api/interrupt
 
     const interrupted = await v1(ctx.server, 'POST', '/api/interrupt');
-    expect(interrupted).toMatchObject({ status: 200, body: { interrupted: [running] } });
+    expect(interrupted).toMatchObject({ status: 200, body: undefined });
     expect((await waitForStatus(ctx.server, running, ['cancelled'])).pop()).toBe('cancelled');
 
     const a = await submit(ctx.server, sampleWorkflow(150, 'c-a'));
     const b = await submit(ctx.server, sampleWorkflow(2, 'c-b'));
     await waitForStatus(ctx.server, a, ['executing']);
-    expect((await v1(ctx.server, 'POST', '/api/queue', { clear: true })).body.deleted).toEqual([b]);
-    expect((await v1(ctx.server, 'POST', '/api/interrupt', { prompt_id: a })).body.interrupted).toEqual([a]);
+    expect((await v1(ctx.server, 'POST', '/api/queue', { clear: true })).body).toEqual({ deleted: [b], cleared: true });
+    // The published route takes no id: naming another job still stops every running one.
+    await v1(ctx.server, 'POST', '/api/interrupt', { prompt_id: b });
     await waitForStatus(ctx.server, a, ['cancelled']);
     expect((await v1(ctx.server, 'POST', '/api/queue', { delete: 'x' })).status).toBe(400);
     expect((await v1(ctx.server, 'POST', '/api/queue', {})).status).toBe(400);

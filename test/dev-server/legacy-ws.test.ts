@@ -90,7 +90,7 @@ describe('the legacy API WebSocket', () => {
 
     const long = await submit(ctx.server, sampleWorkflow(150, 'ws-interrupt'));
     await ws.untilType('progress', long);
-    await v1(ctx.server, 'POST', '/api/queue', { delete: [long] });
+    await v1(ctx.server, 'POST', '/api/interrupt');
     await ws.untilType('execution_interrupted', long);
     expect(ws.json(long).find((m) => m.type === 'execution_interrupted')!.data).toMatchObject({ node_id: '2', node_type: 'Sample' });
     ws.close();

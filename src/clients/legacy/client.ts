@@ -7,7 +7,7 @@ import type { ChunkedBody } from '../../http/chunked-body.js';
 import { segment } from '../../http/links.js';
 import { multipartBody } from '../../http/multipart.js';
 import type { WesError } from '../../errors.js';
-import type { V1Features, V1JobStatus, V1PromptResponse, V1Queue, V1UploadResult } from '../../protocol/legacy.js';
+import type { V1Features, V1JobDetail, V1JobsList, V1JobStatus, V1PromptRequest, V1PromptResponse, V1Queue, V1UploadResult } from '../../protocol/legacy.js';
 import { parseJsonExact } from '../../util/exact-json.js';
 import { badResponse as badResponseOf, isRecord, SAFE_ID } from '../shared/response-check.js';
 
@@ -30,6 +30,12 @@ export interface MaskUploadOptions {
 
 
 export { isRecord };
+
+export interface SubmitOptions {
+  retries?: number;
+  clientId?: string;
+  promptId?: string;
+}
 
 /** object_info text read exactly, or undefined when it is not a JSON object. */
 export function readObjectInfo(text: string): ObjectInfo | undefined {
@@ -79,11 +85,30 @@ export class LegacyClient {
     return isRecord(entry) ? entry : null;
   }
 
-  /** A self-hosted engine's whole history (every ended prompt it keeps), by prompt id. */
-  async allHistory(): Promise<Record<string, unknown>> {
-    const res = await this.http.json<unknown>({ family: 'legacy', url: '/api/history' });
+  /** A self-hosted engine's history (every ended prompt it keeps, oldest first; with `maxItems` the latest that many), by prompt id. */
+  async allHistory(maxItems?: number): Promise<Record<string, unknown>> {
+    const query = maxItems === undefined ? undefined : { max_items: String(maxItems) };
+    const res = await this.http.json<unknown>({ family: 'legacy', url: '/api/history', query });
     if (!isRecord(res.body)) throw badResponse('the history answer is not a JSON object', res);
     return res.body;
+  }
+
+  /** The cloud's job list (GET /api/jobs): newest first, a page at a time. */
+  async listJobs(query: { status?: string; offset: number; limit: number }): Promise<V1JobsList> {
+    const params: Record<string, string> = { offset: String(query.offset), limit: String(query.limit) };
+    if (query.status) params.status = query.status;
+    const res = await this.http.json<unknown>({ family: 'legacy', url: '/api/jobs', query: params });
+    const body = res.body;
+    if (!isRecord(body) || !Array.isArray(body.jobs) || !isRecord(body.pagination)) throw badResponse('the job list lacks `jobs` or `pagination`', res);
+    const jobs = body.jobs.filter((job): job is V1JobsList['jobs'][number] => isRecord(job) && typeof job.id === 'string' && typeof job.status === 'string');
+    return { ...body, jobs, pagination: body.pagination as unknown as V1JobsList['pagination'] };
+  }
+
+  /** The cloud's full record of one job (GET /api/jobs/{id}), with its outputs once it has ended. */
+  async job(promptId: string): Promise<V1JobDetail> {
+    const res = await this.http.json<unknown>({ family: 'legacy', url: `/api/jobs/${segment(promptId)}` });
+    if (!isRecord(res.body) || typeof res.body.status !== 'string') throw badResponse('the job answer has no `status`', res);
+    return res.body as unknown as V1JobDetail;
   }
 
   /** Whether the server can send type-4 previews; an older server without the route cannot. */
@@ -123,9 +148,14 @@ export class LegacyClient {
   /**
    * The raw answer: a 200 may still carry `error` and `node_errors`, which the caller reports.
    * `retries` overrides the HTTP layer's own (a batch retries its submits itself, to find a lost one first).
+   * `clientId` names the WebSocket that gets the prompt's messages (an engine sends them to it alone);
+   * `promptId` is an id of wes's own, which a newer engine uses as given (read the answer's id all the same).
    */
-  async submit(workflow: Record<string, unknown>, extraData?: Record<string, unknown>, options: { retries?: number } = {}): Promise<V1PromptResponse> {
-    const json = extraData && Object.keys(extraData).length > 0 ? { prompt: workflow, extra_data: extraData } : { prompt: workflow };
+  async submit(workflow: Record<string, unknown>, extraData?: Record<string, unknown>, options: SubmitOptions = {}): Promise<V1PromptResponse> {
+    const json: V1PromptRequest = { prompt: workflow };
+    if (extraData && Object.keys(extraData).length > 0) json.extra_data = extraData;
+    if (options.clientId !== undefined) json.client_id = options.clientId;
+    if (options.promptId !== undefined) json.prompt_id = options.promptId;
     const res = await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/prompt', json, retries: options.retries });
     if (!isRecord(res.body)) throw badResponse('the submit answer is not a JSON object', res);
     const body = res.body as V1PromptResponse;
@@ -155,8 +185,10 @@ export class LegacyClient {
     return res.body;
   }
 
-  async interrupt(): Promise<unknown> {
-    const res = await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/interrupt' });
+  /** `promptId`: an engine that reads it (0.3.64) stops that prompt only, and only while it runs. */
+  async interrupt(promptId?: string): Promise<unknown> {
+    const json = promptId === undefined ? undefined : { prompt_id: promptId };
+    const res = await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/interrupt', json });
     return res.body;
   }
 

@@ -2,10 +2,10 @@
 // WebSocket's end messages, and a hint per `exception_type` of `execution_error`.
 import { ExitCode } from '../../errors.js';
 import type { WsOutcome } from './tracker.js';
-import { isV1Terminal } from '../../protocol/legacy.js';
+import { isV1Success, isV1Terminal } from '../../protocol/legacy.js';
 
 export function exitCodeForStatus(status: string): number {
-  if (status === 'success') return ExitCode.OK;
+  if (isV1Success(status)) return ExitCode.OK;
   if (status === 'cancelled') return ExitCode.CANCELED;
   return isV1Terminal(status) ? ExitCode.FAILED : ExitCode.ERROR;
 }

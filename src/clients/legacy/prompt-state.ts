@@ -13,6 +13,8 @@ export interface PromptState {
   status: string;
   /** How it ended, when the server said (the engine's history does; the cloud's status route does not). */
   outcome: WsOutcome | null;
+  /** The cloud status route's `error_message` of a failed job (the published document's field). */
+  errorMessage?: string;
   /** Output files, when the server listed them (the engine's history `outputs`). */
   outputs: NodeFileRef[];
   /** The cloud status route's answer as sent (what `legacy status --json` prints there). */
@@ -30,10 +32,19 @@ export class CloudStatusReader implements StatusReader {
   constructor(private readonly client: LegacyClient) {}
 
   async read(promptId: string): Promise<PromptState> {
-    const answer = await this.client.status(promptId);
-    return { status: answer.status, outcome: null, outputs: [], answer: { ...answer } };
+    const answer = await this.client.status(promptId).catch((err: unknown) => {
+      if (isRouteMissing(err)) err.hint ??= NO_STATUS_ROUTE_HINT;
+      throw err;
+    });
+    const state: PromptState = { status: answer.status, outcome: null, outputs: [], answer: { ...answer } };
+    if (typeof answer.error_message === 'string' && answer.error_message !== '') state.errorMessage = answer.error_message;
+    return state;
   }
 }
+
+/** The status route is missing: this is no cloud API (an engine lacks the route), whatever the setting says. */
+const NO_STATUS_ROUTE_HINT =
+  'the server has no status route, as a self-hosted ComfyUI engine has none; for your own ComfyUI use --engine self-hosted or --engine auto (WES_ENGINE), otherwise check the base URL';
 
 /** The prompt id of a queue entry (`[number, id, prompt, extra_data, ...]`). */
 export function entryId(entry: unknown): string | null {
@@ -96,16 +107,19 @@ export class EngineStatusReader implements StatusReader {
   }
 }
 
-/** The plain-text 404 a web server gives for a route it lacks (a ComfyUI engine's `404: Not Found`). */
-export function isPlainNotFound(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.origin === 'legacy' && err.status === 404 && err.details === undefined && (err.body?.length ?? 0) > 0;
+/**
+ * The 404 a web server gives for a route it lacks, not the API's JSON answer: a ComfyUI engine's
+ * static route answers with an empty body (current releases) or `404: Not Found` text (older ones).
+ */
+export function isRouteMissing(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.origin === 'legacy' && err.status === 404 && err.details === undefined;
 }
 
 /**
- * With the engine setting `auto` and nothing remembered: the first read asks the cloud's status
- * route, which costs a hosted API nothing extra. Only when that route is missing (a plain-text
- * 404) is the server asked what it is; a self-hosted engine is then read from its queue and
- * history from there on. What was found is reported to `remember`.
+ * For when the server could not be asked what it is before the first read: that read asks the
+ * cloud's status route. Only when that route is missing is the server asked what it is; a
+ * self-hosted engine is then read from its queue and history from there on. What was found is
+ * reported to `remember`.
  */
 export class DetectingStatusReader implements StatusReader {
   private inner: StatusReader | null = null;
@@ -130,7 +144,7 @@ export class DetectingStatusReader implements StatusReader {
       await this.settle(this.cloud);
       return state;
     } catch (err) {
-      if (!isPlainNotFound(err) || (await this.identify()) !== 'self-hosted') throw err;
+      if (!isRouteMissing(err) || (await this.identify()) !== 'self-hosted') throw err;
       return (await this.settle(new EngineStatusReader(this.client))).read(promptId);
     }
   }

@@ -1,7 +1,9 @@
-// Follows one prompt through the v1 WebSocket stream, where every connection of the user sees the
-// messages of every job: it keeps ours (by `data.prompt_id`), remembers which prompts are
-// executing so a preview without a prompt id (type 1, type 3) is only claimed when ours is the only
-// one running, and collects the output file references of `executed` messages.
+// Follows one prompt through the v1 WebSocket stream, where a connection may see the messages of
+// other jobs (on the cloud every connection of the user sees every job; an engine broadcasts the
+// progress and previews of prompts sent without a client id): it keeps ours (by `data.prompt_id`),
+// remembers which prompts are executing so a preview without a prompt id (type 1, type 3) is only
+// claimed when ours is the only one running, and collects the output file references of
+// `executed` messages. Node and step come from `executing`, `progress` and `progress_state`.
 import type { SocketMessage } from './socket.js';
 import type { V1FileRef } from '../../protocol/legacy.js';
 
@@ -26,6 +28,8 @@ export interface NodeFileRef extends V1FileRef {
 export type Claim = { ours: true; node: string | null } | { ours: false; reason: string };
 
 const ENDS_EXECUTION = new Set(['execution_success', 'execution_error', 'execution_interrupted']);
+/** Messages of a prompt that is executing now. */
+const STARTS_OR_RUNS = new Set(['execution_start', 'execution_cached', 'executing', 'progress', 'progress_state', 'executed']);
 
 function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
@@ -65,6 +69,28 @@ export function errorOutcome(data: Record<string, unknown>): WsOutcome {
   };
 }
 
+/** The node a `progress_state` message says is running, with its step when it counts steps. */
+function runningNode(nodes: unknown): { node: string; step: { value: number; max: number } | null } | null {
+  if (typeof nodes !== 'object' || nodes === null) return null;
+  let found: { node: string; step: { value: number; max: number } | null } | null = null;
+  for (const [id, state] of Object.entries(nodes)) {
+    if (typeof state !== 'object' || state === null || (state as Record<string, unknown>).state !== 'running') continue;
+    const { value, max, display_node_id: display } = state as Record<string, unknown>;
+    const [v, m] = [num(value), num(max)];
+    found = { node: str(display) ?? id, step: v !== null && m !== null && m > 1 ? { value: v, max: m } : null };
+  }
+  return found;
+}
+
+export interface TrackerOptions {
+  /**
+   * The server runs one prompt at a time (a self-hosted engine): the prompt a message last named
+   * is the one executing, whatever the others' messages said before (an engine tells nobody when
+   * a prompt sent without a client id ends).
+   */
+  oneAtATime?: boolean;
+}
+
 export class PromptTracker {
   /** Node now executing in our prompt. */
   currentNode: string | null = null;
@@ -75,7 +101,10 @@ export class PromptTracker {
   outcome: WsOutcome | null = null;
   private readonly executing = new Set<string>();
 
-  constructor(readonly promptId: string) {}
+  constructor(
+    readonly promptId: string,
+    private readonly options: TrackerOptions = {},
+  ) {}
 
   /** Updates the state from any message; true when the message belongs to our prompt. */
   accept(message: SocketMessage): boolean {
@@ -96,6 +125,15 @@ export class PromptTracker {
         if (value !== null && max !== null) this.step = { value, max };
         const node = str(data.node);
         if (node) this.currentNode = node;
+        break;
+      }
+      case 'progress_state': {
+        const running = runningNode(data.nodes);
+        if (running) {
+          if (running.node !== this.currentNode) this.step = null;
+          this.currentNode = running.node;
+          if (running.step) this.step = running.step;
+        }
         break;
       }
       case 'execution_cached':
@@ -123,19 +161,21 @@ export class PromptTracker {
         this.outcome = errorOutcome(data);
         break;
       default:
-        break; // status, progress_state and types this client does not know
+        break; // status and types this client does not know
     }
     return true;
   }
 
   private trackExecuting(message: SocketMessage, promptId: string | null): void {
     if (!promptId) return;
-    if (message.type === 'execution_start') this.executing.add(promptId);
-    else if (message.type === 'executing') {
-      if (message.data.node === null || message.data.node === '') this.executing.delete(promptId);
-      else this.executing.add(promptId);
-    } else if (message.type === 'progress') this.executing.add(promptId);
-    else if (ENDS_EXECUTION.has(message.type)) this.executing.delete(promptId);
+    const ends = ENDS_EXECUTION.has(message.type) || (message.type === 'executing' && (message.data.node === null || message.data.node === ''));
+    if (ends) {
+      this.executing.delete(promptId);
+      return;
+    }
+    if (!STARTS_OR_RUNS.has(message.type)) return;
+    if (this.options.oneAtATime && !this.executing.has(promptId)) this.executing.clear();
+    this.executing.add(promptId);
   }
 
   /** After a gap in the stream the other prompts' states are unknown; ours re-enters on its next message. */

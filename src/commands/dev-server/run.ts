@@ -22,6 +22,7 @@ export async function run(f: Factory, _args: string[], opts: DevServerRunOptions
     catalogSize: opts.catalogSize,
     faults: opts.faults === true,
     engineOnly: opts.engineOnly === true,
+    engineVersion: opts.engineVersion,
     ...(f.globals.deployment ? { deploymentId: f.globals.deployment } : {}),
     log: opts.quietLog || f.io.quiet ? undefined : (line) => f.io.stderr.write(line + '\n'),
   }).catch((err: unknown) => {
@@ -29,7 +30,7 @@ export async function run(f: Factory, _args: string[], opts: DevServerRunOptions
   });
   const base = deployment === 'serverless' ? `${server.url}/deployment/${server.state.options.deploymentId}` : server.url;
   f.io.println(server.url);
-  const imitation = deployment === 'self-hosted' ? `, v1 as a ComfyUI engine${opts.engineOnly ? ' only (no jobs API, no models API)' : ''}` : '';
+  const imitation = deployment === 'self-hosted' ? `, v1 as a ComfyUI ${opts.engineVersion} engine${opts.engineOnly ? ' only (no jobs API, no models API)' : ''}` : '';
   f.io.info(`wes dev-server: ${deployment} deployment listening on ${server.url}${imitation} (signed URLs on ${server.signedOrigin})`);
   const remote = remoteOrigins(host, server.state.options.port);
   if (remote.length) f.io.info(`Listening on every interface: from other machines use ${remote.join(' or ')} (the URLs above work on this machine)`);

@@ -3,7 +3,11 @@
 // with --previews. The socket reconnects after a drop; after every (re)connect, and now and then
 // while connected, the REST status is read so a finish the socket missed still ends the wait.
 // On a self-hosted engine the socket's ending message is final by itself: the engine has no status
-// route, and its history may be written a moment after the message.
+// route, and its history may be written a moment after the message. An engine sends a prompt's
+// messages only to the client id given with the prompt: the socket's id (`clientId`) goes with
+// the submit; a prompt submitted elsewhere is followed by REST, with what progress the engine
+// broadcasts.
+import { randomUUID } from 'node:crypto';
 import type { Factory } from '../../factory.js';
 import { InterruptedError } from '../../errors.js';
 import type { ProgressDisplay } from '../../render/progress.js';
@@ -14,7 +18,7 @@ import { FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT, typ
 import { statusOfOutcome } from '../../clients/legacy/outcome.js';
 import { openLegacySocket, type LegacySocket, type SocketEvent } from '../../clients/legacy/socket.js';
 import { PromptTracker, type WsOutcome } from '../../clients/legacy/tracker.js';
-import { isV1Terminal } from '../../protocol/legacy.js';
+import { isV1Success, isV1Terminal } from '../../protocol/legacy.js';
 import type { StatusReader } from '../../clients/legacy/prompt-state.js';
 import { PreviewSaver } from './files.js';
 import type { ExistingPolicy } from '../../files/existing.js';
@@ -31,6 +35,8 @@ export interface FollowPromptOptions {
   checkEveryMs: number;
   /** Draw the latest preview picture under the progress line (`--preview`). */
   preview?: boolean;
+  /** The server is a self-hosted engine: one prompt at a time, and it asks for type-4 previews without asking /features. */
+  engine?: boolean;
 }
 
 export interface FollowResult {
@@ -40,6 +46,10 @@ export interface FollowResult {
   tracker: PromptTracker;
   reconnects: number;
   previewsSaved: number;
+  /** Preview frames that came while more than one prompt was executing, so could not be told as ours. */
+  previewsUnattributed: number;
+  /** The cloud status route's `error_message`, when REST named the ending. */
+  errorMessage?: string;
 }
 
 /** After REST reports the end, how long to let the socket deliver the last messages. */
@@ -67,9 +77,13 @@ export class PromptFollower {
   });
   private ended = false;
   private restStatus: string | null = null;
+  private errorMessage: string | undefined;
   private reconnects = 0;
   private oursSeen = 0;
   private previewsSaved = 0;
+  private previewsUnattributed = 0;
+  /** The socket's client id: given with a submit, the engine sends that prompt's messages to this socket alone. */
+  readonly clientId = randomUUID();
   /** The last TEXT frame, as received: sanitized only when the spinner shows it. */
   private lastText: { node: string; text: string } = { node: '', text: '' };
   /** The spinner's last text, raw and sanitized: most messages change nothing it shows. */
@@ -90,10 +104,12 @@ export class PromptFollower {
   /** Opens the socket first, so a prompt submitted afterwards cannot finish unseen. */
   async connect(): Promise<void> {
     const { io } = this.f;
-    const features = await this.client.features();
+    // An engine that does not know `feature_flags` ignores it (0.3.18): only the cloud is asked first.
+    const previewMetadata = this.settings.engine === true || (await this.client.features()).supports_preview_metadata;
     this.socket = openLegacySocket({
       http: this.f.http(),
-      previewMetadata: features.supports_preview_metadata,
+      clientId: this.clientId,
+      previewMetadata,
       signal: this.f.signal,
       debug: io.verbose ? (line) => io.debug(line) : undefined,
       onEvent: (event) => {
@@ -109,7 +125,7 @@ export class PromptFollower {
     if (!this.socket) await this.connect();
     // The display first: events are handled once the tracker is set, and they draw on it.
     this.progress = await openProgressDisplay(this.f.io, `prompt ${promptId}: waiting for the first message`);
-    const tracker = (this.tracker = new PromptTracker(promptId));
+    const tracker = (this.tracker = new PromptTracker(promptId, { oneAtATime: this.settings.engine === true }));
     if (this.settings.preview) this.pictures = await (await import('../../render/pictures/preview.js')).PreviewPictures.open(this.f.io, this.progress);
     for (const event of this.buffered.splice(0)) this.enqueue(event);
     const timer = setInterval(() => this.checkStatus(), this.settings.checkEveryMs);
@@ -131,7 +147,7 @@ export class PromptFollower {
       this.socket!.close();
     }
     await this.chain;
-    return { promptId, status, outcome: tracker.outcome, tracker, reconnects: this.reconnects, previewsSaved: this.previewsSaved };
+    return { promptId, status, outcome: tracker.outcome, tracker, reconnects: this.reconnects, previewsSaved: this.previewsSaved, previewsUnattributed: this.previewsUnattributed, errorMessage: this.errorMessage };
   }
 
   /** Ctrl-C or SIGTERM: what was kept, and the command that follows the prompt on. */
@@ -253,7 +269,10 @@ export class PromptFollower {
     }
     const claim = tracker.claimAnonymous();
     if (!claim.ours) {
-      if (claim.reason.includes('cannot be attributed')) this.f.io.debug(`skipped a ${FRAME_NAMES[frame.type]} frame: ${claim.reason}`);
+      if (claim.reason.includes('cannot be attributed')) {
+        if (frame.type !== FRAME_TEXT) this.previewsUnattributed++;
+        this.f.io.debug(`skipped a ${FRAME_NAMES[frame.type]} frame: ${claim.reason}`);
+      }
       return { ours: false };
     }
     return { ours: true, node: frame.type === FRAME_TEXT ? frame.nodeId : claim.node };
@@ -300,13 +319,16 @@ export class PromptFollower {
     if (this.ended) return;
     const tracker = this.tracker!;
     this.reader.read(tracker.promptId).then(
-      ({ status }) => {
+      ({ status, errorMessage }) => {
         if (this.ended) return;
-        if (status !== this.restStatus) {
-          this.restStatus = status;
-          this.showProgress();
+        this.errorMessage = errorMessage;
+        if (!isV1Terminal(status)) {
+          if (status !== this.restStatus) {
+            this.restStatus = status;
+            this.showProgress();
+          }
+          return;
         }
-        if (!isV1Terminal(status)) return;
         // What the socket already holds is read first (it reads in batches). A socket that is
         // carrying this prompt usually delivers the end too: give it a moment so the last messages
         // (and the outputs they name) are kept.
@@ -320,25 +342,41 @@ export class PromptFollower {
 
   /** The socket said the prompt ended; REST names the exact terminal status when it can. */
   private finishFromSocket(outcome: WsOutcome): void {
-    if (this.reader.engine === 'self-hosted') return this.finish(statusOfOutcome(outcome));
+    if (this.settings.engine === true || this.reader.engine === 'self-hosted') return this.finish(statusOfOutcome(outcome));
     const tracker = this.tracker!;
     this.reader.read(tracker.promptId).then(
-      ({ status }) => this.finish(isV1Terminal(status) ? status : statusOfOutcome(outcome)),
+      ({ status, errorMessage }) => {
+        this.errorMessage = errorMessage;
+        this.finish(isV1Terminal(status) ? status : statusOfOutcome(outcome));
+      },
       () => this.finish(statusOfOutcome(outcome)),
     );
   }
 
+  /** One line ends the run: the success line here, or the error the command reports for any other ending. */
   private finish(status: string): void {
     if (this.ended) return;
     this.ended = true;
     const id = this.tracker!.promptId;
     const end = (): void => {
-      if (status === 'success') this.progress!.succeed(`prompt ${id}: success`);
-      else this.progress!.fail(`prompt ${id}: ${sanitizeLine(status)}`);
+      if (isV1Success(status)) this.progress!.succeed(`prompt ${id}: ${sanitizeLine(status)}`);
+      else this.progress!.stop();
       this.resolveDone(status);
     };
     // The preview being drawn lands under the line before the line ends.
     if (this.pictures) void this.pictures.settled().then(end);
     else end();
   }
+}
+
+/**
+ * After a run with --previews: how many were saved, or why none were (a run that sent none, or
+ * frames that came while other prompts executed too). One line either way.
+ */
+export function reportPreviews(f: Factory, result: FollowResult, dir: string): void {
+  if (result.previewsSaved > 0) return f.io.info(`saved ${result.previewsSaved} preview(s) in ${dir}`);
+  if (result.previewsUnattributed > 0) {
+    return f.io.warn(`warning: no preview saved in ${dir}: ${result.previewsUnattributed} preview frame(s) came while other prompts were executing too, so none could be told as this prompt's`);
+  }
+  f.io.warn(`warning: no preview saved in ${dir}: the server sent none for prompt ${result.promptId} (an engine sends them only from samplers, and only when started with --preview-method)`);
 }

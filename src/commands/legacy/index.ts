@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
 import { noOptions, typedCommand } from '../typed-options.js';
 import {
+  legacyListOptions,
+  legacyQueueDeleteOptions,
   legacyPromptOptions,
   legacyPromptRules,
   legacyStatusOptions,
@@ -14,7 +16,7 @@ import {
   legacyWatchRules,
 } from './options.js';
 
-const DEPRECATED = 'Deprecated cloud API v1; each command names its v2 replacement once on stderr (--quiet hides it).';
+const DEPRECATED = 'Deprecated cloud API v1, and the API of a self-hosted ComfyUI engine (found by itself: --engine). Where the server has a job API v2 equivalent, each command names it once on stderr (--quiet hides it).';
 
 export function registerLegacy(program: Command, action: ActionFactory): void {
   const legacy = program
@@ -49,16 +51,20 @@ Examples:
   typedCommand(watch, legacyWatchOptions(), action, () => import('./watch.js'), legacyWatchRules)
     .addHelpText('after', '\nExamples:\n  $ wes legacy watch "$PROMPT_ID" --preview\n  $ wes legacy watch "$PROMPT_ID" --previews previews/ --json > messages.ndjson');
 
-  const queue = legacy.command('queue').description('Show running and pending prompts; `queue delete` cancels some');
+  const list = legacy.command('list').description('List jobs, newest first, a page at a time (the cloud\'s job list; an engine\'s queue and history)');
+  typedCommand(list, legacyListOptions(), action, () => import('./list.js'))
+    .addHelpText('after', '\nExamples:\n  $ wes legacy list\n  $ wes legacy list --status failed,cancelled --limit 20\n  $ wes legacy list --offset 100 --json');
+
+  const queue = legacy.command('queue').description('Show running and pending prompts; `queue delete` takes pending ones off');
   typedCommand(queue, noOptions(), action, () => import('./queue.js'))
     .addHelpText('after', '\nExamples:\n  $ wes legacy queue\n  $ wes legacy queue delete "$PROMPT_ID"');
-  const queueDelete = queue.command('delete <prompt_id...>').description('Cancel pending or running prompts');
-  typedCommand(queueDelete, noOptions(), action, () => import('./queue-delete.js'))
-    .addHelpText('after', '\nExamples:\n  $ wes legacy queue delete "$PROMPT_ID"\n  $ wes legacy queue delete "$ID1" "$ID2"');
+  const queueDelete = queue.command('delete <prompt_id...>').description('Take pending prompts off the queue; a running one is left (exit 6) unless --running stops it');
+  typedCommand(queueDelete, legacyQueueDeleteOptions(), action, () => import('./queue-delete.js'))
+    .addHelpText('after', '\nExamples:\n  $ wes legacy queue delete "$PROMPT_ID"\n  $ wes legacy queue delete "$ID1" "$ID2" --running');
 
-  const interrupt = legacy.command('interrupt').description('Interrupt the prompt running now');
+  const interrupt = legacy.command('interrupt [prompt_id]').description('Stop the prompt running now, or the named one and no other (nothing is sent when it is not running)');
   typedCommand(interrupt, noOptions(), action, () => import('./interrupt.js'))
-    .addHelpText('after', '\nExamples:\n  $ wes legacy interrupt\n  $ wes legacy interrupt --quiet && wes legacy queue');
+    .addHelpText('after', '\nExamples:\n  $ wes legacy interrupt "$PROMPT_ID"\n  $ wes legacy interrupt --quiet && wes legacy queue');
 
   const view = legacy.command('view <filename>').description('Fetch an output file (the signed redirect is followed with no key); to -o FILE, or stdout when piped');
   typedCommand(view, legacyViewOptions(), action, () => import('./view.js'), legacyViewRules)

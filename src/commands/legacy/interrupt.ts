@@ -1,19 +1,24 @@
-// wes legacy interrupt: interrupts the prompt running now.
+// wes legacy interrupt [ID]: stops the prompt running now, or the named one and no other (see
+// stop-running.ts). Nothing is sent when nothing runs, so a prompt that starts meanwhile is safe.
 import type { Factory } from '../../factory.js';
-import { sanitizeLine } from '../../render/sanitize.js';
-import { isRecord } from '../../clients/legacy/client.js';
+import { readQueue } from '../../clients/legacy/queue-state.js';
 import { legacyClient } from './shared.js';
+import { interruptOnly } from './stop-running.js';
 
-export async function run(f: Factory): Promise<number> {
-  const client = await legacyClient(f, 'interrupt');
-  const answer = await client.interrupt();
-  if (f.io.json) {
-    f.io.printJson(answer ?? {});
-    return 0;
+export async function run(f: Factory, args: string[]): Promise<number> {
+  const session = await legacyClient(f, 'interrupt');
+  const queue = await readQueue(session.client);
+  const named = args[0];
+  let interrupted: string[];
+  if (named !== undefined) {
+    await interruptOnly(session, [named], queue);
+    interrupted = [named];
+  } else {
+    interrupted = [...queue.running];
+    if (interrupted.length > 0) await session.client.interrupt();
   }
-  const interrupted = isRecord(answer) && Array.isArray(answer.interrupted) ? answer.interrupted.filter((d): d is string => typeof d === 'string') : null;
-  if (interrupted === null) f.io.info('interrupt sent to the running prompt');
+  if (f.io.json) f.io.printJson({ interrupted });
   else if (interrupted.length === 0) f.io.info('nothing was running; nothing interrupted');
-  else f.io.info(`interrupted ${interrupted.map((d) => sanitizeLine(d)).join(', ')}`);
+  else f.io.info(`interrupted ${interrupted.join(', ')}${named === undefined ? ' (running when asked)' : ''}`);
   return 0;
 }

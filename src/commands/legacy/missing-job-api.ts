@@ -1,12 +1,13 @@
-// A job API v2 command sent to a self-hosted ComfyUI engine gets the engine's plain-text 404: the
-// engine has no v2 at all. Said in one sentence that points to `wes legacy`, instead of the 404.
+// A job API v2 command sent to a self-hosted ComfyUI engine gets its web server's answer for a
+// route it lacks: a 404 (empty, or `404: Not Found` text) for a GET, a plain-text 405 for a POST.
+// The engine has no v2 at all: said in one sentence that points to `wes legacy`, instead.
 import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, WesError } from '../../errors.js';
 import { describeEngine, engineOf } from './engine.js';
 
-/** A 404 of the job API that is not the job API's own error envelope (the server has no such route). */
+/** A 404 or 405 of the job API that is not the job API's own error envelope (the server has no such route). */
 export function isMissingJobApi(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.origin === 'jobs' && err.status === 404 && err.code === 'http_404';
+  return err instanceof ApiError && err.origin === 'jobs' && ((err.status === 404 && err.code === 'http_404') || (err.status === 405 && err.code === 'http_405'));
 }
 
 export async function explainMissingJobApi(f: Factory, err: ApiError): Promise<WesError> {

@@ -60,7 +60,7 @@ async function noSuchClass(client: LegacyClient, className: string): Promise<Wes
 }
 
 export async function run(f: Factory, args: string[]): Promise<number> {
-  const client = await legacyClient(f, 'object-info');
+  const { client } = await legacyClient(f, 'object-info');
   const className = args[0];
   if (className === undefined) return listAll(f, client);
   const def = await client.objectInfoOf(className);

@@ -1,7 +1,8 @@
 // The typed options of the `wes legacy` verbs, declared once (see src/commands/typed-options.ts):
 // legacy/index.ts adds them to the commands, and each verb's run function takes the parsed object.
 import { existingFileOptions, existingFileRules, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
-import { choice, flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { InvalidArgumentError } from 'commander';
+import { choice, flag, needs, nonEmpty, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { intervalOption } from '../poll-interval.js';
 import { parseOriginalRef, type OriginalRef } from './original-ref.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
@@ -84,6 +85,36 @@ export const legacyWatchOptions = (): OptionsDeclaration<LegacyWatchOptions> => 
 
 /** Only previews are saved by a watch: the file flags mean something with --previews alone. */
 export const legacyWatchRules: Array<OptionsRule<LegacyWatchOptions>> = existingFileRules('previews');
+
+export interface LegacyQueueDeleteOptions {
+  running?: boolean;
+}
+
+export const legacyQueueDeleteOptions = (): OptionsDeclaration<LegacyQueueDeleteOptions> => ({
+  running: flag('--running', 'also stop a named prompt that is running (as `legacy interrupt ID` does), instead of leaving it'),
+});
+
+export const LIST_STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
+
+export interface LegacyListOptions {
+  status?: string;
+  limit: number;
+  offset: number;
+}
+
+/** `--status a,b`: statuses of the published job list, checked while the command line is read. */
+function statusList(raw: string): string {
+  const given = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = given.filter((s) => !(LIST_STATUSES as readonly string[]).includes(s));
+  if (given.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`${unknown.length ? `unknown status ${unknown.map((u) => JSON.stringify(u)).join(', ')}; ` : ''}give one or more of ${LIST_STATUSES.join(', ')}, comma-separated.`);
+  return given.join(',');
+}
+
+export const legacyListOptions = (): OptionsDeclaration<LegacyListOptions> => ({
+  status: valueOption('--status <status,...>', `only jobs with these statuses: ${LIST_STATUSES.join(', ')}`, statusList),
+  limit: valueOption('--limit <n>', 'at most N jobs (1-1000)', wholeNumberIn(1, 1000)).default(100),
+  offset: valueOption('--offset <n>', 'skip the newest N (the next page starts where the last ended)', wholeNumberIn(0)).default(0),
+});
 
 export interface LegacyViewOptions extends ExistingFileOptions {
   subfolder: string;

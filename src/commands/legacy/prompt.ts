@@ -1,28 +1,30 @@
 // wes legacy prompt <workflow.json|-> [--wait] [--ws] [--previews DIR] [--download DIR]
 // Submits an API-format workflow to POST /api/prompt. --wait polls the status; --ws follows the
-// WebSocket (opened before submitting, so nothing is missed); --download and --previews need the
-// socket too, since only its `executed` messages name the outputs.
+// WebSocket (opened before submitting, so nothing is missed, and named in the submit as its
+// client id: an engine sends a prompt's messages to that client alone); --download and --previews
+// need the socket too. On an engine the prompt also carries an id of wes's own, which a newer
+// engine uses as given. Once the prompt is accepted, a failure of what follows (the socket, a
+// status read) says that the prompt runs on, and how to follow it.
+import { randomUUID } from 'node:crypto';
 import type { Factory } from '../../factory.js';
-import { ExitCode, WesError } from '../../errors.js';
+import { ExitCode, InterruptedError, WesError, toWesError } from '../../errors.js';
 import { renderTable } from '../../render/table.js';
 import { nodeErrorRows } from '../../render/error.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-import { isRecord, type LegacyClient } from '../../clients/legacy/client.js';
-import type { V1PromptResponse } from '../../protocol/legacy.js';
+import { isRecord } from '../../clients/legacy/client.js';
+import { isV1Success, type V1PromptResponse } from '../../protocol/legacy.js';
 import { readWorkflow } from '../jobs/workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { checkLegacyTargets, downloadOutputs } from './files.js';
-import { PromptFollower, type FollowResult } from './follow-prompt.js';
+import { PromptFollower, reportPreviews, type FollowResult } from './follow-prompt.js';
 import { failureOf, showTraceback } from './report.js';
 import { intervalMs } from '../poll-interval.js';
-import { legacyClient } from './shared.js';
+import { legacyClient, type LegacySession } from './shared.js';
 import { pollToEnd } from './wait.js';
 import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';
-import { statusReader } from './engine.js';
 import { waitForTerminalStatus } from '../../clients/legacy/poll.js';
-import type { StatusReader } from '../../clients/legacy/prompt-state.js';
-import type { NodeFileRef } from '../../clients/legacy/tracker.js';
+import { fileRefsOf, type NodeFileRef } from '../../clients/legacy/tracker.js';
 import type { LegacyPromptOptions } from './options.js';
 
 function refusal(answer: V1PromptResponse): WesError | null {
@@ -37,9 +39,15 @@ function refusal(answer: V1PromptResponse): WesError | null {
   });
 }
 
-async function submit(f: Factory, client: LegacyClient, workflow: Record<string, unknown>): Promise<{ promptId: string; answer: V1PromptResponse }> {
+/**
+ * On an engine every prompt names a client (the follower's socket, else an id nobody listens on,
+ * so its progress and previews are not sent to every other client of the engine) and an id of
+ * wes's own; the cloud gets the socket's id when a socket follows.
+ */
+async function submit(f: Factory, session: LegacySession, workflow: Record<string, unknown>, clientId: string | undefined): Promise<{ promptId: string; answer: V1PromptResponse }> {
   const partnerKey = f.settings().partnerKey;
-  const answer = await client.submit(workflow, partnerKey ? { api_key_service_org: partnerKey } : undefined);
+  const ids = session.engine ? { clientId: clientId ?? randomUUID(), promptId: randomUUID() } : { clientId };
+  const answer = await session.client.submit(workflow, partnerKey ? { api_key_service_org: partnerKey } : undefined, ids);
   const refused = refusal(answer);
   if (refused) throw refused;
   // The local engine may queue a prompt while reporting problems in some of its outputs.
@@ -50,53 +58,53 @@ async function submit(f: Factory, client: LegacyClient, workflow: Record<string,
   return { promptId: answer.prompt_id!, answer };
 }
 
-async function followBySocket(f: Factory, client: LegacyClient, workflow: Record<string, unknown>, opts: LegacyPromptOptions): Promise<number> {
-  const existing = existingPolicy(opts);
-  const reader = await statusReader(f, client);
-  const follower = new PromptFollower(f, client, reader, { previewsDir: opts.previews, existing, workflow, checkEveryMs: intervalMs(opts.interval, 5) });
-  await follower.connect();
-  let submitted: { promptId: string; answer: V1PromptResponse };
-  try {
-    submitted = await submit(f, client, workflow);
-  } catch (err) {
-    follower.close();
-    throw err;
-  }
-  const { promptId, answer } = submitted;
-  if (f.io.json) f.io.printJson(answer, true);
-  else f.io.println(promptId);
-  const result = await follower.follow(promptId);
-  const files = result.status === 'success' && opts.download ? await download(f, client, reader, result, opts.download, existing) : [];
-  if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status, ...(opts.download ? { files } : {}) }, true);
-  if (result.previewsSaved > 0) f.io.info(`saved ${result.previewsSaved} preview(s) in ${opts.previews!}`);
-  showTraceback(f, result.outcome);
-  const failure = failureOf(promptId, result.status, result.outcome);
-  if (failure) throw failure;
-  return 0;
+/** What a follow (by socket or by REST) ended with. */
+interface Ended {
+  status: string;
+  result?: FollowResult;
+  outcome: FollowResult['outcome'];
+  errorMessage?: string;
+}
+
+/** A failure after the prompt was accepted names it as running on, with the command that follows it. */
+function runsOn(err: unknown, promptId: string): unknown {
+  if (err instanceof InterruptedError) return err; // it says so already, with its own resume line
+  const wes = toWesError(err);
+  const follow = `prompt ${promptId} was accepted and runs on without wes: follow it with \`wes legacy watch ${promptId}\``;
+  wes.hint = wes.hint ? `${follow}; ${wes.hint}` : follow;
+  return wes;
 }
 
 /**
  * The outputs to save: on a self-hosted engine its history lists them (complete even when the
  * socket missed an `executed` message; written just after the run ends, so it is waited for); on
- * the cloud only the socket's `executed` messages name them.
+ * the cloud the socket's `executed` messages name them, and when the socket was lost for a while,
+ * the job's record (GET /api/jobs/{id}) where the server has one.
  */
-async function outputsOf(f: Factory, reader: StatusReader, result: FollowResult): Promise<NodeFileRef[]> {
+async function outputsOf(f: Factory, session: LegacySession, result: FollowResult): Promise<NodeFileRef[]> {
+  const reader = session.reader();
   if (reader.engine === null) await reader.read(result.promptId); // finds out which server this is
-  if (reader.engine === 'cloud') return result.tracker.outputs;
-  const state = await waitForTerminalStatus(reader, result.promptId, { intervalMs: 100, signal: f.signal });
-  return state.outputs;
+  if (reader.engine === 'self-hosted') return (await waitForTerminalStatus(reader, result.promptId, { intervalMs: 100, signal: f.signal })).outputs;
+  if (result.reconnects === 0) return result.tracker.outputs;
+  try {
+    const job = await session.client.job(result.promptId);
+    return isRecord(job.outputs) ? Object.entries(job.outputs).flatMap(([node, output]) => fileRefsOf(node, output)) : [];
+  } catch (err) {
+    f.io.debug(`the job's record could not be read (${toWesError(err).message})`);
+    f.io.warn('warning: the WebSocket reconnected during the run; outputs reported while it was down are not known and were not downloaded');
+    return result.tracker.outputs;
+  }
 }
 
-async function download(f: Factory, client: LegacyClient, reader: StatusReader, result: FollowResult, dir: string, existing: ExistingPolicy): Promise<string[]> {
-  const refs = await outputsOf(f, reader, result);
-  if (result.reconnects > 0 && reader.engine === 'cloud') f.io.warn('warning: the WebSocket reconnected during the run; outputs reported while it was down are not known and were not downloaded');
+async function download(f: Factory, session: LegacySession, result: FollowResult, dir: string, existing: ExistingPolicy): Promise<string[]> {
+  const refs = await outputsOf(f, session, result);
   if (!refs.some((r) => r.type === 'output')) {
     f.io.warn('warning: the prompt reported no output files to download');
     return [];
   }
   const kept: KeptPart[] = [];
   const saved = await downloadOutputs(
-    client,
+    session.client,
     refs,
     dir,
     (file, ref) => f.io.info(`${file.kept ? 'kept the existing' : 'saved'} ${file.path} (${file.bytes} bytes, node ${sanitizeLine(ref.node)})`),
@@ -108,20 +116,48 @@ async function download(f: Factory, client: LegacyClient, reader: StatusReader, 
 export async function run(f: Factory, args: string[], opts: LegacyPromptOptions): Promise<number> {
   await checkLegacyTargets(opts);
   const workflow = await readWorkflow(args[0]!, f.io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: f.io.stdinIsTTY, say: (line) => f.io.info(line) });
-  const client = await legacyClient(f, 'prompt');
-  if (opts.ws || opts.download || opts.previews) return followBySocket(f, client, workflow, opts);
-  const { promptId, answer } = await submit(f, client, workflow);
-  if (!opts.wait) {
+  const session = await legacyClient(f, 'prompt');
+  const existing = existingPolicy(opts);
+  const follower = opts.ws || opts.download || opts.previews
+    ? new PromptFollower(f, session.client, session.reader(), { previewsDir: opts.previews, existing, workflow, checkEveryMs: intervalMs(opts.interval, 5), engine: session.engine })
+    : null;
+  await follower?.connect();
+  let submitted: { promptId: string; answer: V1PromptResponse };
+  try {
+    submitted = await submit(f, session, workflow, follower?.clientId);
+  } catch (err) {
+    follower?.close();
+    throw err;
+  }
+  const { promptId, answer } = submitted;
+  if (!follower && !opts.wait) {
     if (f.io.json) f.io.printJson(answer);
     else f.io.println(promptId);
     f.io.info(`submitted prompt ${promptId}; follow it with \`wes legacy watch ${promptId}\``);
     return 0;
   }
-  if (!f.io.json) f.io.println(promptId);
-  const state = await pollToEnd(f, await statusReader(f, client), promptId, intervalMs(opts.interval, 1));
-  if (f.io.json) f.io.printJson({ ...answer, status: state.status });
-  showTraceback(f, state.outcome);
-  const failure = failureOf(promptId, state.status, state.outcome);
+  if (follower && f.io.json) f.io.printJson(answer, true);
+  else if (!f.io.json) f.io.println(promptId);
+  let ended: Ended;
+  try {
+    if (follower) {
+      const result = await follower.follow(promptId);
+      ended = { status: result.status, result, outcome: result.outcome, errorMessage: result.errorMessage };
+    } else {
+      const state = await pollToEnd(f, session.reader(), promptId, intervalMs(opts.interval, 1));
+      ended = { status: state.status, outcome: state.outcome, errorMessage: state.errorMessage };
+    }
+  } catch (err) {
+    throw runsOn(err, promptId);
+  }
+  const { result } = ended;
+  if (result) {
+    const files = isV1Success(result.status) && opts.download ? await download(f, session, result, opts.download, existing) : [];
+    if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status, ...(opts.download ? { files } : {}) }, true);
+    if (opts.previews) reportPreviews(f, result, opts.previews);
+  } else if (f.io.json) f.io.printJson({ ...answer, status: ended.status });
+  showTraceback(f, ended.outcome);
+  const failure = failureOf(promptId, ended.status, ended.outcome, ended.errorMessage);
   if (failure) throw failure;
   return 0;
 }

@@ -1,24 +1,64 @@
-// wes legacy queue delete <prompt_id...>: cancels pending or running prompts.
+// wes legacy queue delete <prompt_id...> [--running]: takes pending prompts off the queue (the
+// engine and the published cloud API delete pending prompts only). A running one is named as
+// running, with the command that stops it, and left alone (exit 6) unless --running stops it
+// (see stop-running.ts). What was deleted is checked against the queue afterwards: an engine
+// answers with an empty body, and a prompt may have started meanwhile.
 import type { Factory } from '../../factory.js';
+import { ExitCode, WesError } from '../../errors.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { isRecord } from '../../clients/legacy/client.js';
-import { legacyClient } from './shared.js';
+import { readQueue } from '../../clients/legacy/queue-state.js';
+import { legacyClient, type LegacySession } from './shared.js';
+import { interruptOnly } from './stop-running.js';
+import type { LegacyQueueDeleteOptions } from './options.js';
 
-export async function run(f: Factory, args: string[]): Promise<number> {
-  const client = await legacyClient(f, 'queue delete');
-  const answer = await client.deleteFromQueue(args);
-  if (f.io.json) {
-    f.io.printJson(answer ?? { delete: args });
-    return 0;
+interface Outcome {
+  deleted: string[];
+  interrupted: string[];
+  running: string[];
+  not_queued: string[];
+  /** Still pending after the delete: the server kept them. */
+  kept: string[];
+}
+
+/** Deletes the pending ones; returns those gone afterwards, those that started running meanwhile, and those the server kept. */
+async function deletePending(session: LegacySession, ids: string[]): Promise<{ deleted: string[]; started: string[]; kept: string[] }> {
+  if (ids.length === 0) return { deleted: [], started: [], kept: [] };
+  const answer = await session.client.deleteFromQueue(ids);
+  const after = await readQueue(session.client);
+  const said = isRecord(answer) && Array.isArray(answer.deleted) ? new Set(answer.deleted.filter((d): d is string => typeof d === 'string')) : null;
+  const started = ids.filter((id) => after.running.has(id));
+  const kept = ids.filter((id) => after.pending.has(id));
+  const deleted = ids.filter((id) => !after.running.has(id) && !after.pending.has(id) && (said === null || said.has(id)));
+  return { deleted, started, kept };
+}
+
+export async function run(f: Factory, args: string[], opts: LegacyQueueDeleteOptions): Promise<number> {
+  const session = await legacyClient(f, 'queue delete');
+  const before = await readQueue(session.client);
+  const ids = [...new Set(args)];
+  const { deleted, started, kept } = await deletePending(session, ids.filter((id) => before.pending.has(id)));
+  const running = [...ids.filter((id) => before.running.has(id)), ...started];
+  const outcome: Outcome = { deleted, interrupted: [], running: [], not_queued: ids.filter((id) => !before.pending.has(id) && !before.running.has(id)), kept };
+  if (opts.running && running.length > 0) {
+    await interruptOnly(session, running, await readQueue(session.client));
+    outcome.interrupted = running;
+  } else outcome.running = running;
+  if (f.io.json) f.io.printJson(outcome);
+  else {
+    if (deleted.length) f.io.info(`deleted ${deleted.length} pending prompt(s): ${deleted.map((d) => sanitizeLine(d)).join(', ')}`);
+    if (outcome.interrupted.length) f.io.info(`interrupted running prompt(s): ${outcome.interrupted.join(', ')}`);
+    if (outcome.not_queued.length) f.io.info(`not in the queue (ended, or unknown), left alone: ${outcome.not_queued.join(', ')}`);
   }
-  // The answer body is not part of the interface: report what it says when it says it.
-  const deleted = isRecord(answer) && Array.isArray(answer.deleted) ? answer.deleted.filter((d): d is string => typeof d === 'string') : null;
-  if (deleted === null) {
-    f.io.info(`asked the server to delete ${args.length} prompt(s): ${args.join(', ')}`);
-    return 0;
+  if (kept.length > 0) {
+    throw new WesError(`the server still lists ${kept.join(', ')} as pending after the delete`, { exitCode: ExitCode.ERROR, code: 'not_deleted', hint: 'see `wes legacy queue`, and try again', origin: 'legacy' });
   }
-  const untouched = args.filter((id) => !deleted.includes(id));
-  f.io.info(deleted.length ? `deleted ${deleted.length} prompt(s): ${deleted.map((d) => sanitizeLine(d)).join(', ')}` : 'deleted nothing');
-  if (untouched.length) f.io.info(`not pending or running (left alone): ${untouched.join(', ')}`);
-  return 0;
+  if (outcome.running.length === 0) return 0;
+  const list = outcome.running.join(' ');
+  throw new WesError(`${outcome.running.length === 1 ? `prompt ${list} is` : `prompts ${outcome.running.join(', ')} are`} running; \`queue delete\` takes pending prompts only, so it runs on`, {
+    exitCode: ExitCode.REFUSED,
+    code: 'running',
+    hint: `stop it with \`wes legacy interrupt ${outcome.running[0]}\`${outcome.running.length > 1 ? ' (one id per call)' : ''}, or delete with --running`,
+    origin: 'legacy',
+  });
 }

@@ -2,20 +2,20 @@
 import type { Factory } from '../../factory.js';
 import { printTable, type Cell } from '../../render/table.js';
 import { isRecord } from '../../clients/legacy/client.js';
+import { entryOutputs } from '../../clients/legacy/queue-state.js';
 import { legacyClient } from './shared.js';
 
-/** One `[number, prompt_id, prompt, extra_data, outputs_to_execute]` tuple, read defensively. */
+/** One queue tuple (an engine's or the cloud's shape), read defensively. */
 export function queueRow(state: string, entry: unknown): Cell[] {
   const tuple = Array.isArray(entry) ? entry : [];
   const number = typeof tuple[0] === 'number' ? tuple[0] : null;
   const id = typeof tuple[1] === 'string' ? tuple[1] : '?';
   const nodes = isRecord(tuple[2]) ? Object.keys(tuple[2]).length : null;
-  const outputs = Array.isArray(tuple[4]) ? tuple[4].filter((o) => typeof o === 'string').join(', ') : '';
-  return [state, number, id, nodes, outputs];
+  return [state, number, id, nodes, entryOutputs(tuple).join(', ')];
 }
 
 export async function run(f: Factory): Promise<number> {
-  const client = await legacyClient(f, 'queue');
+  const { client } = await legacyClient(f, 'queue');
   const queue = await client.queue();
   if (f.io.json) {
     f.io.printJson(queue);

@@ -5,15 +5,18 @@ import { ExitCode, WesError } from '../../errors.js';
 import { sanitize } from '../../render/sanitize.js';
 import { exitCodeForStatus, hintForException, STATUS_HINTS } from '../../clients/legacy/outcome.js';
 import type { WsOutcome } from '../../clients/legacy/tracker.js';
+import { isV1Success } from '../../protocol/legacy.js';
 
-export function failureOf(promptId: string, status: string, outcome: WsOutcome | null): WesError | null {
-  if (status === 'success') return null;
+/** `errorMessage`: the cloud status route's `error_message`, when the socket gave no error of its own. */
+export function failureOf(promptId: string, status: string, outcome: WsOutcome | null, errorMessage?: string): WesError | null {
+  if (isV1Success(status)) return null;
   const details: Record<string, unknown> = { prompt_id: promptId, status };
   if (status === 'cancelled') {
     return new WesError(`prompt ${promptId} was cancelled`, { exitCode: ExitCode.CANCELED, code: 'cancelled', details });
   }
-  let message = `prompt ${promptId} ended with status ${status}`;
+  let message = `prompt ${promptId} ended with status ${status}${errorMessage ? `: ${errorMessage}` : ''}`;
   let hint = STATUS_HINTS[status];
+  if (errorMessage) details.error_message = errorMessage;
   if (outcome?.kind === 'error') {
     Object.assign(details, {
       exception_type: outcome.exceptionType,

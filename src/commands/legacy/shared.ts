@@ -1,9 +1,13 @@
-// What every `wes legacy` command does first: say once that the cloud's v1 is deprecated and which
-// v2 command replaces it (stderr, hidden by --quiet), and build the typed v1 client. A self-hosted
-// ComfyUI engine's /api is its own current API, not the deprecated one: no note there.
+// What every `wes legacy` command does first: find out which v1 server this is (the setting, the
+// cache, else a probe, remembered for 5 minutes), say once on stderr which job API v2 command
+// replaces it where the server has one (the cloud, or a job API server in front of an engine;
+// hidden by --quiet), and build the typed v1 client. A bare ComfyUI engine's /api is its own current
+// API with no v2 beside it: no note there.
 import type { Factory } from '../../factory.js';
 import { LegacyClient } from '../../clients/legacy/client.js';
-import { knownEngineOf } from './engine.js';
+import type { EngineIdentity } from '../../clients/legacy/engine.js';
+import type { StatusReader } from '../../clients/legacy/prompt-state.js';
+import { engineOf, jobApiBesideOf, statusReader } from './engine.js';
 
 /** The v2 replacement of each legacy command (also the README's migration table). */
 export const V2_REPLACEMENT: Record<string, string> = {
@@ -12,21 +16,45 @@ export const V2_REPLACEMENT: Record<string, string> = {
   prompt: '`wes jobs submit` (with --wait and --download)',
   status: '`wes jobs get ID` (or `wes jobs watch ID`)',
   watch: '`wes jobs watch ID`',
+  list: '`wes jobs list`',
   queue: '`wes jobs get ID` (its queue_position)',
   'queue delete': '`wes jobs cancel ID`',
   interrupt: '`wes jobs cancel ID`',
   view: '`wes jobs download ID` (or `wes assets download ID`)',
 };
 
-/**
- * The note goes unless the server is known to be a self-hosted engine (the engine setting, or an
- * earlier probe still cached): an unknown server is taken as the cloud, as everywhere in wes, and
- * is not probed for a note.
- */
-export async function legacyClient(f: Factory, command: keyof typeof V2_REPLACEMENT): Promise<LegacyClient> {
-  if ((await knownEngineOf(f))?.kind !== 'self-hosted') {
-    f.io.info(`note: \`wes legacy ${command}\` uses the deprecated cloud API v1; v2 equivalent: ${V2_REPLACEMENT[command]}`);
-  }
-  return new LegacyClient(f.http());
+export interface LegacySession {
+  client: LegacyClient;
+  /** Which server this is; null when it could not be asked now (the first status read finds out). */
+  identity: EngineIdentity | null;
+  /** A self-hosted ComfyUI engine (known as one). */
+  engine: boolean;
+  /** The REST status reader that fits the server. */
+  reader(): StatusReader;
 }
 
+async function identityOf(f: Factory): Promise<EngineIdentity | null> {
+  try {
+    return await engineOf(f);
+  } catch (err) {
+    f.io.debug(`could not tell which v1 server this is now (${(err as Error).message}); the first status read will`);
+    return null;
+  }
+}
+
+async function noteReplacement(f: Factory, command: keyof typeof V2_REPLACEMENT, identity: EngineIdentity | null): Promise<void> {
+  if (identity === null || f.io.quiet) return;
+  if (identity.kind === 'cloud') {
+    f.io.info(`note: \`wes legacy ${command}\` uses the deprecated cloud API v1; v2 equivalent: ${V2_REPLACEMENT[command]}`);
+  } else if (await jobApiBesideOf(f, identity)) {
+    f.io.info(`note: this server also serves the job API v2; its equivalent of \`wes legacy ${command}\`: ${V2_REPLACEMENT[command]}`);
+  }
+}
+
+export async function legacyClient(f: Factory, command: keyof typeof V2_REPLACEMENT): Promise<LegacySession> {
+  const identity = await identityOf(f);
+  await noteReplacement(f, command, identity);
+  const client = new LegacyClient(f.http());
+  let reader: StatusReader | undefined;
+  return { client, identity, engine: identity?.kind === 'self-hosted', reader: () => (reader ??= statusReader(f, client, identity)) };
+}

@@ -3,7 +3,6 @@
 // other value (even one never seen before) as in flight.
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../render/sanitize.js';
-import { statusReader } from './engine.js';
 import { failureOf, showTraceback } from './report.js';
 import { pollToEnd } from './wait.js';
 import { intervalMs } from '../poll-interval.js';
@@ -12,19 +11,19 @@ import type { LegacyStatusOptions } from './options.js';
 
 export async function run(f: Factory, args: string[], opts: LegacyStatusOptions): Promise<number> {
   const promptId = args[0]!;
-  const client = await legacyClient(f, 'status');
-  const reader = await statusReader(f, client);
+  const reader = (await legacyClient(f, 'status')).reader();
   if (!opts.wait) {
     const state = await reader.read(promptId);
     if (f.io.json) f.io.printJson(state.answer ?? { status: state.status });
     else f.io.println(sanitizeLine(state.status));
+    if (state.errorMessage && !f.io.json) f.io.info(`error_message: ${sanitizeLine(state.errorMessage)}`);
     return 0;
   }
   const state = await pollToEnd(f, reader, promptId, intervalMs(opts.interval, 1));
-  if (f.io.json) f.io.printJson({ status: state.status });
+  if (f.io.json) f.io.printJson({ status: state.status, ...(state.errorMessage ? { error_message: state.errorMessage } : {}) });
   else f.io.println(sanitizeLine(state.status));
   showTraceback(f, state.outcome);
-  const failure = failureOf(promptId, state.status, state.outcome);
+  const failure = failureOf(promptId, state.status, state.outcome, state.errorMessage);
   if (failure) throw failure;
   return 0;
 }

@@ -12,7 +12,7 @@ export async function run(f: Factory, args: string[], opts: LegacyUploadOptions)
   // --original given is a mask upload.
   const originalRef = opts.original;
   const size = await checkLocalFile(path);
-  const client = await legacyClient(f, 'upload');
+  const { client } = await legacyClient(f, 'upload');
   const progress = await uploadProgress(f.io, path, size);
   const onProgress = progress && ((sent: number) => progress.sent(sent));
   const result = await (originalRef

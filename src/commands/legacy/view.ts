@@ -18,7 +18,7 @@ export async function run(f: Factory, args: string[], opts: LegacyViewOptions): 
   const existing = existingPolicy(opts);
   const target = opts.output;
   if (target !== undefined && target !== '-') await checkFileTarget(target, '-o');
-  const client = await legacyClient(f, 'view');
+  const { client } = await legacyClient(f, 'view');
   if (target === '-' || (target === undefined && !f.io.stdoutIsTTY)) {
     const res = await client.view(ref);
     await pipeline(res.body, f.io.stdout, { end: false });

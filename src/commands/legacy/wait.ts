@@ -1,9 +1,11 @@
-// Polls a prompt's state to a terminal value with a progress line per change on stderr.
+// Polls a prompt's state to a terminal value with a progress line per change on stderr. One line
+// ends it: the success line here, or the error the command reports for any other ending.
 import type { Factory } from '../../factory.js';
 import { openProgressDisplay } from '../../render/open-progress.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { waitForTerminalStatus } from '../../clients/legacy/poll.js';
 import type { PromptState, StatusReader } from '../../clients/legacy/prompt-state.js';
+import { isV1Success, isV1Terminal } from '../../protocol/legacy.js';
 
 export async function pollToEnd(f: Factory, reader: StatusReader, promptId: string, everyMs: number): Promise<PromptState> {
   const progress = await openProgressDisplay(f.io, `prompt ${promptId}: checking`);
@@ -12,13 +14,15 @@ export async function pollToEnd(f: Factory, reader: StatusReader, promptId: stri
     state = await waitForTerminalStatus(reader, promptId, {
       intervalMs: everyMs,
       signal: f.signal,
-      onStatus: (s) => progress.update(`prompt ${promptId}: ${sanitizeLine(s)}`),
+      onStatus: (s) => {
+        if (!isV1Terminal(s)) progress.update(`prompt ${promptId}: ${sanitizeLine(s)}`);
+      },
     });
   } catch (err) {
     progress.stop();
     throw err;
   }
-  if (state.status === 'success') progress.succeed(`prompt ${promptId}: success`);
-  else progress.fail(`prompt ${promptId}: ${sanitizeLine(state.status)}`);
+  if (isV1Success(state.status)) progress.succeed(`prompt ${promptId}: ${sanitizeLine(state.status)}`);
+  else progress.stop();
   return state;
 }

@@ -16,6 +16,7 @@ export function resolveOptions(given: DevServerOptions): DevState['options'] {
     deployment,
     apiKey,
     engineOnly: given.engineOnly ?? false,
+    engineVersion: given.engineVersion ?? '0.3.18',
     routerTokens: given.routerTokens ?? [],
     notEnabledTokens: given.notEnabledTokens ?? [],
     forbiddenTokens: given.forbiddenTokens ?? [DEFAULT_FORBIDDEN_TOKEN],

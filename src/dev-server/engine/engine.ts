@@ -63,7 +63,8 @@ export class DevEngine implements Engine {
 
   // ---- submission ------------------------------------------------------------------------
 
-  submit(workflow: unknown, extraData: Record<string, unknown> | undefined, via: 'v2' | 'v1', deploymentId?: string): EngineJob {
+  /** `promptId`: an id the client chose (a newer ComfyUI takes one); ignored when a job still active holds it. */
+  submit(workflow: unknown, extraData: Record<string, unknown> | undefined, via: 'v2' | 'v1', deploymentId?: string, promptId?: string): EngineJob {
     if (typeof workflow !== 'object' || workflow === null || Array.isArray(workflow)) {
       throw new WorkflowRejected('invalid_workflow', 'the workflow must be a JSON object keyed by node id (API format)');
     }
@@ -85,7 +86,16 @@ export class DevEngine implements Engine {
     if (this.queue.length >= this.state.options.maxQueue) {
       throw new SubmitRefused('queue_full', 429, `the queue is full (${this.state.options.maxQueue} jobs waiting)`, QUEUE_FULL_RETRY_AFTER);
     }
-    return this.enqueue(workflow as Workflow, extra, via, deploymentId, dispatch);
+    return this.enqueue(workflow as Workflow, extra, via, deploymentId, dispatch, this.freeId(promptId));
+  }
+
+  /** The client's id unless a job that has not ended holds it; an ended holder gives way (an engine keeps the last run), its outputs stay. */
+  private freeId(promptId: string | undefined): string {
+    const holder = promptId === undefined ? undefined : this.jobs.get(promptId);
+    if (promptId === undefined || (holder && !TERMINAL.has(holder.status))) return randomUUID();
+    this.dispatches.delete(promptId);
+    this.goneAt.delete(promptId);
+    return promptId;
   }
 
   /** Hosted and self-hosted: the engine validates everything before accepting. */
@@ -132,10 +142,10 @@ export class DevEngine implements Engine {
     return `the workflow has no output node; add one of ${savers.join(', ')}`;
   }
 
-  private enqueue(workflow: Workflow, extraData: Record<string, unknown>, via: 'v2' | 'v1', deploymentId: string | undefined, dispatch: Dispatch): EngineJob {
+  private enqueue(workflow: Workflow, extraData: Record<string, unknown>, via: 'v2' | 'v1', deploymentId: string | undefined, dispatch: Dispatch, id: string): EngineJob {
     const now = Date.now();
     const job: EngineJob = {
-      id: randomUUID(),
+      id,
       status: 'queued',
       workflow,
       extraData,

@@ -6,7 +6,8 @@ import { matchRoute, type Route } from '../route-table.js';
 import { sendLegacyError } from '../http-kit.js';
 import { features, objectInfo, objectInfoOfClass } from './info.js';
 import { jobStatus } from './job-status.js';
-import { interrupt, getQueue, postQueue } from './queue.js';
+import { jobDetail, listJobs } from './jobs.js';
+import { interrupt, getCloudQueue, postQueue } from './queue.js';
 import { submitPrompt } from './prompt.js';
 import { uploadImage, uploadMask } from './upload.js';
 import { view } from './view.js';
@@ -22,8 +23,10 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: /^\/api\/upload\/mask$/, run: uploadMask },
   { method: 'POST', pattern: /^\/api\/prompt$/, run: submitPrompt },
   { method: 'GET', pattern: /^\/api\/job\/([^/]+)\/status$/, run: jobStatus },
+  { method: 'GET', pattern: /^\/api\/jobs$/, run: listJobs },
+  { method: 'GET', pattern: /^\/api\/jobs\/([^/]+)$/, run: jobDetail },
   { method: 'GET', pattern: /^\/api\/view$/, run: view },
-  { method: 'GET', pattern: /^\/api\/queue$/, run: getQueue },
+  { method: 'GET', pattern: /^\/api\/queue$/, run: getCloudQueue },
   { method: 'POST', pattern: /^\/api\/queue$/, run: postQueue },
   { method: 'POST', pattern: /^\/api\/interrupt$/, run: interrupt },
 ];

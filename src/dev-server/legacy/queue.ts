@@ -1,7 +1,10 @@
-// GET/POST /api/queue and POST /api/interrupt, in the local engine's shapes.
+// GET/POST /api/queue and POST /api/interrupt: the queue in the local engine's tuples (served by the
+// self-hosted deployment) and in the published cloud document's (`[number, prompt_id, workflow,
+// output_node_ids, {create_time}]`); the cloud's POST /api/queue cancels pending jobs only
+// (answering `{deleted, cleared}`), and its /api/interrupt takes no id and stops every running job.
 import type { DevState, EngineJob, RequestContext } from '../contract.js';
 import { BodyError, parseJsonBody, readBody, sendJson, sendLegacyError } from '../http-kit.js';
-import type { V1Queue, V1QueueEntry } from '../../protocol/legacy.js';
+import type { V1CloudQueueEntry, V1Queue, V1QueueDeleteResponse, V1QueueEntry } from '../../protocol/legacy.js';
 import { promptNumber } from './numbers.js';
 
 /** extra_data keys that hold secrets and never come back out (the local engine drops them too). */
@@ -23,15 +26,29 @@ export function queueEntry(state: DevState, job: EngineJob): V1QueueEntry {
   return [promptNumber(state, job.id), job.id, job.workflow, publicExtraData(job.extraData), outputNodes(state, job)];
 }
 
-export async function getQueue(ctx: RequestContext): Promise<void> {
+/** The published cloud tuple: output node ids fourth, then the job's creation time. */
+function cloudQueueEntry(state: DevState, job: EngineJob): V1CloudQueueEntry {
+  return [promptNumber(state, job.id), job.id, job.workflow, outputNodes(state, job), { create_time: Date.parse(job.created_at) }];
+}
+
+function queueOf(ctx: RequestContext, entry: (state: DevState, job: EngineJob) => unknown[]): V1Queue {
   const { engine } = ctx.state;
   const jobs = engine.list();
   const running = jobs.filter((job) => job.status === 'running' || job.status === 'canceling');
   const pending = jobs
     .filter((job) => job.status === 'queued')
     .sort((a, b) => (engine.queuePosition(a.id) ?? Infinity) - (engine.queuePosition(b.id) ?? Infinity));
-  const queue: V1Queue = { queue_running: running.map((job) => queueEntry(ctx.state, job)), queue_pending: pending.map((job) => queueEntry(ctx.state, job)) };
-  sendJson(ctx, 200, queue);
+  return { queue_running: running.map((job) => entry(ctx.state, job)), queue_pending: pending.map((job) => entry(ctx.state, job)) };
+}
+
+/** The engine's queue (the self-hosted deployment). */
+export async function getQueue(ctx: RequestContext): Promise<void> {
+  sendJson(ctx, 200, queueOf(ctx, queueEntry));
+}
+
+/** The cloud's queue, in the published tuple. */
+export async function getCloudQueue(ctx: RequestContext): Promise<void> {
+  sendJson(ctx, 200, queueOf(ctx, cloudQueueEntry));
 }
 
 /** A JSON object body that may also be empty (`POST /api/interrupt` usually has none). */
@@ -42,8 +59,6 @@ async function optionalJsonObject(ctx: RequestContext): Promise<Record<string, u
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BodyError(400, 'the body must be a JSON object');
   return value as Record<string, unknown>;
 }
-
-const ACTIVE = new Set(['queued', 'running', 'canceling']);
 
 export async function postQueue(ctx: RequestContext): Promise<void> {
   const body = await optionalJsonObject(ctx);
@@ -58,26 +73,18 @@ export async function postQueue(ctx: RequestContext): Promise<void> {
   if (clear) for (const job of engine.list()) if (job.status === 'queued') targets.add(job.id);
   const deleted: string[] = [];
   for (const id of targets) {
-    const before = engine.get(id);
-    if (!before || !ACTIVE.has(before.status)) continue;
+    if (engine.get(id)?.status !== 'queued') continue; // a running job is stopped with /api/interrupt
     engine.cancel(id);
     deleted.push(id);
   }
-  sendJson(ctx, 200, { deleted });
+  const answer: V1QueueDeleteResponse = { deleted, ...(clear === true ? { cleared: true } : {}) };
+  sendJson(ctx, 200, answer);
 }
 
+/** Every running job of the (one) dev account; the published route takes no id, so any body is read and ignored. */
 export async function interrupt(ctx: RequestContext): Promise<void> {
-  const body = await optionalJsonObject(ctx);
-  if (body.prompt_id !== undefined && typeof body.prompt_id !== 'string') {
-    return sendLegacyError(ctx, 400, 'invalid_request', '`prompt_id` must be a string');
-  }
-  const { engine } = ctx.state;
-  const running = engine.list().filter((job) => job.status === 'running').map((job) => job.id);
-  if (typeof body.prompt_id === 'string') {
-    const interrupted = running.includes(body.prompt_id) ? [body.prompt_id] : [];
-    if (interrupted.length > 0) engine.cancel(body.prompt_id);
-    return sendJson(ctx, 200, { interrupted });
-  }
-  engine.interrupt();
-  sendJson(ctx, 200, { interrupted: running });
+  await readBody(ctx);
+  ctx.state.engine.interrupt();
+  ctx.res.writeHead(200, { 'content-length': 0 });
+  ctx.res.end();
 }

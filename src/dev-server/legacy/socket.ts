@@ -1,6 +1,9 @@
-// The v1 WebSocket `/ws`: every connection of the (single) dev user gets every message; previews
-// go out as type-4 frames to connections that asked for metadata (`feature_flags`, as the local
-// engine negotiates it) and as type-1 frames otherwise.
+// The v1 WebSocket `/ws`. On the cloud deployments every connection of the (single) dev user gets
+// every message; previews go out as type-4 frames to connections that asked for metadata
+// (`feature_flags`, as the local engine negotiates it) and as type-1 frames otherwise. The
+// self-hosted deployment routes as an engine does (self-hosted/messages.ts): a prompt's messages
+// to the client that submitted it, by its client id; 0.3.64 answers a first `feature_flags`
+// message and then sends that client's previews as type 4, ahead of the step's `progress`.
 //
 // Faults scripted for `GET /ws` apply to the next handshake:
 //   status    refuse the handshake with that status (and body)
@@ -17,14 +20,21 @@ import type { DevState, EngineEvent, FaultSpec } from '../contract.js';
 import { encodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT } from '../../protocol/legacy-frames.js';
 import { newRequestId, parseTarget } from '../core/context.js';
 import { checkLegacyCredential } from './access.js';
-import { V1MessageMapper, type OutgoingItem } from './messages.js';
-import { EngineMessageOrder } from '../self-hosted/messages.js';
+import { V1MessageMapper } from './messages.js';
+import { EngineMessageOrder, type RoutedItem } from '../self-hosted/messages.js';
 import { ENGINE_WS_PATH } from '../self-hosted/paths.js';
 import { plainStatusText } from '../self-hosted/plain.js';
+import { ENGINE_FEATURES, engineTraits } from '../self-hosted/version.js';
 
 interface Connection {
   ws: WebSocket;
+  /** The `clientId` of the handshake: what a self-hosted engine routes a prompt's messages by. */
+  clientId: string;
   wantsMetadata: boolean;
+  /** Whether the client has sent anything yet (an engine honours `feature_flags` as the first message only). */
+  spoke: boolean;
+  /** A step's `progress`, held until its type-4 preview has gone out (an engine sends the preview first). */
+  held?: string;
   sentBytes: number;
   dropAfterBytes?: number;
   truncateNext?: number | 'half';
@@ -54,9 +64,10 @@ function refuse(socket: Duplex, status: number, body: unknown, headers: Record<s
   endRaw(socket, status, 'application/json; charset=utf-8', text, [['X-Service-Request-Id', newRequestId()], ...Object.entries(headers)]);
 }
 
-/** How the engine's aiohttp server refuses an upgrade: its plain-text page, no request id (see self-hosted/plain.ts). */
+/** How the engine's aiohttp server refuses an upgrade, no request id: the static route's empty 404, else its plain-text page (see self-hosted/plain.ts). */
 function refusePlain(socket: Duplex, status: number): void {
-  endRaw(socket, status, 'text/plain; charset=utf-8', plainStatusText(status), []);
+  if (status === 404) endRaw(socket, 404, 'application/octet-stream', '', []);
+  else endRaw(socket, status, 'text/plain; charset=utf-8', plainStatusText(status), []);
 }
 
 function faultHeaders(fault: FaultSpec): Record<string, string> {
@@ -67,7 +78,8 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE });
   // A self-hosted engine speaks its own order, sends only type-1 previews and serves /api/ws too.
   const selfHosted = state.options.deployment === 'self-hosted';
-  const mapper = selfHosted ? new EngineMessageOrder(state.engine) : new V1MessageMapper(state.engine);
+  const mapper = selfHosted ? new EngineMessageOrder(state.engine, engineTraits(state)) : new V1MessageMapper(state.engine);
+  const negotiates = selfHosted ? engineTraits(state).featureFlags : true;
   const wsPath = selfHosted ? ENGINE_WS_PATH : WS_PATH;
   const connections = new Set<Connection>();
 
@@ -81,11 +93,16 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
     }
   }
 
-  function binaryFor(conn: Connection, item: Exclude<OutgoingItem, { kind: 'json' }>): Uint8Array {
+  /** Type 4 where the connection asked for it; an engine sends a client-less prompt's previews as type 1 to everyone. */
+  function metadataFor(conn: Connection, item: RoutedItem): boolean {
+    return conn.wantsMetadata && (!selfHosted || typeof item.to === 'string');
+  }
+
+  function binaryFor(conn: Connection, item: Exclude<RoutedItem, { kind: 'json' }>): Uint8Array {
     let frame: Uint8Array;
     if (item.kind === 'text') {
       frame = encodeFrame({ type: FRAME_TEXT, nodeId: item.node, text: item.text });
-    } else if (conn.wantsMetadata) {
+    } else if (metadataFor(conn, item)) {
       frame = encodeFrame({
         type: FRAME_PREVIEW_IMAGE_WITH_METADATA,
         format: item.format,
@@ -115,18 +132,43 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
     return frame;
   }
 
-  function broadcast(items: OutgoingItem[]): void {
+  function flushHeld(conn: Connection): void {
+    const held = conn.held;
+    conn.held = undefined;
+    if (held !== undefined) send(conn, held);
+  }
+
+  /** An engine's type-4 client gets a step's preview before its `progress`: that message waits for it (a step without one lets it go on the next turn). */
+  function holdsProgress(conn: Connection, item: RoutedItem): boolean {
+    return selfHosted && item.kind === 'json' && item.message.type === 'progress' && metadataFor(conn, item);
+  }
+
+  function deliver(items: RoutedItem[]): void {
     for (const item of items) {
+      if (item.to === null) continue;
       const text = item.kind === 'json' ? JSON.stringify(item.message) : null;
-      for (const conn of connections) send(conn, text ?? binaryFor(conn, item as Exclude<OutgoingItem, { kind: 'json' }>));
+      for (const conn of connections) {
+        if (typeof item.to === 'string' && conn.clientId !== item.to) continue;
+        if (text === null) {
+          send(conn, binaryFor(conn, item as Exclude<RoutedItem, { kind: 'json' }>));
+          flushHeld(conn);
+        } else if (holdsProgress(conn, item)) {
+          flushHeld(conn);
+          conn.held = text;
+          setImmediate(() => flushHeld(conn));
+        } else {
+          flushHeld(conn);
+          send(conn, text);
+        }
+      }
     }
   }
 
-  const onJob = (jobId: string, event: EngineEvent): void => broadcast(mapper.map(jobId, event));
+  const onJob = (jobId: string, event: EngineEvent): void => deliver(mapper.map(jobId, event));
 
   function accept(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, fault: FaultSpec | undefined): void {
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn: Connection = { ws, wantsMetadata: false, sentBytes: 0 };
+      const conn: Connection = { ws, clientId: url.searchParams.get('clientId') ?? '', wantsMetadata: false, spoke: false, sentBytes: 0 };
       if (fault?.action === 'drop' && fault.after_bytes !== undefined) conn.dropAfterBytes = fault.after_bytes;
       if (fault?.action === 'truncate') conn.truncateNext = fault.after_bytes ?? 'half';
       if (fault?.action === 'corrupt') conn.corruptNext = true;
@@ -134,15 +176,19 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
       ws.on('close', () => connections.delete(conn));
       ws.on('error', () => connections.delete(conn));
       ws.on('message', (data: RawData, isBinary: boolean) => {
-        if (isBinary) return;
+        const first = !conn.spoke;
+        conn.spoke = true;
+        if (isBinary || !negotiates || (selfHosted && !first)) return;
         try {
           const message = JSON.parse(data.toString()) as { type?: unknown; data?: { supports_preview_metadata?: unknown } };
-          if (message.type === 'feature_flags' && !selfHosted) conn.wantsMetadata = message.data?.supports_preview_metadata === true;
+          if (message.type !== 'feature_flags') return;
+          conn.wantsMetadata = message.data?.supports_preview_metadata === true;
+          if (selfHosted) send(conn, JSON.stringify({ type: 'feature_flags', data: ENGINE_FEATURES }));
         } catch {
           // a client's stray text is not our concern
         }
       });
-      send(conn, JSON.stringify(mapper.statusMessage(undefined, url.searchParams.get('clientId') ?? '')));
+      send(conn, JSON.stringify(mapper.statusMessage(undefined, conn.clientId)));
       if (fault?.action === 'stall') conn.stalled = true;
     });
   }

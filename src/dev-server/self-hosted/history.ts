@@ -10,6 +10,7 @@ import { isObject } from '../../protocol/openapi-document.js';
 import { EngineMessageOrder } from './messages.js';
 import { queueEntry } from '../legacy/queue.js';
 import { readEngineJson, sendBare } from './plain.js';
+import { engineTraits } from './version.js';
 
 interface HistoryEntry {
   prompt: unknown[];
@@ -28,7 +29,7 @@ class EngineHistory {
   private readonly order: EngineMessageOrder;
 
   constructor(private readonly state: DevState) {
-    this.order = new EngineMessageOrder(state.engine);
+    this.order = new EngineMessageOrder(state.engine, engineTraits(state));
   }
 
   readonly onJob = (promptId: string, event: EngineEvent): void => {
@@ -75,10 +76,23 @@ function entriesOf(state: DevState): Map<string, HistoryEntry> {
   return histories.get(state)?.entries ?? new Map();
 }
 
+/** A whole-number query value, or null when absent or not one (the engine's int() would refuse it). */
+function wholeQuery(ctx: RequestContext, name: string): number | null {
+  const raw = ctx.url.searchParams.get(name);
+  const value = raw === null ? NaN : Number(raw);
+  return Number.isInteger(value) ? value : null;
+}
+
+/**
+ * Oldest first. `max_items` alone: the last that many; with `offset` (0.3.64 reads it; 0.3.18
+ * does not): that many from that position on.
+ */
 export async function getHistory(ctx: RequestContext): Promise<void> {
   const all = [...entriesOf(ctx.state)];
-  const max = Number(ctx.url.searchParams.get('max_items'));
-  const shown = Number.isInteger(max) && max > 0 ? all.slice(-max) : all;
+  const max = wholeQuery(ctx, 'max_items');
+  const given = engineTraits(ctx.state).historyOffset ? wholeQuery(ctx, 'offset') : null;
+  const from = given !== null && given >= 0 ? given : max !== null ? Math.max(0, all.length - max) : 0;
+  const shown = all.slice(from, max !== null && max >= 0 ? from + max : undefined);
   sendJson(ctx, 200, Object.fromEntries(shown));
 }
 

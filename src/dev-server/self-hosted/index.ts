@@ -1,8 +1,9 @@
-// The v1 routes of the `self-hosted` deployment, written from the observations of a real ComfyUI
-// engine (transcribed in test/fixtures/comfyui-selfhosted/): every route served both bare and under
-// `/api/`, no credential unless the dev-server was given --token, plain-text 404s for what the
-// engine lacks (the cloud's `/api/job/<id>/status` and `/api/features` included), history and
-// queue in the engine's shapes, empty-bodied POSTs, and /view answering with the bytes.
+// The v1 routes of the `self-hosted` deployment, written from the observations of real ComfyUI
+// engines, 0.3.18 and 0.3.64 (`engineVersion`; transcribed in test/fixtures/comfyui-selfhosted/):
+// every route served both bare and under `/api/`, no credential unless the dev-server was given
+// --token, the static route's empty 404 for what the engine lacks (the cloud's
+// `/api/job/<id>/status` and `/api/jobs`, and `/api/features` on 0.3.18), history and queue in
+// the engine's shapes, empty-bodied POSTs, and /view answering with the bytes.
 import type { RequestContext, RouteHandler } from '../contract.js';
 import { matchRoute, type Route } from '../route-table.js';
 import { sendJson } from '../http-kit.js';
@@ -15,6 +16,7 @@ import { sendPlainStatus } from './plain.js';
 import { submitEnginePrompt } from './prompt.js';
 import { systemStats } from './system-stats.js';
 import { viewEngineFile } from './view.js';
+import { ENGINE_FEATURES, engineTraits } from './version.js';
 
 export { attachEngineHistory } from './history.js';
 export { EngineMessageOrder } from './messages.js';
@@ -26,7 +28,14 @@ async function queueRemaining(ctx: RequestContext): Promise<void> {
   sendJson(ctx, 200, { exec_info: { queue_remaining: remaining } });
 }
 
+/** 0.3.64's GET /features; 0.3.18 has no such route (the static route's 404). */
+async function engineFeatures(ctx: RequestContext): Promise<void> {
+  if (!engineTraits(ctx.state).featureFlags) return sendPlainStatus(ctx, 404);
+  sendJson(ctx, 200, ENGINE_FEATURES);
+}
+
 const ROUTES: Route[] = [
+  { method: 'GET', pattern: /^\/api\/features$/, run: engineFeatures },
   { method: 'GET', pattern: /^\/api\/object_info$/, run: objectInfo },
   { method: 'GET', pattern: /^\/api\/object_info\/([^/]+)$/, run: objectInfoOfClass },
   { method: 'GET', pattern: /^\/api\/prompt$/, run: queueRemaining },
@@ -50,7 +59,8 @@ export const handleSelfHosted: RouteHandler = async (ctx) => {
     case 'none':
       return false;
     case 'method-not-allowed':
-      sendPlainStatus(ctx, 405, { allow: found.allow });
+      // The static route takes every GET its API routes do not: 404 for a GET, 405 otherwise.
+      sendPlainStatus(ctx, 404);
       return true;
     case 'bad-param':
       sendPlainStatus(ctx, 404);

@@ -1,6 +1,8 @@
-// How a self-hosted ComfyUI engine (aiohttp) answers what it does not serve: a plain-text
-// `404: Not Found` (or `405: Method Not Allowed`), and bare statuses with an empty body where its
-// handlers return `web.Response(status=...)`. Recorded in test/fixtures/comfyui-selfhosted/.
+// How a self-hosted ComfyUI engine (aiohttp) answers what it does not serve, and its bare answers.
+// The engine registers a static route on `/` for its web frontend, which takes every path no API
+// route takes: a GET (or HEAD) of a file it lacks is a 404 with an empty, chunked body typed
+// `application/octet-stream`; any other method is that route's `405: Method Not Allowed` page in
+// plain text. Recorded on 0.3.18 and 0.3.64 (recordings/engine-http.json).
 import { STATUS_CODES } from 'node:http';
 import type { RequestContext } from '../contract.js';
 import { parseJsonBody, readBody } from '../http-kit.js';
@@ -10,14 +12,30 @@ export function plainStatusText(status: number): string {
   return `${status}: ${STATUS_CODES[status] ?? 'Error'}`;
 }
 
-/** aiohttp's default error page, text/plain. */
+/**
+ * aiohttp's answer to `status` without a handler of the engine's own. A 404 is the static route's:
+ * empty for GET and HEAD, a plain-text 405 for any other method (the route takes only those two).
+ */
 export function sendPlainStatus(ctx: RequestContext, status: number, headers: Record<string, string> = {}): void {
+  if (status === 404) return sendUnrouted(ctx);
+  sendPlainPage(ctx, status, headers);
+}
+
+function sendPlainPage(ctx: RequestContext, status: number, headers: Record<string, string> = {}): void {
   const text = plainStatusText(status);
   ctx.res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
   ctx.res.end(text);
 }
 
-/** A handler's bare `web.Response(status=...)`: no body at all (the engine's 200 on POST /queue and /interrupt). */
+function sendUnrouted(ctx: RequestContext): void {
+  const method = ctx.req.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') return sendPlainPage(ctx, 405, { allow: 'GET,HEAD' });
+  // No Content-Length: Node sends the empty body chunked, as aiohttp's file response does.
+  ctx.res.writeHead(404, { 'content-type': 'application/octet-stream' });
+  ctx.res.end();
+}
+
+/** A handler's bare `web.Response(status=...)`: no body and no Content-Type (the engine's 200 on POST /queue and /interrupt). */
 export function sendBare(ctx: RequestContext, status: number): void {
   ctx.res.writeHead(status, { 'content-length': 0 });
   ctx.res.end();

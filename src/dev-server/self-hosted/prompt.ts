@@ -1,19 +1,40 @@
-// POST /prompt as the engine answers it: 200 `{prompt_id, number, node_errors: {}}` (a prompt_id the
-// client sends is ignored, as in 0.3.18), and the four refusals the observations record, each 400:
-//   unknown class        {error: {type: invalid_prompt, ...}, node_errors: []}          (a list)
-//   failed validation    {error: {type: prompt_outputs_failed_validation, ...}, node_errors: {node: {...}}}  (a dict)
-//   no output node       {error: {type: prompt_no_outputs, ...}, node_errors: []}
-//   no `prompt` key      {error: "no prompt", node_errors: []}                           (error is a string)
+// POST /prompt as the engine answers it: 200 `{prompt_id, number, node_errors: {}}`, and the four
+// refusals the observations record, each 400 (0.3.18 / 0.3.64 where they differ):
+//   unknown class        {error: {type: invalid_prompt, ...}, node_errors: [] / {}}
+//   failed validation    {error: {type: prompt_outputs_failed_validation, ...}, node_errors: {node: {...}}}
+//   no output node       {error: {type: prompt_no_outputs, ...}, node_errors: [] / {}}
+//   no `prompt` key      {error: "no prompt", node_errors: []} / {error: {type: no_prompt, ...}, node_errors: {}}
+// A client-supplied `prompt_id` is used as given by 0.3.64 and ignored by 0.3.18. The `client_id`
+// is kept in extra_data: the WebSocket sends the prompt's lifecycle messages to that client only.
 import { SubmitRefused, WorkflowRejected, type DevState, type RequestContext } from '../contract.js';
 import { sendJson, sendLegacyError } from '../http-kit.js';
 import { isObject } from '../../protocol/openapi-document.js';
 import { readEngineJson } from './plain.js';
 import { promptNumber } from '../legacy/numbers.js';
+import { engineTraits } from './version.js';
 
 type Graph = Record<string, { class_type?: unknown; inputs?: unknown }>;
 
-function refuse(ctx: RequestContext, type: string, message: string, details: string, nodeErrors: unknown = []): void {
+/** What a refusal without per-node errors carries as `node_errors`: a list on 0.3.18, a dict later. */
+function noNodeErrors(ctx: RequestContext): unknown[] | Record<string, never> {
+  return engineTraits(ctx.state).refusalsAsObjects ? {} : [];
+}
+
+function refuse(ctx: RequestContext, type: string, message: string, details: string, nodeErrors: unknown = noNodeErrors(ctx)): void {
   sendJson(ctx, 400, { error: { type, message, details, extra_info: {} }, node_errors: nodeErrors });
+}
+
+function refuseNoPrompt(ctx: RequestContext): void {
+  if (engineTraits(ctx.state).refusalsAsObjects) return refuse(ctx, 'no_prompt', 'No prompt provided', 'No prompt provided');
+  sendJson(ctx, 400, { error: 'no prompt', node_errors: [] });
+}
+
+/** An id the imitation takes as given: what a real engine would route to its own history path. */
+const USABLE_ID = /^[\w.:-]{1,128}$/;
+
+function clientPromptId(ctx: RequestContext, body: Record<string, unknown>): string | undefined {
+  if (!engineTraits(ctx.state).takesPromptId) return undefined;
+  return typeof body.prompt_id === 'string' && USABLE_ID.test(body.prompt_id) ? body.prompt_id : undefined;
 }
 
 function outputNodeIds(state: DevState, graph: Graph): string[] {
@@ -72,13 +93,13 @@ function sendRefusal(ctx: RequestContext, graph: Graph, err: WorkflowRejected): 
 
 export async function submitEnginePrompt(ctx: RequestContext): Promise<void> {
   const body = await readEngineJson(ctx);
-  if (!isObject(body) || !('prompt' in body)) return sendJson(ctx, 400, { error: 'no prompt', node_errors: [] });
+  if (!isObject(body) || !('prompt' in body)) return refuseNoPrompt(ctx);
   const graph = body.prompt as Graph;
   const extra = isObject(body.extra_data) ? { ...body.extra_data } : {};
   if (typeof body.client_id === 'string') extra.client_id = body.client_id;
   let promptId: string;
   try {
-    promptId = ctx.state.engine.submit(graph, extra, 'v1').id;
+    promptId = ctx.state.engine.submit(graph, extra, 'v1', undefined, clientPromptId(ctx, body)).id;
   } catch (err) {
     if (err instanceof WorkflowRejected) return sendRefusal(ctx, graph, err);
     if (err instanceof SubmitRefused) return sendLegacyError(ctx, err.status, err.code, err.message);

@@ -1,0 +1,42 @@
+// wes legacy list [--status S,...] [--limit N] [--offset N]: the account's jobs, newest first, a
+// page at a time: the cloud's GET /api/jobs as published (--json: its answer as sent); on a
+// self-hosted engine, which has no such route, made from its queue and history (engine-jobs.ts).
+import type { Factory } from '../../factory.js';
+import { printTable, type Cell } from '../../render/table.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import { listEngineJobs } from '../../clients/legacy/engine-jobs.js';
+import type { V1JobEntry } from '../../protocol/legacy.js';
+import { legacyClient } from './shared.js';
+import type { LegacyListOptions } from './options.js';
+
+type Row = Omit<V1JobEntry, 'create_time'> & { create_time?: number };
+
+/** When it was created (seconds, the cloud), else when it started (milliseconds, an engine's history). */
+function when(job: Row): string {
+  const ms = typeof job.create_time === 'number' ? job.create_time * 1000 : job.execution_start_time;
+  return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') : '';
+}
+
+function errorOf(job: Row): string {
+  const error = job.execution_error;
+  if (!error) return '';
+  return `${error.exception_type ?? 'error'}${error.node_id ? ` in node ${error.node_id}` : ''}: ${error.exception_message ?? ''}`;
+}
+
+export async function run(f: Factory, _args: string[], opts: LegacyListOptions): Promise<number> {
+  const session = await legacyClient(f, 'list');
+  const query = { offset: opts.offset, limit: opts.limit };
+  const list = session.engine
+    ? await listEngineJobs(session.client, { ...query, statuses: opts.status?.split(',') })
+    : await session.client.listJobs({ ...query, status: opts.status });
+  if (f.io.json) {
+    f.io.printJson(list);
+    return 0;
+  }
+  const rows: Cell[][] = list.jobs.map((job: Row) => [job.id, sanitizeLine(job.status), when(job), typeof job.outputs_count === 'number' ? job.outputs_count : '', sanitizeLine(errorOf(job))]);
+  printTable(f.io, ['id', 'status', session.engine ? 'started' : 'created', 'outputs', 'error'], rows, { keep: [0], wrap: [4] });
+  const { offset, limit, has_more: more } = list.pagination;
+  const total = 'total' in list.pagination ? ` of ${String(list.pagination.total)}` : '';
+  f.io.info(`${list.jobs.length} job(s)${total}${more ? `; the next page: --offset ${offset + limit}` : ''}`);
+  return 0;
+}
