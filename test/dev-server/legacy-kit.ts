@@ -76,8 +76,9 @@ export async function v1(server: DevServerHandle, method: string, path: string, 
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
-export async function submit(server: DevServerHandle, workflow: Record<string, unknown>, extra?: Record<string, unknown>): Promise<string> {
-  const res = await v1(server, 'POST', '/api/prompt', { prompt: workflow, ...(extra ? { extra_data: extra } : {}) });
+/** POST /api/prompt; `fields` go into the body beside `prompt` (an engine's `client_id`, `prompt_id`). */
+export async function submit(server: DevServerHandle, workflow: Record<string, unknown>, extra?: Record<string, unknown>, fields: Record<string, unknown> = {}): Promise<string> {
+  const res = await v1(server, 'POST', '/api/prompt', { prompt: workflow, ...(extra ? { extra_data: extra } : {}), ...fields });
   if (res.status !== 200) throw new Error(`submit failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.prompt_id as string;
 }
@@ -106,7 +107,11 @@ export class WsRecorder {
   private waiters: Array<() => void> = [];
   closed = false;
 
-  private constructor(readonly ws: WebSocket) {
+  private constructor(
+    readonly ws: WebSocket,
+    /** The id it connected with: a prompt submitted with it as `client_id` sends an engine's messages here. */
+    readonly clientId: string,
+  ) {
     ws.on('message', (data: Buffer, isBinary: boolean) => {
       if (isBinary) this.frames.push({ kind: 'binary', bytes: Buffer.from(data) });
       else {
@@ -121,11 +126,12 @@ export class WsRecorder {
     });
   }
 
-  static async open(server: DevServerHandle, options: { token?: string | null; metadata?: boolean } = {}): Promise<WsRecorder> {
+  static async open(server: DevServerHandle, options: { token?: string | null; metadata?: boolean; clientId?: string } = {}): Promise<WsRecorder> {
     const token = options.token === undefined ? server.apiKey : options.token;
-    const url = `${server.url.replace(/^http/, 'ws')}/ws?clientId=test-${Math.random()}${token ? `&token=${encodeURIComponent(token)}` : ''}`;
+    const clientId = options.clientId ?? `test-${Math.random()}`;
+    const url = `${server.url.replace(/^http/, 'ws')}/ws?clientId=${encodeURIComponent(clientId)}${token ? `&token=${encodeURIComponent(token)}` : ''}`;
     const ws = new WebSocket(url);
-    const recorder = new WsRecorder(ws);
+    const recorder = new WsRecorder(ws, clientId);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`handshake ${res.statusCode}`), { status: res.statusCode })));

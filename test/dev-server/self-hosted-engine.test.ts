@@ -48,15 +48,19 @@ describe('self-hosted deployment: routes', () => {
     expect(bare.status).toBe(200);
   });
 
-  it('answers the cloud-only routes and unknown paths with the plain-text 404 a real engine gives', async () => {
-    const recorded = fixture('plain-404.json');
-    for (const path of [...recorded.routes.map((r: string) => r.replace('PROMPT', 'some-id')), '/api/no/such/route', '/nothing']) {
+  it('answers the cloud-only routes and unknown paths as the engine\'s static route does: an empty 404 for a GET, a plain-text 405 otherwise', async () => {
+    const recorded = fixture('engine-0.3.18.json').answers;
+    for (const path of ['/api/job/some-id/status', '/api/jobs', '/api/features', '/api/no/such/route', '/nothing', '/api/interrupt']) {
       const res = await fetch(`${server.url}${path}`);
-      expect([path, res.status, await res.text()]).toEqual([path, recorded.status, recorded.body]);
-      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect([path, res.status, await res.text()]).toEqual([path, 404, '']);
+      expect(res.headers.get('content-type')).toBe(recorded.job_status_random_uuid.headers['content-type']);
+      expect([res.headers.get('content-length'), res.headers.get('transfer-encoding')]).toEqual([null, 'chunked']);
     }
-    const wrongMethod = await fetch(`${server.url}/api/interrupt`);
-    expect([wrongMethod.status, await wrongMethod.text()]).toEqual([405, '405: Method Not Allowed']);
+    for (const path of ['/api/nothing', '/api/object_info']) {
+      const posted = await fetch(`${server.url}${path}`, { method: 'POST', body: '{}' });
+      expect([path, posted.status, await posted.text()]).toEqual([path, 405, '405: Method Not Allowed']);
+      expect(posted.headers.get('content-type')).toMatch(/^text\/plain/);
+    }
   });
 
   it('identifies itself in system_stats as the engine version it imitates', async () => {
@@ -71,10 +75,10 @@ describe('self-hosted deployment: routes', () => {
     expect(((await (await fetch(`${server.url}/api/v2/jobs/00000000-0000-0000-0000-000000000000`)).json()) as any).error.code).toBe('not_found');
     for (const path of ['/api/v2/jobs/00000000-0000-0000-0000-000000000000', '/v1/models']) {
       const res = await fetch(`${engineOnly.url}${path}`);
-      expect([path, res.status, await res.text()]).toEqual([path, 404, '404: Not Found']);
+      expect([path, res.status, await res.text()]).toEqual([path, 404, '']);
     }
     const posted = await fetch(`${engineOnly.url}/api/v2/jobs`, { method: 'POST', body: '{}' });
-    expect([posted.status, await posted.text()]).toEqual([404, '404: Not Found']);
+    expect([posted.status, await posted.text()]).toEqual([405, '405: Method Not Allowed']);
   });
 });
 
@@ -173,10 +177,10 @@ describe('self-hosted deployment: queue, history, interrupt, view', () => {
 });
 
 describe('self-hosted deployment: the WebSocket', () => {
-  it('sends one prompt\'s messages in the recorded order, `executing` node:null last', async () => {
+  it('sends one prompt\'s messages in the recorded order to the client that submitted it, `executing` node:null last', async () => {
     const ws = await WsRecorder.open(server);
     try {
-      const id = await submit(server, twoNodes);
+      const id = await submit(server, twoNodes, undefined, { client_id: ws.clientId });
       await ws.until(() => ws.json().some((m) => m.type === 'executing' && m.data.node === null && m.data.prompt_id === id));
       await ws.until(() => ws.json().filter((m) => m.type === 'status').length >= 3);
       const messages = ws.json();
@@ -193,7 +197,7 @@ describe('self-hosted deployment: the WebSocket', () => {
   it('ends a failing prompt with execution_error, status, then executing node:null', async () => {
     const ws = await WsRecorder.open(server);
     try {
-      const id = await submit(server, failingWorkflow());
+      const id = await submit(server, failingWorkflow(), undefined, { client_id: ws.clientId });
       await ws.until(() => ws.json(id).some((m) => m.type === 'executing' && m.data.node === null));
       const order = messageOrder(ws.json().filter((m) => m.type !== 'status' || ws.json().indexOf(m) > 0));
       expect(order.slice(-3)).toEqual(messageOrder(fixture('ws-error.json').messages).slice(-3));
@@ -216,7 +220,7 @@ describe('self-hosted deployment: the WebSocket', () => {
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     ws.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } }));
     await new Promise((r) => setTimeout(r, 50));
-    await submit(server, sampleWorkflow(4));
+    await submit(server, sampleWorkflow(4), undefined, { client_id: 'engine-test' });
     const deadline = Date.now() + 10_000;
     while (!ended && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     ws.terminate();
