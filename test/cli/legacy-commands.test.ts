@@ -1,5 +1,5 @@
 // `wes legacy` REST commands run in-process against the dev-server's cloud API v1.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeGradientPng } from '../../src/dev-server/models/stock/png.js';
@@ -184,6 +184,29 @@ describe('wes legacy view', () => {
     expect(piped.stdoutBytes.equals(expected)).toBe(true);
     const missing = await kit.wes(['legacy', 'view', 'nothing.png']);
     expect(missing.code).toBe(5);
+  });
+});
+
+describe('wes legacy view onto an existing file', () => {
+  it('keeps a file with the same bytes (exit 0, nothing written), refuses other bytes unless --clobber', async () => {
+    const id = await submit(kit.server, sampleWorkflow(1, 'again'));
+    await waitForStatus(kit.server, id, ['success']);
+    const output = kit.server.state.engine.get(id)!.outputs[0]!;
+    const target = join(kit.dir, 'again.png');
+    expect((await kit.wes(['legacy', 'view', output.name, '-o', target])).code).toBe(0);
+    const before = statSync(target).mtimeMs;
+    const same = await kit.wes(['legacy', 'view', output.name, '-o', target]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stderr).toContain(`kept the existing ${target} (the same bytes)`);
+    expect(statSync(target).mtimeMs).toBe(before);
+    writeFileSync(target, 'other bytes');
+    const other = await kit.wes(['legacy', 'view', output.name, '-o', target]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('already exists with other bytes');
+    expect(readFileSync(target, 'utf8')).toBe('other bytes');
+    const clobbered = await kit.wes(['legacy', 'view', output.name, '-o', target, '--clobber']);
+    expect(clobbered.code, clobbered.stderr).toBe(0);
+    expect(readFileSync(target).equals(Buffer.concat(await kit.server.state.engine.openOutput(output).toArray()))).toBe(true);
   });
 });
 

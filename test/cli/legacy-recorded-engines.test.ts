@@ -37,9 +37,10 @@ for (const version of ['0.3.18', '0.3.64'] as RecordedVersion[]) {
       return path;
     };
     const posted = () => engine.requests.filter((r) => r.method === 'POST' && r.path === '/api/prompt').map((r) => JSON.parse(r.body));
-    const raw = async (body: Record<string, unknown>) => (await (await fetch(`${engine.url}/api/prompt`, { method: 'POST', body: JSON.stringify(body) })).json()).prompt_id as string;
+    const raw = async (body: Record<string, unknown>) => ((await (await fetch(`${engine.url}/api/prompt`, { method: 'POST', body: JSON.stringify(body) })).json()) as { prompt_id: string }).prompt_id;
+    const queueNow = async () => (await (await fetch(`${engine.url}/api/queue`)).json()) as { queue_running: unknown[][]; queue_pending: unknown[][] };
     const queued = async () => {
-      const q = await (await fetch(`${engine.url}/api/queue`)).json();
+      const q = await queueNow();
       return [...q.queue_running, ...q.queue_pending].map((e: unknown[]) => e[1]);
     };
 
@@ -100,7 +101,7 @@ for (const version of ['0.3.18', '0.3.64'] as RecordedVersion[]) {
       try {
         const running = await raw({ prompt: SAMPLER, client_id: 'owner' });
         const pending = await raw({ prompt: SAMPLER, client_id: 'owner' });
-        await until(async () => (await (await fetch(`${engine.url}/api/queue`)).json()).queue_running.length === 1);
+        await until(async () => (await queueNow()).queue_running.length === 1);
         const deleted = await wes(['legacy', 'queue', 'delete', running, pending]);
         expect(deleted.code, deleted.stderr).toBe(6);
         expect(deleted.stderr).toContain(`deleted 1 pending prompt(s): ${pending}`);

@@ -37,7 +37,7 @@ describe('faults on the legacy API', () => {
     expect(fx.server.state.engine.get(id)?.status).toBe('succeeded');
   });
 
-  it('prompt --ws with a drop mid-run: one job, reconnected, outputs on disk', async () => {
+  it('prompt --ws with a drop mid-run: one job, reconnected, outputs on disk, named by the job\'s record (GET /api/jobs/{id})', async () => {
     await addFaults(fx.server, { match: 'GET /ws', action: 'drop', after_bytes: 1500 });
     const counts = countsFrom(fx.server);
     const out = join(dir, 'dropped');
@@ -47,6 +47,8 @@ describe('faults on the legacy API', () => {
     expect(jobsTagged(fx.server, 'ws-prompt')).toHaveLength(1);
     expect(counts.delta('GET /ws')).toBe(2);
     expect(filesUnder(out)).toEqual(['ws-prompt_00001_.png']);
+    expect(counts.delta(`GET /api/jobs/${res.stdout.trim()}`)).toBe(1);
+    expect(res.stderr).not.toContain('outputs reported while it was down are not known');
   });
 
   it('a v1 prompt answered 503, or reset before the answer, is not repeated: one attempt, no duplicate job', async () => {

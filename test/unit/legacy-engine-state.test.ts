@@ -61,4 +61,22 @@ describe('EngineCache', () => {
       cfg.cleanup();
     }
   });
+
+  it('keeps whether a job API v2 is served beside the engine, for the base URL it was asked at only', async () => {
+    const cfg = tempConfigDir();
+    try {
+      const cache = new EngineCache(new ProfileStore(cfg.dir), 'default');
+      await cache.write('http://127.0.0.1:8188', { kind: 'self-hosted', version: '0.3.64', jobApi: true }, 'http://127.0.0.1:8193');
+      expect(await cache.read('http://127.0.0.1:8188', 'http://127.0.0.1:8193')).toEqual({ kind: 'self-hosted', version: '0.3.64', jobApi: true });
+      expect(await cache.read('http://127.0.0.1:8188', 'http://127.0.0.1:8188')).toEqual({ kind: 'self-hosted', version: '0.3.64' });
+    } finally {
+      cfg.cleanup();
+    }
+  });
+});
+
+describe('engineVersionOf and the cloud', () => {
+  it('takes a system_stats answer with the cloud\'s own version as no engine\'s', () => {
+    expect(engineVersionOf({ system: { comfyui_version: '0.3.60', cloud_version: 'abc123' } })).toBeNull();
+  });
 });

@@ -253,7 +253,7 @@ describe('cloud API v1 resources and messages', () => {
     );
   });
 
-  it('the status endpoint is terminal on exactly the five named values', () => {
+  it('the status endpoint is terminal on exactly the named values (the interface\'s and the published document\'s)', () => {
     expect([...V1_TERMINAL_STATUSES].sort()).toEqual([...legacy.terminal_statuses].sort());
     for (const status of legacy.in_flight_statuses) expect(isV1Terminal(status), status).toBe(false);
   });

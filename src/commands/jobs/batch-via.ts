@@ -11,7 +11,7 @@ import { JobsClient } from '../../clients/jobs/client.js';
 import { Endpoint } from '../../clients/jobs/batch-endpoints.js';
 import { EngineLines, type SaveEngineOutputs } from '../../clients/legacy/batch-engine.js';
 import { LegacyClient } from '../../clients/legacy/client.js';
-import { resolveEngine } from '../../clients/legacy/engine.js';
+import { jobApiBeside, resolveEngine } from '../../clients/legacy/engine.js';
 import { EngineCache } from '../../clients/legacy/engine-cache.js';
 import { downloadOutputs } from '../legacy/files.js';
 import type { ViaTarget } from './via-target.js';
@@ -35,7 +35,8 @@ export function sameOrigin(a: string, b: string): boolean {
  */
 export function urlSettings(base: Settings, url: string, flag = '--via'): { settings: Settings; withheld: boolean } {
   const baseUrl = normalizeBaseUrl(url, base.deployment, `${flag} ${withoutPassword(url)}`);
-  const settings: Settings = { ...base, baseUrl, routerUrl: baseUrl };
+  // The URL is the whole server: its engine too (the command's engine URL belongs to its own base URL).
+  const settings: Settings = { ...base, baseUrl, routerUrl: baseUrl, engineUrl: baseUrl };
   if (sameOrigin(baseUrl, base.baseUrl)) return { settings, withheld: false };
   const withheld = base.apiKey !== undefined || base.partnerKey !== undefined;
   return { settings: { ...settings, apiKey: undefined, routerToken: undefined, partnerKey: undefined }, withheld };
@@ -57,12 +58,19 @@ function settingsFor(f: Factory, via: ViaTarget): { name: string; settings: Sett
   return { name: via.target, settings: resolveSettings({ profile: via.target }, {}, f.store()) };
 }
 
-/** Which API an endpoint speaks: the setting (`engine` of its profile, or --engine / WES_ENGINE), else detected and cached per base URL as `wes legacy` does. */
+/**
+ * Whether an endpoint's lines go in as v1 prompts: only when it is a self-hosted ComfyUI engine
+ * (the setting, `engine` of its profile or --engine / WES_ENGINE, else detected and cached as
+ * `wes legacy` does) and its base URL does not serve the job API v2, which is used wherever it is
+ * served, also beside an engine's v1.
+ */
 async function isEngine(f: Factory, settings: Settings, signal: AbortSignal): Promise<boolean> {
-  if (settings.engine !== 'auto') return settings.engine === 'self-hosted';
+  if (settings.engine === 'cloud') return false;
+  const http = f.httpFor(settings, signal, 1);
+  const cache = new EngineCache(f.store(), settings.profile);
   try {
-    const identity = await resolveEngine(f.httpFor(settings, signal, 1), 'auto', new EngineCache(f.store(), settings.profile));
-    return identity.kind === 'self-hosted';
+    const identity = await resolveEngine(http, settings.engine, cache);
+    return identity.kind === 'self-hosted' && !(await jobApiBeside(http, identity, cache));
   } catch {
     return false; // not reachable now: taken as the job API; its lines fail there and it is set aside
   }
@@ -105,7 +113,7 @@ export async function buildEndpoints(f: Factory, vias: ViaTarget[], plan: Endpoi
     const http = f.httpFor(settings, signal, connections);
     const client = new JobsClient(http);
     const spec = { name, url, client, concurrency: n, partnerKey: settings.partnerKey };
-    if (engines[i]) return new Endpoint({ ...spec, engine: new EngineLines(new LegacyClient(http), plan.intervalMs, signal, saveEngineOutputs) });
+    if (engines[i]) return new Endpoint({ ...spec, engine: new EngineLines(new LegacyClient(http), http, plan.intervalMs, signal, saveEngineOutputs) });
     const streams = events ? new JobsClient(f.httpFor(settings, signal, connections)) : undefined;
     const openEvents = streams ? Object.assign(() => streams, { shared: true }) : undefined;
     return new Endpoint({ ...spec, openEvents });

@@ -8,6 +8,8 @@ import { checkFolderTarget } from '../../files/targets.js';
 import type { LegacyClient, ViewRef } from '../../clients/legacy/client.js';
 import type { ImageFormat } from '../../protocol/legacy-frames.js';
 import type { NodeFileRef } from '../../clients/legacy/tracker.js';
+import { hashOwnFile } from '../../files/existing.js';
+import { createBlake3, formatBlake3, sameHash } from '../../files/blake3.js';
 
 /** Output folders are checked before the prompt is sent (exit 2 when unusable). */
 export async function checkLegacyTargets(opts: { download?: string; previews?: string }): Promise<void> {
@@ -66,4 +68,23 @@ export async function downloadOutputs(
     onSaved(file, ref);
   }
   return saved;
+}
+
+/**
+ * Whether the file already at `path` holds the bytes the server serves for `ref`: /api/view names
+ * no hash, so the served bytes are hashed as they arrive (nothing is written). Null when there is
+ * no plain file of ours at `path` to compare.
+ */
+export async function holdsServedBytes(client: LegacyClient, ref: ViewRef, path: string): Promise<{ same: boolean; hash: string; bytes: number } | null> {
+  const local = await hashOwnFile(path);
+  if (local === undefined) return null;
+  const res = await client.viewChunks(ref);
+  const hasher = await createBlake3();
+  let bytes = 0;
+  await res.body.forEach((chunk) => {
+    hasher.update(chunk);
+    bytes += chunk.length;
+  });
+  const served = formatBlake3(hasher);
+  return { same: sameHash(served, local), hash: served, bytes };
 }

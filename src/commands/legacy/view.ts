@@ -1,5 +1,7 @@
 // wes legacy view <filename> [--subfolder S] [--type output|temp] [-o FILE]: the file behind
 // /api/view. The 302's signed URL is fetched with no key (redirects by hand, in the HTTP layer).
+// A file already at -o with the same bytes is kept (exit 0); with other bytes it stops the command
+// unless --clobber or --skip-existing says otherwise.
 import { dirname, basename } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Factory } from '../../factory.js';
@@ -9,7 +11,8 @@ import { reportKept, type KeptPart } from '../../files/kept.js';
 import { checkFileTarget } from '../../files/targets.js';
 import { makeFolders } from '../../files/safe-file.js';
 import { shellWord } from '../../render/shell-word.js';
-import { saveViewed } from './files.js';
+import { FileExistsError } from '../../files/safe-file.js';
+import { holdsServedBytes, saveViewed } from './files.js';
 import { legacyClient } from './shared.js';
 import type { LegacyViewOptions } from './options.js';
 
@@ -26,6 +29,15 @@ export async function run(f: Factory, args: string[], opts: LegacyViewOptions): 
   }
   // A name the user gave is theirs; a name the server's file reference carries is made safe.
   const path = target ?? safeFileName(basename(ref.filename), 'download');
+  if (existing === 'refuse') {
+    const compared = await holdsServedBytes(client, ref, path);
+    if (compared && !compared.same) throw new FileExistsError(path, 'already exists with other bytes');
+    if (compared) {
+      f.io.info(`kept the existing ${path} (the same bytes)`);
+      if (f.io.json) f.io.printJson({ path, bytes: compared.bytes, hash: compared.hash });
+      return 0;
+    }
+  }
   const kept: KeptPart[] = [];
   await makeFolders(dirname(path));
   const saved = await saveViewed(client, ref, dirname(path), basename(path), {
