@@ -44,6 +44,14 @@ describe('jobs submit --batch on a self-hosted engine, by its WebSocket', () => 
     });
   }
 
+  it('the binary exits once the last line ends (the socket closed behind it), also after messages that come after an ending', async () => {
+    const engine = await server({ deployment: 'self-hosted', engineOnly: true, engineVersion: '0.3.18' });
+    const file = writeBatch(dir(), 'exit.jsonl', Array.from({ length: 20 }, (_, i) => quickWorkflow('exit', i + 1)));
+    const res = await runWes(['--base-url', engine.url, 'jobs', 'submit', '--batch', file, '--concurrency', '3'], { spawn: true, timeoutMs: 20_000 });
+    expect([res.code, res.signal], res.stderr).toEqual([0, null]);
+    expect(res.stdout.trim().split('\n')).toHaveLength(20);
+  });
+
   it('a socket lost mid-batch (and refused back) leaves its lines to the queue and history: all end, none twice', async () => {
     const engine = await server({ deployment: 'self-hosted', engineOnly: true, engineVersion: '0.3.64', faults: true, stepMs: 3 });
     await addFaults(engine, [

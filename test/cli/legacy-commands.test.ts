@@ -187,6 +187,17 @@ describe('wes legacy view', () => {
   });
 });
 
+describe('a failure after the prompt was accepted', () => {
+  it('names the prompt as running on, with the command that follows it', async () => {
+    await addFaults(kit.server, [{ match: 'GET /api/job/*/status', action: 'status', status: 404, body: 'gone', count: 1 }]);
+    const res = await kit.wes(['legacy', 'prompt', kit.file('after.json', JSON.stringify(sampleWorkflow(1, 'after'))), '--wait']);
+    expect(res.code).toBe(5);
+    const id = res.stdout.trim();
+    expect(res.stderr).toContain(`hint: prompt ${id} was accepted and runs on without wes: follow it with \`wes legacy watch ${id}\``);
+    expect(kit.server.state.engine.get(id)).toBeDefined();
+  });
+});
+
 describe('wes legacy view onto an existing file', () => {
   it('keeps a file with the same bytes (exit 0, nothing written), refuses other bytes unless --clobber', async () => {
     const id = await submit(kit.server, sampleWorkflow(1, 'again'));

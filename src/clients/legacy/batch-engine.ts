@@ -161,14 +161,16 @@ export class EngineLines {
     } else if (event.kind === 'message') {
       const { type, data } = event.message;
       const id = typeof data.prompt_id === 'string' ? data.prompt_id : undefined;
-      if (id === undefined) return;
+      // `executing` with no node comes after a prompt's ending: nothing to keep of it.
+      if (id === undefined || (type === 'executing' && typeof data.node !== 'string')) return;
       let heard = this.heard.get(id);
       if (!heard) this.heard.set(id, (heard = { outputs: [], ended: null, gap: false }));
       if (heard.ended) return;
       if (type === 'executed') heard.outputs.push(...fileRefsOf(typeof data.node === 'string' ? data.node : '', data.output));
       else if (ENDINGS.has(type)) {
         heard.ended = stateOfEnding(type, data, heard.outputs);
-        this.settleHeard(id!);
+        this.settleHeard(id);
+        this.closeWhenIdle();
       }
     }
   }
@@ -260,11 +262,18 @@ export class EngineLines {
     this.closeWhenIdle();
   }
 
+  /** No line is waiting, and every prompt the socket told of has ended (one no line asked for keeps nothing open). */
+  private idle(): boolean {
+    if (this.waiting.size > 0) return false;
+    for (const heard of this.heard.values()) if (!heard.ended) return false;
+    return true;
+  }
+
   /** Nothing left to hear: the socket is closed unless a new line comes soon (the next line of a batch does). */
   private closeWhenIdle(): void {
-    if (this.waiting.size > 0 || this.heard.size > 0) return;
+    if (!this.idle()) return;
     setTimeout(() => {
-      if (this.waiting.size > 0 || this.heard.size > 0 || !this.socket) return;
+      if (!this.idle() || !this.socket) return;
       this.socket.close();
       this.socket = null;
       this.socketUp = false;
