@@ -81,6 +81,8 @@ export class EngineLines {
   private polling = false;
   private wake: (() => void) | null = null;
   private socket: LegacySocket | null = null;
+  /** Settles when the socket's first connection attempt has opened or failed. */
+  private firstAttempt: Promise<void> = Promise.resolve();
   private socketUp = false;
   /** The socket gave up for good: the queue and history are read at the batch's interval from then on. */
   private socketLost = false;
@@ -98,8 +100,20 @@ export class EngineLines {
   private async listen(): Promise<void> {
     if (this.socketLost) return;
     if (!this.socket) {
-      const socket = (this.socket = openLegacySocket({ http: this.http, clientId: this.clientId, signal: this.signal, readEveryMs: READ_EVERY_MS, onEvent: (event) => this.onEvent(event) }));
+      let answered!: () => void;
+      this.firstAttempt = new Promise((resolve) => (answered = resolve));
+      const socket = (this.socket = openLegacySocket({
+        http: this.http,
+        clientId: this.clientId,
+        signal: this.signal,
+        readEveryMs: READ_EVERY_MS,
+        onEvent: (event) => {
+          if (event.kind === 'open' || event.kind === 'drop') answered();
+          this.onEvent(event);
+        },
+      }));
       socket.closed.catch(() => {
+        answered();
         if (this.socket !== socket) return;
         this.socketLost = true;
         this.socketUp = false;
@@ -107,7 +121,8 @@ export class EngineLines {
         this.poke();
       });
     }
-    await this.socket.ready.catch(() => undefined);
+    // Open, or its first attempt failed: a line does not wait out the reconnects (its own submit tells).
+    await this.firstAttempt;
   }
 
   /** Submits one line's workflow; its key rides in extra_data, the socket's id and wes's own prompt id beside it. */
@@ -156,8 +171,10 @@ export class EngineLines {
       // A reconnect: what ran meanwhile is read from the engine once.
       if (event.reconnected) this.poke();
     } else if (event.kind === 'drop') {
+      // Lost: the lines in flight are read from the engine at the batch's interval until it is back.
       this.socketUp = false;
       this.markGaps();
+      this.poke();
     } else if (event.kind === 'message') {
       const { type, data } = event.message;
       const id = typeof data.prompt_id === 'string' ? data.prompt_id : undefined;

@@ -3,6 +3,7 @@
 // other value (even one never seen before) as in flight.
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../render/sanitize.js';
+import { segment } from '../../http/links.js';
 import { failureOf, showTraceback } from './report.js';
 import { pollToEnd } from './wait.js';
 import { intervalMs } from '../poll-interval.js';
@@ -11,6 +12,7 @@ import type { LegacyStatusOptions } from './options.js';
 
 export async function run(f: Factory, args: string[], opts: LegacyStatusOptions): Promise<number> {
   const promptId = args[0]!;
+  segment(promptId); // an id that would change the request path is refused before any request, the server's probe included
   const reader = (await legacyClient(f, 'status')).reader();
   if (!opts.wait) {
     const state = await reader.read(promptId);

@@ -9,10 +9,12 @@ import { intervalMs } from '../poll-interval.js';
 import { legacyClient } from './shared.js';
 import { checkLegacyTargets } from './files.js';
 import { existingPolicy } from '../../files/existing.js';
+import { segment } from '../../http/links.js';
 import type { LegacyWatchOptions } from './options.js';
 
 export async function run(f: Factory, args: string[], opts: LegacyWatchOptions): Promise<number> {
   const promptId = args[0]!;
+  segment(promptId); // an id that would change the request path is refused before any request, the server's probe included
   await checkLegacyTargets(opts);
   const session = await legacyClient(f, 'watch');
   const follower = new PromptFollower(f, session.client, session.reader(), {
