@@ -27,6 +27,10 @@ export interface UploadRequest {
   /** The name the workflow may refer to the asset by. */
   filePath: string;
   expectedHash?: string;
+  tags?: string[];
+  /** Retention override in seconds. */
+  expiresIn?: number;
+  /** Single use: a new one for every upload (the HTTP layer resends it only where that is safe). */
   idempotencyKey?: string;
   /** Bytes of the file sent so far (for a progress line). */
   onProgress?: (sent: number) => void;
@@ -68,13 +72,13 @@ export class JobsClient {
     return this.readJob(this.http.link(current.job.urls.self, current.from), options.retries);
   }
 
-  /** Follows `urls.cancel`; the operation is idempotent, so a key makes its retries safe. */
+  /** Follows `urls.cancel`; the operation is idempotent (cancelling twice is a no-op), so it is retried like a read. */
   async cancel(current: FetchedJob): Promise<FetchedJob> {
     if (!current.job.urls.cancel) {
       throw new WesError('the service offers no cancel link for this job', { exitCode: ExitCode.ERROR, code: 'bad_response', origin: 'jobs' });
     }
     const url = this.http.link(current.job.urls.cancel, current.from);
-    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url, idempotencyKey: randomUUID() });
+    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url, resend: 'replay' });
     return { job: checkJob(res), from: res.url };
   }
 
@@ -111,9 +115,12 @@ export class JobsClient {
     await this.http.buffer({ family: 'jobs', method: 'DELETE', url: `/api/v2/assets/${segment(id)}` });
   }
 
-  /** Creates an asset over a blob the service already holds; throws ApiError `blob_not_found` when it holds none. */
-  async assetFromHash(request: AssetFromHashRequest, idempotencyKey: string): Promise<FetchedAsset> {
-    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url: '/api/v2/assets/from-hash', json: request, idempotencyKey });
+  /**
+   * Creates an asset over a blob the service already holds; throws ApiError `blob_not_found` when it
+   * holds none. It takes no key: sent twice it makes two records over the same bytes, which is harmless.
+   */
+  async assetFromHash(request: AssetFromHashRequest): Promise<FetchedAsset> {
+    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url: '/api/v2/assets/from-hash', json: request, resend: 'replay' });
     return { asset: checkAsset(res), from: res.url };
   }
 
@@ -125,6 +132,8 @@ export class JobsClient {
       { name: 'content_type', value: request.contentType },
       { name: 'file_path', value: request.filePath },
       ...(request.expectedHash ? [{ name: 'expected_hash', value: request.expectedHash }] : []),
+      ...(request.tags ?? []).map((tag) => ({ name: 'tags', value: tag })),
+      ...(request.expiresIn !== undefined ? [{ name: 'expires_in', value: String(request.expiresIn) }] : []),
       { name: 'file', path: request.path, filename: request.filePath, contentType: request.contentType },
     ], request.onProgress);
     const res = await this.http.json<unknown>({
@@ -138,14 +147,17 @@ export class JobsClient {
     return { asset: checkAsset(res), from: res.url };
   }
 
-  /** The bytes of an asset: its content route answers with a redirect to a signed URL. */
+  /**
+   * The bytes of an asset through its content route: served directly (200, or 206 for a Range) where
+   * the server stores them itself, else a redirect to a signed URL, followed without the credential.
+   */
   async assetContent(id: string, offset = 0): Promise<HttpResponse<ChunkedBody>> {
     return this.http.redirectToSignedChunks({ family: 'jobs', url: `/api/v2/assets/${segment(id)}/content` }, rangeHeader(offset));
   }
 
-  /** A signed URL (output or asset `url`), fetched with no credential. */
-  async signed(url: URL, offset = 0): Promise<HttpResponse<ChunkedBody>> {
-    return this.http.signedChunks(url, rangeHeader(offset));
+  /** A content link (output or asset `url`): the credential only on the job API's own origin (see HttpClient.contentChunks). */
+  async content(url: URL, offset = 0): Promise<HttpResponse<ChunkedBody>> {
+    return this.http.contentChunks(url, rangeHeader(offset));
   }
 
   private async readJob(url: string | URL, retries?: number): Promise<FetchedJob> {

@@ -14,7 +14,7 @@ import { sanitizeLine } from '../../render/sanitize.js';
 import { shellWord } from '../../render/shell-word.js';
 import { withoutPassword } from '../../config/keys.js';
 import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
-import { AssetPlacer } from '../../clients/jobs/assets.js';
+import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
 import type { Endpoint, EndpointStats } from '../../clients/jobs/batch-endpoints.js';
 import { resultExitCode, runBatch, type BatchItem, type BatchResult } from '../../clients/jobs/batch-run.js';
 import { isTerminal, type SubmitRequest } from '../../protocol/jobs.js';
@@ -151,9 +151,10 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
   let historyUrl: string | undefined;
   const build = (line: BatchLine) => async (endpoint: Endpoint): Promise<SubmitRequest> => {
     const placer = placers.get(endpoint)!;
-    const workflow = await applyAssignments(line.workflow, line.assignments, async (path) => {
-      if (endpoint.spec.engine) throw new UsageError(`--set …=@${path}: ${endpoint.name} is a self-hosted engine, which takes no job API uploads`, 'upload the file there with `wes legacy upload` and set its name instead');
-      return (await placer.place(path)).asset.id;
+    const workflow = await applyAssignments(line.workflow, line.assignments, async (input) => {
+      const named = input.kind === 'file' ? `@${input.path}` : `asset:${input.id}`;
+      if (endpoint.spec.engine) throw new UsageError(`--set …=${named}: ${endpoint.name} is a self-hosted engine, which takes no job API assets`, 'upload the file there with `wes legacy upload` and set its name instead');
+      return (await referenceFor(placer, input)).reference;
     });
     const partnerKey = endpoint.spec.partnerKey;
     return partnerKey ? { workflow, extra_data: { api_key_service_org: partnerKey } } : { workflow };

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
 import { noOptions, typedCommand } from '../typed-options.js';
-import { jobsCancelOptions, jobsCancelRules, jobsDownloadOptions, jobsListOptions, jobsSubmitOptions, jobsSubmitRules, jobsWatchOptions, jobsWatchRules } from './options.js';
+import { jobsCancelOptions, jobsCancelRules, jobsDownloadOptions, jobsFindOptions, jobsListOptions, jobsSubmitOptions, jobsSubmitRules, jobsWatchOptions, jobsWatchRules } from './options.js';
 
 export function registerJobs(program: Command, action: ActionFactory): void {
   const jobs = program
@@ -47,6 +47,18 @@ Examples:
   $ wes jobs list --status failed --limit 5
   $ wes jobs list --json --jq '.[].id'
 Then: wes jobs watch @last, wes jobs download @2 out/`);
+
+  const find = jobs
+    .command('find')
+    .description('Find the job a submit made by its Idempotency-Key (after a submit in doubt, exit 11)');
+  typedCommand(find, jobsFindOptions(), action, () => import('./find.js'))
+    .addHelpText('after', `
+Every submit carries its key in the job's metadata label; the server's job list is searched for it
+(servers without a job list cannot be searched). Exit 0 found, 5 not found.
+
+Examples:
+  $ wes jobs find --key 3f0c9a52-6d1e-4b7a-9f00-1c2d3e4f5a6b
+  $ wes jobs find --key "$KEY" --json | jq -r .status`);
 
   typedCommand(jobs.command('get <id>'), noOptions(), action, () => import('./get.js'))
     .description('Show a job: status, progress, timings, metrics, outputs and error (--verbose adds the traceback)')

@@ -14,6 +14,7 @@ const DEFAULT_LIMIT = 20;
 
 export async function run(f: Factory, _args: string[], opts: JobsListOptions): Promise<number> {
   const limit = opts.limit ?? DEFAULT_LIMIT;
+  if (opts.remote && (await (await import('./list-remote.js')).listRemote(f, opts, limit, age))) return 0;
   const status = opts.status;
   const history = jobHistory(f);
   if (opts.refresh) await refresh(f, history.entries().filter((e) => !isTerminal(e.status) && e.status !== GONE));

@@ -4,11 +4,12 @@
 // usage error before anything is read or sent.
 import { sameFile } from '../../files/same-file.js';
 import { existingFileOptions, existingFileRules, idempotencyKey, type ExistingFileOptions } from '../option-values.js';
-import { choice, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { checked, choice, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { intervalOption } from '../poll-interval.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
 import { MAX_CONCURRENCY, parseVia, type ViaTarget } from './via-target.js';
 import { checkSetSyntax } from './set-syntax.js';
+import { labelProblem } from '../../clients/jobs/label.js';
 
 /** How a waiting command follows its job. */
 export interface FollowFlags {
@@ -41,6 +42,7 @@ const downloadRules = <O extends DownloadFlags>(): Array<OptionsRule<O>> => exis
 export interface JobsSubmitOptions extends ConvertOptions, FollowFlags, DownloadFlags {
   set?: string[];
   idempotencyKey?: string;
+  label?: string;
   wait?: boolean;
   batch?: string;
   concurrency?: number;
@@ -63,7 +65,8 @@ export const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
   return {
     ...convert,
     set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', checkSetSyntax),
-    idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)', idempotencyKey).conflicts('batch'),
+    idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (single use; default: a new random one); a key used before finds the job it made', idempotencyKey).conflicts('batch'),
+    label: valueOption('--label <text>', 'a label of your own, kept with the job in its metadata (beside wes\'s own, which names the key)', checked(labelProblem)),
     wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
     batch: valueOption('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order', nonEmpty).implies({ wait: true }),
     concurrency: valueOption('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)', wholeNumberIn(1, MAX_CONCURRENCY)),
@@ -130,13 +133,23 @@ export const LISTED_STATUSES = ['queued', 'running', 'canceling', 'succeeded', '
 export type ListedStatus = (typeof LISTED_STATUSES)[number];
 
 export interface JobsListOptions {
+  remote?: boolean;
   refresh?: boolean;
   status?: ListedStatus;
   limit?: number;
 }
 
 export const jobsListOptions = (): OptionsDeclaration<JobsListOptions> => ({
+  remote: flag('--remote', 'list the server\'s own jobs (GET /api/v2/jobs, where the server has a list) instead of this machine\'s history').conflicts('refresh'),
   refresh: flag('--refresh', 'ask the service for the current status of the unfinished ones first'),
   status: choice('--status <status>', 'only jobs with this status', LISTED_STATUSES),
   limit: valueOption('--limit <n>', 'at most N jobs (default 20)', wholeNumberIn(1, 10_000)),
+});
+
+export interface JobsFindOptions {
+  key: string;
+}
+
+export const jobsFindOptions = (): OptionsDeclaration<JobsFindOptions> => ({
+  key: valueOption('--key <key>', 'the Idempotency-Key the submit was sent with (an in-doubt error names it)', idempotencyKey).makeOptionMandatory(),
 });
