@@ -4,13 +4,13 @@
 // latest progress and the most recent preview; the end after a terminal status.
 import { describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
-import { getJson, imageWorkflow, postJson, readEventStream, submitJob, useDevServer, v2Auth, waitForJob, type Json } from '../helpers/dev-server.js';
+import { getJson, imageWorkflow, postJson, readEventStream, serverUrl, submitJob, useDevServer, v2Auth, waitForJob, type Json } from '../helpers/dev-server.js';
 
 const PREVIEW_FIELDS = ['content_type', 'data_base64', 'node_id'];
 const PROGRESS_REQUIRED = ['nodes_done', 'nodes_total', 'value'];
 
 function openStream(server: DevServerHandle, job: Json): Promise<Response> {
-  return fetch(`${server.url}${job.urls.events}`, { headers: v2Auth(server) });
+  return fetch(serverUrl(server, job.urls.events), { headers: v2Auth(server) });
 }
 
 /** Polls until the running job has shown at least `step` sampler steps. */
@@ -102,12 +102,12 @@ describe('job API v2 event stream, as published (cloud)', () => {
 describe('job API v2 event stream on the self-hosted deployment (the reference server)', () => {
   const ctx = useDevServer({ deployment: 'self-hosted', stepMs: 5 });
 
-  it('names queue_position only while queued, as the reference server does', async () => {
+  it('names queue_position only while queued, counting the running job, as the reference server does', async () => {
     const first = (await submitJob(ctx.server, imageWorkflow({ steps: 20 }))).body;
     const second = (await submitJob(ctx.server, imageWorkflow({ steps: 1 }))).body;
     const { events } = await readEventStream(await openStream(ctx.server, second));
     const statuses = events.filter((e) => e.event === 'status').map((e) => e.data);
-    expect(statuses[0]).toEqual({ status: 'queued', queue_position: 0 });
+    expect(statuses[0]).toEqual({ status: 'queued', queue_position: 1 });
     expect(statuses.slice(1)).toEqual([{ status: 'running' }, { status: 'succeeded' }]);
     await waitForJob(ctx.server, first.urls.self, ['succeeded']);
   });

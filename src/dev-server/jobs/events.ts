@@ -10,11 +10,13 @@ import { outputJson } from './view.js';
 
 /**
  * The `status` payload. The reference self-hosted server names `queue_position` only while the
- * job is queued; the hosted deployments always carry it (null when not queued).
+ * job is queued, counting the running job (the next in line is 1), as on its polled job; the
+ * hosted deployments always carry it (null when not queued, 0 for the next in line).
  */
 export function statusEvent(ctx: RequestContext, job: EngineJob, position = ctx.state.engine.queuePosition(job.id)): StatusEvent {
-  if (ctx.state.options.deployment === 'self-hosted' && job.status !== 'queued') return { status: job.status };
-  return { status: job.status, queue_position: job.status === 'queued' ? position : null };
+  if (ctx.state.options.deployment !== 'self-hosted') return { status: job.status, queue_position: job.status === 'queued' ? position : null };
+  if (job.status !== 'queued' || position === null) return { status: job.status };
+  return { status: job.status, queue_position: position + 1 };
 }
 
 function previewEvent(preview: NonNullable<EngineJob['latestPreview']>): PreviewEvent {
