@@ -56,9 +56,9 @@ export class JobsClient {
    * `GET /api/v2/jobs`: the server's own list, newest first (the reference self-hosted server's;
    * a server without it answers 404 or 501, thrown as the ApiError it is).
    */
-  async list(query: { status?: string; limit?: number } = {}): Promise<{ list: JobList; from: URL }> {
+  async list(query: { status?: string; limit?: number } = {}): Promise<{ list: JobList; from: URL; serverDate?: string }> {
     const res = await this.http.json<unknown>({ family: 'jobs', url: '/api/v2/jobs', query });
-    return { list: checkJobList(res), from: res.url };
+    return { list: checkJobList(res), from: res.url, serverDate: res.headers.date };
   }
 
   /** `GET /api/v2/jobs/{id}/workflow`: the graph behind a job, and which shape it is in. */

@@ -15,8 +15,13 @@ export type KeySearch =
   /** The server offers no job list (404, 405, 501), or reading it failed. */
   | { kind: 'no-list'; reason: string };
 
-/** A job made before the key was sent, by more than clocks disagree: the list reached back far enough. */
-const CLOCK_MARGIN_MS = 10 * 60 * 1000;
+/**
+ * How much earlier than the send (in the server's clock) the oldest listed job must have been made
+ * for the list to cover the send: the server's clock is read from the answer's Date header (whole
+ * seconds, plus the time of the exchange); without one, clocks may disagree by minutes.
+ */
+const SKEW_MARGIN_MS = 5_000;
+const NO_CLOCK_MARGIN_MS = 10 * 60 * 1000;
 const LIST_LIMIT = 100;
 
 function isListMissing(err: unknown): boolean {
@@ -30,22 +35,27 @@ function isListMissing(err: unknown): boolean {
  */
 export async function findJobByKey(client: JobsClient, key: string, sentAt?: number): Promise<KeySearch> {
   let read;
+  const asked = Date.now();
   try {
     read = await client.list({ limit: LIST_LIMIT });
   } catch (err) {
     if (isListMissing(err)) return { kind: 'no-list', reason: 'this server offers no job list to search' };
     return { kind: 'no-list', reason: `reading the job list failed: ${(err as Error).message}` };
   }
-  const { list, from } = read;
+  const { list, from, serverDate } = read;
   const job = list.jobs.find((j) => keyOfLabel(j.metadata) === key);
   if (job) return { kind: 'found', job: { job, from } };
-  return { kind: 'absent', proven: !list.truncated || reachesBack(list.jobs, sentAt), searched: list.jobs.length };
+  const serverNow = Date.parse(serverDate ?? '');
+  // The send's time in the server's clock (what created_at is written in), and how sure that is.
+  const clock = Number.isFinite(serverNow) && sentAt !== undefined ? { sentAt: sentAt + (serverNow - asked), margin: SKEW_MARGIN_MS + (Date.now() - asked) } : { sentAt, margin: NO_CLOCK_MARGIN_MS };
+  return { kind: 'absent', proven: !list.truncated || reachesBack(list.jobs, clock.sentAt, clock.margin), searched: list.jobs.length };
 }
 
-function reachesBack(jobs: Job[], sentAt: number | undefined): boolean {
+/** Whether the oldest job listed was made before `sentAt`, by more than `margin`: the list covers the send. */
+function reachesBack(jobs: Job[], sentAt: number | undefined, margin: number): boolean {
   if (sentAt === undefined || jobs.length === 0) return false;
   const oldest = Math.min(...jobs.map((j) => Date.parse(j.created_at)).filter(Number.isFinite));
-  return Number.isFinite(oldest) && oldest < sentAt - CLOCK_MARGIN_MS;
+  return Number.isFinite(oldest) && oldest < sentAt - margin;
 }
 
 /** Pauses between searches for a job that may still be in the making (after a 5xx). */

@@ -48,6 +48,8 @@ export interface JobsSubmitOptions extends ConvertOptions, FollowFlags, Download
   concurrency?: number;
   results?: string;
   resume?: string;
+  resubmitInDoubt?: boolean;
+  retryFailed?: boolean;
   via?: ViaTarget[];
 }
 
@@ -71,7 +73,9 @@ export const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
     batch: valueOption('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order', nonEmpty).implies({ wait: true }),
     concurrency: valueOption('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)', wholeNumberIn(1, MAX_CONCURRENCY)),
     results: valueOption('--results <file>', 'with --batch: write the results to FILE instead of stdout (journaled in FILE.journal while running)', nonEmpty),
-    resume: valueOption('--resume <results.jsonl>', 'with --batch: skip the lines an earlier run (or its journal, after a crash) shows succeeded', nonEmpty),
+    resume: valueOption('--resume <results.jsonl>', 'with --batch: go on from an earlier run (its results, or its journal after a crash): follow the jobs it made, look for the jobs of submits left without an answer, run the rest', nonEmpty),
+    resubmitInDoubt: flag('--resubmit-in-doubt', 'with --batch: send a line whose earlier submit may have made a job that cannot be found under a new key (it may then run twice)'),
+    retryFailed: flag('--retry-failed', 'with --resume: submit lines whose job failed, was canceled or expired again, as new jobs'),
     via: repeatableOption('--via <profile[:n]|url[,n]>', 'with --batch: spread the lines over this endpoint too, n in flight there (repeatable)', parseVia),
     ...follow,
     ...download,
@@ -89,6 +93,8 @@ export const jobsSubmitRules = (): Array<OptionsRule<JobsSubmitOptions>> => [
   needs('concurrency', 'batch'),
   needs('results', 'batch'),
   needs('resume', 'batch'),
+  needs('resubmitInDoubt', 'batch'),
+  needs('retryFailed', 'resume'),
   needs('via', 'batch'),
   needs('interval', 'wait', 'download', 'batch'),
   needs('events', 'wait', 'download', 'batch'),
