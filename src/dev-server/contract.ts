@@ -172,6 +172,8 @@ export interface EngineJob {
   } | null;
   metrics: Record<string, number | null>;
   logs: string[]; // lines the run printed
+  /** The most recent preview frame while the job runs (the event stream pushes it on connect); dropped once the job ends. */
+  latestPreview: { node: string; format: 'png' | 'jpeg'; bytes: Buffer } | null;
   deployment_id?: string;
   release_id?: string;
   /** how the job was submitted: v1 jobs use the v1 status names */

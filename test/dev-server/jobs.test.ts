@@ -4,7 +4,6 @@ import {
   getJson,
   imageWorkflow,
   postJson,
-  readEventStream,
   startFast,
   submitJob,
   useDevServer,
@@ -281,51 +280,6 @@ describe('job API v2: retention', () => {
     } finally {
       await server.close();
     }
-  });
-});
-
-describe('job API v2: event stream', () => {
-  const ctx = useDevServer({ stepMs: 10, keepaliveMs: 20 });
-
-  it('streams status, progress, previews, outputs and logs, then ends after the terminal status', async () => {
-    const job = (await submitJob(ctx.server, imageWorkflow({ steps: 4 }))).body;
-    const res = await fetch(`${ctx.server.url}${job.urls.events}`, { headers: v2Auth(ctx.server) });
-    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const { events, comments } = await readEventStream(res);
-    const names = new Set(events.map((e) => e.event));
-    for (const name of ['status', 'progress', 'preview', 'output', 'log']) expect(names).toContain(name);
-    expect(events[0]!.event).toBe('status');
-    const last = events[events.length - 1]!;
-    expect(last.event).toBe('status');
-    expect(last.data.status).toBe('succeeded');
-    const preview = events.find((e) => e.event === 'preview')!.data;
-    expect(Buffer.from(preview.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
-    const steps = events.filter((e) => e.event === 'progress' && e.data.current_node_class === 'Sample').map((e) => e.data.step);
-    expect(steps).toEqual(expect.arrayContaining([1, 2, 3, 4]));
-    expect(comments.filter((c) => c === 'keepalive').length).toBeGreaterThan(0);
-  });
-
-  it('sends a snapshot of a finished job and ends at once', async () => {
-    const job = (await submitJob(ctx.server, imageWorkflow({ steps: 1 }))).body;
-    const done = await waitForJob(ctx.server, job.urls.self, ['succeeded']);
-    const res = await fetch(`${ctx.server.url}${job.urls.events}`, { headers: v2Auth(ctx.server) });
-    const { events } = await readEventStream(res);
-    expect(events.map((e) => e.event)).toEqual(['status', 'progress', 'output']);
-    expect(events[0]!.data.status).toBe('succeeded');
-    expect(events[1]!.data).toEqual(done.progress);
-    expect(events[2]!.data.id).toBe(done.outputs[0].id);
-  });
-
-  it('ends the stream with canceled after a cancel', async () => {
-    const job = (await submitJob(ctx.server, imageWorkflow({ steps: 150 }))).body;
-    await waitForJob(ctx.server, job.urls.self, ['running']);
-    const res = await fetch(`${ctx.server.url}${job.urls.events}`, { headers: v2Auth(ctx.server) });
-    const reading = readEventStream(res);
-    await postJson(ctx.server, job.urls.cancel, {});
-    const { events } = await reading;
-    const statuses = events.filter((e) => e.event === 'status').map((e) => e.data.status);
-    expect(statuses).toContain('canceling');
-    expect(statuses[statuses.length - 1]).toBe('canceled');
   });
 });
 

@@ -96,8 +96,8 @@ export function bytesWorkflow(size: number, contentType = 'application/octet-str
   return { '1': { class_type: 'SaveBytes', inputs: { size_bytes: size, content_type: contentType } } };
 }
 
-/** Reads a whole server-sent-event stream into events (comments kept apart). */
-export async function readEventStream(res: Response): Promise<{ events: { event: string; data: Json }[]; comments: string[] }> {
+/** Reads a whole server-sent-event stream into events (comments kept apart, the raw text too). */
+export async function readEventStream(res: Response): Promise<{ events: { event: string; data: Json }[]; comments: string[]; raw: string }> {
   const text = await res.text();
   const events: { event: string; data: Json }[] = [];
   const comments: string[] = [];
@@ -112,5 +112,5 @@ export async function readEventStream(res: Response): Promise<{ events: { event:
     }
     if (data) events.push({ event, data: JSON.parse(data) as Json });
   }
-  return { events, comments };
+  return { events, comments, raw: text };
 }

@@ -148,6 +148,7 @@ export class DevEngine implements Engine {
       error: null,
       metrics: { queue_ms: null, execution_ms: null, output_bytes: null },
       logs: [],
+      latestPreview: null,
       via,
       ...(deploymentId !== undefined ? { deployment_id: deploymentId, release_id: this.state.options.releaseId } : {}),
     };
@@ -164,11 +165,13 @@ export class DevEngine implements Engine {
   // ---- running ---------------------------------------------------------------------------
 
   private emit(job: EngineJob, event: EngineEvent): void {
+    if (event.type === 'preview') job.latestPreview = { node: event.node, format: event.format, bytes: event.bytes };
     this.events.emit('job', job.id, event);
   }
 
   private setStatus(job: EngineJob, status: EngineStatus): void {
     job.status = status;
+    if (TERMINAL.has(status)) job.latestPreview = null;
     /** Every status change, for listeners that show the status (the v2 event stream). */
     this.events.emit('status', job.id, status);
   }
