@@ -31,11 +31,11 @@ export function withNotFoundHint(err: unknown, arg: string, id: string): unknown
   return err;
 }
 
-/** Resolves `arg`, reads `read(id)` with a 404 said well. */
-export async function readByRef<T>(f: Factory, arg: string, read: (id: string) => Promise<T>): Promise<T> {
+/** Resolves `arg` to a job id and reads `read(id)`, a 404 said well; the id comes back with the answer. */
+export async function readByRef<T>(f: Factory, arg: string, read: (id: string) => Promise<T>): Promise<{ id: string; value: T }> {
   const id = resolveJobRef(f, arg);
   try {
-    return await read(id);
+    return { id, value: await read(id) };
   } catch (err) {
     throw withNotFoundHint(err, arg, id);
   }
@@ -43,7 +43,7 @@ export async function readByRef<T>(f: Factory, arg: string, read: (id: string) =
 
 /** The job `arg` names, as the service has it now; its status recorded. */
 export async function readJob(f: Factory, client: JobsClient, arg: string): Promise<FetchedJob> {
-  const first = await readByRef(f, arg, (id) => client.get(id));
+  const { value: first } = await readByRef(f, arg, (id) => client.get(id));
   const job = await settleExpired(first, () => client.refresh(first), f.signal);
   recordStatus(f, job.job);
   return job;

@@ -14,7 +14,7 @@ import { applyAssignments, parseSet } from './set-inputs.js';
 import { followAndReport, type WatchJobOptions } from './watch-job.js';
 import { withIdempotencyKey } from '../in-doubt.js';
 import { recordSubmitted } from './history.js';
-import type { JobsSubmitOptions } from './options.js';
+import type { SubmitFlags } from './options.js';
 
 /** A workflow ready to send, and what to call it. */
 export interface PreparedWorkflow {
@@ -25,9 +25,6 @@ export interface PreparedWorkflow {
   /** The command that sent it, without its --set flags (repeated in an in-doubt message). */
   command: string[];
 }
-
-/** The flags of a submit that act once the workflow is read. */
-export type SubmitFlags = Pick<JobsSubmitOptions, 'set' | 'idempotencyKey' | 'wait'>;
 
 /** Submits `prepared` with the --set inputs applied; follows it with --wait (the follow targets are already checked). */
 export async function submitWorkflow(f: Factory, prepared: PreparedWorkflow, opts: SubmitFlags, follow: WatchJobOptions): Promise<number> {
