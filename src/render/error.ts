@@ -43,7 +43,7 @@ export function nodeErrorRows(nodeErrors: unknown): string[][] {
   };
   for (const [node, entry] of Object.entries(nodeErrors)) {
     if (Array.isArray(entry)) {
-      if (entry.length === 0) row(node, []);
+      if (entry.length === 0) row(node, ['', '', '', '']);
       for (const p of entry) problem(node, '', p);
       continue;
     }

@@ -4,11 +4,12 @@
 // at once (a terminal `status` too: the verdict is always a read of the job, since the stream may
 // say `expired` for a job that succeeded); and its `progress` snapshots are the live progress,
 // merged into the snapshots yielded between polls. A polled job may carry no progress while it
-// runs (`null`, or the reference server's constant {value 0, nodes 0/0}), so a poll replaces the
-// stream's progress only when its own progress changed since the previous poll: the newest news
-// wins, and a poll that knows nothing new never overwrites a newer stream snapshot. Progress is
-// shown as it comes, never forced to grow (the reference server's value can go down when a node
-// starts). A 429 or 503 from a poll backs off (Retry-After first) instead of ending the watch.
+// runs (`null`, or the reference server's constant {value 0, nodes 0/0}), so while the stream
+// sends progress, polls never overwrite it; without one (none offered, refused, or over), a
+// poll's progress is shown when it changed since the previous poll, so the stream's last snapshot
+// stays until a poll knows something new. Progress is shown as it comes, never forced to grow
+// (the reference server's value can go down when a node starts). A 429 or 503 from a poll backs
+// off (Retry-After first) instead of ending the watch.
 import { ApiError } from '../../errors.js';
 import { backoffDelay } from '../../http/retry.js';
 import type { FetchedJob, JobsClient } from './client.js';
@@ -50,26 +51,32 @@ export function changeKey(job: Job): string {
   return JSON.stringify({ ...job, outputs: job.outputs.map(({ url: _url, url_expires_at: _expires, ...rest }) => rest) });
 }
 
-/** The progress to show: the newest news from polls and stream, for a job still under way. */
+/** The progress to show, for a job still under way: the stream's while it sends some, else the newest news. */
 class LiveProgress {
   private lastPolled: string;
   private latest: JobProgress | null;
+  private streaming = false;
 
   constructor(start: Job) {
     this.lastPolled = JSON.stringify(start.progress ?? null);
     this.latest = start.progress ?? null;
   }
 
-  /** A poll's progress is news only when it changed since the previous poll. */
+  /** A poll's progress is news only when it changed since the previous poll, and no stream sends progress. */
   polled(job: Job): void {
     const key = JSON.stringify(job.progress ?? null);
     if (key === this.lastPolled) return;
     this.lastPolled = key;
-    this.latest = job.progress ?? null;
+    if (!this.streaming) this.latest = job.progress ?? null;
   }
 
   streamed(progress: JobProgress): void {
+    this.streaming = true;
     this.latest = progress;
+  }
+
+  streamOver(): void {
+    this.streaming = false;
   }
 
   /** The polled job with the live progress in it; a terminal job as the service sent it. */
@@ -105,6 +112,7 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
       preview: (frame) => options.onPreview?.(frame),
       other: (name) => wakes(name) && waker.wantRead(),
     }, { debug, say: options.notice ?? debug });
+    void listener.done.then(() => live.streamOver());
   };
   if (options.firstReadMs === undefined) listen();
   let readAt = Date.now() + (options.firstReadMs ?? options.intervalMs);
