@@ -26,7 +26,11 @@ export interface FollowJobOptions {
   openEvents?: OpenClient;
   /** Shortest gap between two reads woken by events, and between two snapshots of live progress. */
   minGapMs?: number;
-  /** The events that may wake a read (default: status, output and unknown events; progress while queued). */
+  /**
+   * The events the follow reacts to (default: all): `status`, `output` and unknown ones wake a
+   * read; `progress` makes a new snapshot (and wakes a read while the job reads as queued). A
+   * caller that needs no live progress (a batch) leaves `progress` out and pays nothing for it.
+   */
   wakeOn?: (event: string) => boolean;
   /**
    * A first read this long after the start, before the event stream is opened: a quick job is
@@ -104,10 +108,11 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
     listener = listenToJob(options.openEvents, polled, {
       status: () => wakes('status') && waker.wantRead(),
       progress: (progress) => {
+        if (!wakes('progress')) return;
         live.streamed(progress);
         waker.wantShow();
         // A stream may say nothing when a queued job starts: its progress is the sign.
-        if (polled.job.status === 'queued' && wakes('progress')) waker.wantRead();
+        if (polled.job.status === 'queued') waker.wantRead();
       },
       preview: (frame) => options.onPreview?.(frame),
       other: (name) => wakes(name) && waker.wantRead(),
