@@ -16,6 +16,8 @@ export interface FakeJob {
   events?: (res: ServerResponse, job: FakeJob, req: IncomingMessage) => Promise<void> | void;
   workflow?: { workflow: unknown; format: string } | string;
   logs?: (res: ServerResponse) => void;
+  /** The answer to a cancel (default: the job becomes `canceling`). */
+  onCancel?: (job: FakeJob) => JobJson;
 }
 
 export interface FakeJobApi {
@@ -99,6 +101,7 @@ export function useFakeJobApi(): () => FakeJobApi {
           if (!job.logs) return json(res, 404, { error: { code: 'not_found', message: 'no logs route' } });
           return job.logs(res);
         case 'cancel':
+          if (job.onCancel) return json(res, 200, job.onCancel(job));
           job.state = { ...job.state, status: 'canceling' };
           return json(res, 200, job.state);
       }

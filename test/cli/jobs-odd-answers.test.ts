@@ -105,3 +105,16 @@ describe('odd but real job answers', () => {
     }
   });
 });
+
+describe('a cancel that does not take', () => {
+  const api = useFakeJobApi();
+
+  it('cancel --wait follows the job and says the cancel did not take when it succeeds anyway (the reference server in front of an engine without the route)', async () => {
+    const running = jobJson('uncancelable', 'running');
+    api().add({ state: { ...running, status: 'succeeded' }, reads: [running, running, running], onCancel: () => ({ ...running, status: 'canceling' }) });
+    const res = await runWes(['jobs', 'cancel', 'uncancelable', '--wait', '--interval', '0.05', '--no-events'], { env: { WES_BASE_URL: api().url } });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('asked to cancel job uncancelable (status now canceling)');
+    expect(res.stderr).toContain('note: the cancel did not take effect: job uncancelable ran to the end and succeeded');
+  });
+});

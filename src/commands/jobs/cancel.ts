@@ -24,7 +24,7 @@ export async function run(f: Factory, args: string[], opts: JobsCancelOptions): 
   const after = await client.cancel(current);
   recordStatus(f, after.job);
   io.info(sanitizeLine(`✓ asked to cancel job ${after.job.id} (status now ${after.job.status})`));
-  if (opts.wait) return followAndReport(f, client, after, { ...follow, canceledExit: ExitCode.OK, resumeVerb: ['cancel', '--wait'] });
+  if (opts.wait) return followAndReport(f, client, after, { ...follow, canceledExit: ExitCode.OK, resumeVerb: ['cancel', '--wait'], afterCancel: true });
   if (io.json) io.printJson(after.job);
   return 0;
 }

@@ -36,6 +36,8 @@ export interface WatchJobOptions {
   resumeFlags: string[];
   /** The verb that resumes (default `watch`; `cancel --wait` resumes as itself). */
   resumeVerb?: string[];
+  /** Following a job asked to cancel: an end other than `canceled` is said (the cancel did not take). */
+  afterCancel?: boolean;
 }
 
 const CANCEL_DEADLINE_MS = 15_000;
@@ -124,6 +126,7 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
       for (const hint of details.hints) io.info(hint);
     }
   }
+  if (options.afterCancel && job.status !== 'canceled') io.notice(sanitizeLine(`note: the cancel did not take effect: job ${job.id} ${job.status === 'succeeded' ? 'ran to the end and succeeded' : `ended ${job.status}`}`));
   const code = exitCodeFor(job.status, options.canceledExit);
   if (options.download !== undefined) {
     if (job.status === 'succeeded') await saveOutputs(f, client, last, options.download, { toStdout: !io.json, existing: options.existing });
