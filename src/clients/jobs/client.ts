@@ -7,7 +7,8 @@ import type { HttpClient, HttpResponse } from '../../http/client.js';
 import type { ChunkedBody } from '../../http/chunked-body.js';
 import { segment } from '../../http/links.js';
 import { ExitCode, WesError } from '../../errors.js';
-import { checkAsset, checkJob, checkJobList, checkJobWorkflow } from './check.js';
+import { badResponse, checkAsset, checkJob, checkJobList, checkJobWorkflow } from './check.js';
+import { parseJsonExact } from '../../util/exact-json.js';
 import type { AssetFromHashRequest, AssetRecord, Job, JobList, JobWorkflowResponse, SubmitRequest } from '../../protocol/jobs.js';
 
 /** A Job with the URL that answered it: host-relative links in it resolve against that origin. */
@@ -36,8 +37,8 @@ export interface UploadRequest {
   onProgress?: (sent: number) => void;
 }
 
-/** What a logs link answered: the text as a stream, or nothing (204). */
-export type LogsAnswer = { kind: 'text'; body: Readable } | { kind: 'empty' };
+/** What a logs link answered: the body as a stream (plain text, or the JSON log object), or nothing (204). */
+export type LogsAnswer = { kind: 'text'; body: Readable; contentType: string; contentLength?: string; origin: string } | { kind: 'empty' };
 
 export class JobsClient {
   constructor(readonly http: HttpClient) {}
@@ -63,8 +64,15 @@ export class JobsClient {
 
   /** `GET /api/v2/jobs/{id}/workflow`: the graph behind a job, and which shape it is in. */
   async workflow(id: string): Promise<JobWorkflowResponse> {
-    const res = await this.http.json<unknown>({ family: 'jobs', url: `/api/v2/jobs/${segment(id)}/workflow` });
-    return checkJobWorkflow(res);
+    // Read with numbers exact: a seed past 2^53 must come back as it ran (`jobs rerun` sends it again).
+    const res = await this.http.buffer({ family: 'jobs', url: `/api/v2/jobs/${segment(id)}/workflow`, headers: { accept: 'application/json' } });
+    let body: unknown;
+    try {
+      body = parseJsonExact(res.body.toString('utf8'));
+    } catch {
+      throw badResponse('the workflow answer is not valid JSON', res);
+    }
+    return checkJobWorkflow({ ...res, body });
   }
 
   /** Re-reads a job through its own `urls.self`. */
@@ -91,12 +99,12 @@ export class JobsClient {
   /** Follows `urls.logs`; the caller checks that the job has one. */
   async logs(current: FetchedJob, logsLink: string): Promise<LogsAnswer> {
     const url = this.http.link(logsLink, current.from);
-    const res = await this.http.stream({ family: 'jobs', url, headers: { accept: 'text/plain' }, accept: [204] });
+    const res = await this.http.stream({ family: 'jobs', url, headers: { accept: 'application/json, text/plain;q=0.9' }, accept: [204] });
     if (res.status === 204) {
       res.body.resume?.();
       return { kind: 'empty' };
     }
-    return { kind: 'text', body: res.body };
+    return { kind: 'text', body: res.body, contentType: res.headers['content-type'] ?? '', contentLength: res.headers['content-length'], origin: res.url.origin };
   }
 
   async getAsset(id: string): Promise<FetchedAsset> {

@@ -223,6 +223,7 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
       onSetAside: (endpoint, reason) => progress.note(sanitizeLine(`${endpoint.name} set aside after repeated failures (${reason}); its lines go to the others`)),
       onResult: (result, item) => {
         record(result, item.ordinal);
+        if (result.job_id !== null) history.recordStatus({ id: result.job_id, status: result.status });
         progress.finished(result, resultExitCode(result) === ExitCode.OK);
       },
     });

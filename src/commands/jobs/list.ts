@@ -4,6 +4,7 @@ import type { Factory } from '../../factory.js';
 import { ApiError } from '../../errors.js';
 import type { HistoryEntry } from '../../config/history.js';
 import { JobsClient } from '../../clients/jobs/client.js';
+import { settleExpired } from '../../clients/jobs/expired-race.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
 import { jobHistory } from './history.js';
@@ -46,7 +47,8 @@ async function refresh(f: Factory, unfinished: HistoryEntry[]): Promise<void> {
   const worker = async () => {
     for (let e = queue.shift(); e; e = queue.shift()) {
       try {
-        const { job } = await client.get(e.id);
+        const first = await client.get(e.id);
+        const { job } = await settleExpired(first, () => client.refresh(first), f.signal);
         history.recordStatus(job.id, job.status);
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) history.recordStatus(e.id, GONE);

@@ -24,26 +24,37 @@ export interface DownloadFlags extends ExistingFileOptions {
   download?: string;
 }
 
-const followDeclaration = (): OptionsDeclaration<FollowFlags> => ({
+export const followDeclaration = (): OptionsDeclaration<FollowFlags> => ({
   interval: intervalOption('seconds between polls of the job (default 1)'),
   events: flag('--no-events', 'poll only; do not listen on the job\'s event stream'),
   cancelOnInterrupt: flag('--cancel-on-interrupt', 'on Ctrl-C, cancel the job before exiting (default: leave it running)'),
 });
 
 /** --download DIR, with what to do about files already there. */
-const downloadDeclaration = (): OptionsDeclaration<DownloadFlags> => ({
+export const downloadDeclaration = (): OptionsDeclaration<DownloadFlags> => ({
   download: valueOption('--download <dir>', 'when the job succeeds, save its outputs into DIR', nonEmpty),
   ...existingFileOptions(),
 });
 
 /** --clobber and --skip-existing are about the files --download saves. */
-const downloadRules = <O extends DownloadFlags>(): Array<OptionsRule<O>> => existingFileRules<O>('download');
+export const downloadRules = <O extends DownloadFlags>(): Array<OptionsRule<O>> => existingFileRules<O>('download');
 
-export interface JobsSubmitOptions extends ConvertOptions, FollowFlags, DownloadFlags {
+/** The flags of one workflow's submit that act once the workflow is read (`jobs submit`, `jobs rerun`). */
+export interface SubmitFlags {
   set?: string[];
   idempotencyKey?: string;
   label?: string;
   wait?: boolean;
+}
+
+export const submitFlagsDeclaration = (): OptionsDeclaration<SubmitFlags> => ({
+  set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file, asset:ID names an asset (repeatable)', checkSetSyntax),
+  idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (single use; default: a new random one); a key used before finds the job it made', idempotencyKey),
+  label: valueOption('--label <text>', 'a label of your own, kept with the job in its metadata (beside wes\'s own, which names the key)', checked(labelProblem)),
+  wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
+});
+
+export interface JobsSubmitOptions extends ConvertOptions, FollowFlags, DownloadFlags, SubmitFlags {
   batch?: string;
   concurrency?: number;
   results?: string;
@@ -61,15 +72,14 @@ export const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
   const follow = followDeclaration();
   const convert = convertDeclaration();
   const download = downloadDeclaration();
+  const submit = submitFlagsDeclaration();
   convert.convert.conflicts('batch');
   follow.cancelOnInterrupt.conflicts('batch');
+  submit.idempotencyKey.conflicts('batch');
   download.download.implies({ wait: true });
   return {
     ...convert,
-    set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', checkSetSyntax),
-    idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (single use; default: a new random one); a key used before finds the job it made', idempotencyKey).conflicts('batch'),
-    label: valueOption('--label <text>', 'a label of your own, kept with the job in its metadata (beside wes\'s own, which names the key)', checked(labelProblem)),
-    wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
+    ...submit,
     batch: valueOption('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order', nonEmpty).implies({ wait: true }),
     concurrency: valueOption('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)', wholeNumberIn(1, MAX_CONCURRENCY)),
     results: valueOption('--results <file>', 'with --batch: write the results to FILE instead of stdout (journaled in FILE.journal while running)', nonEmpty),
