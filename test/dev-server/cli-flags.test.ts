@@ -22,7 +22,7 @@ async function whileRunning(args: string[], probe: (stderr: string) => Promise<v
     });
   };
   const res = await runWes(['dev-server', '--port', '0', '--quiet-log', ...args], { onSpawn });
-  return { code: res.code, stderr: res.stderr, probed };
+  return { code: res.code ?? -1, stderr: res.stderr, probed };
 }
 
 describe('wes dev-server --jobs-port and --job-list', () => {
