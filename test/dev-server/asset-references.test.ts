@@ -44,6 +44,16 @@ for (const deployment of ['cloud', 'self-hosted'] as const) {
       expect(copy.equals(original)).toBe(true);
     });
 
+    it('takes a reference to an earlier job\'s output (outputs are assets)', async () => {
+      const first = await waitForJob(ctx.server, (await submitJob(ctx.server, loadImage(assetReference((await uploadPng(`src-${deployment}.png`, 0x445566)) as { id: string }), 'first'))).body.urls.self, ['succeeded']);
+      const output = first.outputs[0];
+      const second = await submitJob(ctx.server, loadImage({ __type: 'core/ASSET', info: { id: output.id } }, 'second'));
+      expect(second.status).toBe(201);
+      const done = await waitForJob(ctx.server, second.body.urls.self, ['succeeded']);
+      const bytes = async (url: string) => Buffer.from(await (await fetch(new URL(url, ctx.server.url))).arrayBuffer());
+      expect((await bytes(done.outputs[0].url)).equals(await bytes(output.url))).toBe(true);
+    });
+
     it('refuses an unknown or malformed reference with 422 missing_asset naming the node and input', async () => {
       const cases: unknown[] = [
         { __type: 'core/ASSET', info: { id: '00000000-0000-0000-0000-000000000000' } },
