@@ -143,7 +143,7 @@ describe('job API v2 assets, as published (cloud)', () => {
   it('refuses to delete an asset a queued or running job reads (409 asset_in_use), and a job output', async () => {
     const png = encodePng(solidImage(4, 4, 0x112233));
     const asset = (await upload(png, { file_path: `held-${Math.random()}.png`, content_type: 'image/png' })).body;
-    const blocker = (await submitJob(ctx.server, imageWorkflow({ steps: 30 }))).body;
+    const blocker = (await submitJob(ctx.server, imageWorkflow({ steps: 150 }))).body;
     const reader = await submitJob(ctx.server, {
       '1': { class_type: 'LoadImage', inputs: { image: assetReference(asset as { id: string }) } },
       '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'held' } },

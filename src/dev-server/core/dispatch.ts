@@ -38,8 +38,9 @@ async function route(ctx: RequestContext, handlers: RouteHandler[]): Promise<voi
   const family = servingFamily(ctx.path);
   // Neither the engine's aiohttp server nor the reference job API server sends a request id: only
   // the models API served beside them (the hosted router's) does.
-  if (selfHosted && family !== 'models') ctx.res.removeHeader(REQUEST_ID_HEADER);
-  if (!listenerServes(ctx, family)) return sendNotFound(ctx);
+  const serves = listenerServes(ctx, family);
+  if (selfHosted && (family !== 'models' || !serves)) ctx.res.removeHeader(REQUEST_ID_HEADER);
+  if (!serves) return sendNotFound(ctx);
   if (family === 'jobs' && !isHealthCheck(ctx) && !checkCredential(ctx, 'jobs')) return;
   if (family === 'legacy' && ctx.path.startsWith('/api/') && !checkCredential(ctx, 'legacy')) return;
   for (const handler of handlers) {

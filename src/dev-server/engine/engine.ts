@@ -421,7 +421,7 @@ export class DevEngine implements Engine {
    */
   private findInputFile(name: string, inputAssets: Map<string, string>): StoredOutput | undefined {
     const named = inputAssets.get(name);
-    return (named !== undefined ? this.state.blobs.getAsset(named) : undefined) ?? this.state.blobs.findAssetByPath(name);
+    return (named !== undefined ? this.findAsset(named) : undefined) ?? this.state.blobs.findAssetByPath(name);
   }
 
   assetInUse(id: string): boolean {

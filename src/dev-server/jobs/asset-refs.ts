@@ -33,7 +33,7 @@ export function resolveAssetReferences(ctx: RequestContext, workflow: unknown): 
     const substituted: Record<string, unknown> = { ...inputs };
     for (const [name, value] of Object.entries(inputs)) {
       if (!claimsAssetReference(value)) continue;
-      const asset = isAssetReference(value) ? ctx.state.blobs.getAsset(value.info.id) : undefined;
+      const asset = isAssetReference(value) ? ctx.state.engine.findAsset(value.info.id) : undefined;
       if (!asset) {
         const reason = isAssetReference(value)
           ? { type: 'missing_asset', message: `Asset ${value.info.id} not found, or not yours`, details: name }
