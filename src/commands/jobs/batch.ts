@@ -36,7 +36,7 @@ import { applyAssignments } from './set-inputs.js';
 const DEFAULT_CONCURRENCY = 4;
 
 /** Which exit code wins when lines end differently: what concerns the whole batch first. */
-const SEVERITY = [ExitCode.TERMINATED, ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.CREDITS, ExitCode.TIMEOUT, ExitCode.ERROR, ExitCode.THROTTLED, ExitCode.USAGE, ExitCode.REFUSED, ExitCode.NOT_FOUND, ExitCode.FAILED, ExitCode.CANCELED];
+const SEVERITY = [ExitCode.TERMINATED, ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.CREDITS, ExitCode.TIMEOUT, ExitCode.ERROR, ExitCode.IN_DOUBT, ExitCode.THROTTLED, ExitCode.USAGE, ExitCode.REFUSED, ExitCode.NOT_FOUND, ExitCode.FAILED, ExitCode.CANCELED];
 
 export function worstExitCode(codes: number[]): number {
   const failing = codes.filter((c) => c !== ExitCode.OK);
