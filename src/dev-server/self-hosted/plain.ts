@@ -13,11 +13,12 @@ export function plainStatusText(status: number): string {
 }
 
 /**
- * aiohttp's answer to `status` without a handler of the engine's own. A 404 is the static route's:
- * empty for GET and HEAD, a plain-text 405 for any other method (the route takes only those two).
+ * aiohttp's answer to `status` without a handler. On the engine a 404 is its static route's: empty
+ * for GET and HEAD, a plain-text 405 for any other method (the route takes only those two). The
+ * reference job API server in front of it (the jobs listener) has no static route: its plain page.
  */
 export function sendPlainStatus(ctx: RequestContext, status: number, headers: Record<string, string> = {}): void {
-  if (status === 404) return sendUnrouted(ctx);
+  if (status === 404 && ctx.serves !== 'jobs') return sendUnrouted(ctx);
   sendPlainPage(ctx, status, headers);
 }
 

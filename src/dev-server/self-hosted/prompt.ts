@@ -99,7 +99,7 @@ export async function submitEnginePrompt(ctx: RequestContext): Promise<void> {
   if (typeof body.client_id === 'string') extra.client_id = body.client_id;
   let promptId: string;
   try {
-    promptId = ctx.state.engine.submit(graph, extra, 'v1', undefined, clientPromptId(ctx, body)).id;
+    promptId = ctx.state.engine.submit(graph, extra, 'v1', { promptId: clientPromptId(ctx, body) }).id;
   } catch (err) {
     if (err instanceof WorkflowRejected) return sendRefusal(ctx, graph, err);
     if (err instanceof SubmitRefused) return sendLegacyError(ctx, err.status, err.code, err.message);
