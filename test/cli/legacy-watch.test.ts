@@ -36,7 +36,7 @@ describe('wes legacy watch', () => {
     expect(messages.length).toBeGreaterThan(10);
     expect(messages.every((m) => m.data.prompt_id === ours)).toBe(true);
     expect(messages.map((m) => m.type)).toContain('execution_success');
-    expect(lines.find((l) => l.type === 'PREVIEW_IMAGE_WITH_METADATA')).toMatchObject({ node_id: expect.stringMatching(/^[23]$/), bytes: expect.any(Number) });
+    expect(lines.find((l) => l.type === 'PREVIEW_IMAGE_WITH_METADATA')).toMatchObject({ node_id: expect.stringMatching(/^[234]$/), bytes: expect.any(Number) }); // one of its samplers (a late start misses the first)
     // The other prompt was not cut short by ours ending (it started a moment later, so it may end
     // a moment later: on a loaded machine, several seconds).
     expect(['queued', 'running', 'succeeded']).toContain(kit.server.state.engine.get(theirs)?.status);
