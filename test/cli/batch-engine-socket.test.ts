@@ -15,15 +15,10 @@ import { engineJobs, quickWorkflow, resultsFile, writeBatch } from './batch-env.
 
 describe('jobs submit --batch on a self-hosted engine, by its WebSocket', () => {
   const dir = useTempDir();
-  const started: DevServerHandle[] = [];
-  afterAll(async () => {
-    await Promise.all(started.map((s) => s.close()));
-  });
-  async function server(options: Parameters<typeof startFast>[0]): Promise<DevServerHandle> {
-    const s = await startFast({ stepMs: 1, ...options });
-    started.push(s);
-    return s;
-  }
+  /** The servers of this file's tests (one-millisecond steps), all closed at its end. */
+  const servers: Array<Promise<DevServerHandle>> = [];
+  const server = (options: Parameters<typeof startFast>[0]) => servers[servers.push(startFast({ stepMs: 1, ...options })) - 1]!;
+  afterAll(async () => void (await Promise.all(servers.map(async (s) => (await s).close()))));
 
   for (const version of ENGINE_VERSIONS) {
     it(`ComfyUI ${version}: every line ends by the engine's messages to the batch's socket, none by the 30 s poll`, async () => {
