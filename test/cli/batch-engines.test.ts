@@ -29,7 +29,8 @@ describe('jobs submit --batch over a job API server and a self-hosted engine', (
     await Promise.all(started.map((s) => s.close()));
   });
   async function pair(stepMs = 2): Promise<[DevServerHandle, DevServerHandle]> {
-    const api = await startFast({ stepMs, slots: 3 });
+    // The job API server lists its jobs, so a line killed between its submit and the answer is found, not left in doubt.
+    const api = await startFast({ stepMs, slots: 3, jobList: true });
     const engine = await startFast({ deployment: 'self-hosted', engineOnly: true, stepMs, slots: 1 });
     started.push(api, engine);
     return [api, engine];
