@@ -105,6 +105,9 @@ export class ApiError extends WesError {
   }
 }
 
+/** Every way to give wes an API key, for hints where none was given. */
+export const HOW_TO_GIVE_A_KEY = 'log in with `wes auth login`, or give one with WES_API_KEY=KEY or --api-key KEY';
+
 export const READ_TIMEOUT_HINT = 'reads are retried automatically (--retries); on a slow network raise --read-timeout (WES_READ_TIMEOUT)';
 
 export class NetworkError extends WesError {

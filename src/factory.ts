@@ -4,7 +4,7 @@ import { HttpClient } from './http/client.js';
 import { IOStreams, type IOStreamsInit } from './render/io.js';
 import { NOTICE_FROM_MS, retryNotice } from './render/retry-notice.js';
 import { ProfileStore } from './config/store.js';
-import { resolveSettings, type GlobalFlags, type Settings } from './config/settings.js';
+import { resolveSettings, type GlobalFlags, type Settings, type SettingsUse } from './config/settings.js';
 import { UsageError } from './errors.js';
 import { MAX_ANSWER_ENV, parseMaxAnswer } from './http/answer-limit.js';
 import { readBlake3SettingFrom } from './util/blake3-setting.js';
@@ -29,6 +29,8 @@ export interface FactoryInit extends Pick<IOStreamsInit, 'stdin' | 'stdout' | 's
   globals: GlobalOptions;
   /** Aborted on Ctrl-C (reason InterruptedError) or at the --timeout deadline (TimeoutError). */
   signal: AbortSignal;
+  /** What the command allows of the configured settings (a command module's `settingsUse`). */
+  settingsUse?: SettingsUse;
 }
 
 export class Factory {
@@ -36,6 +38,7 @@ export class Factory {
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
   readonly signal: AbortSignal;
+  readonly settingsUse: SettingsUse;
   private storeInstance?: ProfileStore;
   private settingsInstance?: Settings;
   private httpInstance?: HttpClient;
@@ -59,6 +62,7 @@ export class Factory {
     readBlake3SettingFrom(init.env);
     this.globals = init.globals;
     this.signal = init.signal;
+    this.settingsUse = init.settingsUse ?? {};
     this.io = io;
   }
 
@@ -68,7 +72,7 @@ export class Factory {
   }
 
   settings(): Settings {
-    this.settingsInstance ??= resolveSettings(this.globals, this.env, this.store());
+    this.settingsInstance ??= resolveSettings(this.globals, this.env, this.store(), this.settingsUse);
     return this.settingsInstance;
   }
 

@@ -74,9 +74,9 @@ export async function runProgram(io: ProgramIO): Promise<number> {
         stdout = jqOut = new JqOutput(globals.jq, io.stdout, io.stdoutIsTTY);
         stdoutIsTTY = false;
       }
-      factory = await Factory.create({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal });
-      const positional = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])).map(String);
       const mod = await load();
+      factory = await Factory.create({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal, settingsUse: mod.settingsUse });
+      const positional = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])).map(String);
       // Commander has parsed every option (a verb's typed declaration says into what).
       const opts = cmd.opts() as Parameters<typeof mod.run>[2];
       if (globals.baseUrls && !mod.takesSeveralBaseUrls?.(opts)) {

@@ -3,7 +3,7 @@
 // decoding, redirects by hand, and --verbose request lines with secrets redacted.
 import { Agent, nodeMaxHeaderSize, request as undiciRequest, type Dispatcher } from './undici-core.js';
 import type { Readable } from 'node:stream';
-import { ApiError, NetworkError, READ_TIMEOUT_HINT, UsageError, WesError, ExitCode, type ApiFamily, type ErrorOrigin } from '../errors.js';
+import { ApiError, HOW_TO_GIVE_A_KEY, NetworkError, READ_TIMEOUT_HINT, UsageError, WesError, ExitCode, type ApiFamily, type ErrorOrigin } from '../errors.js';
 import { stringifyJsonExact } from '../util/exact-json.js';
 import { decodeError } from './decode-error.js';
 import { joinBase, resolveLink } from './links.js';
@@ -93,6 +93,8 @@ export interface HttpRequest {
    * instead of 64 KiB reads each kept and joined.
    */
   largeAnswer?: boolean;
+  /** Sent even where a credential is required and none is configured: a probe asks what the server says to that. */
+  probe?: boolean;
 }
 
 export interface HttpResponse<B> {
@@ -279,6 +281,8 @@ export class HttpClient {
   private async send(req: HttpRequest, read: Read, sink?: AnswerSink<unknown>): Promise<HttpResponse<unknown>> {
     const method = (req.method ?? (req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')).toUpperCase();
     const url = this.target(req.family, req.url, req.query);
+    // The model router takes no request without a credential: said here rather than by its 401.
+    if (req.family === 'models' && !req.probe && url.origin === this.routerOrigin && !this.opts.routerToken) throw noCredentialError('models');
     const headers: Record<string, string> = { 'user-agent': this.opts.userAgent ?? 'wes', ...req.headers, ...this.credentialHeaders(req.family, url) };
     if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
     let body = req.body;
@@ -316,6 +320,7 @@ export class HttpClient {
         const res = await this.attempt(a, read);
         if (res.status < 400 || a.accept?.includes(res.status)) return res;
         const error = decodeError({ origin: a.origin, status: res.status, headers: res.headers, body: res.body as Buffer, url: res.url });
+        if (error.status === 401 && a.origin !== 'signed' && !this.credentialFor(a.origin, a.url)) error.hint = NO_KEY_SENT_HINT;
         failure = { error, delayMs: parseRetryAfter(res.headers['retry-after']), retryable: this.statusRetryable(a, error) };
       } catch (err) {
         const aborted = this.opts.signal?.aborted;
@@ -437,6 +442,19 @@ interface Attempt {
   largeAnswer?: boolean;
   /** Where a body below 400 goes instead of memory (HttpClient.into). */
   sink?: AnswerSink<unknown>;
+}
+
+/** Every way to give wes a key; a 401 to a request that carried none is answered with it. */
+const NO_KEY_SENT_HINT = `no API key was sent: ${HOW_TO_GIVE_A_KEY}`;
+
+/** A family that answers nothing without a credential, asked with none configured: stopped before sending. */
+function noCredentialError(family: ApiFamily): WesError {
+  return new WesError(`no credential for the ${family} API family: the model router answers no request without one`, {
+    exitCode: ExitCode.AUTH,
+    code: 'no_credential',
+    origin: family,
+    hint: `${HOW_TO_GIVE_A_KEY} (WES_ROUTER_TOKEN or --router-token for the router alone)`,
+  });
 }
 
 function isReadTimeout(err: unknown): boolean {

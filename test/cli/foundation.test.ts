@@ -32,7 +32,7 @@ describe('configuration', () => {
       expect((await runWes(['config', 'get', 'base_url', '--base-url', 'http://flag.test'], { configDir: cfg.dir, env })).stdout.trim()).toBe('http://flag.test');
       const list = await runWes(['config', 'list', '--json'], { configDir: cfg.dir, env });
       const row = JSON.parse(list.stdout).settings.find((r: { key: string }) => r.key === 'base_url');
-      expect(row).toEqual({ key: 'base_url', value: 'http://env.test', source: 'WES_BASE_URL' });
+      expect(row).toEqual({ key: 'base_url', value: 'http://env.test', source: 'WES_BASE_URL', effective: 'http://env.test' });
     } finally {
       cfg.cleanup();
     }
