@@ -7,6 +7,7 @@ import { ProfileStore } from './config/store.js';
 import { resolveSettings, type GlobalFlags, type Settings, type SettingsUse } from './config/settings.js';
 import { UsageError } from './errors.js';
 import { MAX_ANSWER_ENV, parseMaxAnswer } from './http/answer-limit.js';
+import { proxySettings, type ProxySettings } from './http/proxy-env.js';
 import { readBlake3SettingFrom } from './util/blake3-setting.js';
 
 import { VERSION } from './factory-version.js';
@@ -42,6 +43,7 @@ export class Factory {
   private storeInstance?: ProfileStore;
   private settingsInstance?: Settings;
   private httpInstance?: HttpClient;
+  private proxyInstance?: ProxySettings;
   /** Clients built for another signal (e.g. cancelling after Ctrl-C), closed with the rest. */
   private readonly extraClients: HttpClient[] = [];
 
@@ -118,6 +120,7 @@ export class Factory {
       debug: this.io.verbose ? (line) => this.io.debug(line) : undefined,
       userAgent: `wes/${VERSION} node/${process.versions.node}`,
       connections,
+      proxy: (this.proxyInstance ??= proxySettings(this.env)),
     });
   }
 

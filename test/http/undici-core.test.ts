@@ -30,6 +30,15 @@ describe('undici internals used by the HTTP layer', () => {
     expect(ConnectTimeoutError).toBe(undici.errors.ConnectTimeoutError);
   });
 
+  it('of the proxy connections are the objects undici exports too (src/http/proxy-dispatch.ts)', async () => {
+    const undici = require('undici') as typeof import('undici');
+    const { ProxyAgent } = await import('../../src/http/proxy-dispatch.js');
+    expect(ProxyAgent).toBe(undici.ProxyAgent);
+    expect(require('undici/lib/dispatcher/pool.js')).toBe(undici.Pool);
+    expect(require('undici/lib/api/api-connect.js')).toBe(require('undici/lib/api/index.js').connect);
+    expect((undici.Dispatcher.prototype as unknown as { connect: unknown }).connect).toBe(require('undici/lib/api/api-connect.js'));
+  });
+
   it('send a GET with a query and a POST with a body, as undici.request does', async () => {
     const agent = new Agent();
     try {
