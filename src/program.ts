@@ -3,7 +3,7 @@
 // renderer.
 import { Command, CommanderError } from 'commander';
 import type { Factory, GlobalOptions } from './factory.js';
-import { InterruptedError, TimeoutError, UsageError, WesError, ExitCode } from './errors.js';
+import { InterruptedError, TimeoutError, UsageError, WesError, ExitCode, type StopSignal } from './errors.js';
 import type { ActionFactory } from './commands/types.js';
 import { buildCommandTree } from './command-tree.js';
 
@@ -22,6 +22,8 @@ export interface ProgramIO {
    * command. Without it, runProgram listens for SIGINT on the process.
    */
   interrupt?: AbortSignal;
+  /** Aborted when the reader of stdout went away (`| head`, cli.ts): the command stops as on Ctrl-C, quietly. */
+  readerGone?: AbortSignal;
 }
 
 export async function runProgram(io: ProgramIO): Promise<number> {
@@ -33,7 +35,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   // SIGINT and SIGTERM alike: the first stops the command in order (state kept, the way on said);
   // a second one means "now" and exits at once.
   let stopping = false;
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+  const onSignal = (signal: StopSignal) => {
     const reason = new InterruptedError(signal);
     if (stopping) process.exit(reason.exitCode);
     stopping = true;
@@ -47,6 +49,8 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigterm);
   }
+  // Once only: a write after the first EPIPE is dropped (cli.ts), so it cannot come again.
+  io.readerGone?.addEventListener('abort', () => (stopping ? undefined : onSignal('SIGPIPE')), { once: true });
 
   const action: ActionFactory = (load) =>
     async function (this: Command, ...args: unknown[]) {

@@ -2,7 +2,7 @@
 // hint, the request id, and the details tables (node errors, validation rows, spend figures);
 // with --json, the error object instead (README.md, "Output, JSON and scripting").
 import type { IOStreams } from './io.js';
-import { ApiError, toWesError, type WesError } from '../errors.js';
+import { ApiError, InterruptedError, toWesError, type WesError } from '../errors.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 import { toSafeJson } from './json.js';
 import { renderTable } from './table.js';
@@ -43,6 +43,7 @@ export function cents(n: number): string {
 
 export function renderError(io: IOStreams, thrown: unknown): number {
   const err = toWesError(thrown);
+  if (err instanceof InterruptedError) return renderStop(io, err);
   if (io.json) {
     io.stderr.write(
       toSafeJson({
@@ -88,6 +89,22 @@ export function renderError(io: IOStreams, thrown: unknown): number {
   const hint = err.hint ?? hintFor(err);
   // Hints may quote server text (class names, ids): sanitized like everything else.
   if (hint) io.warn(`${s.yellow('hint:')} ${sanitize(bounded(hint))}`);
+  return err.exitCode;
+}
+
+/**
+ * A stop that is no failure (Ctrl-C, SIGTERM, a reader gone): one form everywhere, not an error
+ * line. With --json the error object carries it (`details.resume`). A reader that went away with
+ * nothing left going is not told anything: it has stopped reading.
+ */
+function renderStop(io: IOStreams, err: InterruptedError): number {
+  if (err.signal === 'SIGPIPE' && !err.goesOn) return err.exitCode;
+  if (io.json) {
+    io.stderr.write(toSafeJson({ error: { code: err.code, message: err.said, status: null, request_id: null, details: err.resume || err.facts ? { ...err.facts, ...(err.resume ? { resume: err.resume } : {}) } : null } }) + '\n');
+    return err.exitCode;
+  }
+  io.notice(sanitize(err.said));
+  if (err.resume) io.notice(`resume with: ${sanitize(err.resume)}`);
   return err.exitCode;
 }
 

@@ -32,7 +32,7 @@ describe('signals', () => {
     await addFaults(fx.server, { match: 'POST /api/v2/jobs', action: 'delay', delay_ms: 1500 });
     const res = await wes(['jobs', 'submit', flow, '--verbose', '--idempotency-key', 'k-sig-2'], { onSpawn: interruptWhen(/> idempotency-key/, 'SIGTERM') });
     expect(res.code).toBe(143);
-    expect(res.stderr).toContain(`run: wes jobs submit ${flow} --idempotency-key k-sig-2`);
+    expect(res.stderr).toContain(`terminated (SIGTERM): the submit may have gone through (Idempotency-Key k-sig-2)\nresume with: wes jobs submit ${flow} --idempotency-key k-sig-2`);
     // The server made the job after all; the named command returns it and makes no other.
     await new Promise((r) => setTimeout(r, 1800));
     const again = await wes(['jobs', 'submit', flow, '--idempotency-key', 'k-sig-2']);
@@ -47,7 +47,7 @@ describe('signals', () => {
     expect(res.code, res.stderr).toBe(130);
     const kept = readdirSync(previews).length;
     expect(res.stderr, res.stderr).toContain(`interrupted: prompt ${id} keeps running on the service; ${kept} preview(s) saved in ${previews}`);
-    expect(res.stderr).toContain(`follow it on with: wes legacy watch ${id} --previews ${previews}`);
+    expect(res.stderr).toContain(`resume with: wes legacy watch ${id} --previews ${previews}`);
   });
 
   it('jobs submit - on a terminal: a prompt on stderr, and the first Ctrl-C ends it (130)', async () => {

@@ -96,7 +96,7 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   } catch (err) {
     progress?.stop();
     const id = last.job.id;
-    if (err instanceof InterruptedError) return interrupted(f, last, options.cancelOnInterrupt, err.exitCode);
+    if (err instanceof InterruptedError) throw await interrupted(f, last, options.cancelOnInterrupt, err);
     if (f.signal.aborted) io.info(`the job keeps running; resume with: wes jobs watch ${id}`);
     throw err;
   }
@@ -118,24 +118,18 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   return code;
 }
 
-async function interrupted(f: Factory, last: FetchedJob, cancel: boolean, exitCode: number): Promise<number> {
-  const { io } = f;
+/** The interruption, told what keeps running and how to go on (render/error.ts says it). */
+async function interrupted(f: Factory, last: FetchedJob, cancel: boolean, stop: InterruptedError): Promise<InterruptedError> {
   const id = last.job.id;
-  if (!cancel) {
-    io.notice(`interrupted; the job keeps running on the service.`);
-    io.notice(`resume with: wes jobs watch ${id}    (cancel it with: wes jobs cancel ${id})`);
-    return exitCode;
-  }
+  if (!cancel) return stop.tell(`job ${id} keeps running on the service`, `wes jobs watch ${id}    (cancel it with: wes jobs cancel ${id})`);
   // The command's signal is aborted now: the cancel needs a client of its own, with a deadline.
   const client = new JobsClient(f.http(AbortSignal.timeout(CANCEL_DEADLINE_MS)));
   try {
     const after = await client.cancel(last);
-    io.notice(sanitizeLine(`interrupted; asked the service to cancel job ${id} (status now ${after.job.status})`));
+    return stop.tell(sanitizeLine(`asked the service to cancel job ${id} (status now ${after.job.status})`));
   } catch (err) {
-    io.warn(sanitizeLine(`interrupted; could not cancel job ${id}: ${(err as Error).message}`));
-    io.warn(`cancel it with: wes jobs cancel ${id}`);
+    return stop.tell(sanitizeLine(`job ${id} keeps running on the service: it could not be canceled (${(err as Error).message})`), `wes jobs cancel ${id}`);
   } finally {
     await client.http.close();
   }
-  return exitCode;
 }
