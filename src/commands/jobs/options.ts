@@ -40,6 +40,7 @@ const downloadRules = <O extends DownloadFlags>(): Array<OptionsRule<O>> => exis
 
 export interface JobsSubmitOptions extends ConvertOptions, FollowFlags, DownloadFlags {
   set?: string[];
+  strict?: boolean;
   idempotencyKey?: string;
   wait?: boolean;
   batch?: string;
@@ -63,6 +64,7 @@ export const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
   return {
     ...convert,
     set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', checkSetSyntax),
+    strict: flag('--strict', 'refuse a --set to an input its node does not take (default: warn and send it)').conflicts('batch'),
     idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)', idempotencyKey).conflicts('batch'),
     wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
     batch: valueOption('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order', nonEmpty).implies({ wait: true }),

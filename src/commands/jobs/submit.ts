@@ -13,6 +13,7 @@ import { uploadProgress } from '../../render/upload-progress.js';
 import { readWorkflow } from './workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { applyAssignments, parseSet } from './set-inputs.js';
+import { checkInputNames } from './set-input-names.js';
 import { checkFollowTargets, followAndReport, watchJobOptions } from './watch-job.js';
 import { withIdempotencyKey } from '../in-doubt.js';
 import { recordSubmitted } from './history.js';
@@ -34,6 +35,7 @@ export async function run(f: Factory, args: string[], opts: JobsSubmitOptions): 
   const key = opts.idempotencyKey ?? randomUUID();
   const workflow = await readWorkflow(source, io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: io.stdinIsTTY, say: (line) => io.info(line) });
   const assignments = (opts.set ?? []).map((arg) => parseSet(arg, workflow));
+  await checkInputNames(f, workflow, assignments, opts.strict === true);
 
   const client = new JobsClient(f.http());
   const placer = new AssetPlacer(client);
