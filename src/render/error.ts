@@ -32,6 +32,11 @@ export function nodeErrorRows(nodeErrors: Record<string, NodeErrorEntry>): strin
   return rows;
 }
 
+function hasNodeErrors(err: WesError): boolean {
+  const nodeErrors = detailsOf(err)?.node_errors;
+  return nodeErrors !== null && typeof nodeErrors === 'object' && Object.keys(nodeErrors).length > 0;
+}
+
 function detailsOf(err: WesError): Record<string, unknown> | undefined {
   const d = err.details;
   return d !== null && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : undefined;
@@ -63,7 +68,8 @@ export function renderError(io: IOStreams, thrown: unknown): number {
   const details = detailsOf(err);
   const nodeErrors = (details?.node_errors ?? (details as { node_errors?: unknown } | undefined)?.node_errors) as Record<string, NodeErrorEntry> | undefined;
   if (nodeErrors && typeof nodeErrors === 'object' && Object.keys(nodeErrors).length) {
-    io.warn(renderTable(io, ['node', 'class', 'type', 'message', 'details'], nodeErrorRows(nodeErrors), 'stderr'));
+    // The node id and the error type are codes: kept whole; the message and details wrap.
+    io.warn(renderTable(io, ['node', 'class', 'type', 'message', 'details'], nodeErrorRows(nodeErrors), 'stderr', { keep: [0, 2] }));
   }
   const unknownClasses = details?.unknown_node_classes;
   if (Array.isArray(unknownClasses) && unknownClasses.length) io.warn(`unknown node classes: ${bounded(unknownClasses.map((c) => sanitizeLine(String(c))).join(', '))}`);
@@ -160,7 +166,7 @@ export function hintFor(err: WesError): string | undefined {
     case 'provider_timeout':
       return 'the model took too long; run again with the same --idempotency-key to collect the result';
     case 'invalid_workflow':
-      return 'fix the nodes named above and submit again';
+      return hasNodeErrors(err) ? 'fix the nodes named above and submit again' : undefined;
     case 'blob_not_found':
       return 'the service holds no file with that hash; upload it with `wes assets upload FILE`';
     case 'invalid_request':
