@@ -6,11 +6,12 @@ import { stat, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { createFresh } from './safe-file.js';
-import { whyUnreadable, whyUnwritable } from './unreadable.js';
 
 async function statOrNone(path: string) {
-  return stat(path).catch((err: NodeJS.ErrnoException) => {
+  return stat(path).catch(async (err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+    // The words load only for the failure (a plain run does not load them).
+    const { whyUnreadable } = await import('./unreadable.js');
     throw new UsageError(`${path}: cannot be used as an output: ${whyUnreadable(err)}`);
   });
 }
@@ -36,6 +37,7 @@ async function probeWrite(folder: string, what: string, target: string): Promise
     await probe.handle.close();
     await unlink(probe.path);
   } catch (err) {
+    const { whyUnwritable } = await import('./unreadable.js');
     throw new UsageError(`${what} ${target}: cannot write files in ${folder}: ${whyUnwritable(err)}`, 'choose a folder you can write to');
   }
 }

@@ -52,6 +52,11 @@ export interface HttpClientOptions {
   maxAnswerBytes?: number;
   /** HTTPS_PROXY, HTTP_PROXY and NO_PROXY, read (proxySettings); absent: every connection is direct. */
   proxy?: ProxySettings;
+  /**
+   * Certificates (PEM) of authorities to trust besides Node's bundled ones, for a server signed by
+   * a private CA. The CLI has NODE_EXTRA_CA_CERTS for that, which Node reads only as it starts.
+   */
+  ca?: string[];
 }
 
 export interface RetryInfo {
@@ -153,6 +158,7 @@ export class HttpClient {
       headersTimeout: this.readTimeoutMs,
       bodyTimeout: this.readTimeoutMs,
       maxHeaderSize: nodeMaxHeaderSize(),
+      ...(this.opts.ca ? { connect: { ca: [...process.getBuiltinModule('node:tls').rootCertificates, ...this.opts.ca] } } : {}),
     };
   }
 

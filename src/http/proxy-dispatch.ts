@@ -29,8 +29,11 @@ export type AgentOptions = Omit<UndiciProxyAgent.Options, 'uri'>;
  */
 export function proxyDispatcher(route: ProxyRoute, options: AgentOptions): Dispatcher {
   const maxHeaderSize = options.maxHeaderSize;
+  // The Agent's own TLS options (a private CA) are for the targets, reached through the tunnel.
+  const targetTls = typeof options.connect === 'object' ? options.connect : undefined;
   return new ProxyAgent({
     ...options,
+    ...(targetTls ? { requestTls: targetTls } : {}),
     uri: route.url.toString(),
     // An http: target is forwarded as a plain request, not tunnelled (many proxies refuse CONNECT to port 80).
     proxyTunnel: false,

@@ -132,7 +132,7 @@ describe('through a proxy that asks for credentials', () => {
 
 const ca = makePrivateCa();
 
-describe.skipIf(!ca)('a server signed by a private certificate authority', () => {
+describe.skipIf(!ca)('a server signed by a private certificate authority (skipped where openssl is missing: no certificate can be made)', () => {
   let tlsServer: Server;
   let origin: string;
   let proxy: TestProxy;
