@@ -35,6 +35,15 @@ describe('hints', () => {
     expect(res.stderr).toContain('keyed by node id');
   });
 
+  it('a class missing from a saved object_info does not point to --object-info FILE again', async () => {
+    const fixtures = join(import.meta.dirname, '../fixtures/readme');
+    const res = await wes(['workflows', 'convert', join(fixtures, 'broken.json'), '--object-info', join(fixtures, 'object_info.json')]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('unknown node class');
+    expect(res.stderr).not.toContain('--object-info FILE');
+    expect(res.stderr).toContain('save its object_info again');
+  });
+
   it('an empty workflow is refused locally: nothing is sent', async () => {
     const before = posts();
     const res = await wes(['jobs', 'submit', file('empty.json', '{}')]);
