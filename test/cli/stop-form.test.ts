@@ -62,7 +62,7 @@ describe('Ctrl-C in one form', () => {
     const batch = join(dir, 'jobs.jsonl');
     writeFileSync(batch, `${lines.join('\n')}\n`);
     const results = join(dir, 'results.jsonl');
-    const res = await ctrlCWhen(['jobs', 'submit', '--batch', batch, '--results', results, '--concurrency', '2', '--interval', '0.05'], () => /[0-9a-f]{8}-[0-9a-f]{4}-/.test(readIfThere(`${results}.journal`)));
+    const res = await ctrlCWhen(['jobs', 'submit', '--batch', batch, '--results', results, '--concurrency', '2', '--interval', '0.05'], () => /"job_id":"[0-9a-f-]{36}"/.test(readIfThere(`${results}.journal`)));
     expect(res.code).toBe(130);
     expect(res.stderr, res.stderr).toMatch(/interrupted: stopped submitting, \d job\(s\) keep running on the service\nresume with: wes jobs submit --batch /);
     expect(res.stderr).not.toMatch(NO_ERROR_FORM);
@@ -78,6 +78,6 @@ describe('Ctrl-C in one form', () => {
     expect(json.code).toBe(130);
     const error = JSON.parse(json.stderr.trim().split('\n').at(-1)!).error;
     expect(error).toMatchObject({ code: 'interrupted', message: `interrupted: job ${id} keeps running on the service` });
-    expect(error.details.resume).toContain(`wes jobs watch ${id}`);
+    expect(error.details.resume).toContain(`jobs watch ${id}`);
   });
 });
