@@ -6,7 +6,7 @@
 // nothing of. Ctrl-C stops submitting, leaves running jobs running, writes what it knows and says
 // how to resume.
 import { setMaxListeners } from 'node:events';
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { basename } from 'node:path';
@@ -118,7 +118,8 @@ export async function run(f: Factory, batchPath: string, opts: JobsSubmitOptions
  */
 function refuseEarlierRun(resultsPath: string, resume: string | undefined): void {
   const journal = journalPathFor(resultsPath);
-  const found = [resultsPath, journal].filter((path) => existsSync(path));
+  // Only a regular file is a run's: a link or anything else there is in the way, and is replaced (never followed) as before.
+  const found = [resultsPath, journal].filter((path) => lstatSync(path, { throwIfNoEntry: false })?.isFile());
   if (found.length === 0) return;
   const what = found.includes(journal) ? `${journal} holds a run that did not end` : `${resultsPath} holds the results of an earlier run`;
   throw new UsageError(
