@@ -13,6 +13,7 @@ import { chunksOf, isChunkedBody, requestChunks, type ChunkedBody } from './chun
 import { AnswerSinkError, fillSink, memorySink, type AnswerSink } from './answer-sink.js';
 import { connectReusingBuffers } from './reused-read-socket.js';
 import { proxyFor, proxyRefusal, type ProxyRoute, type ProxySettings } from './proxy-env.js';
+import { proxyDispatcher, tunnelConnection } from './proxy-dispatch.js';
 import { CANNOT_HEAL, isProxyRefusal, isReadTimeout, networkError } from './network-error.js';
 import {
   DEFAULT_RETRIES,
@@ -143,7 +144,7 @@ export class HttpClient {
   /** Connections for chunked downloads from http: origins, reading into reused buffers; made on first use. */
   private bulkAgent?: Agent;
   /** One dispatcher per proxy in use, made (and its module loaded) on the first request through it. */
-  private readonly proxyAgents = new Map<string, Promise<Dispatcher>>();
+  private readonly proxyAgents = new Map<string, Dispatcher>();
   private readonly opts: HttpClientOptions;
   private readonly baseOrigin: string;
   private readonly routerOrigin: string;
@@ -174,17 +175,17 @@ export class HttpClient {
    * chunks from an http: origin goes to the bulk agent (reused read buffers; TLS keeps undici's
    * connector), and everything else to the shared agent.
    */
-  private async dispatcherFor(url: URL, chunks: boolean): Promise<Dispatcher> {
+  private dispatcherFor(url: URL, chunks: boolean): Dispatcher {
     const route = proxyFor(this.opts.proxy, url);
     if (route) return this.proxyDispatcher(route);
     if (!chunks || url.protocol !== 'http:') return this.agent;
     return (this.bulkAgent ??= new Agent({ ...this.agentOptions(), connect: connectReusingBuffers }));
   }
 
-  private proxyDispatcher(route: ProxyRoute): Promise<Dispatcher> {
+  private proxyDispatcher(route: ProxyRoute): Dispatcher {
     let made = this.proxyAgents.get(route.url.href);
     if (!made) {
-      made = import('./proxy-dispatch.js').then((m) => m.proxyDispatcher(route, this.agentOptions()));
+      made = proxyDispatcher(route, this.agentOptions());
       this.proxyAgents.set(route.url.href, made);
     }
     return made;
@@ -199,10 +200,7 @@ export class HttpClient {
     if (!route) return undefined;
     this.opts.debug?.(`* through proxy ${route.shown} (${route.from})`);
     const secure = url.protocol === 'wss:' || url.protocol === 'https:';
-    const connect = (target: object, done: (err: Error | null, socket?: import('node:net').Socket) => void): undefined => {
-      import('./proxy-dispatch.js').then((m) => m.tunnelConnection(route, secure, PROXY_TUNNEL_TIMEOUT_MS)(target, done), done);
-      return undefined;
-    };
+    const connect = tunnelConnection(route, secure, PROXY_TUNNEL_TIMEOUT_MS);
     // node:http calls a createConnection with its own callback and takes the socket from it when none is returned (ws types it as net's).
     return connect as unknown as typeof import('node:net').createConnection;
   }
@@ -453,7 +451,7 @@ export class HttpClient {
   ): Promise<HttpResponse<unknown>> {
     const headersTimeout = a.holdsAnswer ? { headersTimeout: 0 } : {};
     const chunks = read === 'chunks' || (read === 'buffer' && Boolean(a.largeAnswer || a.sink));
-    const dispatcher = await this.dispatcherFor(a.url, chunks);
+    const dispatcher = this.dispatcherFor(a.url, chunks);
     const res = chunks
         ? await requestChunks(dispatcher, a.url, { method: a.method, headers: a.headers, body: body as Dispatcher.DispatchOptions['body'], signal, ...headersTimeout })
         : await undiciRequest(dispatcher, a.url, {
@@ -482,8 +480,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    const proxied = await Promise.all([...this.proxyAgents.values()].map((made) => made.catch(() => undefined)));
-    await Promise.all([this.agent, this.bulkAgent, ...proxied].map((agent) => agent?.close().catch(() => agent.destroy())));
+    await Promise.all([this.agent, this.bulkAgent, ...this.proxyAgents.values()].map((agent) => agent?.close().catch(() => agent.destroy())));
   }
 }
 

@@ -1,25 +1,14 @@
-// Connections through a proxy, loaded only when a request goes through one (proxy-env.ts decides
-// which). HTTP requests use undici's ProxyAgent, taken from its own files as undici-core.ts takes
-// the Agent: an https: target through a CONNECT tunnel, an http: target forwarded as a plain
-// request (absolute URL), as curl does. The v1 WebSocket gets a CONNECT tunnel of its own
-// (tunnelConnection), since `ws` makes its connections with node:http, not undici.
-// test/http/undici-core.test.ts pins the undici files used here.
+// Connections through a proxy (proxy-env.ts decides which requests go through one). HTTP requests
+// use undici's ProxyAgent (undici-core.ts): an https: target through a CONNECT tunnel, an http:
+// target forwarded as a plain request (absolute URL), as curl does. The v1 WebSocket gets a CONNECT
+// tunnel of its own (tunnelConnection), since `ws` makes its connections with node:http, not undici.
+// node:tls is loaded only for a tunnel that needs it.
 import { connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
-import type { Dispatcher, ProxyAgent as UndiciProxyAgent } from 'undici';
-// @ts-expect-error undici ships no declarations for its internal files; typed from its index.
-import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js';
-// @ts-expect-error as above
-import PoolImpl from 'undici/lib/dispatcher/pool.js';
-// @ts-expect-error as above
-import connectImpl from 'undici/lib/api/api-connect.js';
-import type { Pool as UndiciPool } from 'undici';
+import type { ProxyAgent as UndiciProxyAgent } from 'undici';
+import type { Dispatcher } from './undici-core.js';
+import { connectApi, Pool, ProxyAgent } from './undici-core.js';
 import { proxyRefusal, type ProxyRoute } from './proxy-env.js';
 
-export const ProxyAgent = ProxyAgentImpl as typeof UndiciProxyAgent;
-const Pool = PoolImpl as typeof UndiciPool;
-
-/** The Agent options of the HTTP client (timeouts, connections, header size), which every connection through the proxy keeps. */
 export type AgentOptions = Omit<UndiciProxyAgent.Options, 'uri'>;
 
 /**
@@ -37,7 +26,7 @@ export function proxyDispatcher(route: ProxyRoute, options: AgentOptions): Dispa
     uri: route.url.toString(),
     // An http: target is forwarded as a plain request, not tunnelled (many proxies refuse CONNECT to port 80).
     proxyTunnel: false,
-    clientFactory: (origin: URL, opts: object) => Object.assign(new Pool(origin, { ...opts, maxHeaderSize }), { connect: connectImpl as Dispatcher['connect'] }),
+    clientFactory: (origin: URL, opts: object) => Object.assign(new Pool(origin, { ...opts, maxHeaderSize }), { connect: connectApi }),
     factory: (origin: string | URL, opts: object) => new Pool(origin, { ...opts, maxHeaderSize }),
   } as UndiciProxyAgent.Options);
 }
@@ -62,7 +51,8 @@ export function tunnelConnection(route: ProxyRoute, secure: boolean, timeoutMs: 
     const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
     const proxyPort = Number(route.url.port) || (route.url.protocol === 'https:' ? 443 : 80);
     const proxyHost = route.url.hostname.replace(/^\[(.*)\]$/, '$1');
-    const socket: Socket = route.url.protocol === 'https:' ? tlsConnect({ host: proxyHost, port: proxyPort, servername: proxyHost }) : netConnect({ host: proxyHost, port: proxyPort });
+    const tls = () => process.getBuiltinModule('node:tls');
+    const socket: Socket = route.url.protocol === 'https:' ? tls().connect({ host: proxyHost, port: proxyPort, servername: proxyHost }) : netConnect({ host: proxyHost, port: proxyPort });
     let settled = false;
     const finish = (err: Error | null, result?: Socket) => {
       if (settled) return;
@@ -91,9 +81,9 @@ export function tunnelConnection(route: ProxyRoute, secure: boolean, timeoutMs: 
       const rest = head.subarray(end + 4);
       if (rest.length) socket.unshift(rest);
       if (!secure) return finish(null, socket);
-      const tls = tlsConnect({ socket, servername: target.servername ?? host, ALPNProtocols: ['http/1.1'] });
-      tls.once('secureConnect', () => finish(null, tls));
-      tls.once('error', (err) => finish(err));
+      const secured = tls().connect({ socket, servername: target.servername ?? host, ALPNProtocols: ['http/1.1'] });
+      secured.once('secureConnect', () => finish(null, secured));
+      secured.once('error', (err) => finish(err));
     };
     socket.on('data', onData);
     return undefined;

@@ -4,7 +4,7 @@
 // moves or changes them fails here.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, ConnectTimeoutError, request } from '../../src/http/undici-core.js';
+import { Agent, ConnectTimeoutError, connectApi, Pool, ProxyAgent, request } from '../../src/http/undici-core.js';
 import { startTestServer, type TestServer } from '../helpers/http-server.js';
 
 const require = createRequire(import.meta.url);
@@ -30,12 +30,11 @@ describe('undici internals used by the HTTP layer', () => {
     expect(ConnectTimeoutError).toBe(undici.errors.ConnectTimeoutError);
   });
 
-  it('of the proxy connections are the objects undici exports too (src/http/proxy-dispatch.ts)', async () => {
+  it('of the proxy connections are the objects undici exports too (src/http/proxy-dispatch.ts)', () => {
     const undici = require('undici') as typeof import('undici');
-    const { ProxyAgent } = await import('../../src/http/proxy-dispatch.js');
     expect(ProxyAgent).toBe(undici.ProxyAgent);
-    expect(require('undici/lib/dispatcher/pool.js')).toBe(undici.Pool);
-    expect(require('undici/lib/api/api-connect.js')).toBe(require('undici/lib/api/index.js').connect);
+    expect(Pool).toBe(undici.Pool);
+    expect(connectApi).toBe(require('undici/lib/api/index.js').connect);
     expect((undici.Dispatcher.prototype as unknown as { connect: unknown }).connect).toBe(require('undici/lib/api/api-connect.js'));
   });
 
