@@ -2,7 +2,7 @@
 import { UsageError } from '../errors.js';
 import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, shownValue, type EngineSetting, type ProfileKey } from './keys.js';
 import { isValidProfileName, type Profile, type ProfileStore } from './store.js';
-import { DEFAULT_READ_TIMEOUT_S, normalizeBaseUrl, parseReadTimeout, SETTING_CHECKS, validateDeployment, validateEngine } from './checks.js';
+import { normalizeBaseUrl, parseReadTimeout, SETTING_CHECKS, validateEngine } from './checks.js';
 
 export { DEFAULT_READ_TIMEOUT_S, DEPLOYMENT_ID, normalizeBaseUrl, parseReadTimeout, validateDeployment, validateEngine } from './checks.js';
 
