@@ -1,6 +1,6 @@
 // Every setting resolves in one order: flag, environment variable, the selected profile, default.
 import { UsageError } from '../errors.js';
-import { DEFAULT_BASE_URL, ENGINE_KINDS, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, shownValue, withoutPassword, type EngineSetting, type ProfileKey } from './keys.js';
+import { DEFAULT_BASE_URL, ENGINE_KINDS, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, ROUTER_API_SETTINGS, shownValue, withoutPassword, type EngineSetting, type ProfileKey, type RouterApiSetting } from './keys.js';
 import { isValidProfileName, type Profile, type ProfileStore } from './store.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
@@ -18,6 +18,7 @@ export interface GlobalFlags {
   partnerKey?: string;
   readTimeout?: string;
   engine?: string;
+  routerApi?: string;
 }
 
 const FLAG_PROP: Record<ProfileKey, Exclude<keyof GlobalFlags, 'baseUrls'>> = {
@@ -30,6 +31,7 @@ const FLAG_PROP: Record<ProfileKey, Exclude<keyof GlobalFlags, 'baseUrls'>> = {
   partner_key: 'partnerKey',
   read_timeout: 'readTimeout',
   engine: 'engine',
+  router_api: 'routerApi',
 };
 
 export interface ResolvedValue {
@@ -58,6 +60,8 @@ export interface Settings {
   readTimeoutMs: number;
   /** Which v1 server to expect (`auto`: detected on the first v1 call that needs to know). */
   engine: EngineSetting;
+  /** Which routes of the model router (`auto`: discovered and remembered per router URL). */
+  routerApi: RouterApiSetting;
 }
 
 export const DEPLOYMENT_ID = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -145,6 +149,12 @@ export function validateEngine(value: string | undefined, from = '--engine'): En
   throw new UsageError(`${from} must be one of ${ENGINE_KINDS.join(', ')}, got ${JSON.stringify(value)}`, 'cloud for the hosted cloud API, self-hosted for your own ComfyUI, auto to detect it');
 }
 
+export function validateRouterApi(value: string | undefined, from = '--router-api'): RouterApiSetting {
+  if (value === undefined) return 'auto';
+  if ((ROUTER_API_SETTINGS as readonly string[]).includes(value)) return value as RouterApiSetting;
+  throw new UsageError(`${from} must be one of ${ROUTER_API_SETTINGS.join(', ')}, got ${JSON.stringify(value)}`, 'v1 for the interface\'s /v1/models routes, v2 for the published /v2/models routes, auto to discover them');
+}
+
 export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, store: ProfileStore | undefined): Settings {
   const { name, source } = resolveProfileName(flags, env, store);
   const profile = store?.profile(name) ?? {};
@@ -170,6 +180,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
     partnerKey: values.partner_key.value,
     readTimeoutMs: parseReadTimeout(values.read_timeout.value, describeSource(values.read_timeout, 'read_timeout')),
     engine: validateEngine(values.engine.value, describeSource(values.engine, 'engine')),
+    routerApi: validateRouterApi(values.router_api.value, describeSource(values.router_api, 'router_api')),
   };
 }
 

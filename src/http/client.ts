@@ -93,6 +93,8 @@ export interface HttpRequest {
    * instead of 64 KiB reads each kept and joined.
    */
   largeAnswer?: boolean;
+  /** With a sink (into()): answers of these statuses are read into memory instead (a queued result's 202 "not ready yet"). */
+  notToSink?: number[];
 }
 
 export interface HttpResponse<B> {
@@ -300,6 +302,7 @@ export class HttpClient {
         holdsAnswer: req.holdsAnswer,
         largeAnswer: req.largeAnswer,
         sink,
+        notToSink: req.notToSink,
       },
       read,
     );
@@ -392,7 +395,7 @@ export class HttpClient {
     const limit = this.maxAnswerBytes;
     // Every answer attemptLoop hands back, a 3xx one too (undici follows no redirect), goes to the
     // sink; a chunked body read into memory goes through the memory sink.
-    const sink = a.sink && res.statusCode < 400 ? a.sink : isChunkedBody(res.body) ? memorySink : undefined;
+    const sink = a.sink && res.statusCode < 400 && !a.notToSink?.includes(res.statusCode) ? a.sink : isChunkedBody(res.body) ? memorySink : undefined;
     const payload = keepStream
       ? res.body
       : sink
@@ -437,6 +440,7 @@ interface Attempt {
   largeAnswer?: boolean;
   /** Where a body below 400 goes instead of memory (HttpClient.into). */
   sink?: AnswerSink<unknown>;
+  notToSink?: number[];
 }
 
 function isReadTimeout(err: unknown): boolean {
