@@ -1,11 +1,14 @@
 // A typed client for the models API (the model router). No printing: commands decide what to show.
 // Every route goes through the router's generation (generation.ts): the interface's /v1 routes or
 // the published /v2 ones, pinned or discovered.
-import type { HttpClient, HttpRequest, HttpResponse } from '../../http/client.js';
+import type { HttpClient, HttpResponse } from '../../http/client.js';
 import type { AnswerSink } from '../../http/answer-sink.js';
 import { checkDetail, checkListEntries, checkListFields, checkListPage } from './check.js';
 import { modelPath, modelsPath, type ModelRef } from '../../protocol/model-ids.js';
-import { PUBLISHED_RUN_ACCEPT, type RouterApi, type RouterModelDetail, type RouterModelListResponse } from '../../protocol/models.js';
+import type { RouterModelDetail, RouterModelListResponse } from '../../protocol/models.js';
+import { answerOf, runAccept, type RunAnswer } from './answer.js';
+
+export type { RunAnswer } from './answer.js';
 import { RouterGeneration } from './generation.js';
 import { ModelRequests } from './requests.js';
 
@@ -17,26 +20,9 @@ export interface SchemaAnswer {
   requestId: string | undefined;
 }
 
-export interface RunAnswer<B = Buffer> {
-  /** The model output exactly as the router sent it (or what the sink it went to made of it). */
-  body: B;
-  headers: Record<string, string>;
-  requestId: string | undefined;
-}
-
 export interface PageParams {
   limit?: number;
   cursor?: string;
-}
-
-/** What a run or result read asks for: JSON on the interface's routes; JSON or the partner's own bytes on the published ones. */
-export function runAccept(api: RouterApi): string {
-  return api === 'v1' ? 'application/json' : PUBLISHED_RUN_ACCEPT;
-}
-
-/** A request whose answer goes to `sink` when given, else into memory. */
-export async function answerOf<B>(http: HttpClient, req: HttpRequest, sink?: AnswerSink<B>): Promise<HttpResponse<B>> {
-  return (sink ? await http.into(req, sink) : await http.buffer(req)) as HttpResponse<B>;
 }
 
 export class ModelsClient {

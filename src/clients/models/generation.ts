@@ -82,7 +82,7 @@ export class RouterGeneration {
     for (const api of order) {
       try {
         const value = await send(api);
-        await this.found(api);
+        await this.found(api, needs);
         return value;
       } catch (err) {
         if (isBareMiss(err)) {
@@ -90,7 +90,7 @@ export class RouterGeneration {
           continue;
         }
         // A router's own refusal (401, 404 model_not_found, ...) still proves the routes are there.
-        if (err instanceof ApiError && err.origin === 'models' && err.headers[ROUTER_HEADERS.errorType] !== undefined) await this.found(api);
+        if (err instanceof ApiError && err.origin === 'models' && err.headers[ROUTER_HEADERS.errorType] !== undefined) await this.found(api, needs);
         throw err;
       }
     }
@@ -123,10 +123,15 @@ export class RouterGeneration {
     return this.known === 'v2' ? ['v2', 'v1'] : ['v1', 'v2'];
   }
 
-  private async found(api: RouterApi): Promise<void> {
-    if (this.setting !== 'auto' && api !== this.setting) return;
+  /** Remembers what answered; a call that could only ask one generation (`needs`) proves nothing about the other, so it is not written. */
+  private async found(api: RouterApi, needs: RouterApi | undefined): Promise<void> {
+    if (this.setting !== 'auto') return;
+    if (needs) {
+      this.known ??= api;
+      return;
+    }
     this.known = api;
-    if (this.setting !== 'auto' || this.stored === api || !this.memory) return;
+    if (this.stored === api || !this.memory) return;
     this.stored = api;
     await this.memory.write(this.routerUrl, api).catch(() => undefined);
   }

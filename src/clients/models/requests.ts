@@ -8,7 +8,7 @@ import { parseRetryAfter } from '../../http/retry.js';
 import { decodeError } from '../../http/decode-error.js';
 import { requestPath, requestsPath, type ModelRef } from '../../protocol/model-ids.js';
 import { ROUTER_HEADERS, type RouterQueueCancelResponse, type RouterQueueStatusResponse, type RouterQueueSubmitResponse } from '../../protocol/models.js';
-import { answerOf, runAccept, type RunAnswer } from './client.js';
+import { answerOf, runAccept, type RunAnswer } from './answer.js';
 import { checkCancel, checkQueueState } from './check.js';
 import type { RouterGeneration } from './generation.js';
 

@@ -9,8 +9,11 @@ import { shellWord } from '../../render/shell-word.js';
 /** Whether the call may have taken effect although no usable answer came back. */
 function endedInDoubt(err: unknown): boolean {
   if (err instanceof UsageError) return false;
-  // A 4xx is a clear answer (nothing was run), except a 409 "an earlier call with this key is still running".
-  if (err instanceof ApiError) return err.status === undefined || err.status >= 500 || (err.status === 409 && err.code === 'concurrency_limit_exceeded');
+  // An answer in 3xx/4xx is clear: nothing was run (no router there, a refusal), except a 409 "an
+  // earlier call with this key is still running". A 2xx that could not be read went through.
+  if (err instanceof WesError && err.status !== undefined) {
+    return err.status >= 500 || err.status < 300 || (err.status === 409 && err.code === 'concurrency_limit_exceeded');
+  }
   return true;
 }
 

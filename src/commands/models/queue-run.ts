@@ -11,7 +11,7 @@ import { collectQueued } from './follow.js';
 import type { OutputTarget } from './output.js';
 import type { ModelsRunOptions } from './options.js';
 import { recordQueued } from './requests-context.js';
-import { sendKeyed } from './run.js';
+import { sendKeyed } from './send-keyed.js';
 
 export async function runQueued(f: Factory, client: ModelsClient, ref: ModelRef, body: Buffer, idempotencyKey: string, opts: ModelsRunOptions, target: OutputTarget): Promise<number> {
   const submitted = await sendKeyed(f, ref, opts, idempotencyKey, () => client.requests.submit(ref, body, idempotencyKey), 'the queued submit');

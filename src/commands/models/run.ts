@@ -12,12 +12,10 @@ import { ExitCode, UsageError, WesError } from '../../errors.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 import { buildInput, type BuiltInput, type InputBytes } from '../../clients/models/input.js';
 import { SchemaDocumentError } from '../../protocol/openapi-document.js';
-import { sendByRouterRules } from '../../clients/models/run.js';
-import { AnswerSinkError } from '../../http/answer-sink.js';
 import type { LoadedSchema, SchemaSource } from '../../clients/models/schema-source.js';
 import { modelArg, modelsClient, schemaSource } from './context.js';
 import { checkTargets, deliverOutput } from './output.js';
-import { ProgressLine, waitText } from './progress.js';
+import { sendKeyed } from './send-keyed.js';
 import type { ModelsRunOptions } from './options.js';
 
 async function readInputFile(f: Factory, path: string, flag: string): Promise<InputBytes> {
@@ -68,32 +66,6 @@ async function checkLocally(f: Factory, ref: ModelRef, schemas: SchemaSource, sc
     details: { validation: problems },
     hint: 'fix the fields above, or send the input as it is with --no-validate',
   });
-}
-
-/** The words of this run again (its input flags), for the command that collects a result in doubt. */
-function runCommand(id: string, opts: ModelsRunOptions): string[] {
-  const words = ['wes', 'models', 'run', id];
-  if (opts.input !== undefined) words.push('--input', opts.input);
-  if (opts.data !== undefined) words.push('-d', opts.data);
-  for (const pair of opts.param ?? []) words.push('-i', pair);
-  if (opts.output !== undefined) words.push('-o', opts.output);
-  if (opts.queue) words.push('--queue');
-  if (opts.wait) words.push('--wait');
-  return words;
-}
-
-/** Sends by the router's rules (run.ts), a progress line saying what each wait is for; a failure names the key and what to do. */
-export async function sendKeyed<T>(f: Factory, ref: ModelRef, opts: ModelsRunOptions, idempotencyKey: string, send: () => Promise<T>, what: string): Promise<T> {
-  const retries = f.http().retries;
-  const progress = new ProgressLine(f);
-  return sendByRouterRules(send, { retries, signal: f.signal, onWait: async (wait) => progress.show(await waitText(ref, wait, retries, idempotencyKey)) })
-    .catch(async (err: unknown) => {
-      // The output file could not be written: the run itself is not in doubt.
-      if (err instanceof AnswerSinkError) throw err.cause;
-      const { keyedFailure } = await import('./in-doubt.js');
-      throw keyedFailure(err, idempotencyKey, runCommand(ref.id, opts), what);
-    })
-    .finally(() => progress.stop());
 }
 
 export async function run(f: Factory, args: string[], opts: ModelsRunOptions): Promise<number> {
