@@ -39,7 +39,7 @@ describe('models run --queue', () => {
     expect(id).toMatch(UUID);
     expect(r.stdout).toBe(`${id}\n`);
     expect(r.stderr).toContain(`queued dev/slow as request ${id}`);
-    expect(r.stderr).toContain(`collect it: wes models result dev/slow ${id} --wait`);
+    expect(r.stderr).toContain(`follow it with: wes models status dev/slow ${id}\ncollect it with: wes models result dev/slow ${id} --wait`);
     const asJson = await wes(['models', 'run', 'dev/echo', '-d', '{"a":1}', '--queue', '--json']);
     const handle = JSON.parse(asJson.stdout);
     expect(handle).toMatchObject({ request_id: expect.stringMatching(UUID), status: expect.any(String), status_url: expect.stringContaining('/v2/models/dev/echo/requests/') });

@@ -32,7 +32,7 @@ Queued delivery (long generations; the published router's routes):
     .addHelpText('after', `
 Examples:
   $ wes models run dev/echo -d '{"message":"hi"}'
-  $ wes models run dev/speech -i text="hello" -o hello.wav
+  $ wes --router-api v2 models run dev/speech -i text=hello -o hello.wav
   $ wes models run dev/slow -d '{"duration_ms":5000}' --queue --wait -o slow.json`);
   const status = models.command('status <provider/model|@last> [request-id]').description('Show the state of a queued request: IN_QUEUE (with its position), IN_PROGRESS or COMPLETED');
   typedCommand(status, noOptions(), action, () => import('./status.js'))

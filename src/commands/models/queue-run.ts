@@ -24,7 +24,8 @@ export async function runQueued(f: Factory, client: ModelsClient, ref: ModelRef,
     if (f.io.json) f.io.printJson(handle);
     else f.io.println(id);
     f.io.info(sanitizeLine(`queued ${ref.id} as request ${id} (${handle.status}${position})`));
-    f.io.info(sanitizeLine(`follow it: wes models status ${ref.id} ${id}; collect it: wes models result ${ref.id} ${id} --wait`));
+    f.io.info(sanitizeLine(`follow it with: wes models status ${ref.id} ${id}`));
+    f.io.info(sanitizeLine(`collect it with: wes models result ${ref.id} ${id} --wait`));
     return 0;
   }
   f.io.info(sanitizeLine(`queued ${ref.id} as request ${id} (${handle.status}${position})`));
