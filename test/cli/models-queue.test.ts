@@ -94,6 +94,11 @@ describe('models status / result / cancel', () => {
     expect(early.stdout).toBe('');
     expect(early.stderr).toMatch(new RegExp(`request ${id} of dev/slow has no result yet \\(IN_PROGRESS\\)`));
     expect(early.stderr).toContain(`hint: wait for it with: wes models result dev/slow ${id} --wait`);
+    // A -o file is written only with the output: the 202 "not yet" never reaches it.
+    const file = join(work, 'early.json');
+    const earlyToFile = await wes(['models', 'result', 'dev/slow', id, '-o', file]);
+    expect(earlyToFile.code).toBe(8);
+    expect(readdirSync(work)).not.toContain('early.json');
     const waited = await wes(['models', 'result', '@1', '--wait']);
     expect(waited.code, waited.stderr).toBe(0);
     expect(JSON.parse(waited.stdout)).toMatchObject({ prompt: 'later' });
