@@ -12,7 +12,7 @@ import { routerError, useRawRouter } from './models-raw-router.js';
 
 const holder = useDevServer({ catalogSize: 20, routerTokens: ['t-col-a', 't-col-b', 't-col-c'] });
 const raw = useRawRouter();
-beforeAll(() => setModelsDeadline(holder.server.state, 2000));
+beforeAll(() => setModelsDeadline(holder.server.state, 10_000));
 
 const wes = (args: string[], token: string, opts: RunOptions = {}) =>
   runWes(['--router-api', 'v2', ...args], { ...opts, env: { WES_BASE_URL: holder.server.url, WES_API_KEY: 'wes-dev-key', WES_ROUTER_TOKEN: token, ...opts.env } });
@@ -20,7 +20,7 @@ const posts = () => holder.server.state.requestCounts.get('POST /v2/models/dev/s
 
 describe('409: an earlier call with this key is still running', () => {
   it('is waited for and collected: one generation, the same output, said to be not billed again', async () => {
-    const body = JSON.stringify({ prompt: 'twice', duration_ms: 900 });
+    const body = JSON.stringify({ prompt: 'twice', duration_ms: 2500 });
     const before = posts();
     const first = wes(['models', 'run', 'dev/slow', '-d', body, '--idempotency-key', 'k-col-1'], 't-col-a');
     await until(() => posts() > before, 'the first call');
@@ -32,7 +32,7 @@ describe('409: an earlier call with this key is still running', () => {
     expect(second.stderr).toContain('an earlier call of dev/slow with Idempotency-Key k-col-1 is still running (409); collecting its result in 1 s');
     expect(second.stderr).toContain('collected the result of the earlier call with Idempotency-Key k-col-1 (Idempotent-Replayed): not billed again');
     expect(original.stderr).not.toMatch(/Idempotent-Replayed/);
-    expect(posts() - before).toBe(3); // the first call, the 409, the collect
+    expect(posts() - before).toBeGreaterThanOrEqual(3); // the first call, one 409 or more (one a second), the collect
   });
 });
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureQueue } from '../../src/dev-server/models/index.js';
 import { runWes, tempConfigDir, type RunOptions } from '../helpers/cli.js';
 import { useDevServer } from '../helpers/dev-server.js';
+import { until } from '../helpers/until.js';
 import { interruptWhen } from './jobs-env.js';
 
 const holder = useDevServer({ catalogSize: 20 });
@@ -84,7 +85,7 @@ describe('models run --queue', () => {
 
 describe('models status / result / cancel', () => {
   it('status shows the state; result before the end is exit 8 naming --wait; after it, the output', async () => {
-    const id = await queued({ prompt: 'later', duration_ms: 600 });
+    const id = await queued({ prompt: 'later', duration_ms: 2500 });
     const status = await wes(['models', 'status', 'dev/slow', id]);
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(new RegExp(`request\\t${id}\\nmodel\\tdev/slow\\nstatus\\tIN_(QUEUE|PROGRESS)`));
@@ -111,7 +112,7 @@ describe('models status / result / cancel', () => {
   it('cancel asks (exit 0), the request ends cancelled (result exit 10), a second cancel says it had completed', async () => {
     configureQueue(holder.server.state, { slots: 1 });
     try {
-      await queued({ duration_ms: 800 });
+      const first = await queued({ duration_ms: 5000 });
       const id = await queued({ duration_ms: 800 });
       const status = await wes(['models', 'status', '@last']);
       expect(status.stdout).toMatch(/status\tIN_QUEUE\nqueue position\t0/);
@@ -131,6 +132,7 @@ describe('models status / result / cancel', () => {
       expect(twice.stderr).toMatch(/had already completed \(ALREADY_COMPLETED\): nothing to cancel/);
       const listed = await wes(['models', 'requests', '--model', 'dev/slow', '--json']);
       expect(JSON.parse(listed.stdout)[0]).toMatchObject({ request_id: id, status: 'cancelled' });
+      await wes(['models', 'cancel', 'dev/slow', first]);
     } finally {
       configureQueue(holder.server.state, { slots: 2 });
     }
@@ -152,10 +154,14 @@ describe('models status / result / cancel', () => {
   });
 
   it('requests --refresh asks the router about the unfinished ones', async () => {
-    const id = await queued({ duration_ms: 200 });
+    const id = await queued({ duration_ms: 1500 });
     const before = await wes(['models', 'requests', '--json']);
     expect(JSON.parse(before.stdout)[0]).toMatchObject({ request_id: id, status: expect.stringMatching(/^IN_/) });
-    await new Promise((r) => setTimeout(r, 400));
+    const latest = async () => JSON.parse((await wes(['models', 'requests', '--limit', '1', '--json'])).stdout)[0];
+    // Without --refresh the history stays as last seen (the router is asked here behind wes's back); with it, the router is asked.
+    const routerSays = async () => ((await (await fetch(`${holder.server.url}/v2/models/dev/slow/requests/${id}/status`, { headers: { authorization: 'Bearer wes-dev-key' } })).json()) as { status: string }).status;
+    await until(async () => (await routerSays()) === 'COMPLETED', 'the request to complete');
+    expect(await latest()).toMatchObject({ request_id: id, status: expect.stringMatching(/^IN_/) });
     const refreshed = await wes(['models', 'requests', '--refresh', '--limit', '1', '--json']);
     expect(JSON.parse(refreshed.stdout)).toEqual([expect.objectContaining({ request_id: id, status: 'COMPLETED' })]);
   });

@@ -21,7 +21,7 @@ const cancel = (model: string, id: string, token?: string) => call(base(), `/v2/
 
 describe('submit and collect', () => {
   it('answers 201 with the handle and its three URLs; the result is 202 with the state until done, then the output', async () => {
-    const submitted = await submit('dev/slow', { prompt: 'q', duration_ms: 200 }, { token: 't-q-a' });
+    const submitted = await submit('dev/slow', { prompt: 'q', duration_ms: 1500 }, { token: 't-q-a' });
     expect(submitted.status).toBe(201);
     const handle = submitted.json;
     expect(handle.request_id).toMatch(UUID);
@@ -43,7 +43,7 @@ describe('submit and collect', () => {
     const result = await read('dev/slow', handle.request_id, '', 't-q-a');
     expect(result.status).toBe(200);
     expect(result.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(result.json).toMatchObject({ prompt: 'q', duration_ms: 200 });
+    expect(result.json).toMatchObject({ prompt: 'q', duration_ms: 1500 });
   });
 
   it('a binary output is collected under its own media type', async () => {
@@ -96,8 +96,8 @@ describe('cancel', () => {
     const server = await startFast({ routerTokens: ['t-cancel'] });
     try {
       configureQueue(server.state, { slots: 1 });
-      const running = await call(server.url, '/v2/models/dev/slow/requests', { token: 't-cancel', body: { duration_ms: 400 } });
-      const waiting = await call(server.url, '/v2/models/dev/slow/requests', { token: 't-cancel', body: { duration_ms: 400 } });
+      const running = await call(server.url, '/v2/models/dev/slow/requests', { token: 't-cancel', body: { duration_ms: 5000 } });
+      const waiting = await call(server.url, '/v2/models/dev/slow/requests', { token: 't-cancel', body: { duration_ms: 5000 } });
       expect(waiting.json).toMatchObject({ status: 'IN_QUEUE', queue_position: 0 });
       const id = waiting.json.request_id;
       const asked = await call(server.url, `/v2/models/dev/slow/requests/${id}/cancel`, { token: 't-cancel', method: 'PUT' });
@@ -126,8 +126,8 @@ describe('the queue bounds', () => {
     const server = await startFast({ routerTokens: ['t-bounds'] });
     try {
       configureQueue(server.state, { slots: 1, backlog: 2, timeoutMs: 100 });
-      const post = () => call(server.url, '/v2/models/dev/slow/requests', { token: 't-bounds', body: { duration_ms: 600 } });
-      await post(); // runs
+      const post = () => call(server.url, '/v2/models/dev/slow/requests', { token: 't-bounds', body: { duration_ms: 5000 } });
+      await post(); // runs (until the server closes), so the others can only wait
       const first = await post();
       await post();
       const refused = await post();

@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setModelsDeadline } from '../../src/dev-server/models/index.js';
 import { useDevServer } from '../helpers/dev-server.js';
+import { until } from '../helpers/until.js';
 import { call, type ModelsAnswer } from './models-http.js';
 
 const TOKENS = ['t-v2-a', 't-v2-b', 't-v2-c', 't-v2-d'];
@@ -90,15 +91,17 @@ describe('a run on /v2', () => {
 
 describe('Idempotency-Key on /v2', () => {
   it('a same-key call while another is being answered is 409 concurrency_limit_exceeded with Retry-After; re-sent, it collects the one generation, marked replayed', async () => {
-    const first = runV2('dev/slow', { duration_ms: 150 }, { token: 't-v2-a', key: 'k-inflight' });
-    await new Promise((r) => setTimeout(r, 40));
-    const second = await runV2('dev/slow', { duration_ms: 150 }, { token: 't-v2-a', key: 'k-inflight' });
+    setModelsDeadline(holder.server.state, 10_000); // the first call is held, not cut at the deadline
+    const before = holder.server.state.requestCounts.get('POST /v2/models/dev/slow') ?? 0;
+    const first = runV2('dev/slow', { duration_ms: 1000 }, { token: 't-v2-a', key: 'k-inflight' }).finally(() => setModelsDeadline(holder.server.state, DEADLINE_MS));
+    await until(() => (holder.server.state.requestCounts.get('POST /v2/models/dev/slow') ?? 0) > before, 'the first call');
+    const second = await runV2('dev/slow', { duration_ms: 1000 }, { token: 't-v2-a', key: 'k-inflight' });
     expect(second.status).toBe(409);
     expect(second.headers.get('x-service-error-type')).toBe('concurrency_limit_exceeded');
     expect(second.headers.get('retry-after')).toBe('1');
     const original = await first;
     expect(original.status).toBe(200);
-    const again = await runV2('dev/slow', { duration_ms: 150 }, { token: 't-v2-a', key: 'k-inflight' });
+    const again = await runV2('dev/slow', { duration_ms: 1000 }, { token: 't-v2-a', key: 'k-inflight' });
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.json.took_ms).toBe(original.json.took_ms); // the same generation, not a second one
