@@ -13,6 +13,7 @@ export const ExitCode = {
   TIMEOUT: 8,
   CREDITS: 9,
   CANCELED: 10,
+  IN_DOUBT: 11,
   INTERRUPTED: 130,
   TERMINATED: 143,
 } as const;
@@ -30,6 +31,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [8, 'timed out (--timeout reached, 504 after retries, queue_timeout; models result before the result is ready)'],
   [9, 'insufficient credits (402, insufficient_credits)'],
   [10, 'the job was canceled (v1 cancelled; a queued model request cancelled)'],
+  [11, 'in doubt: a submit got no usable answer and may have made a job; nothing was sent again (find it with wes jobs find --key KEY)'],
   [130, 'interrupted with Ctrl-C (the job keeps running unless --cancel-on-interrupt)'],
   [143, 'terminated (SIGTERM): handled like Ctrl-C, resumable state kept'],
 ];
@@ -119,6 +121,27 @@ export class TimeoutError extends WesError {
   }
 }
 
+/**
+ * A single-use POST (a job submit) that got no usable answer (lost, a read timeout, a 5xx) and
+ * whose job could not be found: it may have made one. Never sent again, since its key is spent
+ * and a new key could make a second job; `details.idempotency_key` names the key to look with.
+ */
+export class InDoubtError extends WesError {
+  constructor(message: string, fields: { key: string; hint: string; cause: unknown; details?: Record<string, unknown> }) {
+    const cause = fields.cause instanceof WesError ? fields.cause : undefined;
+    super(message, {
+      exitCode: ExitCode.IN_DOUBT,
+      code: 'in_doubt',
+      hint: fields.hint,
+      status: cause?.status,
+      requestId: cause?.requestId,
+      origin: cause?.origin,
+      details: { idempotency_key: fields.key, ...fields.details },
+      cause: fields.cause,
+    });
+  }
+}
+
 /** Ctrl-C (SIGINT, exit 130) or SIGTERM (exit 143): the same orderly stop, told apart by the exit code. */
 export class InterruptedError extends WesError {
   constructor(readonly signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
@@ -177,6 +200,24 @@ export function exitCodeForApi(status: number, code: string | undefined): number
   if (status === 504) return ExitCode.TIMEOUT;
   if (status >= 400 && status < 500) return ExitCode.REFUSED;
   return ExitCode.ERROR;
+}
+
+/** Network failures where the request never reached the server (nothing can have happened there). */
+export function neverReachedServer(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code;
+  return code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+}
+
+/**
+ * Whether a request that changes something may have taken effect although no usable answer came
+ * back: a 5xx, a lost answer, a read timeout, an interruption while it was in flight. A clear
+ * refusal (any 4xx, 429 included) and a connection that was never made are not in doubt.
+ */
+export function endedInDoubt(err: unknown): boolean {
+  if (err instanceof UsageError) return false;
+  if (err instanceof ApiError) return err.status === undefined || err.status >= 500;
+  // An unreadable 2xx answer, a broken or stalled connection, an interruption: the work may be done.
+  return !neverReachedServer(err instanceof WesError ? err.cause : err);
 }
 
 /** Normalises anything thrown into a WesError. */

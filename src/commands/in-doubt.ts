@@ -1,16 +1,10 @@
 // A POST whose answer never came may still have done its work (a job created, a model run
 // charged). Sent again with the same Idempotency-Key it returns that work instead of doing it
 // twice, so every doubtful ending names the key and the exact command that finds the result.
-import { ApiError, UsageError, WesError, toWesError } from '../errors.js';
+import { WesError, endedInDoubt, toWesError } from '../errors.js';
 import { shellWord } from '../render/shell-word.js';
 
-/** Whether the request may have taken effect although no usable answer came back. */
-export function endedInDoubt(err: unknown): boolean {
-  if (err instanceof UsageError) return false;
-  // Any 4xx (a refusal, 429 included) is a clear answer: nothing was done. A 5xx may come after the work.
-  if (err instanceof ApiError) return err.status === undefined || err.status >= 500;
-  return true;
-}
+export { endedInDoubt };
 
 /**
  * The error of a keyed POST that ended in doubt, with the key in `details.idempotency_key` and a

@@ -96,14 +96,36 @@ export class JobHistory {
 
   /** A newer status of a job in the history; jobs submitted elsewhere are not added. */
   recordStatus(id: string, status: string, now = new Date()): void {
-    const known = this.entryOf(id);
-    if (!known || known.status === status) return;
+    const line = this.statusLine(id, status, now);
+    if (!line) return;
     const writer = this.writer(0);
     try {
-      writer.append({ ...known, status, seen_at: now.toISOString() });
+      writer.append(line);
     } finally {
       writer.close();
     }
+  }
+
+  /** The line that records a newer status of a job in the history; none for a job not in it, or no news. */
+  statusLine(id: string, status: string, now = new Date()): HistoryEntry | undefined {
+    const known = this.entryOf(id);
+    if (!known || known.status === status) return undefined;
+    return { ...known, status, seen_at: now.toISOString() };
+  }
+
+  /**
+   * The ids in the history that start with `prefix`, parsing only the lines that can hold one
+   * (as entryOf does): a line written by JSON.stringify holds `"id":"` and the id as JSON writes it.
+   */
+  idsStartingWith(prefix: string): string[] {
+    const text = this.readText();
+    const written = `"id":${JSON.stringify(prefix).slice(0, -1)}`;
+    const ids = new Set<string>();
+    for (const line of text.includes('\\') || prefix === '' ? splitLines(text) : linesWith(text, written)) {
+      const entry = parseEntry(line);
+      if (entry?.id.startsWith(prefix)) ids.add(entry.id);
+    }
+    return [...ids];
   }
 
   /**

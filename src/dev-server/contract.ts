@@ -37,11 +37,19 @@ export interface DevServerOptions {
   // Both lists below are valid v1 credentials for the core's X-API-Key and /ws token checks.
   inactiveKeys?: string[]; // the legacy API: keys that authenticate but whose subscription is inactive: POST /api/prompt answers 429 (default [])
   noCreditKeys?: string[]; // the legacy API: keys that authenticate but whose balance is empty: POST /api/prompt answers 402 (default [])
+  idempotencyTtlMs?: number; // how long a claimed Idempotency-Key stays claimed (default IDEMPOTENCY_KEY_TTL_MS, 24 h)
+  jobList?: boolean; // serve GET /api/v2/jobs (default: on self-hosted only, as the reference server)
+  maxStreams?: number; // open event streams per credential before 429 too_many_streams (default 8 on self-hosted, 0 = no limit elsewhere)
+  jobsPort?: number; // self-hosted: a third listener serving only the job API v2 (the reference server's own port); the main one then serves only the engine
+  logsFormat?: 'json' | 'text'; // serverless: the logs operation answers JSON {text, truncated, captured_at} (default) or text/plain
+  engineState?: 'up' | 'down'; // 'down': submits answer 503 upstream_error, as the reference server with its engine stopped
   log?: (line: string) => void; // request log sink (CLI: stderr); silent when absent
 }
 
 export interface DevServerHandle {
   url: string; // http://host:port of the main listener
+  /** With `jobsPort`: http://host:port of the listener serving only the job API v2; otherwise undefined. */
+  jobsUrl: string | undefined;
   signedOrigin: string; // origin of the signed-URL listener
   port: number;
   apiKey: string | undefined;
@@ -63,13 +71,18 @@ export interface RequestContext {
   origin: string; // scheme + authority of the request, for absolute links
   requestId: string;
   state: DevState;
+  /** What the listener the request came in on serves: every family, only the engine (v1), or only the job API v2. */
+  serves: ListenerRole;
 }
+
+export type ListenerRole = 'all' | 'engine' | 'jobs';
 
 export type RouteHandler = (ctx: RequestContext) => Promise<boolean>;
 
 export interface DevState {
-  options: Required<Omit<DevServerOptions, 'log' | 'routerLimits' | 'apiKey'>> & {
+  options: Required<Omit<DevServerOptions, 'log' | 'routerLimits' | 'apiKey' | 'jobsPort'>> & {
     apiKey: string | undefined;
+    jobsPort: number | undefined;
     routerLimits: { inFlight: number; spendCents: number };
     log?: (line: string) => void;
   };
@@ -142,8 +155,12 @@ export interface StoredOutput {
   blobHash: string; // 'blake3:<hex>', always known to the server
   hashVisibleAt: number; // epoch ms from which `hash` is reported (lazy hashing)
   job_id: string | null;
-  file_path: string;
+  /** Uploads: the path given (or null for a from-hash record given none); outputs: the name. */
+  file_path: string | null;
   created_at: string;
+  /** Uploads with `expires_in`: the epoch ms at which the record is gone; outputs go with their job. */
+  expiresAt?: number;
+  tags?: string[];
   /** v1 view: subfolder and type of the file reference */
   subfolder: string;
   folderType: 'output' | 'temp';
@@ -172,8 +189,16 @@ export interface EngineJob {
   } | null;
   metrics: Record<string, number | null>;
   logs: string[]; // lines the run printed
+  /** The most recent preview frame while the job runs (the event stream pushes it on connect); dropped once the job ends. */
+  latestPreview: { node: string; format: 'png' | 'jpeg'; bytes: Buffer } | null;
   deployment_id?: string;
   release_id?: string;
+  /** The opaque label given at submit (job API v2), echoed on every read. */
+  metadata?: string;
+  /** Asset ids the workflow reads (typed references and LoadImage file names resolved at submit): held while the job is active. */
+  assetIds: Set<string>;
+  /** File names the v2 submit substituted for typed references, each with the asset it names. */
+  inputAssets: Map<string, string>;
   /** how the job was submitted: v1 jobs use the v1 status names */
   via: 'v2' | 'v1';
 }
@@ -218,10 +243,19 @@ export interface NodeClassInfo {
   output_node: boolean;
 }
 
+/** What a submit carries beside the workflow. */
+export interface SubmitExtras {
+  /** Serverless: the deployment the job runs on. */
+  deploymentId?: string;
+  metadata?: string;
+  /** v2: file names substituted for typed asset references, each with the asset id it names. */
+  inputAssets?: Map<string, string>;
+}
+
 export interface Engine {
   /** emits ('job', jobId: string, event: EngineEvent), and ('status', jobId, status: EngineStatus) on every status change */
   readonly events: EventEmitter;
-  submit(workflow: unknown, extraData: Record<string, unknown> | undefined, via: 'v2' | 'v1', deploymentId?: string): EngineJob;
+  submit(workflow: unknown, extraData: Record<string, unknown> | undefined, via: 'v2' | 'v1', extras?: SubmitExtras): EngineJob;
   get(id: string): EngineJob | undefined;
   /** v2 cancel and v1 queue delete: queued jobs end canceled, running ones go through canceling. */
   cancel(id: string): EngineJob | undefined;
@@ -236,9 +270,20 @@ export interface Engine {
   openOutput(output: StoredOutput, range?: { start: number; end: number }): Readable;
   findOutputByName(filename: string, subfolder: string, folderType: string): StoredOutput | undefined;
   findAsset(id: string): StoredOutput | undefined;
+  /** Whether a queued or running job reads this asset. */
+  assetInUse(id: string): boolean;
 }
 
 // ---- Blobs and assets -------------------------------------------------------------------------
+
+export interface NewAssetFields {
+  hash: string;
+  file_path: string | null;
+  content_type: string;
+  tags?: string[];
+  /** Epoch ms after which the record is gone. */
+  expiresAt?: number;
+}
 
 export interface BlobStore {
   /** Streams `source` into the store while hashing; returns the blake3 hash and whether it was new. */
@@ -248,8 +293,10 @@ export interface BlobStore {
   size(hash: string): number | undefined;
   open(hash: string, range?: { start: number; end: number }): Readable;
   /** Asset records (uploads and from-hash) keyed by asset id. */
-  createAsset(fields: { hash: string; file_path: string; content_type: string }): StoredOutput;
+  createAsset(fields: NewAssetFields): StoredOutput;
   getAsset(id: string): StoredOutput | undefined;
+  /** Forgets an asset record (its bytes stay while anything else may read them). */
+  deleteAsset(id: string): boolean;
   findAssetByPath(filePath: string): StoredOutput | undefined;
 }
 
@@ -273,9 +320,9 @@ export interface UrlSigner {
 export interface FaultSpec {
   match: string;
   count?: number; // default 1
-  action: 'status' | 'delay' | 'drop' | 'truncate' | 'stall' | 'corrupt' | 'lose';
-  status?: number; // action 'status'
-  body?: unknown; // JSON body for 'status' (string sent as is)
+  action: 'status' | 'delay' | 'drop' | 'truncate' | 'stall' | 'corrupt' | 'lose' | 'after';
+  status?: number; // actions 'status' and 'after'
+  body?: unknown; // JSON body for 'status' and 'after' (string sent as is)
   headers?: Record<string, string>;
   retry_after?: number; // seconds, sets Retry-After on 'status'
   delay_ms?: number; // 'delay': wait, then answer normally

@@ -81,7 +81,7 @@ export function sendEmpty(ctx: RequestContext, status: number, headers: Record<s
   ctx.res.end();
 }
 
-/** The jobs API ErrorEnvelope: {error: {code, message, details?}}. */
+/** The jobs API ErrorEnvelope: {error: {code, message, details}}, `details` null when there are none (as the reference server). */
 export function sendJobsError(
   ctx: RequestContext,
   status: number,
@@ -90,7 +90,7 @@ export function sendJobsError(
   details?: Record<string, unknown> | null,
   headers: Record<string, string> = {},
 ): void {
-  sendJson(ctx, status, { error: { code, message, ...(details !== undefined ? { details } : {}) } }, headers);
+  sendJson(ctx, status, { error: { code, message, details: details ?? null } }, headers);
 }
 
 /** The models API RouterErrorResponse plus the X-Service-Error-Type header. */

@@ -1,5 +1,7 @@
 // `wes dev-server`: a local implementation of the three API families on loopback. startDevServer
-// binds the main listener (the jobs, models and legacy APIs and the /ws WebSocket) and the signed-URL listener.
+// binds the main listener (the jobs, models and legacy APIs and the /ws WebSocket), the signed-URL
+// listener and, for a self-hosted deployment with `jobsPort`, a listener serving only the job API
+// v2 (as the reference job API server does in front of its engine; the main one is then the engine).
 import { createServer } from 'node:http';
 import type { DevServerHandle, DevServerOptions, DevState } from './contract.js';
 import { FileBlobStore } from './assets/blob-store.js';
@@ -28,17 +30,26 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
   state.engine = engine;
 
   // The self-hosted deployment answers v1 as a ComfyUI engine does; the others as the hosted cloud API.
-  const v1 = options.deployment === 'self-hosted' ? handleSelfHosted : handleLegacy;
-  const main = createServer(createMainListener(state, [handleJobsApi, handleModels, v1]));
+  const selfHosted = options.deployment === 'self-hosted';
+  const v1 = selfHosted ? handleSelfHosted : handleLegacy;
+  const handlers = [handleJobsApi, handleModels, v1];
+  const jobsPort = selfHosted ? options.jobsPort : undefined;
+  const mainRole = selfHosted && (options.engineOnly || jobsPort !== undefined) ? 'engine' : 'all';
+  const main = createServer(createMainListener(state, handlers, mainRole));
   const signed = createServer(createSignedListener(state, signer));
-  const dropMain = trackSockets(main);
-  const dropSigned = trackSockets(signed);
+  const jobs = jobsPort !== undefined ? createServer(createMainListener(state, handlers, 'jobs')) : null;
+  const servers = [main, signed, ...(jobs ? [jobs] : [])];
+  const drops = servers.map(trackSockets);
+  let jobsUrl: string | undefined;
   try {
     options.port = await listen(main, options.port, options.host);
     signer.origin = originOf(options.host, await listen(signed, 0, options.host));
+    if (jobs) {
+      options.jobsPort = await listen(jobs, jobsPort!, options.host);
+      jobsUrl = originOf(options.host, options.jobsPort);
+    }
   } catch (err) {
-    main.close();
-    signed.close();
+    for (const server of servers) server.close();
     engine.close();
     await blobs.close();
     throw err;
@@ -49,6 +60,7 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
   let closing: Promise<void> | undefined;
   return {
     url: originOf(options.host, options.port),
+    jobsUrl,
     signedOrigin: signer.origin,
     port: options.port,
     apiKey: options.apiKey,
@@ -59,9 +71,8 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
         history?.close();
         engine.close();
         closeModels(state);
-        const closed = Promise.all([closeServer(main), closeServer(signed)]);
-        dropMain();
-        dropSigned();
+        const closed = Promise.all(servers.map(closeServer));
+        for (const drop of drops) drop();
         await closed;
         await blobs.close();
       })();

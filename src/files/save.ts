@@ -4,6 +4,12 @@
 // cut short (Ctrl-C, SIGTERM, a dead or stalled connection, even kill -9) keeps its .part, and the
 // next run goes on from its last byte with the hash continued over the bytes on disk, so the final
 // check covers the whole file. Only bytes that fail the check are thrown away.
+//
+// Bytes count over declarations: a declared size (a job's `size_bytes`, which a server may report
+// as 0 for every output) never stands for the content. The content is always asked for, and what
+// arrives is checked against what the transfer itself says (Content-Length, Content-Range, which
+// undici also enforces); a declared size that disagrees with a whole transfer is reported on the
+// saved file, not taken as a failure. A declared hash is checked and a mismatch is a failure.
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { FileHandle } from 'node:fs/promises';
@@ -21,6 +27,8 @@ export interface OpenedBody {
   status: number;
   /** Chunks taken as they arrive (HttpClient's *Chunks downloads), or a stream. */
   body: ChunkedBody | Readable;
+  /** The answer's headers (lower-case names): the transfer's own length, and its range. */
+  headers?: Record<string, string>;
 }
 
 export interface SaveOptions {
@@ -65,6 +73,8 @@ export interface SavedFile {
   verified: boolean;
   /** Set when nothing was written: the same bytes were there, or --skip-existing kept the file. */
   kept?: 'same' | 'skip-existing';
+  /** The size the server declared, when it disagrees with the bytes a whole transfer delivered. */
+  declaredSize?: number;
 }
 
 export class IntegrityError extends WesError {
@@ -120,6 +130,27 @@ function isRangeRefused(err: unknown): boolean {
   return err instanceof ApiError && err.status === 416;
 }
 
+/** A 416 whose `Content-Range: bytes *\/N` says the whole content is N bytes, which the part already holds. */
+function alreadyWhole(err: unknown, held: number): boolean {
+  return err instanceof ApiError && err.status === 416 && /^bytes \*\/(\d+)$/.exec(err.headers['content-range'] ?? '')?.[1] === String(held);
+}
+
+/** The length of the whole content as the answer states it: Content-Range's total on a 206, Content-Length on a 200; undefined when unsaid. */
+function statedTotal(res: OpenedBody): number | undefined {
+  const h = res.headers ?? {};
+  if (res.status === 206) {
+    const total = /\/(\d+)$/.exec(h['content-range'] ?? '')?.[1];
+    return total === undefined ? undefined : Number(total);
+  }
+  return h['content-length'] !== undefined && /^\d+$/.test(h['content-length']) ? Number(h['content-length']) : undefined;
+}
+
+export class TransferMismatchError extends WesError {
+  constructor(message: string) {
+    super(message, { exitCode: ExitCode.ERROR, code: 'transfer_incomplete', hint: 'the partial file was kept; run the same command again to go on from it' });
+  }
+}
+
 class Download {
   hasher!: Blake3Hasher;
   written = 0;
@@ -140,16 +171,20 @@ class Download {
     this.written = 0;
   }
 
-  /** Fetches whatever is missing, resuming after breaks; throws when it cannot get it all. */
+  /**
+   * Fetches whatever is missing, resuming after breaks; throws when it cannot get it all. The
+   * content is always asked for, even when a declared size says there is nothing (or nothing
+   * more) to fetch: only the server's answer says where the content ends.
+   */
   async fetchRest(): Promise<void> {
     let triesLeft = this.opts.resumeAttempts ?? 3;
-    if (this.opts.expectedSize != null && this.written === this.opts.expectedSize) return;
     for (;;) {
       let res: OpenedBody;
       try {
         res = await this.opts.open(this.written);
       } catch (err) {
         if (this.written === 0 || !isRangeRefused(err)) throw err;
+        if (alreadyWhole(err, this.written)) return; // the kept part is the whole content
         await this.restart(); // the kept bytes are not a prefix the server recognises
         continue;
       }
@@ -161,9 +196,14 @@ class Download {
           throw err;
         });
       }
+      const total = statedTotal(res);
       const { received, failure } = await appendBody(res.body, this.handle, this.written, this.hasher, this.opts.onProgress);
       this.written += received;
-      if (failure === undefined) return;
+      // undici holds a body to its Content-Length; a range that ends short of its stated total is not the whole content.
+      const short = failure === undefined && total !== undefined && this.written !== total ? new TransferMismatchError(`${this.opts.name}: the server stated ${total} bytes and sent ${this.written}`) : undefined;
+      if (failure === undefined && short === undefined) return;
+      if (short && triesLeft-- <= 0) throw short;
+      if (short) continue;
       if (stopsTheCommand(failure) || triesLeft-- <= 0) throw failure;
       // The file should hold exactly the hashed bytes; if anything disagrees, trust the file.
       const onDisk = (await this.handle.stat()).size;
@@ -171,14 +211,18 @@ class Download {
     }
   }
 
-  /** The integrity problem with what is in the file, if any. */
-  async problem(): Promise<{ message: string } | { hash: string; verified: boolean }> {
+  /**
+   * The integrity problem with what is in the file (a declared hash it does not have), or its
+   * digest, with the declared size when that disagrees with the bytes (not a failure by itself:
+   * the transfer was whole).
+   */
+  async problem(): Promise<{ message: string } | { hash: string; verified: boolean; declaredSize?: number }> {
     const hash = formatBlake3(this.hasher);
     const { name, expectedSize } = this.opts;
-    if (expectedSize != null && this.written !== expectedSize) return { message: `${name}: got ${this.written} bytes, expected ${expectedSize}` };
     const expected = this.opts.expectedHash || (await this.opts.lateExpectedHash?.());
     if (expected && !sameHash(expected, hash)) return { message: `${name}: blake3 mismatch (expected ${expected}, got ${hash})` };
-    return { hash, verified: Boolean(expected) };
+    const declaredSize = expectedSize != null && this.written !== expectedSize ? expectedSize : undefined;
+    return declaredSize === undefined ? { hash, verified: Boolean(expected) } : { hash, verified: Boolean(expected), declaredSize };
   }
 }
 
@@ -196,7 +240,7 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
     await download.resumeFrom(part.size);
     await download.fetchRest();
     let outcome = await download.problem();
-    if ('message' in outcome && part.size > 0) {
+    if (part.size > 0 && ('message' in outcome || outcome.declaredSize !== undefined)) {
       // Bytes kept by an earlier run that do not add up: fetch the whole file once more.
       await download.restart();
       await download.fetchRest();
@@ -208,7 +252,9 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
     }
     await part.handle.close();
     await commitFile(part.path, finalPath, policy === 'clobber');
-    return { path: finalPath, name: opts.name, bytes: download.written, hash: outcome.hash, verified: outcome.verified };
+    const saved: SavedFile = { path: finalPath, name: opts.name, bytes: download.written, hash: outcome.hash, verified: outcome.verified };
+    if (outcome.declaredSize !== undefined) saved.declaredSize = outcome.declaredSize;
+    return saved;
   } catch (err) {
     await part.handle.close().catch(() => undefined);
     if (integrityFailed || download.written === 0) await unlink(part.path).catch(() => undefined);

@@ -16,10 +16,11 @@ import {
   DEFAULT_RETRIES,
   RETRYABLE_STATUSES,
   backoffDelay,
+  defaultResendPolicy,
   isConnectFailure,
-  isReplaySafe,
   parseRetryAfter,
   sleep,
+  type ResendPolicy,
 } from './retry.js';
 
 export type { ApiFamily };
@@ -74,8 +75,14 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   json?: unknown;
   body?: BodySource;
-  /** Sent as Idempotency-Key; makes a POST safe to retry (the same key on every attempt). */
+  /** Sent as Idempotency-Key (the same key on every attempt the resend policy allows). */
   idempotencyKey?: string;
+  /**
+   * When a failure may be followed by the same request again (see ResendPolicy); default: reads
+   * and idempotent methods replay, a keyed job API POST is single-use, a keyed router call
+   * replays, any other POST is sent again only after a connect failure.
+   */
+  resend?: ResendPolicy;
   /** Statuses returned to the caller instead of thrown (e.g. 204, 302, 304). */
   accept?: number[];
   /** Overrides the retry count for this call (0: no retry). */
@@ -241,7 +248,7 @@ export class HttpClient {
     let current = url;
     for (let hop = 0; ; hop++) {
       const res = await this.attemptLoop(
-        { method: 'GET', url: current, headers, origin: 'signed', replaySafe: true, accept: [301, 302, 303, 307, 308, 206] },
+        { method: 'GET', url: current, headers, origin: 'signed', resend: 'replay', accept: [301, 302, 303, 307, 308, 206] },
         read,
       );
       if (res.status < 300 || res.status >= 400) return res as HttpResponse<Body<R>>;
@@ -263,8 +270,20 @@ export class HttpClient {
     return this.redirectToSignedAs(req, headers, 'chunks');
   }
 
+  /**
+   * A content link of the jobs family (an output's or an asset's `url`), as chunks. On the
+   * configured job API origin (a self-hosted server that serves the bytes itself, behind a
+   * token) the first hop carries the credential, and a redirect from it goes on without; any
+   * other origin (signed storage) gets none on any hop.
+   */
+  async contentChunks(url: URL, headers: Record<string, string> = {}): Promise<HttpResponse<ChunkedBody>> {
+    if (url.origin !== this.baseOrigin) return this.signedChunks(url, headers);
+    return this.redirectToSignedChunks({ family: 'jobs', url }, headers);
+  }
+
   private async redirectToSignedAs<R extends 'stream' | 'chunks'>(req: HttpRequest, headers: Record<string, string>, read: R): Promise<HttpResponse<Body<R>>> {
-    const first = (await this.send({ ...req, accept: [301, 302, 303, 307, 308] }, read)) as HttpResponse<Body<R>>;
+    // The extra headers (a Range) go on the first hop too: a server that serves the bytes itself answers it.
+    const first = (await this.send({ ...req, headers: { ...req.headers, ...headers }, accept: [301, 302, 303, 307, 308] }, read)) as HttpResponse<Body<R>>;
     if (first.status < 300 || first.status >= 400) return first;
     return this.followSigned(this.redirectTarget(first.url, first.headers.location), headers, read);
   }
@@ -295,7 +314,7 @@ export class HttpClient {
         headers,
         body,
         origin: req.family,
-        replaySafe: isReplaySafe(method, Boolean(req.idempotencyKey)),
+        resend: req.resend ?? defaultResendPolicy(method, req.family, Boolean(req.idempotencyKey)),
         accept: req.accept,
         retries: req.retries,
         timeoutMs: req.timeoutMs,
@@ -309,7 +328,7 @@ export class HttpClient {
   }
 
   private async attemptLoop(
-    a: Attempt & { origin: ErrorOrigin; replaySafe: boolean; accept?: number[]; retries?: number },
+    a: Attempt & { origin: ErrorOrigin; resend: ResendPolicy; accept?: number[]; retries?: number },
     read: Read,
   ): Promise<HttpResponse<unknown>> {
     const maxRetries = a.retries ?? this.retries;
@@ -332,7 +351,7 @@ export class HttpClient {
         const error = (err as Error)?.name === 'TimeoutError' && a.timeoutMs
           ? new NetworkError(`no answer from ${a.url.origin} within ${a.timeoutMs / 1000} s`, undefined, err)
           : networkError(err, a.url, this.readTimeoutMs);
-        failure = { error, retryable: a.replaySafe || isConnectFailure(err) };
+        failure = { error, retryable: a.resend === 'replay' || isConnectFailure(err) };
       }
       if (!failure.retryable || attempt >= maxRetries) throw failure.error;
       const delayMs = failure.delayMs ?? backoffDelay(attempt);
@@ -349,10 +368,12 @@ export class HttpClient {
     }
   }
 
-  private statusRetryable(a: { replaySafe: boolean; origin: ErrorOrigin }, error: ApiError): boolean {
+  private statusRetryable(a: { resend: ResendPolicy; origin: ErrorOrigin }, error: ApiError): boolean {
     if (!RETRYABLE_STATUSES.has(error.status!)) return false;
     if (error.code === 'subscription_inactive') return false; // v1 429 without a queue reason: waiting will not help
-    return a.replaySafe;
+    // A 429 refused the request before it made anything, which releases a single-use key.
+    if (a.resend === 'single-use') return error.status === 429;
+    return a.resend === 'replay';
   }
 
   private async attempt(

@@ -6,18 +6,30 @@ const MAX_DELAY_MS = 10_000;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/** A request may be repeated when it cannot create a second effect. */
-export function isReplaySafe(method: string, hasIdempotencyKey: boolean): boolean {
-  return SAFE_METHODS.has(method.toUpperCase()) || hasIdempotencyKey;
+/**
+ * When a failed request may be sent again:
+ * - `replay`: it cannot create a second effect (a read, an idempotent operation, a router call
+ *   whose Idempotency-Key collects the first call's result): after network errors and 429/5xx.
+ * - `single-use`: a job API submit or asset upload. Its Idempotency-Key is single use: the service
+ *   refuses any second request with it (422 `idempotency_key_reuse`) and never replays the first
+ *   answer. So it is sent again only when it provably never reached the server (a connect
+ *   failure) or when the answer released the key (429: `queue_full`, `deployment_not_ready`,
+ *   `deployment_unavailable`, `rate_limited`). A 5xx, a lost answer or a read timeout leave it in
+ *   doubt: the caller looks for what it made instead of sending it again.
+ * - `never`: anything else that changes something: only a connect failure is retried.
+ */
+export type ResendPolicy = 'replay' | 'single-use' | 'never';
+
+export function defaultResendPolicy(method: string, family: string, hasIdempotencyKey: boolean): ResendPolicy {
+  if (SAFE_METHODS.has(method.toUpperCase())) return 'replay';
+  if (!hasIdempotencyKey) return 'never';
+  return family === 'jobs' ? 'single-use' : 'replay';
 }
 
 export const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /** Network failures where nothing reached the server can be repeated for any method. */
-export function isConnectFailure(err: unknown): boolean {
-  const code = (err as { code?: string })?.code;
-  return code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
-}
+export { neverReachedServer as isConnectFailure } from '../errors.js';
 
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;

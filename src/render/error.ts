@@ -8,8 +8,6 @@ import { toSafeJson } from './json.js';
 import { renderTable } from './table.js';
 import { bounded, CELL_LIMIT } from './bounded.js';
 
-interface NodeErrorReason { type?: string; message?: string; details?: string }
-interface NodeErrorEntry { class_type?: string; errors?: NodeErrorReason[] }
 interface ValidationRow { loc?: unknown[]; msg?: string; type?: string; ctx?: unknown }
 
 export function formatLoc(loc: unknown[] | undefined): string {
@@ -22,14 +20,44 @@ export function formatLoc(loc: unknown[] | undefined): string {
   return out;
 }
 
-export function nodeErrorRows(nodeErrors: Record<string, NodeErrorEntry>): string[][] {
+/** The columns of a node-errors table, for every shape nodeErrorRows reads. */
+export const NODE_ERROR_HEADERS = ['node', 'class', 'type', 'message', 'details'];
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
+
+/**
+ * One row per problem of `node_errors`, whichever shape a node's entry has on the wire: the
+ * engine's `{class_type, errors: [{type, message, details}]}`, the published contract's list of
+ * `{field, reason}` (the reason is the type, the field the details, as the engine's details name
+ * the input), a bare message, or a list of them. Anything else reads as an empty row for its node.
+ */
+export function nodeErrorRows(nodeErrors: unknown): string[][] {
+  if (nodeErrors === null || typeof nodeErrors !== 'object' || Array.isArray(nodeErrors)) return [];
   const rows: string[][] = [];
+  const row = (node: string, cells: unknown[]) => rows.push([node, ...cells.map(text)].map((cell) => bounded(cell, CELL_LIMIT)));
+  const problem = (node: string, classType: unknown, p: unknown) => {
+    if (typeof p !== 'object' || p === null) return row(node, [classType, '', p, '']);
+    const r = p as Record<string, unknown>;
+    if ('field' in r || 'reason' in r) return row(node, [classType, r.reason, r.message, r.field]);
+    return row(node, [classType, r.type, r.message, r.details]);
+  };
   for (const [node, entry] of Object.entries(nodeErrors)) {
-    for (const reason of entry.errors ?? [{}]) {
-      rows.push([node, entry.class_type ?? '', reason.type ?? '', reason.message ?? '', reason.details ?? ''].map((cell) => bounded(String(cell), CELL_LIMIT)));
+    if (Array.isArray(entry)) {
+      if (entry.length === 0) row(node, ['', '', '', '']);
+      for (const p of entry) problem(node, '', p);
+      continue;
     }
+    const e = (entry ?? {}) as Record<string, unknown>;
+    if (typeof entry === 'string' || !Array.isArray(e.errors) || e.errors.length === 0) problem(node, e.class_type, typeof entry === 'string' ? entry : {});
+    else for (const p of e.errors) problem(node, e.class_type, p);
   }
   return rows;
+}
+
+/** The node-errors table (headed: people read it), or '' when there is no row. */
+export function renderNodeErrors(io: IOStreams, nodeErrors: unknown, stream: 'stdout' | 'stderr'): string {
+  const rows = nodeErrorRows(nodeErrors);
+  return rows.length ? renderTable(io, NODE_ERROR_HEADERS, rows, stream) : '';
 }
 
 function detailsOf(err: WesError): Record<string, unknown> | undefined {
@@ -60,10 +88,8 @@ export function renderError(io: IOStreams, thrown: unknown): number {
   const s = io.errStyle;
   io.warn(`${s.red('error:')} ${sanitize(bounded(err.message))}`);
   const details = detailsOf(err);
-  const nodeErrors = (details?.node_errors ?? (details as { node_errors?: unknown } | undefined)?.node_errors) as Record<string, NodeErrorEntry> | undefined;
-  if (nodeErrors && typeof nodeErrors === 'object' && Object.keys(nodeErrors).length) {
-    io.warn(renderTable(io, ['node', 'class', 'type', 'message', 'details'], nodeErrorRows(nodeErrors), 'stderr'));
-  }
+  const nodeErrors = renderNodeErrors(io, details?.node_errors, 'stderr');
+  if (nodeErrors) io.warn(nodeErrors);
   const unknownClasses = details?.unknown_node_classes;
   if (Array.isArray(unknownClasses) && unknownClasses.length) io.warn(`unknown node classes: ${bounded(unknownClasses.map((c) => sanitizeLine(String(c))).join(', '))}`);
   const validation = details?.validation as ValidationRow[] | undefined;

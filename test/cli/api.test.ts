@@ -44,7 +44,8 @@ beforeAll(async () => {
     }
     if (path === '/api/v2/blob') return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(BINARY);
     if (path === '/api/v2/missing') return json(res, 404, { error: { code: 'not_found', message: 'no such thing' } }, { 'x-service-request-id': 'rid-404' });
-    if (path === '/api/v2/flaky' && failures++ < 1) return json(res, 503, { error: { code: 'service_unavailable', message: 'busy' } }, { 'retry-after': '0' });
+    if (path === '/api/v2/flaky' && failures++ < 1) return json(res, 429, { error: { code: 'queue_full', message: 'busy' } }, { 'retry-after': '0' });
+    if (path === '/api/v2/broken') return json(res, 503, { error: { code: 'upstream_error', message: 'down' } }, { 'retry-after': '0' });
     return json(res, 200, { ok: true, method: req.method });
   });
 });
@@ -117,13 +118,16 @@ describe('wes api: request parts', () => {
     expect(last().headers['content-type']).toBe('text/plain');
   });
 
-  it('retries a POST that carries an Idempotency-Key header, with the same key', async () => {
+  it('a job API POST with an Idempotency-Key header is single use: sent again after a 429 with the same key, never after a 5xx', async () => {
     failures = 0;
     const before = server.requests.length;
     const res = await wes(['POST', '/api/v2/flaky', '-H', 'Idempotency-Key: k-123', '-f', 'a=b']);
     expect(res.code).toBe(0);
     const sent = server.requests.slice(before);
     expect(sent.map((r) => r.headers['idempotency-key'])).toEqual(['k-123', 'k-123']);
+    const broken = server.requests.length;
+    expect((await wes(['POST', '/api/v2/broken', '-H', 'Idempotency-Key: k-124', '-f', 'a=b'])).code).toBe(1);
+    expect(server.requests.length - broken).toBe(1);
   });
 
   it('refuses malformed fields, headers and unreadable files as usage errors', async () => {

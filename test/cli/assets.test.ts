@@ -1,11 +1,12 @@
-// `wes assets upload|get|download` through the built binary against a self-hosted dev-server (no
-// credential): hash first, bytes only when the service lacks them, verified downloads.
+// `wes assets upload|get|download|delete` against a self-hosted dev-server (no credential), which
+// answers as the reference job API server does: hash first (HEAD by hash), bytes only when the
+// service lacks them, the published asset record, content served directly, verified downloads.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blake3File } from '../../src/files/blake3.js';
 import { addFaults, useDevServer } from '../helpers/dev-server.js';
-import { seen, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
+import { seen, seenMatching, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
 
 describe('wes assets', () => {
   const ctx = useDevServer({ deployment: 'self-hosted', faults: true });
@@ -13,21 +14,39 @@ describe('wes assets', () => {
   const dir = useTempDir();
   const uploads = () => seen(ctx.server, 'POST /api/v2/assets');
   const fromHash = () => seen(ctx.server, 'POST /api/v2/assets/from-hash');
+  const heads = () => seenMatching(ctx.server, /^HEAD \/api\/v2\/assets\/by-hash\//);
 
-  it('uploads a new file: from-hash first, then the bytes; prints the id (human) or the record (--json)', async () => {
+  it('uploads a new file: asks by hash first, then sends the bytes; prints the id (human) or the record (--json)', async () => {
     const file = writeTemp(dir(), `first file ${Date.now()}\n`, 'txt');
     const hash = await blake3File(file);
-    const [u0, f0] = [uploads(), fromHash()];
+    const [u0, f0, h0] = [uploads(), fromHash(), heads()];
     const res = await wes(['assets', 'upload', file]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
     expect(res.stderr).toContain(`uploaded ${file} as asset ${res.stdout.trim()} (${hash})`);
-    expect([uploads() - u0, fromHash() - f0]).toEqual([1, 1]);
+    expect([uploads() - u0, fromHash() - f0, heads() - h0]).toEqual([1, 0, 1]);
 
     const other = writeTemp(dir(), Buffer.from([1, 2, 3, 4, 5]), 'bin');
     const json = await wes(['assets', 'upload', other, '--json', '--name', 'inputs/five.bin', '--content-type', 'application/x-five']);
     expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ size_bytes: 5, hash: await blake3File(other), content_type: 'application/x-five', file_path: 'inputs/five.bin' });
+    const record = JSON.parse(json.stdout);
+    expect(record).toMatchObject({ size_bytes: 5, hash: await blake3File(other), content_type: 'application/x-five', file_path: 'inputs/five.bin', created_new: true });
+    for (const absent of ['name', 'type', 'node_id']) expect(record).not.toHaveProperty(absent);
+  });
+
+  it('--tag and --expires-in go with the upload; --expires-in out of 60..604800 is refused before anything is sent', async () => {
+    const file = writeTemp(dir(), `tagged ${Date.now()}\n`, 'txt');
+    const res = await wes(['assets', 'upload', file, '--tag', 'input', '--tag', 'mask', '--expires-in', '3600', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const record = JSON.parse(res.stdout);
+    const expires = Date.parse(record.expires_at) - Date.parse(record.created_at);
+    expect(expires).toBeGreaterThan(3590_000);
+    expect(expires).toBeLessThan(3610_000);
+    const u0 = uploads();
+    const bad = await wes(['assets', 'upload', file, '--expires-in', '30']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--expires-in');
+    expect(uploads()).toBe(u0);
   });
 
   it('the same bytes again send no file: one from-hash call, no upload', async () => {
@@ -54,7 +73,7 @@ describe('wes assets', () => {
     expect(human.stdout).toMatch(/^size\s+10 B \(10 bytes\)$/m);
     expect(human.stdout).toMatch(/^hash\s+blake3:[0-9a-f]{64}$/m);
     const json = await wes(['assets', 'get', id, '--json']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ id, size_bytes: 10, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/signed\//) });
+    expect(JSON.parse(json.stdout)).toMatchObject({ id, size_bytes: 10, url: `${ctx.server.url}/api/v2/assets/${id}/content` });
     const missing = await wes(['assets', 'get', '00000000-0000-0000-0000-000000000000']);
     expect(missing.code).toBe(5);
     expect(missing.stderr).toMatch(/hint: check the id/);
@@ -90,7 +109,7 @@ describe('wes assets', () => {
   it('a corrupted asset download is exit 1 and leaves no file', async () => {
     const file = writeTemp(dir(), Buffer.alloc(50_000, 9), 'bin');
     const id = (await wes(['assets', 'upload', file])).stdout.trim();
-    await addFaults(ctx.server, { match: 'GET /signed/**', action: 'corrupt' });
+    await addFaults(ctx.server, { match: `GET /api/v2/assets/${id}/content`, action: 'corrupt' });
     const target = join(dir(), 'broken.bin');
     const res = await wes(['assets', 'download', id, target]);
     expect(res.code).toBe(1);
@@ -118,4 +137,56 @@ describe('wes assets', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('no such file');
   });
+
+  it('delete: 204 says deleted; the same id again is "no such asset" (exit 5); every id is tried; --json lists each', async () => {
+    const a = (await wes(['assets', 'upload', writeTemp(dir(), `del a ${Date.now()}`, 'txt')])).stdout.trim();
+    const b = (await wes(['assets', 'upload', writeTemp(dir(), `del b ${Date.now()}`, 'txt')])).stdout.trim();
+    const first = await wes(['assets', 'delete', a]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(`deleted asset ${a}`);
+    const both = await wes(['assets', 'delete', a, b, '--json']);
+    expect(both.code).toBe(5);
+    expect(JSON.parse(both.stdout)).toEqual([
+      { id: a, deleted: false, error: { code: 'not_found', message: expect.stringContaining('no such asset') } },
+      { id: b, deleted: true },
+    ]);
+    expect((await wes(['assets', 'get', b])).code).toBe(5);
+  });
+
+  it('delete of an asset a queued or running job reads is refused as in use (exit 6), said plainly', async () => {
+    const png = writeTemp(dir(), tinyPng(), 'png');
+    const id = (await wes(['assets', 'upload', png])).stdout.trim();
+    const flow = writeTemp(dir(), {
+      '1': { class_type: 'LoadImage', inputs: { image: 'x' } },
+      '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 40, seed: 1, denoise: 1, sampler_name: 'euler' } },
+      '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'held' } },
+    });
+    const job = await wes(['jobs', 'submit', flow, '--set', `1.image=asset:${id}`]);
+    expect(job.code, job.stderr).toBe(0);
+    const res = await wes(['assets', 'delete', id]);
+    expect(res.code).toBe(6);
+    expect(res.stderr).toContain(`asset ${id} is in use`);
+    await wes(['jobs', 'cancel', job.stdout.trim()]);
+  });
+
+  it('--set N.I=asset:ID puts the typed reference to an asset already there; an unknown id stops before the submit (exit 5)', async () => {
+    const png = writeTemp(dir(), tinyPng(), 'png');
+    const record = JSON.parse((await wes(['assets', 'upload', png, '--name', 'kitten.png', '--json'])).stdout);
+    const flow = writeTemp(dir(), {
+      '1': { class_type: 'LoadImage', inputs: { image: 'placeholder' } },
+      '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'by-id' } },
+    });
+    const res = await wes(['jobs', 'submit', flow, '--set', `1.image=asset:${record.id}`, '--wait']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(ctx.server.state.engine.get(res.stdout.trim())!.workflow['1']!.inputs.image).toBe('kitten.png');
+    const before = seen(ctx.server, 'POST /api/v2/jobs');
+    const missing = await wes(['jobs', 'submit', flow, '--set', '1.image=asset:no-such-asset']);
+    expect(missing.code).toBe(5);
+    expect(seen(ctx.server, 'POST /api/v2/jobs')).toBe(before);
+  });
 });
+
+/** A 1x1 PNG the engine's LoadImage reads. */
+function tinyPng(): Buffer {
+  return Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8ffff3f0005fe02fea73581e40000000049454e44ae426082', 'hex');
+}

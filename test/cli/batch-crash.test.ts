@@ -14,7 +14,8 @@ import { engineJobs, quickWorkflow, randomKill, resultsFile, writeBatch } from '
 describe('jobs submit --batch killed with SIGKILL and resumed', () => {
   // 160 ms jobs on four slots: the kills wait for new jobs rather than for time, so they land
   // mid-run at any speed, and the server keeps up with the batch.
-  const ctx = useDevServer({ stepMs: 2, slots: 4 });
+  // The server keeps a job list (as the reference self-hosted server does): a submit cut short by a kill is looked for there by its key.
+  const ctx = useDevServer({ stepMs: 2, slots: 4, jobList: true });
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
 

@@ -29,7 +29,7 @@ describe('jobs submit --batch over two endpoints', () => {
     await Promise.all(started.map((s) => s.close()));
   });
   async function servers(): Promise<[DevServerHandle, DevServerHandle]> {
-    const pair = [await startFast({ stepMs: 2, slots: 3 }), await startFast({ stepMs: 2, slots: 3 })] as [DevServerHandle, DevServerHandle];
+    const pair = [await startFast({ stepMs: 2, slots: 3, jobList: true }), await startFast({ stepMs: 2, slots: 3, jobList: true })] as [DevServerHandle, DevServerHandle];
     started.push(...pair);
     return pair;
   }

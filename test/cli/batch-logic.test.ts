@@ -1,10 +1,11 @@
 // The pure rules of batch mode: results come out in input order whatever order lines finish in,
-// which key a resumed line runs with, which exit code a mixed batch ends with, and what the
-// line key depends on. (The binary is tested in batch.test.ts.)
+// what a resumed line does (carried, followed, looked for by key, or sent under a new key), which
+// exit code a mixed batch ends with, and what the line id depends on. (The binary is tested in
+// batch.test.ts.)
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { lineKey } from '../../src/commands/jobs/batch-input.js';
-import { alreadyDone, keyForRun, ResultBook, type Previous } from '../../src/commands/jobs/batch-results.js';
+import { lineId } from '../../src/commands/jobs/batch-input.js';
+import { planLine, ResultBook, type Previous } from '../../src/commands/jobs/batch-results.js';
 import { Journal } from '../../src/commands/jobs/batch-journal.js';
 import { worstExitCode } from '../../src/commands/jobs/batch.js';
 import type { BatchResult } from '../../src/clients/jobs/batch-run.js';
@@ -13,8 +14,29 @@ function result(index: number, status: string, key = 'K', error: BatchResult['er
   return { index, job_id: status === 'not_submitted' ? null : `job-${index}`, status, outputs: [], error, idempotency_key: key };
 }
 
-function previous(status: string, key = 'K', error = false): Previous {
-  return { status, error, idempotency_key: key };
+const LINE = 'wes-batch-line-1';
+
+/** What an earlier run left: a result (status, job id, key) and optionally a send after or before it. */
+function previous(status: string, fields: { jobId?: string | null; key?: string; error?: boolean; lineId?: string; sent?: { key: string; jobId?: string; newer: boolean; sentAt?: number } } = {}): Previous {
+  const key = fields.key ?? 'K1';
+  const text = () => JSON.stringify({ index: 1, status });
+  return {
+    result: {
+      status,
+      error: fields.error ? { code: 'x', exit_code: 1 } : null,
+      job_id: fields.jobId === undefined ? (status === 'not_submitted' || status === 'refused' ? null : 'job-1') : fields.jobId,
+      idempotency_key: key,
+      endpoint: 'http://a',
+      line_id: fields.lineId ?? LINE,
+      text,
+    },
+    sent: fields.sent ? { index: 1, idempotency_key: fields.sent.key, sent_to: 'http://a', line_id: fields.lineId ?? LINE, ...(fields.sent.jobId ? { job_id: fields.sent.jobId } : {}), ...(fields.sent.sentAt ? { sent_at: fields.sent.sentAt } : {}) } : undefined,
+    sentIsNewer: fields.sent?.newer ?? false,
+  };
+}
+
+function sentOnly(key: string, jobId?: string, sentAt?: number): Previous {
+  return { sent: { index: 1, idempotency_key: key, sent_to: 'http://a', line_id: LINE, ...(jobId ? { job_id: jobId } : {}), ...(sentAt ? { sent_at: sentAt } : {}) }, sentIsNewer: true };
 }
 
 describe('ResultBook', () => {
@@ -47,38 +69,47 @@ describe('ResultBook', () => {
 });
 
 describe('resuming', () => {
-  it('skips only a success of the same line with no error', () => {
-    expect(alreadyDone(previous('succeeded', 'K'), 'K')).toBe(true);
-    expect(alreadyDone(previous('succeeded', 'K.3'), 'K')).toBe(true);
-    expect(alreadyDone(previous('succeeded', 'OTHER'), 'K')).toBe(false);
-    expect(alreadyDone(previous('succeeded', 'K.x'), 'K')).toBe(false);
-    expect(alreadyDone(previous('succeeded', 'K', true), 'K')).toBe(false);
-    expect(alreadyDone(previous('running', 'K'), 'K')).toBe(false);
-    expect(alreadyDone(previous('sent', 'K'), 'K')).toBe(false);
+  it('carries a success of the same line with no error, and a job over for good unless --retry-failed', () => {
+    expect(planLine(previous('succeeded'), LINE).kind).toBe('carry');
+    expect(planLine(previous('failed'), LINE).kind).toBe('carry');
+    expect(planLine(previous('canceled'), LINE, { retryFailed: true }).kind).toBe('send');
+    expect(planLine(previous('succeeded', { lineId: 'another-line' }), LINE).kind).toBe('send');
   });
 
-  it('keeps the key of a line whose job may exist, and starts a new attempt after a final failure', () => {
-    const interrupted = { code: 'interrupted', message: 'interrupted', status: null, exit_code: 130 };
-    expect(keyForRun('K', undefined)).toBe('K');
-    expect(keyForRun('K', result(1, 'running', 'K', interrupted))).toBe('K');
-    expect(keyForRun('K', result(1, 'interrupted', 'K.2', interrupted))).toBe('K.2');
-    expect(keyForRun('K', result(1, 'not_submitted', 'K'))).toBe('K');
-    expect(keyForRun('K', result(1, 'error', 'K'))).toBe('K');
-    expect(keyForRun('K', result(1, 'failed', 'K'))).toBe('K.2');
-    expect(keyForRun('K', result(1, 'refused', 'K.2'))).toBe('K.3');
-    expect(keyForRun('K', result(1, 'canceled', 'K.9'))).toBe('K.10');
-    expect(keyForRun('K', result(1, 'failed', 'SOMETHING-ELSE'))).toBe('K'); // the line changed since
+  it('follows every job the journal names, never submitting its line again', () => {
+    expect(planLine(previous('running'), LINE)).toEqual({ kind: 'follow', jobId: 'job-1', key: 'K1', endpoint: 'http://a' });
+    expect(planLine(previous('succeeded', { error: true }), LINE)).toMatchObject({ kind: 'follow', jobId: 'job-1' });
+    expect(planLine(sentOnly('K2', 'job-2'), LINE)).toEqual({ kind: 'follow', jobId: 'job-2', key: 'K2', endpoint: 'http://a' });
+    // A later attempt (after a failure, with --retry-failed) whose answer named its job.
+    expect(planLine(previous('failed', { sent: { key: 'K3', jobId: 'job-3', newer: true } }), LINE)).toMatchObject({ kind: 'follow', jobId: 'job-3' });
+  });
+
+  it('looks for the job of a key sent with no answer; sends under a new key only what the server made nothing of', () => {
+    expect(planLine(sentOnly('K2', undefined, 1234), LINE)).toEqual({ kind: 'find', key: 'K2', endpoint: 'http://a', sentAt: 1234 });
+    expect(planLine(previous('in_doubt', { jobId: null, sent: { key: 'K1', newer: false } }), LINE)).toMatchObject({ kind: 'find', key: 'K1' });
+    expect(planLine(previous('interrupted', { jobId: null, sent: { key: 'K1', newer: false } }), LINE)).toMatchObject({ kind: 'find', key: 'K1' });
+    // The results file alone (its journal gone): a result naming an endpoint went out there.
+    expect(planLine(previous('interrupted', { jobId: null }), LINE)).toEqual({ kind: 'find', key: 'K1', endpoint: 'http://a' });
+    expect(planLine(previous('refused', { sent: { key: 'K1', newer: false } }), LINE).kind).toBe('send');
+    expect(planLine(previous('not_submitted'), LINE).kind).toBe('send');
+    expect(planLine(undefined, LINE).kind).toBe('send');
+  });
+
+  it('takes the records of wes before single-use keys (keys derived from the line) as the same line', () => {
+    const legacy: Previous = { result: { ...previous('succeeded').result!, line_id: undefined, idempotency_key: `${LINE}.2` }, sentIsNewer: false };
+    expect(planLine(legacy, LINE).kind).toBe('carry');
+    expect(planLine({ ...legacy, result: { ...legacy.result!, idempotency_key: 'OTHER' } }, LINE).kind).toBe('send');
   });
 
   it('derives a line key from the source, the line number, the text and the --set flags only', () => {
-    const base = lineKey('/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2']);
+    const base = lineId('/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2']);
     expect(base).toMatch(/^wes-batch-[0-9a-f]{48}$/);
-    expect(lineKey('/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2'])).toBe(base);
+    expect(lineId('/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2'])).toBe(base);
     for (const other of [
-      lineKey('/data/other.jsonl', 3, '{"1":{}}', ['1.seed=2']),
-      lineKey('/data/jobs.jsonl', 4, '{"1":{}}', ['1.seed=2']),
-      lineKey('/data/jobs.jsonl', 3, '{"1":{ }}', ['1.seed=2']),
-      lineKey('/data/jobs.jsonl', 3, '{"1":{}}', []),
+      lineId('/data/other.jsonl', 3, '{"1":{}}', ['1.seed=2']),
+      lineId('/data/jobs.jsonl', 4, '{"1":{}}', ['1.seed=2']),
+      lineId('/data/jobs.jsonl', 3, '{"1":{ }}', ['1.seed=2']),
+      lineId('/data/jobs.jsonl', 3, '{"1":{}}', []),
     ]) expect(other).not.toBe(base);
   });
 });

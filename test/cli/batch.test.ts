@@ -2,16 +2,18 @@
 // faults (every line exactly one result, in input order, and exactly 200 jobs in the engine),
 // mixed outcomes and the exit code, --set per line and per batch, --download folders, local
 // refusals, a refused credential halting the batch, and Ctrl-C followed by --resume.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { lineId } from '../../src/commands/jobs/batch-input.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addFaults, useDevServer } from '../helpers/dev-server.js';
+import { addFaults, postJson, useDevServer } from '../helpers/dev-server.js';
 import { failWorkflow, interruptWhen, seen, useTempDir, wesAgainst } from './jobs-env.js';
 import { engineJobs, quickWorkflow, readResultLines, resultsFile, writeBatch } from './batch-env.js';
 
 describe('jobs submit --batch at scale', () => {
   // maxQueue 4 with 4 slots: at concurrency 12 the queue is full again and again (429 queue_full).
-  const ctx = useDevServer({ faults: true, stepMs: 1, slots: 4, maxQueue: 4 });
+  // The server keeps a job list, where a submit with no usable answer is looked for by its key.
+  const ctx = useDevServer({ faults: true, stepMs: 1, slots: 4, maxQueue: 4, jobList: true });
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
 
@@ -37,16 +39,21 @@ describe('jobs submit --batch at scale', () => {
     expect(jobs).toHaveLength(200);
     expect(new Set(results.map((r) => r.job_id))).toEqual(new Set(jobs));
     expect(new Set(results.map((r) => r.idempotency_key)).size).toBe(200);
+    // The answers lost after the job was made were found by key; the 503s (no job made, the list
+    // proves it) went again under new keys; none was sent again under a key already used.
+    expect(results.filter((r) => r.found_by_key).length).toBe(6);
+    expect(results.filter((r) => r.resubmitted?.because === 'no_job_made').length).toBe(6);
+    expect(res.stderr).not.toContain('idempotency_key_reuse');
     // Every submit attempt is accounted for: 200 that made a job, 18 faults, and the queue_full refusals.
     expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBeGreaterThan(218);
     expect(res.stderr).toContain('batch of 200: 200 succeeded');
     // The queue really was full, and wes waited as told (Retry-After: 2) instead of giving up.
     expect(res.stderr).toMatch(/queue_full \(the queue is full.*\); submitting again in 2000 ms/);
-  });
+  }, 90_000);
 });
 
 describe('jobs submit --batch', () => {
-  const ctx = useDevServer({ faults: true, stepMs: 2, slots: 2 });
+  const ctx = useDevServer({ faults: true, stepMs: 2, slots: 2, jobList: true });
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
 
@@ -75,18 +82,46 @@ describe('jobs submit --batch', () => {
     expect((job.workflow['1'] as unknown as { inputs: { width: number } }).inputs.width).toBe(6);
     expect(res.stderr).toMatch(/line 2: job \S+ failed: execution_error: .*line two breaks/);
 
-    // A resume retries what failed or was refused (as a new attempt) and keeps what succeeded.
+    // A resume keeps what succeeded and what failed for good (its job stands), and sends again only
+    // the line the server refused (it made nothing), under a new key.
     const posts = seen(ctx.server, 'POST /api/v2/jobs');
     const earlier = writeBatch(dir(), 'mixed-results.jsonl', results);
     const resumed = await wes(['jobs', 'submit', '--batch', file, '--set', '1.width=6', '--resume', earlier, '--interval', '0.05']);
     expect(resumed.code).toBe(6);
     const again = readResultLines(resumed.stdout);
     expect(again[0]).toEqual(first);
+    expect(again[1]).toEqual(results[1]);
     expect(again[3]).toEqual(results[3]);
-    expect(again[1]!.job_id).not.toBe(results[1]!.job_id);
-    expect(again[1]!.idempotency_key).toBe(`${results[1]!.idempotency_key}.2`);
-    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBe(2);
+    expect(again[2]!.idempotency_key).not.toBe(results[2]!.idempotency_key);
+    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBe(1);
     expect(resumed.stderr).toContain('resuming: 2 of 4 line(s) already succeeded');
+
+    // --retry-failed asks for a new job for the line whose job failed.
+    const retried = await wes(['jobs', 'submit', '--batch', file, '--set', '1.width=6', '--resume', earlier, '--retry-failed', '--interval', '0.05']);
+    const third = readResultLines(retried.stdout);
+    expect(third[1]!.job_id).not.toBe(results[1]!.job_id);
+    expect(third[1]!.status).toBe('failed');
+    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBe(3);
+  });
+
+  it('a line whose answer was lost before a crash: resumed, its job found by the key its label names, one job, not two', async () => {
+    const file = writeBatch(dir(), 'lost.jsonl', [quickWorkflow('lost-line', 1), quickWorkflow('lost-line', 2)]);
+    const results = join(dir(), 'lost-results.jsonl');
+    // What a run killed right after sending line 1 leaves: its send in the journal, no answer. The
+    // server made the job (the answer was what got lost).
+    const key = 'crashed-before-the-answer';
+    const made = await postJson(ctx.server, '/api/v2/jobs', { workflow: quickWorkflow('lost-line', 1), metadata: `wes-key:${key}` }, { 'idempotency-key': key });
+    expect(made.status).toBe(201);
+    const lineOne = lineId(realpathSync(file), 1, JSON.stringify(quickWorkflow('lost-line', 1)), []);
+    writeFileSync(`${results}.journal`, JSON.stringify({ index: 1, idempotency_key: key, sent_to: ctx.server.url, sent_at: Date.now(), line_id: lineOne }) + '\n');
+    const posts = seen(ctx.server, 'POST /api/v2/jobs');
+    const res = await wes(['jobs', 'submit', '--batch', file, '--resume', results, '--results', results, '--interval', '0.05']);
+    expect(res.code, res.stderr).toBe(0);
+    const [one, two] = resultsFile(results);
+    expect(one).toMatchObject({ job_id: made.body.id, status: 'succeeded', idempotency_key: key, found_by_key: true });
+    expect(two!.status).toBe('succeeded');
+    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBe(1); // line 2 only
+    expect(engineJobs(ctx.server, 'lost-line')).toHaveLength(2);
   });
 
   it('follows jobs like watch does: the event stream wakes the poll (a 30 s interval still ends at once); --no-events polls only', async () => {
@@ -184,11 +219,55 @@ describe('jobs submit --batch', () => {
     const complete = resultsFile(results);
     expect(complete.map((r) => r.index)).toEqual(lines.map((_, i) => i + 1));
     expect(complete.every((r) => r.status === 'succeeded' && r.error === null)).toBe(true);
-    // Lines in flight at Ctrl-C found their jobs again by key: 24 lines, 24 jobs, no more.
+    // Jobs running at Ctrl-C were followed (read, not submitted again); a submit cut short was
+    // looked for by its key; only lines never sent were submitted: 24 lines, 24 jobs, no more.
     const jobs = engineJobs(ctx.server, 'resume');
     expect(jobs).toHaveLength(24);
     expect(new Set(complete.map((r) => r.job_id))).toEqual(new Set(jobs));
     for (const r of running) expect(complete[r.index - 1]!.job_id).toBe(r.job_id);
-    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBe(24 - succeeded);
+    const neverSent = partial.filter((r) => r.status === 'not_submitted').length;
+    const cutShort = partial.filter((r) => r.job_id === null && r.status !== 'not_submitted').length;
+    const resent = seen(ctx.server, 'POST /api/v2/jobs') - posts;
+    expect(resent).toBeGreaterThanOrEqual(neverSent);
+    expect(resent).toBeLessThanOrEqual(neverSent + cutShort);
+  });
+});
+
+describe('jobs submit --batch on a server without a job list', () => {
+  const ctx = useDevServer({ faults: true, stepMs: 2, jobList: false });
+  const wes = wesAgainst(() => ctx.server);
+  const dir = useTempDir();
+
+  it('a line whose answer was lost stays in doubt (exit 11, never sent again) until --resubmit-in-doubt asks for a new key', async () => {
+    const file = writeBatch(dir(), 'doubt.jsonl', [quickWorkflow('doubt', 1), quickWorkflow('doubt', 2)]);
+    const results = join(dir(), 'doubt-results.jsonl');
+    await addFaults(ctx.server, { match: 'POST /api/v2/jobs', action: 'lose' });
+    const posts = seen(ctx.server, 'POST /api/v2/jobs');
+    const first = await wes(['jobs', 'submit', '--batch', file, '--results', results, '--concurrency', '1', '--interval', '0.05']);
+    expect(first.code).toBe(11);
+    const [lost, fine] = resultsFile(results);
+    expect(lost).toMatchObject({ index: 1, status: 'in_doubt', job_id: null, error: { code: 'in_doubt', exit_code: 11 }, endpoint: ctx.server.url });
+    expect(lost!.error!.message).toContain('may or may not have made a job');
+    expect(fine!.status).toBe('succeeded');
+    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBe(2);
+
+    // Running the batch again onto its results is refused: it would make every job again.
+    const again = await wes(['jobs', 'submit', '--batch', file, '--results', results]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`--resume ${results}`);
+
+    // --resume alone sends nothing: the line is still in doubt.
+    const resumed = await wes(['jobs', 'submit', '--batch', file, '--resume', results, '--results', results, '--interval', '0.05']);
+    expect(resumed.code).toBe(11);
+    expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBe(2);
+    expect(resultsFile(results)[0]!.status).toBe('in_doubt');
+
+    // The user asks: the line goes under a new key, and the results say so.
+    const forced = await wes(['jobs', 'submit', '--batch', file, '--resume', results, '--results', results, '--resubmit-in-doubt', '--interval', '0.05']);
+    expect(forced.code, forced.stderr).toBe(0);
+    const [redone] = resultsFile(results);
+    expect(redone).toMatchObject({ status: 'succeeded', resubmitted: { previous_key: lost!.idempotency_key, because: 'resubmit_in_doubt' } });
+    expect(redone!.idempotency_key).not.toBe(lost!.idempotency_key);
+    expect(engineJobs(ctx.server, 'doubt')).toHaveLength(3); // the lost answer's job, line 2's, and the one asked for
   });
 });

@@ -130,17 +130,17 @@ describe('wes doctor against a purpose-built server', () => {
   });
   afterAll(() => skewed.close());
 
-  it('warns about clock skew without failing, and fails a surface that is not served', async () => {
+  it('warns about clock skew without failing; a family the server does not serve beside those it does is a warning', async () => {
     const { code, checks } = await doctor(['--base-url', skewed.url]);
     const clock = find(checks, 'clock');
     expect(clock.status).toBe('warn');
     expect(clock.detail).toMatch(/^local clock is 30\d s ahead of the server \((jobs|models|legacy)\)$/);
     expect(clock.hint).toContain('clock');
     const router = find(checks, 'reachable', 'router');
-    expect(router.status).toBe('fail');
+    expect(router.status).toBe('warn');
+    expect(router.detail).toMatch(/not served by .*, which serves jobs and legacy/);
     expect(router.hint).toContain('--router-url');
-    expect(code).toBe(router.exit_code);
-    expect(code).toBe(5);
+    expect(code).toBe(0);
   });
 });
 

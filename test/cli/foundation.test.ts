@@ -146,7 +146,7 @@ describe('profiles, settings and exit codes: edge cases', () => {
   it('prints the exit-code table as JSON with --json', async () => {
     const res = await runWes(['help', 'exit-codes', '--json']);
     const table = JSON.parse(res.stdout) as Array<{ code: number; meaning: string }>;
-    expect(table.map((r) => r.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130, 143]);
+    expect(table.map((r) => r.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130, 143]);
   });
 
   it('verifies the credential it has just saved, not the one it started with', async () => {

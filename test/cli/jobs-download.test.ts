@@ -67,7 +67,7 @@ describe('wes jobs download', () => {
     const unchecked = await wes(['jobs', 'download', early.id, join(dir(), 'early'), '--json']);
     expect(unchecked.code).toBe(0);
     expect(JSON.parse(unchecked.stdout)[0].verified).toBe(false);
-    expect(unchecked.stderr).toContain('1 file(s) saved without a blake3 check');
+    expect(unchecked.stderr).toContain('1 file(s) not verified by hash (the service reported none); sizes checked against the transfer');
   });
 
   it('a corrupted body fails the blake3 check: exit 1 and no file, not even a .part', async () => {

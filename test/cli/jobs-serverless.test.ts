@@ -42,25 +42,18 @@ describe('wes jobs on a serverless deployment', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ deployment_id: DEPLOYMENT, release_id: 'rel-0001', urls: { logs: `${PREFIX}/api/v2/jobs/${id}/logs` } });
   });
 
-  it('logs: prints the text; 204 is "no log for this job"; 404 names both causes (exit 5)', async () => {
+  it('logs: the finished job carries its log (job.logs), printed without a request to the logs link; --json keeps the object', async () => {
     const flow = writeTemp(dir(), imageWorkflow({ steps: 2 }));
     const submitted = await wes(['jobs', 'submit', flow, '--wait', '--json']);
     const id = ndjson(submitted.stdout)[0]!.id as string;
+    const before = seen(ctx.server, `GET /api/v2/jobs/${id}/logs`);
     const res = await wes(['jobs', 'logs', id]);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(`got prompt ${id}`);
     expect(res.stdout).toMatch(/Prompt executed in [\d.]+ seconds\n$/);
-
-    await addFaults(ctx.server, { match: `GET /api/v2/jobs/${id}/logs`, action: 'status', status: 204 });
-    const empty = await wes(['jobs', 'logs', id]);
-    expect(empty.code).toBe(0);
-    expect(empty.stdout).toBe('');
-    expect(empty.stderr).toContain('no log for this job');
-
-    await addFaults(ctx.server, { match: `GET /api/v2/jobs/${id}/logs`, action: 'status', status: 404, body: { error: { code: 'not_found', message: 'Not Found' } } });
-    const gone = await wes(['jobs', 'logs', id]);
-    expect(gone.code).toBe(5);
-    expect(gone.stderr).toContain('the job is gone (past its expiry), or this surface does not serve logs');
+    expect(seen(ctx.server, `GET /api/v2/jobs/${id}/logs`)).toBe(before);
+    const json = await wes(['jobs', 'logs', id, '--json']);
+    expect(JSON.parse(json.stdout).logs).toMatchObject({ text: expect.stringContaining(`got prompt ${id}`), truncated: false, captured_at: expect.any(String) });
   });
 
   it('re-reads the job for a URL about to expire, and again when the signed host refuses an expired one', async () => {

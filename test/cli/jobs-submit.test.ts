@@ -2,7 +2,7 @@
 // refusals before any request, --set values and files, the partner key, idempotency, --wait.
 import { describe, expect, it } from 'vitest';
 import { addFaults, imageWorkflow, getJson, useDevServer } from '../helpers/dev-server.js';
-import { ndjson, seen, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
+import { ndjson, seen, seenMatching, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
 
 describe('wes jobs submit', () => {
   const ctx = useDevServer({ faults: true });
@@ -78,15 +78,21 @@ describe('wes jobs submit', () => {
     });
     const uploadsBefore = seen(ctx.server, 'POST /api/v2/assets');
     const fromHashBefore = seen(ctx.server, 'POST /api/v2/assets/from-hash');
+    const headBefore = seenMatching(ctx.server, /^HEAD \/api\/v2\/assets\/by-hash\//);
     const res = await wes(['jobs', 'submit', flow, '--set', `1.image=@${image}`, '--set', `2.image=@${image}`, '--json']);
     expect(res.code, res.stderr).toBe(0);
-    expect(seen(ctx.server, 'POST /api/v2/assets/from-hash') - fromHashBefore).toBe(1);
+    // Asked whether the bytes are there (no), then sent once; never minted from a hash it lacks.
+    expect(seenMatching(ctx.server, /^HEAD \/api\/v2\/assets\/by-hash\//) - headBefore).toBe(1);
+    expect(seen(ctx.server, 'POST /api/v2/assets/from-hash') - fromHashBefore).toBe(0);
     expect(seen(ctx.server, 'POST /api/v2/assets') - uploadsBefore).toBe(1);
     const stored = ctx.server.state.engine.get(JSON.parse(res.stdout).id)!;
-    const assetId = stored.workflow['1']!.inputs.image as string;
+    // The input went as the typed reference the published contract takes (the server resolves it
+    // to the asset's file name for its engine; a bare asset id would have been refused as a file name).
+    const assetId = /uploaded .* → asset (\S+)/.exec(res.stderr)?.[1];
     expect(assetId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(stored.workflow['2']!.inputs.image).toBe(assetId);
-    expect(res.stderr).toContain(`uploaded ${image} → asset ${assetId}`);
+    const asset = ctx.server.state.blobs.getAsset(assetId!)!;
+    expect(stored.workflow['1']!.inputs.image).toBe(asset.file_path);
+    expect(stored.workflow['2']!.inputs.image).toBe(asset.file_path);
 
     // A second run: the service holds the blob, so no bytes go up.
     const again = await wes(['jobs', 'submit', flow, '--set', `1.image=@${image}`, '--set', `2.image=@${image}`]);
@@ -113,23 +119,25 @@ describe('wes jobs submit', () => {
     expect(without.stderr).toContain('api_key_service_org');
   });
 
-  it('reuses one Idempotency-Key on every retry, and explains a 422 idempotency_key_reuse', async () => {
+  it('resends only what a 429 refused, with the same key; a key the service saw before is explained, never guessed at', async () => {
     const file = writeTemp(dir(), imageWorkflow({ seed: 11 }));
-    await addFaults(ctx.server, { match: 'POST /api/v2/jobs', count: 2, action: 'status', status: 503, retry_after: 0, body: { error: { code: 'upstream_error', message: 'try again' } } });
+    await addFaults(ctx.server, { match: 'POST /api/v2/jobs', count: 2, action: 'status', status: 429, retry_after: 0, body: { error: { code: 'queue_full', message: 'try again' } } });
     const res = await wes(['jobs', 'submit', file, '--verbose']);
     expect(res.code, res.stderr).toBe(0);
     const keys = [...res.stderr.matchAll(/> idempotency-key: (\S+)/g)].map((m) => m[1]);
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1);
+    // Its label names the key, so a lost answer can be looked for.
+    expect(ctx.server.state.engine.get(res.stdout.trim())).toBeDefined();
 
     const first = await wes(['jobs', 'submit', file, '--idempotency-key', 'fixed-key-1', '--json']);
-    const same = await wes(['jobs', 'submit', file, '--idempotency-key', 'fixed-key-1', '--json']);
-    expect(JSON.parse(same.stdout).id).toBe(JSON.parse(first.stdout).id);
+    expect(first.code, first.stderr).toBe(0);
     const other = writeTemp(dir(), imageWorkflow({ seed: 12 }));
     const reuse = await wes(['jobs', 'submit', other, '--idempotency-key', 'fixed-key-1']);
     expect(reuse.code).toBe(6);
     expect(reuse.stderr).toContain('code idempotency_key_reuse');
-    expect(reuse.stderr).toMatch(/hint: .*earlier attempt may have created the job/);
+    expect(reuse.stderr).toMatch(/hint: Idempotency-Keys are single use/);
+    expect(reuse.stderr).not.toContain('different body');
   });
 
   it('renders a refused workflow with its node-errors table (exit 6)', async () => {

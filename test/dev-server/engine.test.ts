@@ -44,7 +44,7 @@ describe('validateWorkflow', () => {
     expect(report.order).toEqual(['1', '9']);
   });
 
-  it('finds type mismatches, bad literals and missing assets', () => {
+  it('finds type mismatches, bad literals and image files the input folder lacks (in the engine\'s words)', () => {
     const report = validateWorkflow(
       {
         '1': { class_type: 'SaveText', inputs: { text: ['2', 0] } },
@@ -53,14 +53,15 @@ describe('validateWorkflow', () => {
         '4': 'not a node',
       },
       info,
-      { assetExists: () => false },
+      { fileExists: () => false },
     );
     const types = (id: string) => report.nodeErrors[id]!.errors.map((e) => e.type);
     expect(types('1')).toEqual(['return_type_mismatch']);
     expect(types('2')).toEqual(['invalid_input_type', 'value_smaller_than_min', 'invalid_input_type']);
-    expect(types('3')).toEqual(['missing_asset']);
+    expect(report.nodeErrors['3']!.errors).toEqual([
+      { type: 'custom_validation_failed', message: 'Custom validation failed for node', details: 'image - Invalid image file: nope' },
+    ]);
     expect(types('4')).toEqual(['invalid_node']);
-    expect(report.missingAssetNodes).toEqual(['3']);
     expect(report.hasOutputNode).toBe(true);
   });
 

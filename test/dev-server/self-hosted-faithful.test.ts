@@ -1,7 +1,7 @@
 // The dev-server's `self-hosted` deployment answers as the real engine did in the observations
 // (test/fixtures/comfyui-selfhosted): status, body and headers, the small answers and upload's
 // refusal included, with no X-Service-Request-Id (the hosted service's header, which an engine never
-// sends); the job API v2 it hosts beside the engine keeps the header, as the service sends it.
+// sends, nor the reference job API server hosted beside it); the models API beside them keeps it.
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,10 +56,16 @@ describe('self-hosted deployment: answers as the engine gave them', () => {
     });
   }
 
-  it('keeps the header on the job API v2 it serves beside the engine (the hosted service sends it)', async () => {
-    const res = await fetch(`${servers.server().url}/api/v2/jobs/00000000-0000-0000-0000-000000000000`, { headers: { 'x-api-key': servers.server().apiKey ?? '' } });
-    await res.arrayBuffer();
-    expect(res.headers.get('x-service-request-id')).toBeTruthy();
+  it('sends none on the job API v2 beside the engine either (the reference job API server sends none), only on the models API', async () => {
+    const server = servers.server();
+    const auth = { authorization: `Bearer ${server.apiKey ?? ''}` };
+    const v2 = await fetch(`${server.url}/api/v2/jobs/00000000-0000-0000-0000-000000000000`, { headers: auth });
+    await v2.arrayBuffer();
+    expect(v2.status).toBe(404);
+    expect(v2.headers.get('x-service-request-id')).toBeNull();
+    const models = await fetch(`${server.url}/v1/models`, { headers: auth });
+    await models.arrayBuffer();
+    expect(models.headers.get('x-service-request-id')).toBeTruthy();
   });
 
   it('upload: accepted as recorded; no file is a 400 with an empty body, not JSON', async () => {

@@ -10,9 +10,9 @@ import { tempConfigDir, WES_BIN } from '../helpers/cli.js';
 import { addFaults, imageWorkflow, submitJob } from '../helpers/dev-server.js';
 import { longWorkflow, submit as submitPrompt } from '../dev-server/legacy-kit.js';
 import { interruptWhen, useTempDir, wesAgainst, writeTemp } from '../cli/jobs-env.js';
-import { jobsTagged, useFaultServer } from './kit.js';
+import { jobsTagged, until, useFaultServer } from './kit.js';
 
-const fx = useFaultServer({ stepMs: 10 });
+const fx = useFaultServer({ stepMs: 10, jobList: true });
 const wes = wesAgainst(() => fx.server);
 const dir = useTempDir();
 const work = mkdtempSync(join(tmpdir(), 'wes-signals-'));
@@ -32,12 +32,18 @@ describe('signals', () => {
     await addFaults(fx.server, { match: 'POST /api/v2/jobs', action: 'delay', delay_ms: 1500 });
     const res = await wes(['jobs', 'submit', flow, '--verbose', '--idempotency-key', 'k-sig-2'], { onSpawn: interruptWhen(/> idempotency-key/, 'SIGTERM') });
     expect(res.code).toBe(143);
-    expect(res.stderr).toContain(`run: wes jobs submit ${flow} --idempotency-key k-sig-2`);
-    // The server made the job after all; the named command returns it and makes no other.
-    await new Promise((r) => setTimeout(r, 1800));
-    const again = await wes(['jobs', 'submit', flow, '--idempotency-key', 'k-sig-2']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(jobsTagged(fx.server, 'sig2')).toEqual([again.stdout.trim()]);
+    expect(res.stderr).toContain('look for it with: wes jobs find --key k-sig-2');
+    // Whether the server went on to make the job is its own affair: the named command tells which,
+    // and nothing ever made a second one.
+    await until(() => fx.log.some((line) => line.startsWith('POST /api/v2/jobs ')), 'the submit to end on the server');
+    const found = await wes(['jobs', 'find', '--key', 'k-sig-2']);
+    const jobs = jobsTagged(fx.server, 'sig2');
+    if (found.code === 0) expect(jobs).toEqual([found.stdout.trim()]);
+    else {
+      expect(found.code, found.stderr).toBe(5);
+      expect(found.stderr).toContain('the submit made none');
+      expect(jobs).toEqual([]);
+    }
   });
 
   it('legacy watch interrupted: says the prompt runs on, what previews it kept, and how to follow on', async () => {

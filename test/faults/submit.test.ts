@@ -1,7 +1,8 @@
-// Faults on `jobs submit` (a POST), through the binary: a connection reset before or during the
-// answer, a truncated answer, 429 storms with and without Retry-After, 5xx bursts. Every retry
-// must carry the same Idempotency-Key, so the engine holds exactly one job however many attempts
-// reached it; attempts stay within --retries.
+// Faults on `jobs submit` (a POST): a connection reset before or during the answer, a truncated
+// answer, 429 storms with and without Retry-After, 5xx. Idempotency-Keys are single use (the
+// published contract): only a 429, which refused the request and released its key, is sent again
+// with the same key; anything that may have made a job is never sent again, and the job is
+// looked for by the key its label names in the server's job list (on here).
 import { describe, expect, it } from 'vitest';
 import { addFaults, imageWorkflow } from '../helpers/dev-server.js';
 import { useTempDir, wesAgainst, writeTemp } from '../cli/jobs-env.js';
@@ -11,7 +12,7 @@ const SUBMIT = 'POST /api/v2/jobs';
 const v2Error = (code: string, message = 'scripted') => ({ error: { code, message } });
 
 describe('faults on jobs submit', () => {
-  const fx = useFaultServer();
+  const fx = useFaultServer({ jobList: true });
   const wes = wesAgainst(() => fx.server);
   const dir = useTempDir();
 
@@ -35,19 +36,36 @@ describe('faults on jobs submit', () => {
     expect(new Set(run.keys).size).toBe(1);
   }
 
-  it('a connection reset before any answer: retried with the same key, one job', async () => {
+  /** Keys are single use: a submit with no usable answer is never sent again, and its job is looked for in the server's list. */
+  function expectNotResent(run: Awaited<ReturnType<typeof submit>>) {
+    expect(run.posts).toBe(1);
+    expect(run.keys).toHaveLength(1);
+    expect(run.res.stderr).not.toContain('idempotency_key_reuse');
+  }
+
+  it('a connection reset before any answer: not sent again; the list shows no job, so the real cause is said, safe to send again', async () => {
     const run = await submit('reset-before', { match: SUBMIT, action: 'drop' });
-    expectOneJob(run, 2);
+    expectNotResent(run);
+    expect(run.jobs).toHaveLength(0);
+    expect(run.res.code).toBe(1);
+    expect(run.res.stderr).toContain('broke');
+    expect(run.res.stderr).toMatch(/made no job .*submitting again is safe/);
   });
 
-  it('a connection reset mid-answer (the job was created): the replay returns that same job', async () => {
+  it('a connection reset mid-answer (the job was created): found by its key in the list, one job, one POST', async () => {
     const run = await submit('reset-during', { match: SUBMIT, action: 'drop', after_bytes: 40 });
-    expectOneJob(run, 2);
+    expectNotResent(run);
+    expect(run.res.code, run.res.stderr).toBe(0);
+    expect(run.jobs).toHaveLength(1);
+    expect(run.res.stdout.trim()).toBe(run.jobs[0]);
+    expect(run.res.stderr).toContain(`found its job ${run.jobs[0]} by its Idempotency-Key`);
   });
 
-  it('a truncated JSON answer (Content-Length not met): replayed, still one job', async () => {
+  it('a truncated JSON answer (Content-Length not met): found by its key, still one job', async () => {
     const run = await submit('truncated', { match: SUBMIT, action: 'truncate', after_bytes: 25 });
-    expectOneJob(run, 2);
+    expectNotResent(run);
+    expect(run.res.code, run.res.stderr).toBe(0);
+    expect(run.jobs).toHaveLength(1);
   });
 
   it('a 429 storm with Retry-After: waits as told between attempts, one job', async () => {
@@ -79,35 +97,31 @@ describe('faults on jobs submit', () => {
     await fetch(`${fx.server.url}/__dev/faults`, { method: 'DELETE' });
   });
 
-  it('a 500/502/503 burst: each retried with the same key, one job', async () => {
-    const run = await submit('burst', [
-      { match: SUBMIT, action: 'status', status: 500, body: v2Error('upstream_error') },
-      { match: SUBMIT, action: 'status', status: 502, body: '<html>bad gateway</html>', retry_after: 0 },
-      { match: SUBMIT, action: 'status', status: 503, retry_after: 0, body: v2Error('service_unavailable') },
-    ]);
-    expectOneJob(run, 4);
+  it('a 5xx is not retried: one POST; a 5xx before the job was made says so, one after it finds the job', async () => {
+    const before = await submit('burst-503', { match: SUBMIT, action: 'status', status: 503, retry_after: 0, body: v2Error('upstream_error', 'the engine is unreachable') });
+    expectNotResent(before);
+    expect(before.jobs).toHaveLength(0);
+    expect(before.res.code).toBe(1);
+    expect(before.res.stderr).toContain('the engine is unreachable');
+    expect(before.res.stderr).toMatch(/made no job/);
+    const after = await submit('burst-502', { match: SUBMIT, action: 'after', status: 502, body: '<html>bad gateway</html>' });
+    expectNotResent(after);
+    expect(after.res.code, after.res.stderr).toBe(0);
+    expect(after.jobs).toHaveLength(1);
+    expect(after.res.stdout.trim()).toBe(after.jobs[0]);
   });
 
-  it('a burst longer than --retries ends with the last error\'s exit code and never a second job', async () => {
-    const five = await submit('burst-503', { match: SUBMIT, action: 'status', status: 503, count: 3, retry_after: 0, body: v2Error('service_unavailable', 'down for now') }, ['--retries', '1']);
-    expect(five.res.code).toBe(7);
-    expect(five.posts).toBe(2);
-    expect(five.jobs).toHaveLength(0);
-    const boom = await submit('burst-500', { match: SUBMIT, action: 'status', status: 500, count: 3, body: v2Error('upstream_error', 'it broke') }, ['--retries', '1']);
-    expect(boom.res.code).toBe(1);
-    expect(boom.posts).toBe(2);
-    expect(boom.jobs).toHaveLength(0);
-    await fetch(`${fx.server.url}/__dev/faults`, { method: 'DELETE' });
-  });
-
-  it('a given --idempotency-key is the one sent on every attempt, and a rerun with it creates nothing new', async () => {
+  it('a given --idempotency-key is sent once; the same key again is refused by the service and finds the job it made', async () => {
     const key = 'fault-suite-fixed-key-1';
     const run = await submit('fixed-key', { match: SUBMIT, action: 'drop', after_bytes: 10 }, ['--idempotency-key', key]);
-    expectOneJob(run, 2);
+    expectNotResent(run);
+    expect(run.res.code, run.res.stderr).toBe(0);
     expect(run.keys[0]).toBe(key);
     const again = await submit('fixed-key', null, ['--idempotency-key', key]);
-    expect(again.res.code).toBe(0);
+    expect(again.res.code, again.res.stderr).toBe(0);
+    expect(again.posts).toBe(1);
     expect(again.jobs).toEqual(run.jobs);
     expect(again.res.stdout.trim()).toBe(run.jobs[0]);
+    expect(again.res.stderr).toContain(`this Idempotency-Key was used before; its job is ${run.jobs[0]}`);
   });
 });

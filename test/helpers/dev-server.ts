@@ -1,4 +1,5 @@
 // Starts an in-process dev server on a free port with fast timings, and closes it after the test file.
+import { createBLAKE3 } from 'hash-wasm';
 import { afterAll, beforeAll } from 'vitest';
 import type { DevServerHandle, DevServerOptions } from '../../src/dev-server/index.js';
 import { startDevServer } from '../../src/dev-server/index.js';
@@ -47,8 +48,13 @@ export async function requestCounts(server: DevServerHandle): Promise<Record<str
 
 export type Json = Record<string, any>;
 
+/** A path on the server, or a link the server wrote (absolute on self-hosted, host-relative elsewhere). */
+export function serverUrl(server: DevServerHandle, pathOrLink: string): string {
+  return new URL(pathOrLink, server.url).href;
+}
+
 export async function postJson(server: DevServerHandle, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Json }> {
-  const res = await fetch(`${server.url}${path}`, {
+  const res = await fetch(serverUrl(server, path), {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...v2Auth(server), ...headers },
     body: JSON.stringify(body),
@@ -57,7 +63,7 @@ export async function postJson(server: DevServerHandle, path: string, body: unkn
 }
 
 export async function getJson(server: DevServerHandle, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Json }> {
-  const res = await fetch(`${server.url}${path}`, { headers: { ...v2Auth(server), ...headers } });
+  const res = await fetch(serverUrl(server, path), { headers: { ...v2Auth(server), ...headers } });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Json) : {} };
 }
@@ -96,8 +102,8 @@ export function bytesWorkflow(size: number, contentType = 'application/octet-str
   return { '1': { class_type: 'SaveBytes', inputs: { size_bytes: size, content_type: contentType } } };
 }
 
-/** Reads a whole server-sent-event stream into events (comments kept apart). */
-export async function readEventStream(res: Response): Promise<{ events: { event: string; data: Json }[]; comments: string[] }> {
+/** Reads a whole server-sent-event stream into events (comments kept apart, the raw text too). */
+export async function readEventStream(res: Response): Promise<{ events: { event: string; data: Json }[]; comments: string[]; raw: string }> {
   const text = await res.text();
   const events: { event: string; data: Json }[] = [];
   const comments: string[] = [];
@@ -112,5 +118,26 @@ export async function readEventStream(res: Response): Promise<{ events: { event:
     }
     if (data) events.push({ event, data: JSON.parse(data) as Json });
   }
-  return { events, comments };
+  return { events, comments, raw: text };
+}
+
+export async function blake3(bytes: Buffer): Promise<string> {
+  const hasher = await createBLAKE3();
+  hasher.init();
+  hasher.update(bytes);
+  return `blake3:${hasher.digest('hex')}`;
+}
+
+/** POST /api/v2/assets with these fields (a list repeats the field, as `tags[]`) and the bytes as `file`. */
+export async function uploadAsset(
+  server: DevServerHandle,
+  bytes: Buffer,
+  fields: Record<string, string | string[]>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json }> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) for (const one of [value].flat()) form.append(name, one);
+  form.append('file', new Blob([bytes]), 'upload.bin');
+  const res = await fetch(serverUrl(server, '/api/v2/assets'), { method: 'POST', headers: { ...v2Auth(server), ...headers }, body: form });
+  return { status: res.status, body: (await res.json()) as Json };
 }

@@ -35,11 +35,27 @@ describe('retries', () => {
     expect(s.requests).toHaveLength(1);
   });
 
-  it('repeats a POST that carries an Idempotency-Key, with the same key every time', async () => {
-    const s = await server((_req, res, n) => (n < 3 ? json(res, 503, { error: { code: 'upstream_error', message: 'down' } }, { 'retry-after': '0' }) : json(res, 201, { id: 'j1' })));
-    const res = await client(s.url).json<{ id: string }>({ family: 'jobs', url: '/api/v2/jobs', json: { workflow: {} }, idempotencyKey: 'k-1' });
-    expect(res.status).toBe(201);
+  it('repeats a keyed router POST with the same key every time (the router collects by key)', async () => {
+    const s = await server((_req, res, n) => (n < 3 ? json(res, 503, { detail: 'down', error_type: 'service_unavailable' }, { 'retry-after': '0' }) : json(res, 200, { id: 'j1' })));
+    const res = await client(s.url).json<{ id: string }>({ family: 'models', url: '/v1/models/a/b', json: {}, idempotencyKey: 'k-1' });
+    expect(res.status).toBe(200);
     expect(s.requests.map((r) => r.headers['idempotency-key'])).toEqual(['k-1', 'k-1', 'k-1']);
+  });
+
+  it('a keyed job API POST is single use: a 429 is sent again with the same key, a 5xx or a reset never', async () => {
+    const throttled = await server((_req, res, n) => (n < 3 ? json(res, 429, { error: { code: 'queue_full', message: 'full' } }, { 'retry-after': '0' }) : json(res, 201, { id: 'j1' })));
+    const res = await client(throttled.url).json<{ id: string }>({ family: 'jobs', url: '/api/v2/jobs', json: { workflow: {} }, idempotencyKey: 'k-1' });
+    expect(res.status).toBe(201);
+    expect(throttled.requests.map((r) => r.headers['idempotency-key'])).toEqual(['k-1', 'k-1', 'k-1']);
+
+    const failing = await server((_req, res) => json(res, 503, { error: { code: 'upstream_error', message: 'down' } }, { 'retry-after': '0' }));
+    const err = (await client(failing.url).json({ family: 'jobs', url: '/api/v2/jobs', json: { workflow: {} }, idempotencyKey: 'k-2' }).catch((e) => e)) as ApiError;
+    expect(err.status).toBe(503);
+    expect(failing.requests).toHaveLength(1);
+
+    const reset = await server((req) => req.socket.destroy());
+    await client(reset.url).json({ family: 'jobs', url: '/api/v2/jobs', json: { workflow: {} }, idempotencyKey: 'k-3' }).catch(() => undefined);
+    expect(reset.requests).toHaveLength(1);
   });
 
   it('gives up after --retries and reports the last error with its exit code', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { exitCodeForApi, ExitCode } from '../../src/errors.js';
 import { resolveLink, segment } from '../../src/http/links.js';
-import { backoffDelay, parseRetryAfter, isReplaySafe } from '../../src/http/retry.js';
+import { backoffDelay, parseRetryAfter, defaultResendPolicy } from '../../src/http/retry.js';
 
 describe('exit codes', () => {
   it.each([
@@ -61,9 +61,12 @@ describe('retry helpers', () => {
     expect(backoffDelay(20, () => 1)).toBe(10_000);
   });
 
-  it('replays only safe methods or keyed POSTs', () => {
-    expect(isReplaySafe('GET', false)).toBe(true);
-    expect(isReplaySafe('POST', false)).toBe(false);
-    expect(isReplaySafe('POST', true)).toBe(true);
+  it('replays reads and keyed router calls; a keyed job API POST is single-use; other POSTs never', () => {
+    expect(defaultResendPolicy('GET', 'jobs', false)).toBe('replay');
+    expect(defaultResendPolicy('DELETE', 'jobs', false)).toBe('replay');
+    expect(defaultResendPolicy('POST', 'legacy', false)).toBe('never');
+    expect(defaultResendPolicy('POST', 'jobs', false)).toBe('never');
+    expect(defaultResendPolicy('POST', 'jobs', true)).toBe('single-use');
+    expect(defaultResendPolicy('POST', 'models', true)).toBe('replay');
   });
 });

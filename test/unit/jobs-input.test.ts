@@ -65,17 +65,23 @@ describe('--set NODE.INPUT=VALUE', () => {
     expect(usage(() => parseSet('seed=1', WORKFLOW)).message).toMatch(/NODE.INPUT/);
   });
 
-  it('applies values to a copy and puts asset ids for files', async () => {
-    const assignments = [parseSet('3.seed=42', WORKFLOW), parseSet('10.image=@cat.png', WORKFLOW), parseSet('3.new=x', WORKFLOW)];
-    const placed: string[] = [];
-    const out = await applyAssignments(WORKFLOW, assignments, async (path) => {
-      placed.push(path);
-      return 'asset-1';
+  it('applies values to a copy and puts what placing returns for files and asset ids', async () => {
+    const assignments = [parseSet('3.seed=42', WORKFLOW), parseSet('10.image=@cat.png', WORKFLOW), parseSet('3.new=x', WORKFLOW), parseSet('3.mask=asset:a-9', WORKFLOW)];
+    const placed: unknown[] = [];
+    const out = await applyAssignments(WORKFLOW, assignments, async (input) => {
+      placed.push(input);
+      return { __type: 'core/ASSET', info: { id: input.kind === 'file' ? 'asset-1' : input.id } };
     });
-    expect(out['3']).toEqual({ class_type: 'Sample', inputs: { seed: 42, steps: 4, new: 'x' } });
-    expect(out['10']).toEqual({ class_type: 'LoadImage', inputs: { image: 'asset-1' } });
-    expect(placed).toEqual(['cat.png']);
+    expect(out['3']).toEqual({ class_type: 'Sample', inputs: { seed: 42, steps: 4, new: 'x', mask: { __type: 'core/ASSET', info: { id: 'a-9' } } } });
+    expect(out['10']).toEqual({ class_type: 'LoadImage', inputs: { image: { __type: 'core/ASSET', info: { id: 'asset-1' } } } });
+    expect(placed).toEqual([{ kind: 'file', path: 'cat.png' }, { kind: 'asset', id: 'a-9' }]);
     expect(WORKFLOW['3'].inputs.seed).toBe(1);
+  });
+
+  it('reads asset:ID as an asset reference; a JSON string keeps "asset:..." as text', () => {
+    expect(parseSet('10.image=asset:9f8a', WORKFLOW).value).toEqual({ kind: 'asset', id: '9f8a' });
+    expect(parseSet('3.new="asset:9f8a"', WORKFLOW).value).toEqual({ kind: 'value', value: 'asset:9f8a' });
+    expect(usage(() => parseSet('10.image=asset:', WORKFLOW)).message).toMatch(/asset id/);
   });
 });
 

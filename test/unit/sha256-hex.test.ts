@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EngineCache } from '../../src/clients/legacy/engine-cache.js';
 import { ObjectInfoCache } from '../../src/clients/legacy/object-info-cache.js';
-import { lineKey } from '../../src/commands/jobs/batch-input.js';
+import { lineId } from '../../src/commands/jobs/batch-input.js';
 import { JobHistory } from '../../src/config/history.js';
 import { ProfileStore } from '../../src/config/store.js';
 import { sha256Hex } from '../../src/util/sha256-hex.js';
@@ -37,7 +37,7 @@ describe('the names and keys hashed with it', () => {
   it("are node:crypto's: the job history file, the engine and object_info cache files, a batch line's key", async () => {
     const baseUrl = 'https://xn--bcher-kva.example/ü/路径?q=1';
     expect(basename(new JobHistory('/state', 'prod-eu', baseUrl).path)).toBe(`jobs-${nodeHex(`prod-eu\n${baseUrl}`).slice(0, 16)}.ndjson`);
-    expect(lineKey('/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2'])).toBe(`wes-batch-${nodeHex(JSON.stringify(['/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2']])).slice(0, 48)}`);
+    expect(lineId('/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2'])).toBe(`wes-batch-${nodeHex(JSON.stringify(['/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2']])).slice(0, 48)}`);
     const cfg = tempConfigDir();
     try {
       const store = new ProfileStore(cfg.dir);

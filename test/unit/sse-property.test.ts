@@ -1,4 +1,4 @@
-// Properties of the event-stream reading that `jobs watch` uses (listenForChanges in
+// Properties of the event-stream reading that `jobs watch` uses (listenToEvents in
 // src/clients/jobs/events.ts, with its own parser setup and UTF-8 decoding): however the bytes
 // of a stream are cut into chunks (inside a multi-byte character, between CR and LF, inside a
 // field name), the same events come out in the same order; and arbitrary bytes never make it
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { HttpClient, type HttpResponse } from '../../src/http/client.js';
 import { JobsClient, type FetchedJob } from '../../src/clients/jobs/client.js';
-import { listenForChanges } from '../../src/clients/jobs/events.js';
+import { listenToEvents } from '../../src/clients/jobs/events.js';
 import type { Job } from '../../src/protocol/jobs.js';
 
 const NOWHERE = 'http://127.0.0.1:9';
@@ -32,7 +32,7 @@ const JOB: FetchedJob = {
 /** Runs the listener over `chunks`; resolves with the event names it reported. */
 async function namesFrom(chunks: Buffer[]): Promise<string[]> {
   const names: string[] = [];
-  const listener = listenForChanges(() => new ScriptedEvents(chunks), JOB, (name) => names.push(name), () => {});
+  const listener = listenToEvents(() => new ScriptedEvents(chunks), JOB, (name) => names.push(name), { debug: () => {}, say: () => {} });
   await listener.done;
   return names;
 }
@@ -66,9 +66,9 @@ function serialise(events: StreamEvent[], eol: string): Buffer {
   return Buffer.from(text, 'utf8');
 }
 
-/** The names a watcher should be woken for: previews and log lines cannot change the job. */
+/** Every event, by name (an unnamed one is a `message`). */
 function expectedNames(events: StreamEvent[]): string[] {
-  return events.map((e) => e.name ?? 'message').filter((name) => name !== 'preview' && name !== 'log');
+  return events.map((e) => e.name ?? 'message');
 }
 
 /** Cuts `bytes` at the given (sorted, deduplicated) offsets. */

@@ -1,11 +1,12 @@
-// Saves one asset: its bytes come from the asset's content route (a redirect to a signed URL, so
-// each attempt gets a fresh one) or, where a deployment lacks that route, from the record's own `url`
-// (re-read when it has expired). Checked against the record's blake3, asked again when still null.
+// Saves one asset: its bytes come from the asset's content route (served directly where the server
+// stores them, else a redirect to a fresh signed URL on each attempt) or, where a deployment lacks
+// that route, from the record's own `url` (re-read when it has expired). Checked against the
+// record's blake3, asked again when still null.
 import { ApiError } from '../../errors.js';
 import { saveToFile, type FileChoices, type OpenedBody } from '../../files/save.js';
 import { makeFolders } from '../../files/safe-file.js';
 import type { FetchedAsset, JobsClient } from './client.js';
-import { urlExpired, type SavedOutput } from './download.js';
+import { savedOutputOf, urlExpired, type SavedOutput } from './download.js';
 
 export async function downloadAsset(client: JobsClient, start: FetchedAsset, dir: string, name: string, choices: FileChoices = {}): Promise<SavedOutput> {
   await makeFolders(dir);
@@ -16,15 +17,15 @@ export async function downloadAsset(client: JobsClient, start: FetchedAsset, dir
     if (contentRoute) {
       try {
         const res = await client.assetContent(id, offset);
-        return { status: res.status, body: res.body };
+        return { status: res.status, body: res.body, headers: res.headers };
       } catch (err) {
         if (!(err instanceof ApiError) || err.origin !== 'jobs' || err.status !== 404) throw err;
         contentRoute = false;
       }
     }
     if (urlExpired(record.asset)) record = await client.getAsset(id);
-    const res = await client.signed(client.http.link(record.asset.url, record.from), offset);
-    return { status: res.status, body: res.body };
+    const res = await client.content(client.http.link(record.asset.url, record.from), offset);
+    return { status: res.status, body: res.body, headers: res.headers };
   };
   const file = await saveToFile({
     dir,
@@ -35,5 +36,5 @@ export async function downloadAsset(client: JobsClient, start: FetchedAsset, dir
     lateExpectedHash: async () => (record = await client.getAsset(id)).asset.hash,
     ...choices,
   });
-  return { name: file.name, path: file.path, bytes: file.bytes, hash: file.hash, verified: file.verified, asset_id: id, ...(file.kept ? { kept: file.kept } : {}) };
+  return savedOutputOf(file, id);
 }

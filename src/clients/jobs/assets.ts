@@ -1,14 +1,17 @@
 // Puts a local file on the service as an asset with as few bytes on the wire as possible: hash it
-// (blake3, streaming), ask for an asset over that blob (`from-hash`), and upload the file only
-// when the service holds no such blob, sending the hash so the service can check it. One run
+// (blake3, streaming), ask whether the service holds that blob (`HEAD .../by-hash/{hash}`) and
+// mint an asset over it (`from-hash`), and upload the file only when it does not, sending the
+// hash so the service can check it. An upload whose answer was lost is not sent again under its
+// spent single-use key: the blob is looked for by hash, and minted from when it arrived. One run
 // never sends the same file twice.
 import { basename, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, UsageError, endedInDoubt } from '../../errors.js';
 import { blake3File } from '../../files/blake3.js';
 import { checkLocalFile } from '../../files/local-file.js';
 import { guessMediaType } from '../../files/media-type.js';
 import type { FetchedAsset, JobsClient } from './client.js';
+import { assetReference, type AssetReference } from '../../protocol/jobs.js';
 
 export interface PlacedAsset extends FetchedAsset {
   /** The blake3 of the local file, `blake3:<hex>`. */
@@ -31,15 +34,19 @@ export interface PlaceOptions {
   filePath?: string;
   /** Called when the file's bytes must be sent (the service lacks them). */
   observeUpload?: (path: string, size: number) => Promise<UploadObserver | undefined>;
+  /** Category tags recorded on the asset (`tags`). */
+  tags?: string[];
+  /** Retention override in seconds (`expires_in`, 60..604800). */
+  expiresIn?: number;
 }
 
 export class AssetPlacer {
   private readonly placed = new Map<string, Promise<PlacedAsset>>();
 
-  constructor(private readonly client: JobsClient) {}
+  constructor(readonly client: JobsClient) {}
 
   place(path: string, options: PlaceOptions = {}): Promise<PlacedAsset> {
-    const key = JSON.stringify([resolve(path), options.contentType ?? null, options.filePath ?? null]);
+    const key = JSON.stringify([resolve(path), options.contentType ?? null, options.filePath ?? null, options.tags ?? null, options.expiresIn ?? null]);
     let pending = this.placed.get(key);
     if (!pending) {
       pending = this.placeOnce(path, options);
@@ -54,19 +61,60 @@ export class AssetPlacer {
       throw new UsageError(`cannot read ${path}: ${err.message}`);
     });
     const filePath = options.filePath ?? basename(path);
-    try {
-      const found = await this.client.assetFromHash({ hash, file_path: filePath }, randomUUID());
-      return { ...found, hash, uploaded: false, path };
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.code !== 'blob_not_found') throw err;
-    }
+    const minted = await this.mintFromHash(hash, filePath, options);
+    if (minted) return { ...minted, hash, uploaded: false, path };
     const contentType = options.contentType ?? guessMediaType(path);
     const observer = await options.observeUpload?.(path, size);
+    const upload = () =>
+      this.client.uploadAsset({
+        path,
+        contentType,
+        filePath,
+        expectedHash: hash,
+        tags: options.tags,
+        expiresIn: options.expiresIn,
+        idempotencyKey: randomUUID(),
+        onProgress: observer && ((sent) => observer.sent(sent)),
+      });
     try {
-      const created = await this.client.uploadAsset({ path, contentType, filePath, expectedHash: hash, idempotencyKey: randomUUID(), onProgress: observer && ((sent) => observer.sent(sent)) });
-      return { ...created, hash, uploaded: true, path };
+      return { ...(await upload()), hash, uploaded: true, path };
+    } catch (err) {
+      if (!endedInDoubt(err) || this.client.http.signal?.aborted) throw err;
+      // The answer was lost: the bytes are on the service when the blob is; else they never
+      // arrived, nothing was made, and a new upload (a new key) is safe.
+      const recovered = await this.mintFromHash(hash, filePath, options);
+      return recovered ? { ...recovered, hash, uploaded: true, path } : { ...(await upload()), hash, uploaded: true, path };
     } finally {
       observer?.done();
     }
   }
+
+  /** An asset over the blob with this hash, when the service holds it (undefined when it does not). */
+  private async mintFromHash(hash: string, filePath: string, options: PlaceOptions): Promise<FetchedAsset | undefined> {
+    if (!(await this.client.blobExists(hash))) return undefined;
+    try {
+      return await this.client.assetFromHash({ hash, file_path: filePath, ...(options.tags ? { tags: options.tags } : {}), ...(options.expiresIn !== undefined ? { expires_in: options.expiresIn } : {}) });
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'blob_not_found') return undefined;
+      throw err;
+    }
+  }
+}
+
+/** What goes into a workflow input for an asset: the typed reference, and the placing of a local file. */
+export interface PlacedReference {
+  reference: AssetReference;
+  /** Set for a local file (`@PATH`): whether its bytes were sent, its hash. */
+  placed?: PlacedAsset;
+}
+
+/**
+ * The typed reference for an input that names an asset: a local file is placed first (uploaded
+ * unless the service holds its bytes), an asset id is looked up (so a wrong id stops here, before
+ * the submit, and the reference carries the record's hash and path as hints).
+ */
+export async function referenceFor(placer: AssetPlacer, input: { kind: 'file'; path: string } | { kind: 'asset'; id: string }, options: PlaceOptions = {}): Promise<PlacedReference> {
+  if (input.kind === 'asset') return { reference: assetReference((await placer.client.getAsset(input.id)).asset) };
+  const placed = await placer.place(input.path, options);
+  return { reference: assetReference({ ...placed.asset, hash: placed.asset.hash ?? placed.hash }), placed };
 }

@@ -1,28 +1,44 @@
 // Runs many jobs over one or more endpoints, each with its own window of lines in flight: each
-// line is submitted (with its own Idempotency-Key, patiently through a full queue), followed to a
-// terminal status as `jobs watch` does (polling, woken early by the job's event stream), and its
-// outputs saved when asked. Lines are pulled from the input only when there is room, and started
-// in input order; every line ends as one BatchResult (handed out, never kept), also when the run
-// is stopped (Ctrl-C, --timeout), halted by a refused credential, or left with no endpoint. A
-// line whose job may exist on an endpoint is never sent to another. No printing.
+// line is submitted (under a single-use Idempotency-Key of its own, patiently through a full
+// queue), followed to a terminal status as `jobs watch` does (polling, woken early by the job's
+// event stream), and its outputs saved when asked. A submit with no usable answer is never sent
+// again under its key: its job is looked for by the key its label names, and only when the server
+// proves it made none (or the user asks) is the line sent under a new key. A line an earlier run
+// made a job for is followed by reading that job, never submitted again. Lines are pulled from
+// the input only when there is room, and started in input order; every line ends as one
+// BatchResult (handed out, never kept), also when the run is stopped (Ctrl-C, --timeout), halted
+// by a refused credential, or left with no endpoint. A line whose job may exist on an endpoint is
+// never sent to another. No printing.
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { ApiError, ExitCode, NetworkError, WesError, toWesError } from '../../errors.js';
+import { ApiError, ExitCode, InDoubtError, NetworkError, WesError, endedInDoubt, toWesError } from '../../errors.js';
 import { backoffDelay, isConnectFailure, sleep } from '../../http/retry.js';
 import { safeFileName } from '../../files/safe-name.js';
 import { SET_ASIDE_AFTER, type Endpoint } from './batch-endpoints.js';
 import type { FetchedJob } from './client.js';
 import { downloadOutputs } from './download.js';
 import { followJob } from './follow-job.js';
+import { awaitJobByKey, findJobByKey, type KeySearch } from './find-by-key.js';
+import { submitLabel } from './label.js';
+import { isKeyReuse, sendLabelled, findCommand } from './submit-keyed.js';
 import type { Output, SubmitRequest } from '../../protocol/jobs.js';
 import { batchStatusOf, type EngineLines } from '../legacy/batch-engine.js';
 import type { PromptState } from '../legacy/prompt-state.js';
 import type { NodeFileRef } from '../legacy/tracker.js';
 
+/** What an earlier run left of a line: a job to follow, or a key whose job to look for (on `pinnedTo`). */
+export type EarlierAttempt = { kind: 'follow'; jobId: string; key: string } | { kind: 'find'; key: string; sentAt?: number };
+
 export interface BatchItem {
   index: number;
   /** The line's place among the batch's jobs (0-based), for the results in input order. */
   ordinal: number;
+  /** The single-use key a new submit of this line goes under (fresh for every run). */
   key: string;
+  /** Which line of which batch this is (its file, place, text and --set flags), kept in its records. */
+  lineId: string;
+  /** What an earlier run left of it, on the endpoint it is pinned to. */
+  earlier?: EarlierAttempt;
   /** The endpoint (its url) where this line's job may already exist: followed there, never sent elsewhere. */
   pinnedTo?: string;
   /** Builds the request for an endpoint (may upload files to it first); called when the line starts there. */
@@ -58,9 +74,16 @@ export interface BatchResult {
   status: string;
   outputs: BatchOutput[];
   error: BatchError | null;
+  /** The key of the line's job (or of its last submit). */
   idempotency_key: string;
   /** Where the line's job is (or may be): the endpoint's base URL; absent when no job can exist. */
   endpoint?: string;
+  /** Which line of which batch this is (its file, place, text and --set flags). */
+  line_id?: string;
+  /** Its job was found by its key after a submit's answer was lost (now or in an earlier run). */
+  found_by_key?: boolean;
+  /** It was sent again under a new key: after the server proved an earlier key made no job, or because --resubmit-in-doubt asked. */
+  resubmitted?: { previous_key: string; because: 'no_job_made' | 'resubmit_in_doubt' };
 }
 
 /** Statuses of a line that has no job status (yet). */
@@ -68,6 +91,8 @@ export const NOT_SUBMITTED = 'not_submitted';
 export const REFUSED = 'refused';
 export const FAILED_TO_RUN = 'error';
 export const INTERRUPTED = 'interrupted';
+/** A submit with no usable answer whose job could not be found: it may exist. */
+export const IN_DOUBT = 'in_doubt';
 
 export interface BatchOptions {
   intervalMs: number;
@@ -77,9 +102,13 @@ export interface BatchOptions {
   retries: number;
   /** Each job's outputs go to `<dir>/<index>-<job id>/`. */
   downloadDir?: string;
-  /** Told (synchronously) before a line is first sent to an endpoint: the journal records where it went. */
-  onSend?: (item: BatchItem, endpoint: Endpoint) => void;
-  onSubmitted?: (item: BatchItem, endpoint: Endpoint, jobId: string) => void;
+  /** Send a line under a new key when its earlier key's job cannot be found (the user's call: it may run twice). */
+  resubmitInDoubt?: boolean;
+  /** The user's own label, joined to each submit's key label in `metadata`. */
+  label?: string;
+  /** Told (synchronously) before a key is sent to an endpoint: the journal records where and when it went. */
+  onSend?: (item: BatchItem, endpoint: Endpoint, key: string, sentAt: number) => void;
+  onSubmitted?: (item: BatchItem, endpoint: Endpoint, jobId: string, key: string) => void;
   onResult?: (result: BatchResult, item: BatchItem) => void;
   onThrottled?: (item: BatchItem, endpoint: Endpoint, delayMs: number, error: ApiError) => void;
   onSetAside?: (endpoint: Endpoint, reason: string) => void;
@@ -107,8 +136,9 @@ function outputOf(o: Output): BatchOutput {
 class Moved extends Error {}
 
 /** Whether an endpoint refused for load (the job was not made; another endpoint may take it). */
-function isLoadRefusal(err: unknown): err is ApiError {
-  return err instanceof ApiError && (err.status === 429 || err.status === 503);
+function isLoadRefusal(err: unknown, onEngine: boolean): err is ApiError {
+  // A job API 503 may come after the job was made (single-use keys leave it in doubt); an engine's does not.
+  return err instanceof ApiError && (err.status === 429 || (onEngine && err.status === 503));
 }
 
 /** A failure that proves the request never reached the server (the connection was refused). */
@@ -117,9 +147,9 @@ function neverReached(err: unknown): boolean {
 }
 
 /** An answer that says no job was made: refused for load, or a 4xx about the request itself. */
-function madeNoJob(err: unknown): boolean {
-  if (neverReached(err) || isLoadRefusal(err)) return true;
-  return err instanceof ApiError && (err.status ?? 500) < 500 && err.code !== 'idempotency_key_reuse';
+function madeNoJob(err: unknown, onEngine: boolean): boolean {
+  if (neverReached(err) || isLoadRefusal(err, onEngine)) return true;
+  return err instanceof ApiError && (err.status ?? 500) < 500 && !isKeyReuse(err);
 }
 
 class ItemRun {
@@ -127,6 +157,10 @@ class ItemRun {
   status = NOT_SUBMITTED;
   /** Whether the line's job exists, or may, on the endpoint. */
   mayExist = false;
+  /** The key of the line's job, or of its last submit. */
+  key: string;
+  private foundByKey = false;
+  private resubmitted?: BatchResult['resubmitted'];
   private outputs: BatchOutput[] = [];
 
   constructor(
@@ -135,22 +169,33 @@ class ItemRun {
     private readonly options: BatchOptions,
     /** Whether another endpoint could take this line now. */
     private readonly elsewhere: (from: Endpoint) => boolean,
-  ) {}
+  ) {
+    this.key = item.earlier?.key ?? item.key;
+    this.mayExist = item.earlier !== undefined;
+  }
 
   result(error: BatchError | null): BatchResult {
-    const result: BatchResult = { index: this.item.index, job_id: this.jobId, status: this.status, outputs: this.outputs, error, idempotency_key: this.item.key };
+    const result: BatchResult = { index: this.item.index, job_id: this.jobId, status: this.status, outputs: this.outputs, error, idempotency_key: this.key, line_id: this.item.lineId };
     if (this.mayExist) result.endpoint = this.endpoint.url;
+    if (this.foundByKey) result.found_by_key = true;
+    if (this.resubmitted) result.resubmitted = this.resubmitted;
     return result;
   }
 
   async run(): Promise<BatchResult> {
     if (this.endpoint.spec.engine) return this.runOnEngine(this.endpoint.spec.engine);
-    const request = await this.item.request(this.endpoint);
-    const submitted = await this.submit(() => this.endpoint.spec.client.submit(request, this.item.key, { retries: 0 }));
-    this.jobId = submitted.job.id;
-    this.status = submitted.job.status;
-    this.options.onSubmitted?.(this.item, this.endpoint, this.jobId);
-    let last = submitted;
+    const client = this.endpoint.spec.client;
+    const earlier = this.item.earlier;
+    let start: FetchedJob;
+    if (earlier?.kind === 'follow') start = await client.get(earlier.jobId);
+    else {
+      const found = earlier?.kind === 'find' ? await this.resolveEarlier(earlier) : undefined;
+      start = found ?? (await this.submitNew());
+    }
+    this.jobId = start.job.id;
+    this.status = start.job.status;
+    if (earlier?.kind !== 'follow') this.options.onSubmitted?.(this.item, this.endpoint, this.jobId, this.key);
+    let last = start;
     const follow = {
       intervalMs: this.options.intervalMs,
       signal: this.options.signal,
@@ -159,7 +204,7 @@ class ItemRun {
       wakeOn: wakeOnStatus,
       firstReadMs: FIRST_READ_MS,
     };
-    for await (const snapshot of followJob(this.endpoint.spec.client, submitted, follow)) {
+    for await (const snapshot of followJob(client, start, follow)) {
       last = snapshot;
       this.status = snapshot.job.status;
     }
@@ -171,6 +216,70 @@ class ItemRun {
   }
 
   /**
+   * A key an earlier run sent with no job named: its job, when the server's list shows it; else
+   * undefined (a new submit follows) when the server proved it made none or --resubmit-in-doubt
+   * asks; else the line stays in doubt.
+   */
+  private async resolveEarlier(earlier: { key: string; sentAt?: number }): Promise<FetchedJob | undefined> {
+    const search = await findJobByKey(this.endpoint.spec.client, earlier.key, earlier.sentAt);
+    if (search.kind === 'found') {
+      this.foundByKey = true;
+      return search.job;
+    }
+    this.resubmitOrDoubt(search, earlier.key, undefined);
+    return undefined;
+  }
+
+  /** After a search that found nothing: note why a new key goes out, or throw the line into doubt. */
+  private resubmitOrDoubt(search: Exclude<KeySearch, { kind: 'found' }>, key: string, cause: unknown): void {
+    if (search.kind === 'absent' && search.proven) this.resubmitted = { previous_key: key, because: 'no_job_made' };
+    else if (this.options.resubmitInDoubt) this.resubmitted = { previous_key: key, because: 'resubmit_in_doubt' };
+    else {
+      const known = search.kind === 'no-list' ? search.reason : `no job carrying it is among the ${search.searched} newest on the server`;
+      const why = cause === undefined ? 'an earlier run sent it and no answer named a job' : `the submit got no usable answer (${toWesError(cause).message})`;
+      throw new InDoubtError(`${why}; it may or may not have made a job: ${known}`, {
+        key,
+        cause,
+        hint: `look for it with: ${findCommand(key)}; or resume with --resubmit-in-doubt to send the line again under a new key (it may then run twice)`,
+      });
+    }
+  }
+
+  /** Submits the line under a new single-use key; a lost answer is resolved by key (see ItemRun's header). */
+  private async submitNew(): Promise<FetchedJob> {
+    const request = await this.item.request(this.endpoint);
+    const client = this.endpoint.spec.client;
+    return this.submit(false, async () => {
+      const key = this.key === this.item.earlier?.key ? (this.key = this.item.key) : this.key;
+      const sentAt = this.sentAt(key);
+      try {
+        return await sendLabelled(client, { ...request, metadata: submitLabel(key, this.options.label) }, key, { retries: 0 });
+      } catch (err) {
+        if (this.options.signal.aborted || (!endedInDoubt(err) && !isKeyReuse(err))) throw err;
+        const search = await awaitJobByKey(client, key, sentAt, this.options.signal);
+        if (search.kind === 'found') {
+          this.foundByKey = true;
+          return search.job;
+        }
+        this.resubmitOrDoubt(search, key, err);
+        this.key = randomUUID();
+        throw err;
+      }
+    });
+  }
+
+  /** Tells the journal a key goes out now (once per key: resends of a key a 429 released keep its first time). */
+  private sentAt(key: string): number {
+    if (this.lastSent?.key === key) return this.lastSent.at;
+    const at = Date.now();
+    this.lastSent = { key, at };
+    this.options.onSend?.(this.item, this.endpoint, key, at);
+    return at;
+  }
+
+  private lastSent?: { key: string; at: number };
+
+  /**
    * A line on a self-hosted engine: submitted as a v1 prompt (found by its key first when it may
    * be there already: an earlier run sent it here, or an answer was lost), followed to its end by
    * the engine's poller, its outputs read from the engine's history.
@@ -178,10 +287,14 @@ class ItemRun {
   private async runOnEngine(engine: EngineLines): Promise<BatchResult> {
     const { item, endpoint } = this;
     const request = await item.request(endpoint);
-    const find = async (ambiguous: boolean) => ((ambiguous || item.pinnedTo === endpoint.url) && (await engine.find(item.key))) || undefined;
-    this.jobId = await this.submit(async (ambiguous) => (await find(ambiguous)) ?? engine.submit(request.workflow, request.extra_data, item.key));
+    const earlier = item.earlier;
+    if (earlier?.kind === 'follow') this.jobId = earlier.jobId;
+    else {
+      const find = async (ambiguous: boolean) => ((ambiguous || earlier !== undefined) && (await engine.find(this.key))) || undefined;
+      this.jobId = await this.submit(true, async (ambiguous) => (await find(ambiguous)) ?? engine.submit(request.workflow, request.extra_data, this.sentKey()));
+      this.options.onSubmitted?.(item, endpoint, this.jobId, this.key);
+    }
     this.status = 'queued';
-    this.options.onSubmitted?.(item, endpoint, this.jobId);
     const state = await engine.follow(this.jobId);
     endpoint.answered();
     this.status = batchStatusOf(state.status);
@@ -194,14 +307,21 @@ class ItemRun {
     return this.result(engineError(state));
   }
 
+  /** The key an engine prompt goes under: an engine takes no Idempotency-Key, so one key serves every attempt of the line. */
+  private sentKey(): string {
+    this.sentAt(this.key);
+    return this.key;
+  }
+
   /**
-   * Sends the line (with its key), retrying where the answer may have been lost (the key makes that
-   * safe: the job API finds the job by it, an engine's prompt is looked up by it) and waiting out a
-   * full queue; a line that certainly made no job here moves when another endpoint can take it.
+   * Sends the line, waiting out a full queue (a 429 refused it and released its key, so the same
+   * key goes again) and moving a line that certainly made no job here when another endpoint can
+   * take it. A job API submit whose answer was lost is resolved by `send` itself (its job found,
+   * or a new key to send, or in doubt). `ambiguous`: an answer may have been lost on an engine,
+   * whose prompts are looked up by key.
    */
-  private async submit<T>(send: (ambiguous: boolean) => Promise<T>): Promise<T> {
+  private async submit<T>(onEngine: boolean, send: (ambiguous: boolean) => Promise<T>): Promise<T> {
     const { endpoint, options, item } = this;
-    options.onSend?.(item, endpoint);
     let ambiguous = false;
     let attempt = 0;
     for (let throttled = 0; ; ) {
@@ -211,12 +331,12 @@ class ItemRun {
         endpoint.accepted();
         return job;
       } catch (err) {
-        if (options.signal.aborted) throw err;
+        if (options.signal.aborted || err instanceof InDoubtError) throw err;
         // Once an answer may have been lost, the job may exist here whatever later attempts say;
         // so may a line an earlier run sent here (its result keeps naming this endpoint).
-        if (!madeNoJob(err)) ambiguous = true;
+        if (!madeNoJob(err, onEngine)) ambiguous = true;
         this.mayExist = ambiguous || item.pinnedTo === endpoint.url;
-        if (isLoadRefusal(err)) {
+        if (isLoadRefusal(err, onEngine)) {
           const delayMs = Math.min(MAX_THROTTLE_WAIT_MS, err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : backoffDelay(throttled));
           endpoint.refusedForLoad(delayMs);
           if (!ambiguous && this.elsewhere(endpoint)) throw new Moved();
@@ -225,7 +345,7 @@ class ItemRun {
           await sleep(delayMs, options.signal);
           continue;
         }
-        if (err instanceof ApiError && (err.status ?? 500) < 500) throw err;
+        if (err instanceof ApiError && (err.status ?? 500) < 500 && !isKeyReuse(err)) throw err;
         if (neverReached(err)) {
           const reason = toWesError(err).message;
           if (endpoint.failedHard(reason)) options.onSetAside?.(endpoint, reason);
@@ -281,7 +401,10 @@ function failedResult(run: ItemRun, err: unknown, stopReason: unknown): BatchRes
     return run.result(errorOf(stopReason));
   }
   const error = errorOf(err);
-  if (run.jobId === null) run.status = err instanceof ApiError && (err.status ?? 500) < 500 && error.exit_code !== ExitCode.THROTTLED ? REFUSED : FAILED_TO_RUN;
+  if (run.jobId === null) {
+    if (err instanceof InDoubtError) run.status = IN_DOUBT;
+    else run.status = err instanceof ApiError && (err.status ?? 500) < 500 && error.exit_code !== ExitCode.THROTTLED ? REFUSED : FAILED_TO_RUN;
+  }
   return run.result(error);
 }
 
@@ -308,14 +431,20 @@ function unreachable(item: BatchItem, endpoint: Endpoint | undefined): BatchResu
     status: FAILED_TO_RUN,
     outputs: [],
     error: { code: 'endpoint_unavailable', message: `this line was sent to ${item.pinnedTo}, which ${why}; resume with that endpoint to follow its job`, status: null, exit_code: ExitCode.ERROR },
-    idempotency_key: item.key,
+    idempotency_key: item.earlier?.key ?? item.key,
     endpoint: item.pinnedTo,
+    line_id: item.lineId,
   };
 }
 
 function notSubmitted(item: BatchItem, stoppedBy: WesError | undefined): BatchResult {
   const error = stoppedBy ? { ...errorOf(stoppedBy), code: 'not_submitted', message: `not submitted: ${stoppedBy.message}` } : null;
-  return { index: item.index, job_id: null, status: NOT_SUBMITTED, outputs: [], error, idempotency_key: item.key };
+  // A line an earlier run made a job for (or may have) is not "not submitted": its result keeps what is known.
+  if (item.earlier) {
+    const jobId = item.earlier.kind === 'follow' ? item.earlier.jobId : null;
+    return { index: item.index, job_id: jobId, status: jobId ? 'unknown' : IN_DOUBT, outputs: [], error, idempotency_key: item.earlier.key, endpoint: item.pinnedTo, line_id: item.lineId };
+  }
+  return { index: item.index, job_id: null, status: NOT_SUBMITTED, outputs: [], error, idempotency_key: item.key, line_id: item.lineId };
 }
 
 /** Lines pulled from the input but waiting: moved from an endpoint, or pinned to one that is full. */

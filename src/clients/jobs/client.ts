@@ -7,7 +7,8 @@ import type { HttpClient, HttpResponse } from '../../http/client.js';
 import type { ChunkedBody } from '../../http/chunked-body.js';
 import { segment } from '../../http/links.js';
 import { ExitCode, WesError } from '../../errors.js';
-import { checkAsset, checkJob, checkJobList, checkJobWorkflow } from './check.js';
+import { badResponse, checkAsset, checkJob, checkJobList, checkJobWorkflow } from './check.js';
+import { parseJsonExact } from '../../util/exact-json.js';
 import type { AssetFromHashRequest, AssetRecord, Job, JobList, JobWorkflowResponse, SubmitRequest } from '../../protocol/jobs.js';
 
 /** A Job with the URL that answered it: host-relative links in it resolve against that origin. */
@@ -27,13 +28,17 @@ export interface UploadRequest {
   /** The name the workflow may refer to the asset by. */
   filePath: string;
   expectedHash?: string;
+  tags?: string[];
+  /** Retention override in seconds. */
+  expiresIn?: number;
+  /** Single use: a new one for every upload (the HTTP layer resends it only where that is safe). */
   idempotencyKey?: string;
   /** Bytes of the file sent so far (for a progress line). */
   onProgress?: (sent: number) => void;
 }
 
-/** What a logs link answered: the text as a stream, or nothing (204). */
-export type LogsAnswer = { kind: 'text'; body: Readable } | { kind: 'empty' };
+/** What a logs link answered: the body as a stream (plain text, or the JSON log object), or nothing (204). */
+export type LogsAnswer = { kind: 'text'; body: Readable; contentType: string; contentLength?: string; origin: string } | { kind: 'empty' };
 
 export class JobsClient {
   constructor(readonly http: HttpClient) {}
@@ -52,15 +57,22 @@ export class JobsClient {
    * `GET /api/v2/jobs`: the server's own list, newest first (the reference self-hosted server's;
    * a server without it answers 404 or 501, thrown as the ApiError it is).
    */
-  async list(query: { status?: string; limit?: number } = {}): Promise<{ list: JobList; from: URL }> {
+  async list(query: { status?: string; limit?: number } = {}): Promise<{ list: JobList; from: URL; serverDate?: string }> {
     const res = await this.http.json<unknown>({ family: 'jobs', url: '/api/v2/jobs', query });
-    return { list: checkJobList(res), from: res.url };
+    return { list: checkJobList(res), from: res.url, serverDate: res.headers.date };
   }
 
   /** `GET /api/v2/jobs/{id}/workflow`: the graph behind a job, and which shape it is in. */
   async workflow(id: string): Promise<JobWorkflowResponse> {
-    const res = await this.http.json<unknown>({ family: 'jobs', url: `/api/v2/jobs/${segment(id)}/workflow` });
-    return checkJobWorkflow(res);
+    // Read with numbers exact: a seed past 2^53 must come back as it ran (`jobs rerun` sends it again).
+    const res = await this.http.buffer({ family: 'jobs', url: `/api/v2/jobs/${segment(id)}/workflow`, headers: { accept: 'application/json' } });
+    let body: unknown;
+    try {
+      body = parseJsonExact(res.body.toString('utf8'));
+    } catch {
+      throw badResponse('the workflow answer is not valid JSON', res);
+    }
+    return checkJobWorkflow({ ...res, body });
   }
 
   /** Re-reads a job through its own `urls.self`. */
@@ -68,13 +80,13 @@ export class JobsClient {
     return this.readJob(this.http.link(current.job.urls.self, current.from), options.retries);
   }
 
-  /** Follows `urls.cancel`; the operation is idempotent, so a key makes its retries safe. */
+  /** Follows `urls.cancel`; the operation is idempotent (cancelling twice is a no-op), so it is retried like a read. */
   async cancel(current: FetchedJob): Promise<FetchedJob> {
     if (!current.job.urls.cancel) {
       throw new WesError('the service offers no cancel link for this job', { exitCode: ExitCode.ERROR, code: 'bad_response', origin: 'jobs' });
     }
     const url = this.http.link(current.job.urls.cancel, current.from);
-    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url, idempotencyKey: randomUUID() });
+    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url, resend: 'replay' });
     return { job: checkJob(res), from: res.url };
   }
 
@@ -87,12 +99,12 @@ export class JobsClient {
   /** Follows `urls.logs`; the caller checks that the job has one. */
   async logs(current: FetchedJob, logsLink: string): Promise<LogsAnswer> {
     const url = this.http.link(logsLink, current.from);
-    const res = await this.http.stream({ family: 'jobs', url, headers: { accept: 'text/plain' }, accept: [204] });
+    const res = await this.http.stream({ family: 'jobs', url, headers: { accept: 'application/json, text/plain;q=0.9' }, accept: [204] });
     if (res.status === 204) {
       res.body.resume?.();
       return { kind: 'empty' };
     }
-    return { kind: 'text', body: res.body };
+    return { kind: 'text', body: res.body, contentType: res.headers['content-type'] ?? '', contentLength: res.headers['content-length'], origin: res.url.origin };
   }
 
   async getAsset(id: string): Promise<FetchedAsset> {
@@ -111,9 +123,12 @@ export class JobsClient {
     await this.http.buffer({ family: 'jobs', method: 'DELETE', url: `/api/v2/assets/${segment(id)}` });
   }
 
-  /** Creates an asset over a blob the service already holds; throws ApiError `blob_not_found` when it holds none. */
-  async assetFromHash(request: AssetFromHashRequest, idempotencyKey: string): Promise<FetchedAsset> {
-    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url: '/api/v2/assets/from-hash', json: request, idempotencyKey });
+  /**
+   * Creates an asset over a blob the service already holds; throws ApiError `blob_not_found` when it
+   * holds none. It takes no key: sent twice it makes two records over the same bytes, which is harmless.
+   */
+  async assetFromHash(request: AssetFromHashRequest): Promise<FetchedAsset> {
+    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url: '/api/v2/assets/from-hash', json: request, resend: 'replay' });
     return { asset: checkAsset(res), from: res.url };
   }
 
@@ -125,6 +140,8 @@ export class JobsClient {
       { name: 'content_type', value: request.contentType },
       { name: 'file_path', value: request.filePath },
       ...(request.expectedHash ? [{ name: 'expected_hash', value: request.expectedHash }] : []),
+      ...(request.tags ?? []).map((tag) => ({ name: 'tags', value: tag })),
+      ...(request.expiresIn !== undefined ? [{ name: 'expires_in', value: String(request.expiresIn) }] : []),
       { name: 'file', path: request.path, filename: request.filePath, contentType: request.contentType },
     ], request.onProgress);
     const res = await this.http.json<unknown>({
@@ -138,14 +155,17 @@ export class JobsClient {
     return { asset: checkAsset(res), from: res.url };
   }
 
-  /** The bytes of an asset: its content route answers with a redirect to a signed URL. */
+  /**
+   * The bytes of an asset through its content route: served directly (200, or 206 for a Range) where
+   * the server stores them itself, else a redirect to a signed URL, followed without the credential.
+   */
   async assetContent(id: string, offset = 0): Promise<HttpResponse<ChunkedBody>> {
     return this.http.redirectToSignedChunks({ family: 'jobs', url: `/api/v2/assets/${segment(id)}/content` }, rangeHeader(offset));
   }
 
-  /** A signed URL (output or asset `url`), fetched with no credential. */
-  async signed(url: URL, offset = 0): Promise<HttpResponse<ChunkedBody>> {
-    return this.http.signedChunks(url, rangeHeader(offset));
+  /** A content link (output or asset `url`): the credential only on the job API's own origin (see HttpClient.contentChunks). */
+  async content(url: URL, offset = 0): Promise<HttpResponse<ChunkedBody>> {
+    return this.http.contentChunks(url, rangeHeader(offset));
   }
 
   private async readJob(url: string | URL, retries?: number): Promise<FetchedJob> {

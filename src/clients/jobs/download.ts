@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { ApiError } from '../../errors.js';
 import { UniqueNames } from '../../files/safe-name.js';
-import { saveToFile, type KeptPart, type OpenedBody } from '../../files/save.js';
+import { saveToFile, type KeptPart, type OpenedBody, type SavedFile } from '../../files/save.js';
 import { checkExisting, type ExistingPolicy, type ExistingVerdict } from '../../files/existing.js';
 import { makeFolders, writeFileSafely } from '../../files/safe-file.js';
 import type { FetchedJob, JobsClient } from './client.js';
@@ -27,6 +27,8 @@ export interface SavedOutput {
   asset_id: string;
   /** Nothing was written: the same bytes were there, or --skip-existing kept the file. */
   kept?: 'same' | 'skip-existing';
+  /** The size the service declared, when it differs from the bytes the (whole) transfer delivered. */
+  declared_size_bytes?: number;
 }
 
 export interface DownloadProgress {
@@ -118,8 +120,8 @@ async function saveOne(client: JobsClient, snapshots: JobSnapshots, output: Outp
     known = outputIn(snapshot, output.id) ?? known;
   };
   const fetchKnown = async (offset: number): Promise<OpenedBody> => {
-    const res = await client.signed(client.http.link(known.url, snapshot.fetched.from), offset);
-    return { status: res.status, body: res.body };
+    const res = await client.content(client.http.link(known.url, snapshot.fetched.from), offset);
+    return { status: res.status, body: res.body, headers: res.headers };
   };
   const open = async (offset: number): Promise<OpenedBody> => {
     if (urlExpired(known) && refreshes < MAX_REFRESHES) await reread();
@@ -143,9 +145,16 @@ async function saveOne(client: JobsClient, snapshots: JobSnapshots, output: Outp
     warn: options.warn,
     onKept: options.onKept,
   });
-  const saved: SavedOutput = { name: file.name, path: file.path, bytes: file.bytes, hash: file.hash, verified: file.verified, asset_id: output.id };
-  if (file.kept) saved.kept = file.kept;
+  const saved = savedOutputOf(file, output.id);
   options.onSaved?.(saved);
+  return saved;
+}
+
+/** A saved file as the download reports it (its JSON shape is the --json output of `jobs download`). */
+export function savedOutputOf(file: SavedFile, assetId: string): SavedOutput {
+  const saved: SavedOutput = { name: file.name, path: file.path, bytes: file.bytes, hash: file.hash, verified: file.verified, asset_id: assetId };
+  if (file.kept) saved.kept = file.kept;
+  if (file.declaredSize !== undefined) saved.declared_size_bytes = file.declaredSize;
   return saved;
 }
 

@@ -1,15 +1,20 @@
-// Listens on a job's `urls.events` (server-sent events) only to learn *when* to re-read the job:
-// everything on the stream is derived from the job, and GET stays the truth. Any failure (no
-// stream, 501/429, a stream that breaks, stalls past the read timeout or ends) quietly leaves the
-// caller on plain polling. A line or event longer than MAX_EVENT_CHARS (a server that never ends
-// its line) is not buffered further: the stream is closed, with one notice, and polling goes on.
+// Reads a job's `urls.events` (server-sent events) as the published contract defines them:
+// `status` {status, queue_position} (not a Job), `progress` a complete Progress snapshot,
+// `preview` {node_id, content_type, data_base64}, `output` one Output (a hint: the job stays the
+// truth), `log` (reserved, not sent yet); no `id:` lines and no resume. Every payload is checked
+// before a caller sees it; one that does not fit is skipped. Any failure (no stream, a stream that
+// breaks, stalls past the read timeout or ends) leaves the caller on plain polling: a 429
+// `too_many_streams` or a 501 `not_implemented` is said in one line, the rest only with --verbose.
+// A line or event longer than MAX_EVENT_CHARS (a server that never ends its line) is not buffered
+// further: the stream is closed, with one line said, and polling goes on.
 import { createParser } from 'eventsource-parser';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
+import { ApiError } from '../../errors.js';
 import type { FetchedJob, JobsClient } from './client.js';
+import type { JobProgress, StatusEvent } from '../../protocol/jobs.js';
+import { isRecord } from '../shared/response-check.js';
 
-/** Events that cannot change the job object (frames and printed lines): no re-read for them. */
-const NO_REREAD = new Set(['preview', 'log']);
 export const MAX_EVENT_CHARS = 1 << 20;
 
 export interface EventListener {
@@ -24,40 +29,104 @@ export interface EventListener {
  */
 export type OpenClient = ((signal: AbortSignal) => JobsClient) & { shared?: boolean };
 
+/** How the listener speaks: `debug` for --verbose, `say` for the one line a person should read. */
+export interface StreamVoice {
+  debug: (line: string) => void;
+  say: (line: string) => void;
+}
+
 /** Ends a body nobody reads any more; undici reports that as an error, which no one needs to hear. */
 function discard(body: Readable): void {
   body.on('error', () => {});
   body.destroy();
 }
 
-/** A preview picture the stream carried (`event: preview`, data `{node_id, content_type, data: base64}`). */
+/** A preview picture the stream carried (`PreviewEvent`), decoded. */
 export interface PreviewFrame {
   node: string;
+  contentType: string;
   bytes: Buffer;
 }
 
-/** The picture of a preview event; null when the event is not one this client can read. */
-export function previewFrame(data: string): PreviewFrame | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const { node_id: node, data: base64 } = value as Record<string, unknown>;
-  if (typeof base64 !== 'string' || base64 === '') return null;
-  return { node: typeof node === 'string' ? node : '', bytes: Buffer.from(base64, 'base64') };
+/** What a follower hears from the stream, each payload checked. */
+export interface JobEventHandlers {
+  status(event: StatusEvent): void;
+  progress(progress: JobProgress): void;
+  preview(frame: PreviewFrame): void;
+  /** Any other event that may mean the job changed (`output`, names the contract does not list). */
+  other(name: string): void;
 }
 
-export function listenForChanges(
-  open: OpenClient,
-  job: FetchedJob,
-  onChange: (event: string) => void,
-  debug: (line: string) => void,
-  notice: (line: string) => void = debug,
-  onPreview?: (preview: PreviewFrame) => void,
-): EventListener {
+function parsed(data: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(data);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isOptional = (v: unknown, type: 'string' | 'number') => v === undefined || v === null || typeof v === type;
+
+/** A `status` payload; a whole Job (older servers sent one) fits too. */
+export function statusEvent(data: string): StatusEvent | undefined {
+  const v = parsed(data);
+  if (!v || typeof v.status !== 'string') return undefined;
+  return { status: v.status, queue_position: isCount(v.queue_position) ? v.queue_position : null };
+}
+
+/** A `progress` payload: a complete snapshot with its required numbers, the optional fields of the right types. */
+export function progressEvent(data: string): JobProgress | undefined {
+  const v = parsed(data);
+  if (!v || !isCount(v.value) || !isCount(v.nodes_done) || !isCount(v.nodes_total)) return undefined;
+  for (const key of ['current_node', 'current_node_class', 'message'] as const) if (!isOptional(v[key], 'string')) return undefined;
+  for (const key of ['step', 'steps'] as const) if (!isOptional(v[key], 'number')) return undefined;
+  return v as unknown as JobProgress;
+}
+
+/** A `preview` payload's picture; undefined when it carries none this client can read. */
+export function previewFrame(data: string): PreviewFrame | undefined {
+  const v = parsed(data);
+  if (!v || typeof v.data_base64 !== 'string' || v.data_base64 === '') return undefined;
+  const bytes = Buffer.from(v.data_base64, 'base64');
+  if (bytes.length === 0) return undefined;
+  return { node: typeof v.node_id === 'string' ? v.node_id : '', contentType: typeof v.content_type === 'string' ? v.content_type : '', bytes };
+}
+
+/** Hands one raw event to the handler of its name; a payload that does not fit is skipped (--verbose says so). */
+export function dispatchJobEvent(name: string, data: string, handlers: JobEventHandlers, debug: (line: string) => void): void {
+  const skipped = () => debug(`* skipped a ${name} event that does not fit the published payload`);
+  switch (name) {
+    case 'status': {
+      const event = statusEvent(data);
+      return event ? handlers.status(event) : skipped();
+    }
+    case 'progress': {
+      const progress = progressEvent(data);
+      return progress ? handlers.progress(progress) : skipped();
+    }
+    case 'preview': {
+      const frame = previewFrame(data);
+      return frame ? handlers.preview(frame) : skipped();
+    }
+    case 'log':
+      return; // reserved by the contract; the log is read from the job once it has ended
+    default:
+      return handlers.other(name);
+  }
+}
+
+/** The one line for a stream the service refused on purpose; undefined for any other failure. */
+export function refusalLine(err: unknown): string | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  if (err.status === 429) return `the service has too many event streams open for this caller (${err.code}); following the job by polling, without live progress`;
+  if (err.status === 501) return `this service does not stream job events (${err.code}); following the job by polling`;
+  return undefined;
+}
+
+/** Reads the job's event stream, handing each event's name and raw data to `onEvent`. */
+export function listenToEvents(open: OpenClient, job: FetchedJob, onEvent: (name: string, data: string) => void, voice: StreamVoice): EventListener {
   const controller = new AbortController();
   const client = open(controller.signal);
   let body: Readable | undefined;
@@ -70,19 +139,12 @@ export function listenForChanges(
       const type = res.headers['content-type'] ?? '';
       if (!type.toLowerCase().startsWith('text/event-stream')) {
         discard(body);
-        return debug(`* the event stream answered ${type || 'no content type'}, not text/event-stream; polling only`);
+        return voice.debug(`* the event stream answered ${type || 'no content type'}, not text/event-stream; polling only`);
       }
       let overflow = false;
       const parser = createParser({
         maxBufferSize: MAX_EVENT_CHARS,
-        onEvent: (event) => {
-          const name = event.event ?? 'message';
-          if (!NO_REREAD.has(name)) onChange(name);
-          else if (name === 'preview' && onPreview) {
-            const preview = previewFrame(event.data);
-            if (preview) onPreview(preview);
-          }
-        },
+        onEvent: (event) => onEvent(event.event ?? 'message', event.data),
         onError: (err) => {
           if (err.type === 'max-buffer-size-exceeded') overflow = true;
         },
@@ -94,16 +156,19 @@ export function listenForChanges(
         if (text) tail = text;
         parser.feed(text);
         if (overflow) {
-          if (!closed) notice(`the event stream sent an event longer than ${MAX_EVENT_CHARS / (1 << 20)} MiB without ending it; following the job by polling only`);
+          if (!closed) voice.say(`the event stream sent an event longer than ${MAX_EVENT_CHARS / (1 << 20)} MiB without ending it; following the job by polling only`);
           return;
         }
       }
       // A lone CR at the very end did end its line (and maybe the event); the parser is still
       // waiting to see whether an LF follows.
       if (tail.endsWith('\r')) parser.feed('\n');
-      if (!closed) debug('* the event stream ended; polling only');
+      if (!closed) voice.debug('* the event stream ended; polling only');
     } catch (err) {
-      if (!closed) debug(`* the event stream is unavailable (${(err as Error).message}); polling only`);
+      if (closed) return;
+      const refused = refusalLine(err);
+      if (refused) voice.say(refused);
+      else voice.debug(`* the event stream is unavailable (${(err as Error).message}); polling only`);
     } finally {
       if (body) discard(body);
       if (!open.shared) await client.http.close();
@@ -117,4 +182,9 @@ export function listenForChanges(
       if (body) discard(body);
     },
   };
+}
+
+/** listenToEvents with each event checked and handed to its handler. */
+export function listenToJob(open: OpenClient, job: FetchedJob, handlers: JobEventHandlers, voice: StreamVoice): EventListener {
+  return listenToEvents(open, job, (name, data) => dispatchJobEvent(name, data, handlers, voice.debug), voice);
 }

@@ -1,11 +1,21 @@
-// Follows a job to a terminal status. GET polling is the truth (every capability is reachable by
-// polling); the event stream, when the job offers one, only wakes the poll early so changes show
-// at once. A 429 or 503 from a poll backs off (Retry-After first) instead of ending the watch.
+// Follows a job to a terminal status. GET polling is the truth for the status, the outputs and the
+// verdict (every capability is reachable by polling). The event stream, when the job offers one,
+// does two things: its `status`, `output` and unknown events wake the poll early, so changes show
+// at once (a terminal `status` too: the verdict is always a read of the job, since the stream may
+// say `expired` for a job that succeeded); and its `progress` snapshots are the live progress,
+// merged into the snapshots yielded between polls. A polled job may carry no progress while it
+// runs (`null`, or the reference server's constant {value 0, nodes 0/0}), so while the stream
+// sends progress, polls never overwrite it; without one (none offered, refused, or over), a
+// poll's progress is shown when it changed since the previous poll, so the stream's last snapshot
+// stays until a poll knows something new. Progress is shown as it comes, never forced to grow
+// (the reference server's value can go down when a node starts). A 429 or 503 from a poll backs
+// off (Retry-After first) instead of ending the watch.
 import { ApiError } from '../../errors.js';
 import { backoffDelay } from '../../http/retry.js';
 import type { FetchedJob, JobsClient } from './client.js';
-import { listenForChanges, type EventListener, type OpenClient, type PreviewFrame } from './events.js';
-import { isTerminal, type Job } from '../../protocol/jobs.js';
+import { listenToJob, type EventListener, type OpenClient, type PreviewFrame } from './events.js';
+import { settleExpired } from './expired-race.js';
+import { isTerminal, type Job, type JobProgress } from '../../protocol/jobs.js';
 
 export interface FollowJobOptions {
   /** Poll interval in ms (the contract's default is 1 s). */
@@ -14,9 +24,13 @@ export interface FollowJobOptions {
   signal?: AbortSignal;
   /** A client for the event stream with its own lifetime; absent: polling only. */
   openEvents?: OpenClient;
-  /** Shortest gap between two reads woken by events. */
+  /** Shortest gap between two reads woken by events, and between two snapshots of live progress. */
   minGapMs?: number;
-  /** The events that wake a read (default: every event that can change the job). */
+  /**
+   * The events the follow reacts to (default: all): `status`, `output` and unknown ones wake a
+   * read; `progress` makes a new snapshot (and wakes a read while the job reads as queued). A
+   * caller that needs no live progress (a batch) leaves `progress` out and pays nothing for it.
+   */
   wakeOn?: (event: string) => boolean;
   /**
    * A first read this long after the start, before the event stream is opened: a quick job is
@@ -24,13 +38,14 @@ export interface FollowJobOptions {
    */
   firstReadMs?: number;
   debug?: (line: string) => void;
-  /** One line for the person watching (the event stream given up on); absent: debug. */
+  /** The one line a person should read (the stream refused or given up on); absent: debug. */
   notice?: (line: string) => void;
   /** Preview pictures the event stream carries (polling has none). */
   onPreview?: (preview: PreviewFrame) => void;
 }
 
 const MAX_BACKOFF_MS = 30_000;
+const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * What makes two snapshots different for a watcher: everything but the signed URLs of outputs,
@@ -40,44 +55,99 @@ export function changeKey(job: Job): string {
   return JSON.stringify({ ...job, outputs: job.outputs.map(({ url: _url, url_expires_at: _expires, ...rest }) => rest) });
 }
 
-/** Yields the starting snapshot, then every changed one; the last yielded is terminal. */
-const NEVER_ABORTED = new AbortController().signal;
+/** The progress to show, for a job still under way: the stream's while it sends some, else the newest news. */
+class LiveProgress {
+  private lastPolled: string;
+  private latest: JobProgress | null;
+  private streaming = false;
 
+  constructor(start: Job) {
+    this.lastPolled = JSON.stringify(start.progress ?? null);
+    this.latest = start.progress ?? null;
+  }
+
+  /** A poll's progress is news only when it changed since the previous poll, and no stream sends progress. */
+  polled(job: Job): void {
+    const key = JSON.stringify(job.progress ?? null);
+    if (key === this.lastPolled) return;
+    this.lastPolled = key;
+    if (!this.streaming) this.latest = job.progress ?? null;
+  }
+
+  streamed(progress: JobProgress): void {
+    this.streaming = true;
+    this.latest = progress;
+  }
+
+  streamOver(): void {
+    this.streaming = false;
+  }
+
+  /** The polled job with the live progress in it; a terminal job as the service sent it. */
+  shown(polled: FetchedJob): FetchedJob {
+    if (isTerminal(polled.job.status) || polled.job.progress === this.latest) return polled;
+    return { ...polled, job: { ...polled.job, progress: this.latest } };
+  }
+}
+
+/** Yields the starting snapshot, then every changed one (polled, or with new live progress); the last yielded is terminal. */
 export async function* followJob(client: JobsClient, start: FetchedJob, options: FollowJobOptions): AsyncGenerator<FetchedJob> {
   const debug = options.debug ?? (() => {});
-  let current = start;
-  let lastKey = changeKey(current.job);
-  yield current;
-  if (isTerminal(current.job.status)) return;
+  const signal = options.signal ?? NEVER_ABORTED;
+  let polled = start;
+  let lastKey = changeKey(start.job);
+  yield start;
+  if (isTerminal(start.job.status)) return;
 
+  const live = new LiveProgress(start.job);
   const waker = new Waker(options.minGapMs ?? 100);
+  const wakes = (name: string) => options.wakeOn?.(name) ?? true;
   let listener: EventListener | undefined;
   const listen = () => {
-    if (options.openEvents && current.job.urls.events) listener = listenForChanges(options.openEvents, current, (name) => (options.wakeOn?.(name) ?? true) && waker.wake(name), debug, options.notice, options.onPreview);
+    if (!options.openEvents || !polled.job.urls.events) return;
+    listener = listenToJob(options.openEvents, polled, {
+      status: () => wakes('status') && waker.wantRead(),
+      progress: (progress) => {
+        if (!wakes('progress')) return;
+        live.streamed(progress);
+        waker.wantShow();
+        // A stream may say nothing when a queued job starts: its progress is the sign.
+        if (polled.job.status === 'queued') waker.wantRead();
+      },
+      preview: (frame) => options.onPreview?.(frame),
+      other: (name) => wakes(name) && waker.wantRead(),
+    }, { debug, say: options.notice ?? debug });
+    void listener.done.then(() => live.streamOver());
   };
   if (options.firstReadMs === undefined) listen();
-  let delay = options.firstReadMs ?? options.intervalMs;
+  let readAt = Date.now() + (options.firstReadMs ?? options.intervalMs);
   let throttled = 0;
   try {
     for (;;) {
-      await waker.wait(delay, options.signal ?? NEVER_ABORTED);
-      try {
-        current = await client.refresh(current);
-      } catch (err) {
-        if (!(err instanceof ApiError) || (err.status !== 429 && err.status !== 503)) throw err;
-        delay = Math.min(MAX_BACKOFF_MS, Math.max(err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0, backoffDelay(throttled++)));
-        debug(`* polling throttled (${err.code}); next read in ${delay} ms`);
-        continue;
+      if ((await waker.next(readAt, signal)) === 'read') {
+        try {
+          polled = await client.refresh(polled);
+          polled = await settleExpired(polled, () => client.refresh(polled), signal);
+        } catch (err) {
+          if (!(err instanceof ApiError) || (err.status !== 429 && err.status !== 503)) throw err;
+          const delay = Math.min(MAX_BACKOFF_MS, Math.max(err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0, backoffDelay(throttled++)));
+          debug(`* polling throttled (${err.code}); next read in ${delay} ms`);
+          readAt = Date.now() + delay;
+          continue;
+        }
+        throttled = 0;
+        readAt = Date.now() + options.intervalMs;
+        waker.readDone();
+        live.polled(polled.job);
       }
-      throttled = 0;
-      delay = options.intervalMs;
-      waker.readDone();
-      const key = changeKey(current.job);
+      waker.shown();
+      const shown = live.shown(polled);
+      const key = changeKey(shown.job);
       if (key !== lastKey) {
         lastKey = key;
-        yield current;
+        yield shown;
       }
-      if (isTerminal(current.job.status)) return;
+      if (isTerminal(polled.job.status)) return;
       if (!listener) listen();
     }
   } finally {
@@ -85,16 +155,26 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
   }
 }
 
-/** A sleep that an event can cut short, no sooner than `minGapMs` after the last read. */
+/**
+ * The follower's clock: a read at `readAt`, or sooner when an event asks for one (no sooner than
+ * `minGapMs` after the last read); a snapshot of new live progress no more often than `minGapMs`.
+ */
 class Waker {
-  private pending = false;
+  private readWanted = false;
+  private showWanted = false;
   private lastRead = 0;
+  private lastShown = 0;
   private resolveSleep?: () => void;
 
   constructor(private readonly minGapMs: number) {}
 
-  wake(_event: string): void {
-    this.pending = true;
+  wantRead(): void {
+    this.readWanted = true;
+    this.resolveSleep?.();
+  }
+
+  wantShow(): void {
+    this.showWanted = true;
     this.resolveSleep?.();
   }
 
@@ -102,20 +182,28 @@ class Waker {
     this.lastRead = Date.now();
   }
 
-  async wait(ms: number, signal: AbortSignal): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      if (this.pending) {
-        const gap = this.lastRead + this.minGapMs - Date.now();
-        if (gap > 0) await this.sleep(Math.min(gap, deadline - Date.now()), signal, false);
-        break;
-      }
-      await this.sleep(deadline - Date.now(), signal, true);
-    }
-    this.pending = false;
+  shown(): void {
+    this.lastShown = Date.now();
+    this.showWanted = false;
   }
 
-  private sleep(ms: number, signal: AbortSignal, wakeable: boolean): Promise<void> {
+  /** 'read' when a read is due, 'show' when only new live progress is. */
+  async next(readAt: number, signal: AbortSignal): Promise<'read' | 'show'> {
+    for (;;) {
+      const now = Date.now();
+      const readDue = this.readWanted ? Math.min(readAt, this.lastRead + this.minGapMs) : readAt;
+      if (readDue <= now) {
+        // Cleared as the read starts: an event during the read asks for the next one.
+        this.readWanted = false;
+        return 'read';
+      }
+      const showDue = this.showWanted ? this.lastShown + this.minGapMs : Infinity;
+      if (showDue <= now) return 'show';
+      await this.sleep(Math.min(readDue, showDue) - now, signal);
+    }
+  }
+
+  private sleep(ms: number, signal: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       const finish = () => {
@@ -131,7 +219,7 @@ class Waker {
       };
       const timer = setTimeout(finish, Math.max(0, ms));
       signal.addEventListener('abort', onAbort, { once: true });
-      if (wakeable) this.resolveSleep = finish;
+      this.resolveSleep = finish;
     });
   }
 }

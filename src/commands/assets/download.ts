@@ -43,6 +43,7 @@ export async function run(f: Factory, args: string[], opts: AssetsDownloadOption
   else f.io.println(saved.path);
   if (saved.kept === 'same') f.io.info(`✓ ${saved.path} already holds these bytes (blake3 checked); nothing downloaded`);
   else if (saved.kept) f.io.info(`kept the existing ${saved.path} as it is (--skip-existing)`);
-  else f.io.info(`✓ saved ${saved.bytes} bytes${saved.verified ? ' (blake3 checked)' : ' (no hash reported yet: not checked)'}`);
+  else f.io.info(`✓ saved ${saved.bytes} bytes${saved.verified ? ' (blake3 checked)' : ' (not verified by hash: the service reported none; size checked against the transfer)'}`);
+  if (saved.declared_size_bytes !== undefined) f.io.info(`note: the asset record declared ${saved.declared_size_bytes} bytes; the whole transfer delivered ${saved.bytes}`);
   return 0;
 }

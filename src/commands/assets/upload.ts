@@ -10,7 +10,7 @@ export async function run(f: Factory, args: string[], opts: AssetsUploadOptions)
   const { io } = f;
   const path = args[0]!;
   const placer = new AssetPlacer(new JobsClient(f.http()));
-  const placed = await placer.place(path, { contentType: opts.contentType, filePath: opts.name, observeUpload: (file, size) => uploadProgress(io, file, size) });
+  const placed = await placer.place(path, { contentType: opts.contentType, filePath: opts.name, tags: opts.tag, expiresIn: opts.expiresIn, observeUpload: (file, size) => uploadProgress(io, file, size) });
   if (io.json) io.printJson(placed.asset);
   else io.println(placed.asset.id);
   io.info(

@@ -11,6 +11,10 @@ export interface DevServerRunOptions {
   surface: DeploymentKind;
   token?: string;
   engineOnly?: boolean;
+  /** --jobs-port: self-hosted, the job API v2 on a port of its own (the main port is then the engine). */
+  jobsPort?: number;
+  /** --job-list on|off: serve GET /api/v2/jobs (default: on for self-hosted only). */
+  jobList?: 'on' | 'off';
   retention: number;
   stepMs: number;
   slots: number;
@@ -25,6 +29,8 @@ export const devServerOptions = (): OptionsDeclaration<DevServerRunOptions> => (
   surface: choice('--surface <deployment>', 'the deployment to imitate: hosted cloud, a serverless deployment (--deployment names its id), or self-hosted', DEPLOYMENTS).default('cloud' as const),
   token: valueOption('--token <token>', 'self-hosted: require this static bearer token', nonEmpty),
   engineOnly: flag('--engine-only', 'self-hosted: serve only what a ComfyUI engine serves (legacy v1 only; no jobs API, no models API)'),
+  jobsPort: valueOption('--jobs-port <port>', 'self-hosted: serve the job API v2 alone on this port (the reference server uses 8189; 0 picks a free one), the main port then serves only the engine', wholeNumberIn(0, 65535)),
+  jobList: choice('--job-list <on|off>', 'serve the job list GET /api/v2/jobs (default: on for self-hosted, off otherwise)', ['on', 'off'] as const),
   retention: valueOption('--retention <seconds>', 'job retention before jobs expire', wholeNumberIn(1)).default(3600),
   stepMs: valueOption('--step-ms <ms>', 'time per sampler step', wholeNumberIn(0)).default(40),
   slots: valueOption('--slots <n>', 'jobs running in parallel', wholeNumberIn(1)).default(1),
@@ -34,7 +40,11 @@ export const devServerOptions = (): OptionsDeclaration<DevServerRunOptions> => (
 });
 
 /** What only the self-hosted imitation has, refused for the others instead of ignored. */
-const selfHostedOnly = (key: 'token' | 'engineOnly'): OptionsRule<DevServerRunOptions> => ({ opts, given, flag }) =>
+const selfHostedOnly = (key: 'token' | 'engineOnly' | 'jobsPort'): OptionsRule<DevServerRunOptions> => ({ opts, given, flag }) =>
   given(key) && opts.surface !== 'self-hosted' ? `${flag(key)} applies to --surface self-hosted only (this is --surface ${opts.surface})` : undefined;
 
-export const devServerRules: Array<OptionsRule<DevServerRunOptions>> = [selfHostedOnly('engineOnly'), selfHostedOnly('token')];
+/** --engine-only serves no job API at all: a port of its own for it would be empty. */
+const jobsPortNotEngineOnly: OptionsRule<DevServerRunOptions> = ({ given, flag }) =>
+  given('jobsPort') && given('engineOnly') ? `${flag('jobsPort')} and ${flag('engineOnly')} cannot be combined (the engine-only server has no job API)` : undefined;
+
+export const devServerRules: Array<OptionsRule<DevServerRunOptions>> = [selfHostedOnly('engineOnly'), selfHostedOnly('token'), selfHostedOnly('jobsPort'), jobsPortNotEngineOnly];

@@ -22,21 +22,27 @@ export async function run(f: Factory, _args: string[], opts: DevServerRunOptions
     catalogSize: opts.catalogSize,
     faults: opts.faults === true,
     engineOnly: opts.engineOnly === true,
+    ...(opts.jobsPort !== undefined ? { jobsPort: opts.jobsPort } : {}),
+    ...(opts.jobList !== undefined ? { jobList: opts.jobList === 'on' } : {}),
     ...(f.globals.deployment ? { deploymentId: f.globals.deployment } : {}),
     log: opts.quietLog || f.io.quiet ? undefined : (line) => f.io.stderr.write(line + '\n'),
   }).catch((err: unknown) => {
     throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portBusy(host, port) : err;
   });
-  const base = deployment === 'serverless' ? `${server.url}/deployment/${server.state.options.deploymentId}` : server.url;
+  const base = server.jobsUrl ?? (deployment === 'serverless' ? `${server.url}/deployment/${server.state.options.deploymentId}` : server.url);
   f.io.println(server.url);
-  const imitation = deployment === 'self-hosted' ? `, v1 as a ComfyUI engine${opts.engineOnly ? ' only (no jobs API, no models API)' : ''}` : '';
+  const engineOnly = opts.engineOnly || server.jobsUrl !== undefined;
+  const only = opts.engineOnly ? ' only (no jobs API, no models API)' : server.jobsUrl ? ' only' : '';
+  const imitation = deployment === 'self-hosted' ? `, v1 as a ComfyUI engine${only}` : '';
   f.io.info(`wes dev-server: ${deployment} deployment listening on ${server.url}${imitation} (signed URLs on ${server.signedOrigin})`);
+  if (server.jobsUrl) f.io.info(`wes dev-server: the job API v2 alone on ${server.jobsUrl} (as the reference job API server in front of its engine)`);
   const remote = remoteOrigins(host, server.state.options.port);
   if (remote.length) f.io.info(`Listening on every interface: from other machines use ${remote.join(' or ')} (the URLs above work on this machine)`);
   f.io.info('Point wes at it from another terminal:');
   f.io.info(`  export WES_BASE_URL=${base}`);
+  if (server.jobsUrl) f.io.info(`  export WES_ENGINE_URL=${server.url}`);
   if (apiKey) f.io.info(`  export WES_API_KEY=${apiKey}`);
-  if (!apiKey) f.io.info(opts.engineOnly ? '  (no credential needed)' : '  (no credential needed on this deployment; the models API still wants any bearer token: export WES_ROUTER_TOKEN=dev)');
+  if (!apiKey) f.io.info(engineOnly ? '  (no credential needed)' : '  (no credential needed on this deployment; the models API still wants any bearer token: export WES_ROUTER_TOKEN=dev)');
   f.io.info('Stop with Ctrl-C.');
   await new Promise<void>((resolve) => {
     if (f.signal.aborted) return resolve();

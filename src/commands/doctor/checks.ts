@@ -109,7 +109,25 @@ function serverNote(probe: ProbeResult, engine: EngineIdentity | null): string {
   return `: ${describeEngine(engine)}${engine.how === 'setting' ? ' (as the engine setting says)' : ''}`;
 }
 
-export function familyChecks(s: Settings, timed: TimedProbe, engine: EngineIdentity | null = null): Check[] {
+/**
+ * The rows of a family this server does not serve although it serves others on the same origin
+ * (a job API server in front of an engine serves the job API only): a warning naming what it
+ * serves and the setting that points the family elsewhere, not a failure.
+ */
+function notServedHere(probe: ProbeResult, served: ApiFamily[]): Check[] {
+  const where = { family: probe.family, surface: probe.surface, url: probe.url, http_status: probe.status, request_id: probe.request_id };
+  const elsewhere: Record<ApiFamily, string> = {
+    legacy: 'for the legacy API of the engine behind it, set its URL: --engine-url, WES_ENGINE_URL or `wes config set engine_url URL`',
+    models: 'for a model router, set its URL: --router-url, WES_ROUTER_URL or `wes config set router_url URL`',
+    jobs: 'for a job API, point --base-url (or `wes config set base_url URL`) at a server that serves it',
+  };
+  return [
+    row('reachable', 'warn', `not served by ${new URL(probe.url).origin}, which serves ${served.join(' and ')}`, { ...where, hint: elsewhere[probe.family] }),
+    row('credential', 'skip', 'not checked: this API is not served here', where),
+  ];
+}
+
+export function familyChecks(s: Settings, timed: TimedProbe, engine: EngineIdentity | null = null, servedHere: ApiFamily[] = []): Check[] {
   const { probe } = timed;
   const where = { family: probe.family, surface: probe.surface, url: probe.url, http_status: probe.status, request_id: probe.request_id };
   const credential = credentialDescription(s, probe.family);
@@ -145,6 +163,7 @@ export function familyChecks(s: Settings, timed: TimedProbe, engine: EngineIdent
       ];
     }
     case 'error':
+      if (probe.status === 404 && servedHere.length > 0) return notServedHere(probe, servedHere);
       return [
         row('reachable', 'fail', `answered, but not as the ${probe.family} API: ${probe.message}`, {
           ...where,
@@ -193,7 +212,10 @@ export async function runChecks(f: Factory): Promise<Check[]> {
   const probes = await runProbes(f);
   const v1Answered = probes.some((p) => p.probe.family === 'legacy' && p.probe.verdict !== 'unreachable');
   const engine = v1Answered ? await engineOf(f).catch(() => null) : null;
-  return [settings, file, ...probes.flatMap((p) => familyChecks(s, p, engine)), clockCheck(probes)];
+  // The families a server answered as itself, by origin: a routing 404 beside them means "not served here".
+  const origin = (p: TimedProbe) => new URL(p.probe.url).origin;
+  const servedAt = (p: TimedProbe) => probes.filter((q) => q !== p && q.probe.verdict !== 'unreachable' && q.probe.verdict !== 'error' && origin(q) === origin(p)).map((q) => q.probe.family);
+  return [settings, file, ...probes.flatMap((p) => familyChecks(s, p, engine, servedAt(p))), clockCheck(probes)];
 }
 
 /**

@@ -1,9 +1,9 @@
 // Reads the input of `jobs submit --batch FILE.jsonl`: one job per non-blank line, either an
 // API-format workflow or `{"workflow": {...}, "set": {"NODE.INPUT": value}}`, streamed (a file of
 // 100 000 lines is never held whole). Every line is checked before anything is sent (a bad line
-// refuses the whole batch, naming it), and each line
-// gets an Idempotency-Key derived from what it is, so a retried or resumed line can only ever
-// reach the job it made the first time.
+// refuses the whole batch, naming it), and each line gets an id derived from what it is (file,
+// place, text, --set flags), kept in its results and journal records, so --resume never takes an
+// earlier run's record of another line (a file edited between runs) for this one's.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,8 @@ export interface BatchLine {
   workflow: Record<string, unknown>;
   /** The command's --set flags, then the line's own `set` (values as given, never files). */
   assignments: InputAssignment[];
-  key: string;
+  /** Which line of which batch this is: its file, place, text and the --set flags applied to it. */
+  id: string;
 }
 
 const SHOWN_PROBLEMS = 5;
@@ -42,7 +43,7 @@ function unwrap(value: Record<string, unknown>): { workflow: unknown; set: unkno
   return { workflow: value, set: undefined };
 }
 
-function parseLine(text: string, where: string, globalSets: string[]): Omit<BatchLine, 'index' | 'key'> {
+function parseLine(text: string, where: string, globalSets: string[]): Omit<BatchLine, 'index' | 'id'> {
   let value: unknown;
   try {
     value = parseJsonExact(text);
@@ -70,8 +71,11 @@ function parseLine(text: string, where: string, globalSets: string[]): Omit<Batc
   return { workflow, assignments };
 }
 
-/** sha256 of where the line comes from, its place, its text and the --set flags applied to it. */
-export function lineKey(source: string, index: number, text: string, globalSets: string[]): string {
+/**
+ * sha256 of where the line comes from, its place, its text and the --set flags applied to it (the
+ * form of the keys that wes derived from lines before keys were single use, so older results still match).
+ */
+export function lineId(source: string, index: number, text: string, globalSets: string[]): string {
   const digest = sha256Hex(JSON.stringify([source, index, text, globalSets]));
   return `wes-batch-${digest.slice(0, 48)}`;
 }
@@ -163,7 +167,7 @@ export async function readBatch(path: string, stdin: Readable, globalSets: strin
       for await (const { number, text } of textLines(file)) {
         const line = text.trim();
         if (line === '') continue;
-        yield { index: number, ...parseLine(line, `${name} line ${number}`, globalSets), key: lineKey(source, number, line, globalSets) };
+        yield { index: number, ...parseLine(line, `${name} line ${number}`, globalSets), id: lineId(source, number, line, globalSets) };
       }
     },
     dispose,

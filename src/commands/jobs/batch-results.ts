@@ -2,25 +2,47 @@
 // finish in; to stdout as they become printable, or to a results file assembled from the journal
 // when the run ends (normally, by Ctrl-C or by --timeout). After a crash the journal is still
 // there: --resume reads the results file and its journal to learn which lines already succeeded,
-// which were sent where, and which need a new attempt.
+// which jobs were made (followed, never made again), which sends got no answer (looked for by
+// key), and which lines the server made nothing of (sent again under a new key).
 import { createWriteStream, existsSync, openSync, readSync } from 'node:fs';
 import { lstat, rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { UsageError } from '../../errors.js';
 import { toSafeJson } from '../../render/json.js';
-import { REFUSED, type BatchResult } from '../../clients/jobs/batch-run.js';
+import { NOT_SUBMITTED, REFUSED, type BatchResult } from '../../clients/jobs/batch-run.js';
 import { journalPathFor, recordsOfFile, type Journal, type Place } from './batch-journal.js';
 
-/** What an earlier run left for a line: its latest result, or a send not yet followed by one. */
+/** What an earlier run left for a line: its latest result and its latest send, whichever came last. */
 export interface Previous {
-  status: string;
-  error: boolean;
-  idempotency_key: string;
-  /** Where its job is (or may be). */
-  endpoint?: string;
-  /** The result record's text, for a line that needs no new run. */
-  text?: () => string;
+  /** The line's latest result record. */
+  result?: {
+    status: string;
+    error: { code: string; exit_code: number } | null;
+    job_id: string | null;
+    idempotency_key: string;
+    /** Where its job is (or may be). */
+    endpoint?: string;
+    /** Which line of which batch it was (absent in results of wes before single-use keys). */
+    line_id?: string;
+    /** The record's text, for a line that needs no new run. */
+    text: () => string;
+  };
+  /** The line's latest send: the key, where and when it went, and the job its answer named. */
+  sent?: SentRecord;
+  /** Whether the send is newer than the result (a later attempt the result does not cover). */
+  sentIsNewer: boolean;
 }
+
+/** What a line does in this run, from what earlier runs left. */
+export type LinePlan =
+  /** Its result stands: carried into this run's results. */
+  | { kind: 'carry'; text: () => string }
+  /** Its job was made and named: followed by reading it, never submitted again. */
+  | { kind: 'follow'; jobId: string; key: string; endpoint: string }
+  /** A submit went out and no answer named a job: the job is looked for by its key. */
+  | { kind: 'find'; key: string; endpoint: string; sentAt?: number }
+  /** Nothing of it was made (never sent, or refused): submitted under a new key. */
+  | { kind: 'send' };
 
 /** Statuses that mean a line was sent but no result came back (a crash, or a kill). */
 export const SENT = 'sent';
@@ -30,11 +52,14 @@ function isResult(value: unknown): value is BatchResult {
   return typeof r === 'object' && r !== null && Number.isInteger(r.index) && typeof r.status === 'string' && typeof r.idempotency_key === 'string';
 }
 
-interface SentRecord {
+export interface SentRecord {
   index: number;
   idempotency_key: string;
   sent_to: string;
+  /** When the key was sent (ms since the epoch): a job list reaching back before it proves a key made no job. */
+  sent_at?: number;
   job_id?: string;
+  line_id?: string;
 }
 
 function isSent(value: unknown): value is SentRecord {
@@ -42,22 +67,78 @@ function isSent(value: unknown): value is SentRecord {
   return typeof r === 'object' && r !== null && Number.isInteger(r.index) && typeof r.idempotency_key === 'string' && typeof r.sent_to === 'string';
 }
 
-export function sentRecord(index: number, key: string, endpoint: string, jobId?: string): string {
-  return toSafeJson(jobId === undefined ? { index, idempotency_key: key, sent_to: endpoint } : { index, idempotency_key: key, sent_to: endpoint, job_id: jobId });
+export function sentRecord(record: Omit<SentRecord, 'sent_at'> & { sent_at?: number }): string {
+  return toSafeJson(record);
 }
 
-/** Folds one record into what is known of its line (the later record wins). */
+/** Folds one record into what is known of its line (the later record of each kind wins). */
 function fold(previous: Map<number, Previous>, value: unknown, text: () => string): boolean {
   if (isResult(value)) {
+    const known = previous.get(value.index);
     const endpoint = typeof value.endpoint === 'string' ? value.endpoint : undefined;
-    previous.set(value.index, { status: value.status, error: value.error !== null && value.error !== undefined, idempotency_key: value.idempotency_key, endpoint, text });
+    const error = value.error ? { code: value.error.code, exit_code: value.error.exit_code } : null;
+    const lineId = typeof value.line_id === 'string' ? value.line_id : undefined;
+    previous.set(value.index, {
+      result: { status: value.status, error, job_id: value.job_id ?? null, idempotency_key: value.idempotency_key, endpoint, line_id: lineId, text },
+      sent: known?.sent,
+      sentIsNewer: false,
+    });
     return true;
   }
   if (isSent(value)) {
-    previous.set(value.index, { status: SENT, error: false, idempotency_key: value.idempotency_key, endpoint: value.sent_to });
+    const known = previous.get(value.index);
+    // The answer to a send (its job id) keeps the time the key first went out.
+    const sentAt = value.sent_at ?? (known?.sent?.idempotency_key === value.idempotency_key ? known.sent.sent_at : undefined);
+    previous.set(value.index, { result: known?.result, sent: { ...value, ...(sentAt !== undefined ? { sent_at: sentAt } : {}) }, sentIsNewer: true });
     return true;
   }
   return false;
+}
+
+/** Whether a key was derived from this line's identity (results of wes before single-use keys: `ID` or `ID.N`). */
+function derivedFrom(key: string, lineId: string): boolean {
+  return key === lineId || (key.startsWith(`${lineId}.`) && /^\d+$/.test(key.slice(lineId.length + 1)));
+}
+
+/** Whether what was left is of this line (same batch, place, text and --set flags), not of another file's. */
+function sameLine(previous: Previous, lineId: string): boolean {
+  const r = previous.result;
+  const s = previous.sent;
+  const of = (recordLineId: string | undefined, key: string) => (recordLineId !== undefined ? recordLineId === lineId : derivedFrom(key, lineId));
+  return (r === undefined || of(r.line_id, r.idempotency_key)) && (s === undefined || of(s.line_id, s.idempotency_key));
+}
+
+/** Job outcomes that are over for good: carried as they are unless --retry-failed asks for a new job. */
+const ENDED_FOR_GOOD = new Set(['failed', 'canceled', 'expired']);
+
+/** Line statuses with no job that say the server made none: a refusal, or a line never sent. */
+const NO_JOB_MADE = new Set([REFUSED, NOT_SUBMITTED]);
+
+/**
+ * What a line does in this run. The journal is the truth: a line whose job was named is followed
+ * (read), never submitted again; a line that was sent with no job named is looked for by its key;
+ * only a line the server made nothing of is submitted, and then under a new key.
+ */
+export function planLine(previous: Previous | undefined, lineId: string, options: { retryFailed?: boolean } = {}): LinePlan {
+  if (!previous || !sameLine(previous, lineId)) return { kind: 'send' };
+  const { result, sent } = previous;
+  if (result && !previous.sentIsNewer) {
+    if (result.status === 'succeeded' && result.error === null) return { kind: 'carry', text: result.text };
+    if (result.job_id !== null) {
+      if (ENDED_FOR_GOOD.has(result.status)) return options.retryFailed ? { kind: 'send' } : { kind: 'carry', text: result.text };
+      return { kind: 'follow', jobId: result.job_id, key: result.idempotency_key, endpoint: result.endpoint ?? sent?.sent_to ?? '' };
+    }
+    if (NO_JOB_MADE.has(result.status)) return { kind: 'send' };
+    // A result names an endpoint when its submit went out there: its job may exist (the results
+    // file carries no send records, so this is what tells it after the journal is gone).
+    const sentThere = result.endpoint ?? (sent?.idempotency_key === result.idempotency_key ? sent.sent_to : undefined);
+    if (sentThere === undefined) return { kind: 'send' };
+    const sentAt = sent?.idempotency_key === result.idempotency_key ? sent.sent_at : undefined;
+    return { kind: 'find', key: result.idempotency_key, endpoint: sentThere, ...(sentAt !== undefined ? { sentAt } : {}) };
+  }
+  if (!sent) return { kind: 'send' };
+  if (sent.job_id !== undefined) return { kind: 'follow', jobId: sent.job_id, key: sent.idempotency_key, endpoint: sent.sent_to };
+  return { kind: 'find', key: sent.idempotency_key, endpoint: sent.sent_to, ...(sent.sent_at !== undefined ? { sentAt: sent.sent_at } : {}) };
 }
 
 /**
@@ -198,35 +279,4 @@ export class ResultBook {
       throw err;
     }
   }
-}
-
-/** Whether a key was derived from this line's key (the line itself, or a later attempt of it). */
-function sameLine(key: string, lineKey: string): boolean {
-  return key === lineKey || (key.startsWith(`${lineKey}.`) && /^\d+$/.test(key.slice(lineKey.length + 1)));
-}
-
-/** A line needs no new run when it succeeded before, as the same line, with no error. */
-export function alreadyDone(previous: Previous | undefined, lineKey: string): previous is Previous {
-  return previous !== undefined && previous.status === 'succeeded' && !previous.error && sameLine(previous.idempotency_key, lineKey);
-}
-
-/** Outcomes after which the line's job is over for good: running it again needs a new job. */
-const ENDED_FOR_GOOD = new Set(['failed', 'canceled', 'expired', REFUSED]);
-
-/**
- * The Idempotency-Key a line runs with now. A line whose job failed, was canceled, expired or
- * was refused gets a new attempt (`KEY.2`, `KEY.3`...), or the service would hand back the same
- * failed job; any other line keeps the key it used, since its job may exist (running, or made
- * by a submit whose answer never arrived) and must be found, not made again.
- */
-export function keyForRun(lineKey: string, previous: Pick<Previous, 'status' | 'idempotency_key'> | undefined): string {
-  if (!previous || !sameLine(previous.idempotency_key, lineKey)) return lineKey;
-  if (!ENDED_FOR_GOOD.has(previous.status)) return previous.idempotency_key;
-  const attempt = previous.idempotency_key === lineKey ? 1 : Number(previous.idempotency_key.slice(lineKey.length + 1));
-  return `${lineKey}.${attempt + 1}`;
-}
-
-/** The endpoint a line must go back to: where its job may exist under the key it runs with now. */
-export function pinFor(runKey: string, previous: Previous | undefined): string | undefined {
-  return previous && previous.idempotency_key === runKey ? previous.endpoint : undefined;
 }

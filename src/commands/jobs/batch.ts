@@ -1,9 +1,13 @@
 // wes jobs submit --batch FILE.jsonl [--concurrency N] [--resume RESULTS] [--results FILE]
-// [--download DIR]: many jobs, N at a time, each submitted with a key derived from its line,
-// followed like `jobs watch` (polling, woken by the event stream) and saved when asked; one
-// NDJSON result per line in input order. Ctrl-C stops submitting, leaves running jobs running,
-// writes what it knows and says how to resume.
+// [--download DIR]: many jobs, N at a time, each submitted under a fresh single-use key, followed
+// like `jobs watch` (polling, woken by the event stream) and saved when asked; one NDJSON result
+// per line in input order. The journal is the truth: --resume follows every job it names, looks
+// for the job of every key it sent without an answer, and submits only lines the server made
+// nothing of. Ctrl-C stops submitting, leaves running jobs running, writes what it knows and says
+// how to resume.
 import { setMaxListeners } from 'node:events';
+import { lstatSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { basename } from 'node:path';
 import type { Factory } from '../../factory.js';
@@ -14,14 +18,14 @@ import { sanitizeLine } from '../../render/sanitize.js';
 import { shellWord } from '../../render/shell-word.js';
 import { withoutPassword } from '../../config/keys.js';
 import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
-import { AssetPlacer } from '../../clients/jobs/assets.js';
+import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
 import type { Endpoint, EndpointStats } from '../../clients/jobs/batch-endpoints.js';
 import { resultExitCode, runBatch, type BatchItem, type BatchResult } from '../../clients/jobs/batch-run.js';
 import { isTerminal, type SubmitRequest } from '../../protocol/jobs.js';
 import { readBatch, type BatchInput, type BatchLine } from './batch-input.js';
 import { Journal, journalPathFor } from './batch-journal.js';
 import { BatchProgress } from './batch-progress.js';
-import { alreadyDone, keyForRun, pinFor, readPrevious, ResultBook, sentRecord, type Previous } from './batch-results.js';
+import { planLine, readPrevious, ResultBook, sentRecord, type Previous } from './batch-results.js';
 import { buildEndpoints, endpointUrl } from './batch-via.js';
 import { formatVia, parseBaseUrlTarget, type ViaTarget } from './via-target.js';
 import { intervalMs } from '../poll-interval.js';
@@ -32,7 +36,7 @@ import { applyAssignments } from './set-inputs.js';
 const DEFAULT_CONCURRENCY = 4;
 
 /** Which exit code wins when lines end differently: what concerns the whole batch first. */
-const SEVERITY = [ExitCode.TERMINATED, ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.CREDITS, ExitCode.TIMEOUT, ExitCode.ERROR, ExitCode.THROTTLED, ExitCode.USAGE, ExitCode.REFUSED, ExitCode.NOT_FOUND, ExitCode.FAILED, ExitCode.CANCELED];
+const SEVERITY = [ExitCode.TERMINATED, ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.CREDITS, ExitCode.TIMEOUT, ExitCode.ERROR, ExitCode.IN_DOUBT, ExitCode.THROTTLED, ExitCode.USAGE, ExitCode.REFUSED, ExitCode.NOT_FOUND, ExitCode.FAILED, ExitCode.CANCELED];
 
 export function worstExitCode(codes: number[]): number {
   const failing = codes.filter((c) => c !== ExitCode.OK);
@@ -93,13 +97,11 @@ export async function run(f: Factory, batchPath: string, opts: JobsSubmitOptions
   const sets = opts.set ?? [];
   const resultsPath = opts.results;
   if (resultsPath !== undefined) await checkFileTarget(resultsPath, '--results');
+  if (resultsPath !== undefined && opts.resume !== resultsPath) refuseEarlierRun(resultsPath, opts.resume);
   const input = await readBatch(batchPath, io.stdin, sets);
   try {
     // The journal is opened (or created) before anything is sent: an unwritable target stops here.
     const journal = resultsPath ? Journal.open(journalPathFor(resultsPath)) : await Journal.anonymous();
-    if (journal.existed && opts.resume !== resultsPath) {
-      io.warn(`${journal.path} holds a run that did not end; this run does its lines again (their keys find the jobs already made). To go on from it instead: --resume ${resultsPath}`);
-    }
     try {
       return await runWithJournal(f, opts, { batchPath, input, journal, resultsPath, concurrency, intervalMs: intervalMs(opts.interval), vias });
     } finally {
@@ -108,6 +110,24 @@ export async function run(f: Factory, batchPath: string, opts: JobsSubmitOptions
   } finally {
     await input.dispose();
   }
+}
+
+/**
+ * A new run never writes onto an earlier run's results or journal: its keys are new, so it would
+ * make every line's job again. Going on from it is --resume; a new run needs another file.
+ */
+function refuseEarlierRun(resultsPath: string, resume: string | undefined): void {
+  const journal = journalPathFor(resultsPath);
+  // Only a regular file is a run's: a link or anything else there is in the way, and is replaced (never followed) as before.
+  const found = [resultsPath, journal].filter((path) => lstatSync(path, { throwIfNoEntry: false })?.isFile());
+  if (found.length === 0) return;
+  const what = found.includes(journal) ? `${journal} holds a run that did not end` : `${resultsPath} holds the results of an earlier run`;
+  throw new UsageError(
+    `${what}; a new run would submit every line again under new keys`,
+    resume === undefined
+      ? `to go on from it (following its jobs, never making them twice): add --resume ${resultsPath}; to start a new run: remove ${found.join(' and ')}, or choose another --results file`
+      : `--resume ${resume} reads another run: write this run's results elsewhere, or remove ${found.join(' and ')}`,
+  );
 }
 
 interface Plan {
@@ -151,9 +171,10 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
   let historyUrl: string | undefined;
   const build = (line: BatchLine) => async (endpoint: Endpoint): Promise<SubmitRequest> => {
     const placer = placers.get(endpoint)!;
-    const workflow = await applyAssignments(line.workflow, line.assignments, async (path) => {
-      if (endpoint.spec.engine) throw new UsageError(`--set …=@${path}: ${endpoint.name} is a self-hosted engine, which takes no job API uploads`, 'upload the file there with `wes legacy upload` and set its name instead');
-      return (await placer.place(path)).asset.id;
+    const workflow = await applyAssignments(line.workflow, line.assignments, async (input) => {
+      const named = input.kind === 'file' ? `@${input.path}` : `asset:${input.id}`;
+      if (endpoint.spec.engine) throw new UsageError(`--set …=${named}: ${endpoint.name} is a self-hosted engine, which takes no job API assets`, 'upload the file there with `wes legacy upload` and set its name instead');
+      return (await referenceFor(placer, input)).reference;
     });
     const partnerKey = endpoint.spec.partnerKey;
     return partnerKey ? { workflow, extra_data: { api_key_service_org: partnerKey } } : { workflow };
@@ -162,23 +183,27 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
   async function* items(): AsyncGenerator<BatchItem> {
     let ordinal = 0;
     for await (const line of input.lines()) {
-      const earlier = previous.get(line.index);
+      const plan = planLine(previous.get(line.index), line.id, { retryFailed: opts.retryFailed });
       previous.delete(line.index); // forgotten once read: memory holds the lines in flight, not the batch
-      if (alreadyDone(earlier, line.key)) {
+      if (plan.kind === 'carry') {
         resumed++;
-        const text = earlier.text!();
+        const text = plan.text();
         record(JSON.parse(text) as BatchResult, ordinal++, text);
         progress.carried();
         continue;
       }
-      const key = keyForRun(line.key, earlier);
-      yield { index: line.index, ordinal: ordinal++, key, pinnedTo: pinFor(key, earlier), request: build(line) };
+      const item: BatchItem = { index: line.index, ordinal: ordinal++, key: randomUUID(), lineId: line.id, request: build(line) };
+      if (plan.kind !== 'send') {
+        item.earlier = plan.kind === 'follow' ? { kind: 'follow', jobId: plan.jobId, key: plan.key } : { kind: 'find', key: plan.key, ...(plan.sentAt !== undefined ? { sentAt: plan.sentAt } : {}) };
+        item.pinnedTo = plan.endpoint;
+      }
+      yield item;
     }
   }
 
   if (previous.size) {
-    const done = [...previous.values()].filter((p) => p.status === 'succeeded' && !p.error).length;
-    io.info(`resuming: ${done} of ${input.count} line(s) already succeeded; running the rest`);
+    const done = [...previous.values()].filter((p) => p.result?.status === 'succeeded' && !p.result.error && !p.sentIsNewer).length;
+    io.info(`resuming: ${done} of ${input.count} line(s) already succeeded; following the jobs already made, running the rest`);
   }
   let outcome;
   try {
@@ -187,9 +212,11 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
       signal,
       retries: f.retries() ?? DEFAULT_RETRIES,
       downloadDir: opts.download,
-      onSend: (item, endpoint) => void journal.append(sentRecord(item.index, item.key, endpoint.url)),
-      onSubmitted: (item, endpoint, jobId) => {
-        journal.append(sentRecord(item.index, item.key, endpoint.url, jobId));
+      resubmitInDoubt: opts.resubmitInDoubt,
+      label: opts.label,
+      onSend: (item, endpoint, key, sentAt) => void journal.append(sentRecord({ index: item.index, idempotency_key: key, sent_to: endpoint.url, sent_at: sentAt, line_id: item.lineId })),
+      onSubmitted: (item, endpoint, jobId, key) => {
+        journal.append(sentRecord({ index: item.index, idempotency_key: key, sent_to: endpoint.url, job_id: jobId, line_id: item.lineId }));
         if (!endpoint.spec.engine && endpoint.url === (historyUrl ??= endpointUrl(f.settings().baseUrl))) history.recordSubmitted({ id: jobId, status: 'queued' }, `batch ${basename(plan.batchPath)}:${item.index}`);
         io.debug(`line ${item.index}: submitted job ${jobId} on ${endpoint.name}`);
       },
@@ -197,6 +224,7 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
       onSetAside: (endpoint, reason) => progress.note(sanitizeLine(`${endpoint.name} set aside after repeated failures (${reason}); its lines go to the others`)),
       onResult: (result, item) => {
         record(result, item.ordinal);
+        if (result.job_id !== null) history.recordStatus({ id: result.job_id, status: result.status });
         progress.finished(result, resultExitCode(result) === ExitCode.OK);
       },
     });

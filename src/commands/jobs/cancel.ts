@@ -1,27 +1,30 @@
 // wes jobs cancel <id> [--wait]: follows the job's cancel link (idempotent on the service); with
-// --wait, follows the job until it has ended (a canceled job is success here).
+// --wait, follows the job until it has ended (a canceled job is success here). A cancel is a
+// request: the job may go on (an engine that cannot stop it), so --wait reports what happened.
 import type { Factory } from '../../factory.js';
 import { ExitCode } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { followAndReport, watchJobOptions } from './watch-job.js';
-import { resolveJobRef } from './history.js';
+import { recordStatus } from './history.js';
+import { readJob } from './read-job.js';
 import type { JobsCancelOptions } from './options.js';
 
 export async function run(f: Factory, args: string[], opts: JobsCancelOptions): Promise<number> {
   const { io } = f;
   const follow = watchJobOptions(opts);
   const client = new JobsClient(f.http());
-  const current = await client.get(resolveJobRef(f, args[0]!));
+  const current = await readJob(f, client, args[0]!);
   if (isTerminal(current.job.status)) {
     io.info(sanitizeLine(`job ${current.job.id} has already ended (${current.job.status}); nothing to cancel`));
     if (io.json) io.printJson(current.job);
     return 0;
   }
   const after = await client.cancel(current);
+  recordStatus(f, after.job);
   io.info(sanitizeLine(`✓ asked to cancel job ${after.job.id} (status now ${after.job.status})`));
-  if (opts.wait) return followAndReport(f, client, after, { ...follow, canceledExit: ExitCode.OK });
+  if (opts.wait) return followAndReport(f, client, after, { ...follow, canceledExit: ExitCode.OK, resumeVerb: ['cancel', '--wait'], afterCancel: true });
   if (io.json) io.printJson(after.job);
   return 0;
 }

@@ -7,14 +7,14 @@ import { existingPolicy } from '../../files/existing.js';
 import { checkFolderTarget } from '../../files/targets.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { saveOutputs } from './save-outputs.js';
-import { resolveJobRef } from './history.js';
+import { readJob } from './read-job.js';
 import type { JobsDownloadOptions } from './options.js';
 
 export async function run(f: Factory, args: string[], opts: JobsDownloadOptions): Promise<number> {
   const existing = existingPolicy(opts);
   if (args[1] !== undefined) await checkFolderTarget(args[1], 'the folder');
   const client = new JobsClient(f.http());
-  const current = await client.get(resolveJobRef(f, args[0]!));
+  const current = await readJob(f, client, args[0]!);
   const dir = args[1] ?? safeFileName(current.job.id, 'job');
   if (args[1] === undefined) await checkFolderTarget(dir, 'the folder');
   if (!isTerminal(current.job.status)) {

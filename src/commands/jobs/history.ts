@@ -23,25 +23,41 @@ export function recordSubmitted(f: Factory, job: { id: string; status: string },
   quietly(f, () => jobHistory(f).recordSubmitted(job.id, job.status, source));
 }
 
+/** A batch's history: its submissions, and the statuses its follows learn. */
+export interface BatchHistory {
+  recordSubmitted(job: { id: string; status: string }, source: string): void;
+  recordStatus(job: { id: string; status: string }): void;
+  close(): void;
+}
+
 /**
- * Records many submissions in a row (a batch's lines) through one open writer: each line written at
- * once, fsynced every quarter second and on close. Best effort: after a failure it stops trying.
+ * Records many lines in a row (a batch's submissions and statuses) through one open writer: each
+ * line written at once, fsynced every quarter second and on close. Best effort: after a failure
+ * it stops trying.
  */
-export function batchHistory(f: Factory): { recordSubmitted(job: { id: string; status: string }, source: string): void; close(): void } {
+export function batchHistory(f: Factory): BatchHistory {
+  let history: JobHistory | undefined;
   let writer: HistoryWriter | undefined;
   let broken = false;
+  const write = (what: (h: JobHistory, w: () => HistoryWriter) => void) => {
+    if (broken) return;
+    quietly(f, () => {
+      try {
+        history ??= jobHistory(f);
+        what(history, () => (writer ??= history!.writer()));
+      } catch (err) {
+        broken = true;
+        throw err;
+      }
+    });
+  };
   return {
-    recordSubmitted(job, source) {
-      if (broken) return;
-      quietly(f, () => {
-        try {
-          (writer ??= jobHistory(f).writer()).recordSubmitted(job.id, job.status, source);
-        } catch (err) {
-          broken = true;
-          throw err;
-        }
-      });
-    },
+    recordSubmitted: (job, source) => write((_, w) => w().recordSubmitted(job.id, job.status, source)),
+    recordStatus: (job) =>
+      write((h, w) => {
+        const line = h.statusLine(job.id, job.status);
+        if (line) w().append(line);
+      }),
     close: () => quietly(f, () => writer?.close()),
   };
 }
@@ -52,10 +68,16 @@ export function recordStatus(f: Factory, job: { id: string; status: string }): v
 }
 
 const REF = /^@(last|[1-9]\d{0,5})$/;
+const WHOLE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Candidates listed when a prefix is ambiguous. */
+const CANDIDATES_SHOWN = 5;
 
-/** A job id as given, or `@last` / `@N` (the N-th latest submission; @1 is @last) from the history. */
+/**
+ * A job id as given; `@last` / `@N` (the N-th latest submission; @1 is @last) from the history; or
+ * the start of an id (progress lines show the first 8 characters) that one job of the history has.
+ */
 export function resolveJobRef(f: Factory, arg: string): string {
-  if (!arg.startsWith('@')) return arg;
+  if (!arg.startsWith('@')) return byPrefix(f, arg);
   const m = REF.exec(arg);
   if (!m) throw new UsageError(`${arg} is not a job reference`, 'use a job id, @last, or @N for the N-th latest job you submitted (@1 is @last); list them with `wes jobs list`');
   const n = m[1] === 'last' ? 1 : Number(m[1]);
@@ -69,4 +91,24 @@ export function resolveJobRef(f: Factory, arg: string): string {
     );
   }
   return entry.id;
+}
+
+/** The one job of the history whose id starts with `arg`; `arg` itself when it is a whole id, or no job's start. */
+function byPrefix(f: Factory, arg: string): string {
+  if (WHOLE_UUID.test(arg)) return arg;
+  let ids: string[];
+  try {
+    ids = jobHistory(f).idsStartingWith(arg);
+  } catch (err) {
+    f.io.debug(`job history not read: ${(err as Error).message}`);
+    return arg;
+  }
+  if (ids.length === 0 || ids.includes(arg)) return arg;
+  if (ids.length === 1) {
+    f.io.debug(`${arg}: job ${ids[0]} of the history`);
+    return ids[0]!;
+  }
+  const shown = ids.slice(0, CANDIDATES_SHOWN).join(', ');
+  const more = ids.length > CANDIDATES_SHOWN ? ` and ${ids.length - CANDIDATES_SHOWN} more` : '';
+  throw new UsageError(`${arg} is the start of ${ids.length} jobs in the history: ${shown}${more}`, 'give more of the id, or the whole id (`wes jobs list` shows them)');
 }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../types.js';
 import { noOptions, typedCommand } from '../typed-options.js';
-import { jobsCancelOptions, jobsCancelRules, jobsDownloadOptions, jobsListOptions, jobsSubmitOptions, jobsSubmitRules, jobsWatchOptions, jobsWatchRules } from './options.js';
+import { jobsCancelOptions, jobsCancelRules, jobsDownloadOptions, jobsFindOptions, jobsListOptions, jobsSubmitOptions, jobsSubmitRules, jobsWatchOptions, jobsWatchRules } from './options.js';
+import { jobsRerunOptions, jobsRerunRules, jobsWorkflowOptions, jobsWorkflowRules } from './rerun-options.js';
 
 export function registerJobs(program: Command, action: ActionFactory): void {
   const jobs = program
@@ -48,20 +49,58 @@ Examples:
   $ wes jobs list --json --jq '.[].id'
 Then: wes jobs watch @last, wes jobs download @2 out/`);
 
-  typedCommand(jobs.command('get <id>'), noOptions(), action, () => import('./get.js'))
-    .description('Show a job: status, progress, timings, metrics, outputs and error (--verbose adds the traceback)')
+  const find = jobs
+    .command('find')
+    .description('Find the job a submit made by its Idempotency-Key (after a submit in doubt, exit 11)');
+  typedCommand(find, jobsFindOptions(), action, () => import('./find.js'))
     .addHelpText('after', `
+Every submit carries its key in the job's metadata label; the server's job list is searched for it
+(servers without a job list cannot be searched). Exit 0 found, 5 not found.
+
+Examples:
+  $ wes jobs find --key 3f0c9a52-6d1e-4b7a-9f00-1c2d3e4f5a6b
+  $ wes jobs find --key "$KEY" --json | jq -r .status`);
+
+  typedCommand(jobs.command('get <id>'), noOptions(), action, () => import('./get.js'))
+    .description('Show a job: status, progress, timings, metrics, outputs, error and log (--verbose adds the traceback)')
+    .addHelpText('after', `
+ID is a job id, @last / @N (the N-th latest job submitted from here), or the start of the id of
+a job in the history (the 8 characters progress lines show). Piped, every line is key<TAB>value
+(outputs as "output<TAB>name<TAB>type<TAB>size<TAB>node"); hints go to stderr.
+
 Examples:
   $ wes jobs get 7d7c0b7e-2f1e-4a43-9a4c-2d1f0f5f8e11
+  $ wes jobs get @last | grep ^output | cut -f2
   $ wes jobs get "$ID" --json | jq '.outputs[].name'`);
 
   const watch = jobs.command('watch <id>').description('Follow a job until it ends; exit 0 succeeded, 3 failed or expired, 10 canceled');
   typedCommand(watch, jobsWatchOptions(), action, () => import('./watch.js'), jobsWatchRules())
     .addHelpText('after', `
+Live progress comes from the job's event stream; --json prints the polled Job objects, each with
+the stream's latest progress in it. Ctrl-C leaves the job running and prints the command that
+resumes the watch with the same flags.
+
 Examples:
   $ wes jobs watch "$ID" --preview
-  $ wes jobs watch "$ID" --json > snapshots.ndjson
+  $ wes jobs watch @last --json > snapshots.ndjson
   $ wes jobs watch "$ID" --download out/ --timeout 600`);
+
+  const workflow = jobs.command('workflow <id>').description('Print the workflow behind a job (or write it with -o); stderr says its format: api or save');
+  typedCommand(workflow, jobsWorkflowOptions(), action, () => import('./workflow.js'), jobsWorkflowRules())
+    .addHelpText('after', `
+Examples:
+  $ wes jobs workflow @last -o flow.json
+  $ wes jobs workflow "$ID" --json | jq -r .format`);
+
+  const rerun = jobs.command('rerun <id>').description('Submit the workflow behind a job again as a new job (--set changes inputs; as jobs submit)');
+  typedCommand(rerun, jobsRerunOptions(), action, () => import('./rerun.js'), jobsRerunRules())
+    .addHelpText('after', `
+A workflow the service keeps in the editor's save format is converted to the API format first, as
+\`jobs submit --convert\` does (--object-info / --refresh choose the node definitions).
+
+Examples:
+  $ wes jobs rerun @last --set 3.seed=43 --wait
+  $ wes jobs rerun "$ID" --download out/`);
 
   const cancel = jobs.command('cancel <id>').description('Cancel a job (follows its cancel link); prints the Job with --json');
   typedCommand(cancel, jobsCancelOptions(), action, () => import('./cancel.js'), jobsCancelRules())
@@ -73,6 +112,9 @@ Examples:
   typedCommand(jobs.command('logs <id>'), noOptions(), action, () => import('./logs.js'))
     .description('Print what the run printed (on deployments that keep logs)')
     .addHelpText('after', `
+The log comes from the job itself (its "logs" object) or its logs link; stderr says when the
+service kept only the tail of a longer log. --json: {job_id, logs, reason}.
+
 Examples:
   $ wes jobs logs "$ID"
   $ wes jobs logs "$ID" > run.log`);

@@ -1,12 +1,17 @@
 // How a Job reads to a person: the one-line progress of a watch, the line of a committed output,
 // and the full view of `jobs get`. Every server string goes through the sanitizer (renderFields,
-// renderTable and the progress display sanitize; the rest here does it by hand).
+// renderTable and the progress display sanitize; the rest here does it by hand). The view is the
+// record only: hints (how to see more) are handed back apart, for stderr. On a terminal it has
+// headings and aligned tables; piped, every line is `key<TAB>value...`, the outputs, node errors,
+// traceback and log lines included (`output`, `node_error`, `traceback`, `log`), so `grep ^output`
+// and `cut -f` work on it.
 import type { IOStreams } from '../../render/io.js';
 import { renderFields, renderTable, type Cell } from '../../render/table.js';
-import { nodeErrorRows } from '../../render/error.js';
+import { nodeErrorRows, renderNodeErrors } from '../../render/error.js';
 import { sanitize, sanitizeLine } from '../../render/sanitize.js';
 import type { Job, JobError, Output } from '../../protocol/jobs.js';
-
+import { expiredEarly } from '../../clients/jobs/expired-race.js';
+import { jobLogsOf } from '../../clients/jobs/job-logs.js';
 import { formatBytes } from '../../render/byte-count.js';
 
 
@@ -45,9 +50,14 @@ export function progressLine(job: Job): string {
   return sanitizeLine(parts.join(' · '));
 }
 
+/** A declared size worth showing: the reference server declares 0 for every output, whatever its size. */
+export function declaredSize(o: Output): string {
+  return typeof o.size_bytes === 'number' && o.size_bytes > 0 ? formatBytes(o.size_bytes) : '';
+}
+
 export function outputLine(o: Output): string {
-  const node = o.node_id ? `, node ${o.node_id}` : '';
-  return sanitizeLine(`+ ${o.name} (${o.type}, ${formatBytes(o.size_bytes)}${node})`);
+  const parts = [o.type, declaredSize(o), o.node_id ? `node ${o.node_id}` : ''].filter(Boolean);
+  return sanitizeLine(`+ ${o.name} (${parts.join(', ')})`);
 }
 
 /** The closing line of a watch. */
@@ -63,7 +73,9 @@ export function outcomeLine(job: Job): string {
     case 'canceled':
       return `job ${job.id} was canceled`;
     case 'expired':
-      return `job ${job.id} expired before it finished (retention passed)`;
+      return expiredEarly(job)
+        ? sanitizeLine(`job ${job.id} expired: the service says so, although its retention runs until ${job.expires_at}`)
+        : `job ${job.id} expired before it finished (retention passed)`;
     default:
       return sanitizeLine(`job ${job.id} is ${job.status}`);
   }
@@ -74,18 +86,28 @@ export function errorSummary(e: JobError): string {
   return sanitizeLine(`${e.code}: ${e.message}${where}`);
 }
 
-/** The error block of a job: summary (unless already shown), traceback (--verbose), node-errors table. */
-export function renderJobError(io: IOStreams, jobId: string, e: JobError, verbose: boolean, stream: 'stdout' | 'stderr', withSummary = true): string {
+/** A part of a job's view: the record's text, and hints for stderr. */
+export interface Rendered {
+  text: string;
+  hints: string[];
+}
+
+/** The traceback hint: not "add --verbose", which after `submit --wait` would submit a second job. */
+function tracebackHint(jobId: string): string {
+  return sanitizeLine(`(traceback hidden; show it with: wes jobs get ${jobId} --verbose)`);
+}
+
+/** The error block of a job (terminal layout): summary (unless already shown), traceback (--verbose), node-errors table. */
+export function renderJobError(io: IOStreams, jobId: string, e: JobError, verbose: boolean, stream: 'stdout' | 'stderr', withSummary = true): Rendered {
   const lines = withSummary ? [`error: ${errorSummary(e)}`] : [];
+  const hints: string[] = [];
   if (e.traceback) {
     if (verbose) lines.push(sanitize(e.traceback).trimEnd());
-    // Not "add --verbose": after `submit --wait` that would submit a second job.
-    else lines.push(sanitizeLine(`(traceback hidden; show it with: wes jobs get ${jobId} --verbose)`));
+    else hints.push(tracebackHint(jobId));
   }
-  if (e.node_errors && typeof e.node_errors === 'object' && Object.keys(e.node_errors).length) {
-    lines.push(renderTable(io, ['node', 'class', 'type', 'message', 'details'], nodeErrorRows(e.node_errors), stream));
-  }
-  return lines.join('\n');
+  const table = renderNodeErrors(io, e.node_errors, stream);
+  if (table) lines.push(table);
+  return { text: lines.join('\n'), hints };
 }
 
 function metricText(name: string, value: number | null): string {
@@ -94,8 +116,21 @@ function metricText(name: string, value: number | null): string {
   return name.endsWith('_bytes') ? formatBytes(value) : String(value);
 }
 
-/** The full human view of `jobs get`. */
-export function renderJob(io: IOStreams, job: Job, verbose: boolean): string {
+/** Lines of the log shown by `jobs get`: its end (where a failure is), the rest is for `jobs logs`. */
+const LOG_LINES_SHOWN = 20;
+
+function logView(job: Job): { lines: string[]; note?: string; hint?: string } | undefined {
+  const logs = jobLogsOf(job);
+  if (!logs) return undefined;
+  const all = sanitize(logs.text).replace(/\n$/, '').split('\n');
+  const lines = logs.text === '' ? [] : all.slice(-LOG_LINES_SHOWN);
+  const tail = logs.truncated ? 'the tail of a longer log' : undefined;
+  const cut = lines.length < all.length ? `the last ${lines.length} of ${all.length} lines` : undefined;
+  const note = [cut, tail, logs.text === '' ? (logs.truncated ? 'shed entirely to fit' : 'empty') : undefined].filter(Boolean).join('; ');
+  return { lines, note: note || undefined, hint: cut ? sanitizeLine(`(the whole log: wes jobs logs ${job.id})`) : undefined };
+}
+
+function fieldsOf(job: Job): Array<[string, Cell]> {
   const p = job.progress;
   const progress = p
     ? [percent(p.value), typeof p.nodes_total === 'number' ? `nodes ${p.nodes_done}/${p.nodes_total}` : undefined, p.current_node_class ?? undefined,
@@ -118,13 +153,58 @@ export function renderJob(io: IOStreams, job: Job, verbose: boolean): string {
     ['expires', job.expires_at],
     ['deployment', job.deployment_id],
     ['release', job.release_id],
+    ['label', typeof job.metadata === 'string' ? job.metadata : undefined],
   ];
   for (const [name, value] of Object.entries(job.metrics ?? {})) fields.push([`metric ${name}`, metricText(name, value)]);
-  const sections = [renderFields(io, fields)];
+  return fields;
+}
+
+const outputRow = (o: Output): Cell[] => [o.name, o.type, declaredSize(o), o.node_id];
+
+/** The full human view of `jobs get`: the record, and hints for stderr. */
+export function renderJob(io: IOStreams, job: Job, verbose: boolean): Rendered {
+  return io.stdoutIsTTY ? renderJobForTerminal(io, job, verbose) : renderJobPiped(io, job, verbose);
+}
+
+function renderJobForTerminal(io: IOStreams, job: Job, verbose: boolean): Rendered {
+  const sections = [renderFields(io, fieldsOf(job))];
+  const hints: string[] = [];
   if (job.outputs.length) {
     sections.push(`\noutputs (${job.outputs.length}):`);
-    sections.push(renderTable(io, ['name', 'type', 'size', 'node'], job.outputs.map((o) => [o.name, o.type, formatBytes(o.size_bytes), o.node_id]), 'stdout', { keep: [0] }));
+    sections.push(renderTable(io, ['name', 'type', 'size', 'node'], job.outputs.map(outputRow), 'stdout', { keep: [0] }));
   }
-  if (job.error) sections.push('\n' + renderJobError(io, job.id, job.error, verbose, 'stdout'));
-  return sections.join('\n');
+  if (job.error) {
+    const error = renderJobError(io, job.id, job.error, verbose, 'stdout');
+    sections.push('\n' + error.text);
+    hints.push(...error.hints);
+  }
+  const log = logView(job);
+  if (log) {
+    sections.push(`\nlog${log.note ? ` (${log.note})` : ''}:`);
+    if (log.lines.length) sections.push(log.lines.join('\n'));
+    if (log.hint) hints.push(log.hint);
+  }
+  return { text: sections.join('\n'), hints };
+}
+
+/** Piped: one `key<TAB>value...` line each, the record's lists under their own keys. */
+function renderJobPiped(io: IOStreams, job: Job, verbose: boolean): Rendered {
+  const fields = fieldsOf(job);
+  const hints: string[] = [];
+  if (job.error) fields.push(['error', errorSummary(job.error)]);
+  const log = logView(job);
+  if (log?.note) fields.push(['log note', log.note]);
+  const rows: Cell[][] = job.outputs.map((o) => ['output', ...outputRow(o)]);
+  if (job.error) {
+    rows.push(...nodeErrorRows(job.error.node_errors).map((r) => ['node_error', ...r]));
+    if (job.error.traceback && verbose) rows.push(...sanitize(job.error.traceback).trimEnd().split('\n').map((line) => ['traceback', line]));
+    else if (job.error.traceback) hints.push(tracebackHint(job.id));
+  }
+  if (log) {
+    rows.push(...log.lines.map((line) => ['log', line]));
+    if (log.hint) hints.push(log.hint);
+  }
+  const width = Math.max(2, ...rows.map((r) => r.length));
+  const text = [renderFields(io, fields), ...(rows.length ? [renderTable(io, Array.from({ length: width }, () => ''), rows, 'stdout')] : [])].join('\n');
+  return { text, hints };
 }

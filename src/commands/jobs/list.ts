@@ -4,6 +4,7 @@ import type { Factory } from '../../factory.js';
 import { ApiError } from '../../errors.js';
 import type { HistoryEntry } from '../../config/history.js';
 import { JobsClient } from '../../clients/jobs/client.js';
+import { settleExpired } from '../../clients/jobs/expired-race.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
 import { jobHistory } from './history.js';
@@ -14,6 +15,7 @@ const DEFAULT_LIMIT = 20;
 
 export async function run(f: Factory, _args: string[], opts: JobsListOptions): Promise<number> {
   const limit = opts.limit ?? DEFAULT_LIMIT;
+  if (opts.remote && (await (await import('./list-remote.js')).listRemote(f, opts, limit, age))) return 0;
   const status = opts.status;
   const history = jobHistory(f);
   if (opts.refresh) await refresh(f, history.entries().filter((e) => !isTerminal(e.status) && e.status !== GONE));
@@ -45,7 +47,8 @@ async function refresh(f: Factory, unfinished: HistoryEntry[]): Promise<void> {
   const worker = async () => {
     for (let e = queue.shift(); e; e = queue.shift()) {
       try {
-        const { job } = await client.get(e.id);
+        const first = await client.get(e.id);
+        const { job } = await settleExpired(first, () => client.refresh(first), f.signal);
         history.recordStatus(job.id, job.status);
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) history.recordStatus(e.id, GONE);

@@ -1,25 +1,21 @@
-// wes jobs logs <id>: follows the job's logs link and streams the text, sanitized, to stdout.
-// No link: the surface keeps no logs. 204: this job printed nothing. A 404 from the link cannot
-// tell a gone job from a surface without the operation, so the message names both.
+// wes jobs logs <id>: what the run printed, from the job's own `logs` object or its logs link
+// (JSON {text, truncated, captured_at}, plain text, or 204), sanitized to stdout; when the service
+// kept only the tail of a longer log, stderr says so. No log anywhere: the surface keeps none. A
+// 404 from the link cannot tell a gone job from a surface without the operation, so the message
+// names both. --json: {job_id, logs, reason}, `logs` the service's object unchanged.
+import { Readable } from 'node:stream';
 import type { Factory } from '../../factory.js';
 import { ApiError } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
+import { readJobLogs, type JobLogsRead } from '../../clients/jobs/job-logs.js';
+import { isTerminal } from '../../protocol/jobs.js';
+import { sanitizeLine } from '../../render/sanitize.js';
 import { streamSanitized } from './stream-text.js';
-import { resolveJobRef } from './history.js';
+import { readJob } from './read-job.js';
 
-export async function run(f: Factory, args: string[]): Promise<number> {
-  const { io } = f;
-  const client = new JobsClient(f.http());
-  const current = await client.get(resolveJobRef(f, args[0]!));
-  const link = current.job.urls.logs;
-  if (!link) {
-    if (io.json) io.printJson({ job_id: current.job.id, log: null, reason: 'no_logs_on_surface' });
-    io.info('this surface keeps no logs');
-    return 0;
-  }
-  let answer;
+async function logsOf(client: JobsClient, current: Awaited<ReturnType<typeof readJob>>): Promise<JobLogsRead> {
   try {
-    answer = await client.logs(current, link);
+    return await readJobLogs(client, current);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 404) throw err;
     throw new ApiError('no log found: the job is gone (past its expiry), or this surface does not serve logs', {
@@ -30,17 +26,37 @@ export async function run(f: Factory, args: string[]): Promise<number> {
       headers: err.headers,
     });
   }
-  if (answer.kind === 'empty') {
-    if (io.json) io.printJson({ job_id: current.job.id, log: null, reason: 'empty' });
-    io.info('no log for this job');
+}
+
+export async function run(f: Factory, args: string[]): Promise<number> {
+  const { io } = f;
+  const client = new JobsClient(f.http());
+  const current = await readJob(f, client, args[0]!);
+  const id = current.job.id;
+  const read = await logsOf(client, current);
+  if (read.kind === 'none') {
+    if (io.json) io.printJson({ job_id: id, logs: null, reason: read.reason });
+    if (!isTerminal(current.job.status)) io.info(sanitizeLine(`no log for this job yet: it is ${current.job.status}, and a log (where this surface keeps them) is read back once it has ended`));
+    else io.info(read.reason === 'no_logs_on_surface' ? 'this surface keeps no logs' : 'no log for this job');
     return 0;
   }
-  if (io.json) {
+  if (read.kind === 'text' && io.json) {
     // One JSON document: the text exactly as sent (the JSON writer escapes control characters).
-    const text = Buffer.concat(await answer.body.toArray()).toString('utf8');
-    io.printJson({ job_id: current.job.id, log: text, reason: null });
+    const text = Buffer.concat(await read.body.toArray()).toString('utf8');
+    io.printJson({ job_id: id, logs: { text }, reason: null });
     return 0;
   }
-  await streamSanitized(answer.body, io.stdout);
+  if (read.kind === 'text') {
+    await streamSanitized(read.body, io.stdout);
+    return 0;
+  }
+  const { logs } = read;
+  if (io.json) {
+    io.printJson({ job_id: id, logs, reason: null });
+    return 0;
+  }
+  const text = logs.text === '' || logs.text.endsWith('\n') ? logs.text : `${logs.text}\n`;
+  await streamSanitized(Readable.from([Buffer.from(text)]), io.stdout);
+  if (logs.truncated) io.info(logs.text === '' ? 'the service captured this log and then shed it entirely to fit its bounds' : sanitizeLine(`(this is the tail of a longer log: the service kept its last part; captured ${logs.captured_at})`));
   return 0;
 }

@@ -4,11 +4,12 @@
 // usage error before anything is read or sent.
 import { sameFile } from '../../files/same-file.js';
 import { existingFileOptions, existingFileRules, idempotencyKey, type ExistingFileOptions } from '../option-values.js';
-import { choice, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { checked, choice, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { intervalOption } from '../poll-interval.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
 import { MAX_CONCURRENCY, parseVia, type ViaTarget } from './via-target.js';
 import { checkSetSyntax } from './set-syntax.js';
+import { labelProblem } from '../../clients/jobs/label.js';
 
 /** How a waiting command follows its job. */
 export interface FollowFlags {
@@ -23,29 +24,43 @@ export interface DownloadFlags extends ExistingFileOptions {
   download?: string;
 }
 
-const followDeclaration = (): OptionsDeclaration<FollowFlags> => ({
+export const followDeclaration = (): OptionsDeclaration<FollowFlags> => ({
   interval: intervalOption('seconds between polls of the job (default 1)'),
   events: flag('--no-events', 'poll only; do not listen on the job\'s event stream'),
   cancelOnInterrupt: flag('--cancel-on-interrupt', 'on Ctrl-C, cancel the job before exiting (default: leave it running)'),
 });
 
 /** --download DIR, with what to do about files already there. */
-const downloadDeclaration = (): OptionsDeclaration<DownloadFlags> => ({
+export const downloadDeclaration = (): OptionsDeclaration<DownloadFlags> => ({
   download: valueOption('--download <dir>', 'when the job succeeds, save its outputs into DIR', nonEmpty),
   ...existingFileOptions(),
 });
 
 /** --clobber and --skip-existing are about the files --download saves. */
-const downloadRules = <O extends DownloadFlags>(): Array<OptionsRule<O>> => existingFileRules<O>('download');
+export const downloadRules = <O extends DownloadFlags>(): Array<OptionsRule<O>> => existingFileRules<O>('download');
 
-export interface JobsSubmitOptions extends ConvertOptions, FollowFlags, DownloadFlags {
+/** The flags of one workflow's submit that act once the workflow is read (`jobs submit`, `jobs rerun`). */
+export interface SubmitFlags {
   set?: string[];
   idempotencyKey?: string;
+  label?: string;
   wait?: boolean;
+}
+
+export const submitFlagsDeclaration = (): OptionsDeclaration<SubmitFlags> => ({
+  set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file, asset:ID names an asset (repeatable)', checkSetSyntax),
+  idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (single use; default: a new random one); a key used before finds the job it made', idempotencyKey),
+  label: valueOption('--label <text>', 'a label of your own, kept with the job in its metadata (beside wes\'s own, which names the key)', checked(labelProblem)),
+  wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
+});
+
+export interface JobsSubmitOptions extends ConvertOptions, FollowFlags, DownloadFlags, SubmitFlags {
   batch?: string;
   concurrency?: number;
   results?: string;
   resume?: string;
+  resubmitInDoubt?: boolean;
+  retryFailed?: boolean;
   via?: ViaTarget[];
 }
 
@@ -57,18 +72,20 @@ export const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
   const follow = followDeclaration();
   const convert = convertDeclaration();
   const download = downloadDeclaration();
+  const submit = submitFlagsDeclaration();
   convert.convert.conflicts('batch');
   follow.cancelOnInterrupt.conflicts('batch');
+  submit.idempotencyKey.conflicts('batch');
   download.download.implies({ wait: true });
   return {
     ...convert,
-    set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file and puts its asset id (repeatable)', checkSetSyntax),
-    idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one, reused on retries)', idempotencyKey).conflicts('batch'),
-    wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
+    ...submit,
     batch: valueOption('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order', nonEmpty).implies({ wait: true }),
     concurrency: valueOption('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)', wholeNumberIn(1, MAX_CONCURRENCY)),
     results: valueOption('--results <file>', 'with --batch: write the results to FILE instead of stdout (journaled in FILE.journal while running)', nonEmpty),
-    resume: valueOption('--resume <results.jsonl>', 'with --batch: skip the lines an earlier run (or its journal, after a crash) shows succeeded', nonEmpty),
+    resume: valueOption('--resume <results.jsonl>', 'with --batch: go on from an earlier run (its results, or its journal after a crash): follow the jobs it made, look for the jobs of submits left without an answer, run the rest', nonEmpty),
+    resubmitInDoubt: flag('--resubmit-in-doubt', 'with --batch: send a line whose earlier submit may have made a job that cannot be found under a new key (it may then run twice)'),
+    retryFailed: flag('--retry-failed', 'with --resume: submit lines whose job failed, was canceled or expired again, as new jobs'),
     via: repeatableOption('--via <profile[:n]|url[,n]>', 'with --batch: spread the lines over this endpoint too, n in flight there (repeatable)', parseVia),
     ...follow,
     ...download,
@@ -86,6 +103,8 @@ export const jobsSubmitRules = (): Array<OptionsRule<JobsSubmitOptions>> => [
   needs('concurrency', 'batch'),
   needs('results', 'batch'),
   needs('resume', 'batch'),
+  needs('resubmitInDoubt', 'batch'),
+  needs('retryFailed', 'resume'),
   needs('via', 'batch'),
   needs('interval', 'wait', 'download', 'batch'),
   needs('events', 'wait', 'download', 'batch'),
@@ -130,13 +149,23 @@ export const LISTED_STATUSES = ['queued', 'running', 'canceling', 'succeeded', '
 export type ListedStatus = (typeof LISTED_STATUSES)[number];
 
 export interface JobsListOptions {
+  remote?: boolean;
   refresh?: boolean;
   status?: ListedStatus;
   limit?: number;
 }
 
 export const jobsListOptions = (): OptionsDeclaration<JobsListOptions> => ({
+  remote: flag('--remote', 'list the server\'s own jobs (GET /api/v2/jobs, where the server has a list) instead of this machine\'s history').conflicts('refresh'),
   refresh: flag('--refresh', 'ask the service for the current status of the unfinished ones first'),
   status: choice('--status <status>', 'only jobs with this status', LISTED_STATUSES),
   limit: valueOption('--limit <n>', 'at most N jobs (default 20)', wholeNumberIn(1, 10_000)),
+});
+
+export interface JobsFindOptions {
+  key: string;
+}
+
+export const jobsFindOptions = (): OptionsDeclaration<JobsFindOptions> => ({
+  key: valueOption('--key <key>', 'the Idempotency-Key the submit was sent with (an in-doubt error names it)', idempotencyKey).makeOptionMandatory(),
 });

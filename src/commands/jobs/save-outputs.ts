@@ -8,6 +8,7 @@ import { SHOWN_FROM_BYTES, TransferDisplay } from '../../render/transfer.js';
 import type { ExistingPolicy } from '../../files/existing.js';
 import { reportKept, type KeptPart } from '../../files/kept.js';
 import { shellWord } from '../../render/shell-word.js';
+import { sanitizeLine } from '../../render/sanitize.js';
 
 export interface SaveReport {
   /** false inside a watch with --json: stdout belongs to the NDJSON stream there. */
@@ -55,7 +56,12 @@ export async function saveOutputs(f: Factory, client: JobsClient, job: FetchedJo
   if (same) io.info(`${same} file(s) were already there with the same bytes: not downloaded again`);
   if (skipped) io.info(`${skipped} existing file(s) kept as they are (--skip-existing)`);
   const unverified = saved.filter((s) => !s.verified && !s.kept).length;
-  if (unverified) io.info(`note: ${unverified} file(s) saved without a blake3 check: the service reported no hash yet`);
+  if (unverified) io.info(`note: ${unverified} file(s) not verified by hash (the service reported none); sizes checked against the transfer`);
+  const misdeclared = saved.filter((s) => s.declared_size_bytes !== undefined);
+  if (misdeclared.length) {
+    const first = misdeclared[0]!;
+    io.info(sanitizeLine(`note: the service declared sizes that differ from the bytes it sent for ${misdeclared.length} output(s) (${first.name}: declared ${first.declared_size_bytes}, received ${first.bytes}); the files hold what the whole transfer delivered`));
+  }
   const counts = `${saved.length} of ${job.job.outputs.length} output(s) and ${result.jobFile}`;
   if (!result.errors.length) {
     io.info(`✓ saved ${counts}`);

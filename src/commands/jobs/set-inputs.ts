@@ -1,11 +1,18 @@
 // `--set NODE.INPUT=VALUE`: one input of one node. VALUE is JSON when it parses as JSON, else a
-// plain string; `@PATH` names a local file that is uploaded as an asset, whose id goes in. A node
-// id may itself hold dots, so the node is the longest dotted prefix that the workflow has.
+// plain string; `@PATH` names a local file that is uploaded as an asset and `asset:ID` an asset
+// already on the service: either goes in as the typed reference the job API takes in place of a
+// file name (`{"__type": "core/ASSET", "info": {...}}`). A node id may itself hold dots, so the
+// node is the longest dotted prefix that the workflow has.
 import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonRefusedError, parseJsonExact } from '../../util/exact-json.js';
 import { checkSetSyntax, SET_HINT } from './set-syntax.js';
 
-export type InputValue = { kind: 'value'; value: unknown } | { kind: 'file'; path: string };
+export type InputValue = { kind: 'value'; value: unknown } | AssetInput;
+
+/** An input that names an asset: a local file to upload (`@PATH`), or an asset's id (`asset:ID`). */
+export type AssetInput = { kind: 'file'; path: string } | { kind: 'asset'; id: string };
+
+const ASSET_PREFIX = 'asset:';
 
 export interface InputAssignment {
   node: string;
@@ -18,6 +25,11 @@ export function parseValue(text: string): InputValue {
     const path = text.slice(1);
     if (path === '') throw new UsageError('--set: `@` must be followed by a file path', SET_HINT);
     return { kind: 'file', path };
+  }
+  if (text.startsWith(ASSET_PREFIX)) {
+    const id = text.slice(ASSET_PREFIX.length);
+    if (!/^[\x21-\x7e]+$/.test(id)) throw new UsageError('--set: `asset:` must be followed by an asset id', SET_HINT);
+    return { kind: 'asset', id };
   }
   try {
     return { kind: 'value', value: parseJsonExact(text) };
@@ -65,19 +77,19 @@ function copyJson(value: unknown): unknown {
 }
 
 /**
- * A copy of the workflow with every assignment applied; `placeFile` turns a local path into the
- * asset id that goes into the input.
+ * A copy of the workflow with every assignment applied; `placeAsset` turns a file or an asset id
+ * into the value that goes into the input (the typed asset reference).
  */
 export async function applyAssignments(
   workflow: Record<string, unknown>,
   assignments: InputAssignment[],
-  placeFile: (path: string) => Promise<string>,
+  placeAsset: (input: AssetInput) => Promise<unknown>,
 ): Promise<Record<string, unknown>> {
   const out = copyJson(workflow) as Record<string, Record<string, unknown>>;
   for (const a of assignments) {
     const node = out[a.node]!;
     const inputs = typeof node.inputs === 'object' && node.inputs !== null && !Array.isArray(node.inputs) ? (node.inputs as Record<string, unknown>) : {};
-    inputs[a.input] = a.value.kind === 'file' ? await placeFile(a.value.path) : a.value.value;
+    inputs[a.input] = a.value.kind === 'value' ? a.value.value : await placeAsset(a.value);
     node.inputs = inputs;
   }
   return out;

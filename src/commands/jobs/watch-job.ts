@@ -1,7 +1,9 @@
-// What `jobs watch`, `jobs submit --wait` and `jobs cancel --wait` share: follow the job to a
-// terminal status showing it as it goes (spinner on a terminal, one line per change otherwise,
-// NDJSON of changed snapshots with --json), then exit by outcome. Ctrl-C leaves the job running
-// and says how to resume, unless --cancel-on-interrupt asks to cancel it first.
+// What `jobs watch`, `jobs submit --wait`, `jobs rerun --wait` and `jobs cancel --wait` share:
+// follow the job to a terminal status showing it as it goes (spinner on a terminal, one line per
+// change otherwise, NDJSON of changed snapshots with --json: polled Jobs with the event stream's
+// latest progress in them), noting each new status in the history, then exit by outcome. Ctrl-C
+// and --timeout leave the job running and say the command that resumes what was asked, unless
+// --cancel-on-interrupt asks to cancel it first.
 import type { Factory } from '../../factory.js';
 import { ExitCode, InterruptedError } from '../../errors.js';
 import { JobsClient, type FetchedJob } from '../../clients/jobs/client.js';
@@ -16,6 +18,7 @@ import { saveOutputs } from './save-outputs.js';
 import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
 import { checkFolderTarget } from '../../files/targets.js';
 import { recordStatus } from './history.js';
+import { followFlagWords, resumeCommand, sayLeftRunning } from './left-running.js';
 import type { DownloadFlags, FollowFlags } from './options.js';
 
 export interface WatchJobOptions {
@@ -29,6 +32,12 @@ export interface WatchJobOptions {
   preview?: boolean;
   /** How a canceled job ends the command (10 for watch; 0 for `cancel --wait`). */
   canceledExit?: number;
+  /** The follow flags as given, for the command that resumes after Ctrl-C. */
+  resumeFlags: string[];
+  /** The verb that resumes (default `watch`; `cancel --wait` resumes as itself). */
+  resumeVerb?: string[];
+  /** Following a job asked to cancel: an end other than `canceled` is said (the cancel did not take). */
+  afterCancel?: boolean;
 }
 
 const CANCEL_DEADLINE_MS = 15_000;
@@ -42,6 +51,7 @@ export function watchJobOptions(opts: FollowFlags & Partial<DownloadFlags> & { p
     download: opts.download,
     existing: existingPolicy(opts),
     preview: opts.preview === true,
+    resumeFlags: followFlagWords(opts),
   };
 }
 
@@ -73,18 +83,23 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   if (options.preview && !options.events) io.info('no preview pictures with --no-events: previews come on the event stream');
   const previews = options.preview && options.events && !isTerminal(start.job.status) ? await (await import('../../render/pictures/preview.js')).PreviewPictures.open(io, progress) : null;
   let last = start;
+  let recorded = '';
   try {
     const snapshots = followJob(client, start, {
       intervalMs: options.intervalMs,
       signal: f.signal,
       openEvents: options.events ? (signal) => new JobsClient(f.http(AbortSignal.any([f.signal, signal]))) : undefined,
       debug,
-      notice: (line) => io.notice(line),
+      notice: (line) => io.info(sanitizeLine(line)),
       onPreview: previews ? (preview) => previews.offer(preview.bytes) : undefined,
     });
     for await (const snapshot of snapshots) {
       last = snapshot;
       const job = snapshot.job;
+      if (job.status !== recorded) {
+        recorded = job.status;
+        recordStatus(f, job);
+      }
       if (io.json) io.printJson(job, true);
       for (const o of job.outputs) {
         if (seenOutputs.has(o.id)) continue;
@@ -95,21 +110,23 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
     }
   } catch (err) {
     progress?.stop();
-    const id = last.job.id;
-    if (err instanceof InterruptedError) return interrupted(f, last, options.cancelOnInterrupt, err.exitCode);
-    if (f.signal.aborted) io.info(`the job keeps running; resume with: wes jobs watch ${id}`);
+    if (err instanceof InterruptedError) return interrupted(f, last, options, err.exitCode);
+    if (f.signal.aborted) sayLeftRunning(io, 'timeout', last.job.id, resumeOf(f, last.job.id, options));
     throw err;
   }
   const job = last.job;
-  recordStatus(f, job);
   await previews?.settled();
   if (progress) {
     if (job.status === 'succeeded') progress.succeed(outcomeLine(job));
     else progress.fail(outcomeLine(job));
     // The outcome line already carries the error summary; the rest (traceback, node errors) follows.
-    const details = job.error ? renderJobError(io, job.id, job.error, io.verbose, 'stderr', false) : '';
-    if (details) io.warn(details);
+    if (job.error) {
+      const details = renderJobError(io, job.id, job.error, io.verbose, 'stderr', false);
+      if (details.text) io.warn(details.text);
+      for (const hint of details.hints) io.info(hint);
+    }
   }
+  if (options.afterCancel && job.status !== 'canceled') io.notice(sanitizeLine(`note: the cancel did not take effect: job ${job.id} ${job.status === 'succeeded' ? 'ran to the end and succeeded' : `ended ${job.status}`}`));
   const code = exitCodeFor(job.status, options.canceledExit);
   if (options.download !== undefined) {
     if (job.status === 'succeeded') await saveOutputs(f, client, last, options.download, { toStdout: !io.json, existing: options.existing });
@@ -118,18 +135,22 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   return code;
 }
 
-async function interrupted(f: Factory, last: FetchedJob, cancel: boolean, exitCode: number): Promise<number> {
+function resumeOf(f: Factory, id: string, options: WatchJobOptions): string {
+  return resumeCommand(f, options.resumeVerb ?? ['watch'], id, options.resumeFlags);
+}
+
+async function interrupted(f: Factory, last: FetchedJob, options: WatchJobOptions, exitCode: number): Promise<number> {
   const { io } = f;
   const id = last.job.id;
-  if (!cancel) {
-    io.notice(`interrupted; the job keeps running on the service.`);
-    io.notice(`resume with: wes jobs watch ${id}    (cancel it with: wes jobs cancel ${id})`);
+  if (!options.cancelOnInterrupt) {
+    sayLeftRunning(io, 'interrupted', id, resumeOf(f, id, options));
     return exitCode;
   }
   // The command's signal is aborted now: the cancel needs a client of its own, with a deadline.
   const client = new JobsClient(f.http(AbortSignal.timeout(CANCEL_DEADLINE_MS)));
   try {
     const after = await client.cancel(last);
+    recordStatus(f, after.job);
     io.notice(sanitizeLine(`interrupted; asked the service to cancel job ${id} (status now ${after.job.status})`));
   } catch (err) {
     io.warn(sanitizeLine(`interrupted; could not cancel job ${id}: ${(err as Error).message}`));

@@ -8,7 +8,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate } from 'node:timers/promises';
 import { createBlake3 } from '../../util/blake3.js';
-import type { BlobStore, StoredOutput } from '../contract.js';
+import type { BlobStore, NewAssetFields, StoredOutput } from '../contract.js';
 import { outputKind } from './media-type.js';
 
 const YIELD_EVERY_BYTES = 4 << 20;
@@ -112,13 +112,15 @@ export class FileBlobStore implements BlobStore {
     return createReadStream(this.pathOf(hash), range ? { start: range.start, end: range.end } : {});
   }
 
-  createAsset(fields: { hash: string; file_path: string; content_type: string }): StoredOutput {
+  createAsset(fields: NewAssetFields): StoredOutput {
     const size = this.sizes.get(fields.hash);
     if (size === undefined) throw new Error(`no blob ${fields.hash}`);
     const now = new Date();
-    const name = fields.file_path.split('/').pop() ?? fields.file_path;
+    const id = randomUUID();
+    // A record minted from a hash alone has no path; its name is its id.
+    const name = fields.file_path?.split('/').pop() || id;
     const asset: StoredOutput = {
-      id: randomUUID(),
+      id,
       node_id: '',
       name,
       type: outputKind(fields.content_type, name),
@@ -131,30 +133,55 @@ export class FileBlobStore implements BlobStore {
       created_at: now.toISOString(),
       subfolder: '',
       folderType: 'output',
+      ...(fields.tags !== undefined ? { tags: fields.tags } : {}),
+      ...(fields.expiresAt !== undefined ? { expiresAt: fields.expiresAt } : {}),
     };
     this.assets.set(asset.id, asset);
     return asset;
   }
 
+  /** The records still within their retention (a lapsed one is forgotten here). */
+  private *live(): Generator<StoredOutput> {
+    const now = Date.now();
+    for (const asset of this.assets.values()) {
+      if (asset.expiresAt !== undefined && asset.expiresAt <= now) this.assets.delete(asset.id);
+      else yield asset;
+    }
+  }
+
   getAsset(id: string): StoredOutput | undefined {
-    return this.assets.get(id);
+    const asset = this.assets.get(id);
+    if (asset?.expiresAt !== undefined && asset.expiresAt <= Date.now()) {
+      this.assets.delete(id);
+      return undefined;
+    }
+    return asset;
+  }
+
+  deleteAsset(id: string): boolean {
+    return this.getAsset(id) !== undefined && this.assets.delete(id);
   }
 
   /** The newest asset record with this path. */
   findAssetByPath(filePath: string): StoredOutput | undefined {
     let found: StoredOutput | undefined;
-    for (const asset of this.assets.values()) if (asset.file_path === filePath) found = asset;
+    for (const asset of this.live()) if (asset.file_path === filePath) found = asset;
     return found;
   }
 
-  /** An existing record with exactly these fields, so repeating an upload does not pile up records. */
-  findSameAsset(fields: { hash: string; file_path: string; content_type: string }): StoredOutput | undefined {
-    for (const asset of this.assets.values()) {
-      if (asset.blobHash === fields.hash && asset.file_path === fields.file_path && asset.content_type === fields.content_type) {
-        return asset;
-      }
+  /**
+   * The newest record over this hash that matches the given fields (a field left out matches
+   * any value), so a from-hash that names nothing new returns the record as it is.
+   */
+  findSameAsset(fields: { hash: string; file_path?: string; content_type?: string }): StoredOutput | undefined {
+    let found: StoredOutput | undefined;
+    for (const asset of this.live()) {
+      if (asset.blobHash !== fields.hash) continue;
+      if (fields.file_path !== undefined && asset.file_path !== fields.file_path) continue;
+      if (fields.content_type !== undefined && asset.content_type !== fields.content_type) continue;
+      found = asset;
     }
-    return undefined;
+    return found;
   }
 
 

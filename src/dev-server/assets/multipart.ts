@@ -12,6 +12,8 @@ export class UploadProblem extends Error {}
 
 export interface ParsedUpload {
   fields: Record<string, string>;
+  /** Every `tags` (or `tags[]`) field, in order: the contract's `tags[]` array. */
+  tags: string[];
   file: { hash: string; size: number; created: boolean; mimeType: string; flagged: boolean } | null;
 }
 
@@ -25,7 +27,8 @@ export async function readUpload(ctx: RequestContext, blobs: FileBlobStore): Pro
   } catch (err) {
     throw new UploadProblem(`malformed multipart request: ${(err as Error).message}`);
   }
-  const fields: Record<string, string> = {};
+  const fields = Object.create(null) as Record<string, string>; // field names are client text (`__proto__` too)
+  const tags: string[] = [];
   let storing: Promise<ParsedUpload['file']> | null = null;
   let tooLarge = false;
   let extraFile = false;
@@ -33,7 +36,8 @@ export async function readUpload(ctx: RequestContext, blobs: FileBlobStore): Pro
 
   const finished = new Promise<void>((resolve, reject) => {
     parser.on('field', (name, value) => {
-      fields[name] = value;
+      if (name === 'tags' || name === 'tags[]') tags.push(value);
+      else fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
       if (name !== 'file' || storing) {
@@ -69,5 +73,5 @@ export async function readUpload(ctx: RequestContext, blobs: FileBlobStore): Pro
     if (file?.created) await blobs.remove(file.hash);
     throw new UploadProblem('send exactly one file, in the part named `file`');
   }
-  return { fields, file };
+  return { fields, tags, file };
 }

@@ -1,112 +1,78 @@
-// The jobs API asset routes: upload, from-hash, by-hash existence, record, content redirect.
+// The jobs API asset routes beside upload: from-hash, the existence check by hash, the record,
+// delete, and the content (302 to a signed URL on hosted deployments; the bytes themselves, with
+// Range, where the server stores them: self-hosted).
 import type { RequestContext } from '../contract.js';
 import { readJson, sendEmpty, sendJson, sendJobsError } from '../http-kit.js';
-import { fingerprint, idempotencyKey, idempotencyStore } from '../jobs/idempotency.js';
+import { isSelfHosted } from '../jobs/links.js';
 import { assetJson } from '../jobs/view.js';
-import { HASH_PATTERN, type FileBlobStore } from './blob-store.js';
+import { serveAssetBytes } from '../signed/serve-bytes.js';
+import { HASH_PATTERN } from './blob-store.js';
+import { parseExpiresIn, parseTags } from './fields.js';
 import { filePathProblem } from './file-path.js';
-import { guessMediaType, MEDIA_TYPE } from './media-type.js';
-import { BLOCKED_CONTENT_MARKER } from './moderation.js';
-import { readUpload, UploadProblem } from './multipart.js';
+import { blobStore, invalidAssetRequest } from './upload.js';
 
-function store(ctx: RequestContext): FileBlobStore {
-  return ctx.state.blobs as FileBlobStore;
-}
+/** The reference server's words for an asset it does not have (a second delete included). */
+export const UNKNOWN_ASSET_MESSAGE = 'Unknown asset id.';
 
-function invalid(ctx: RequestContext, message: string): void {
-  sendJobsError(ctx, 422, 'invalid_request', message);
-}
-
-/** The record for these fields: an identical one is reused; returns it and whether it is new. */
-function recordFor(ctx: RequestContext, fields: { hash: string; file_path: string; content_type: string }) {
-  const existing = store(ctx).findSameAsset(fields);
-  return existing ? { asset: existing, created: false } : { asset: store(ctx).createAsset(fields), created: true };
-}
-
-export async function uploadAsset(ctx: RequestContext): Promise<void> {
-  let upload;
-  try {
-    upload = await readUpload(ctx, store(ctx));
-  } catch (err) {
-    if (err instanceof UploadProblem) return invalid(ctx, err.message);
-    throw err;
-  }
-  const { fields, file } = upload;
-  const discard = async (): Promise<void> => {
-    if (file?.created) await store(ctx).remove(file.hash);
-  };
-  const problem =
-    (!file ? 'the `file` part is missing' : null) ??
-    filePathProblem(fields.file_path) ??
-    (fields.content_type !== undefined && !MEDIA_TYPE.test(fields.content_type) ? '`content_type` is not a media type' : null) ??
-    (fields.expected_hash !== undefined && !HASH_PATTERN.test(fields.expected_hash) ? '`expected_hash` must be blake3:<64 hex digits>' : null);
-  if (problem || !file) {
-    await discard();
-    return invalid(ctx, problem ?? 'the `file` part is missing');
-  }
-  if (fields.expected_hash !== undefined && fields.expected_hash !== file.hash) {
-    await discard();
-    return sendJobsError(ctx, 409, 'hash_mismatch', `the uploaded bytes hash to ${file.hash}, not ${fields.expected_hash}`, {
-      expected_hash: fields.expected_hash,
-      actual_hash: file.hash,
-    });
-  }
-  if (file.flagged) {
-    await discard();
-    return sendJobsError(ctx, 451, 'content_blocked', `moderation flagged the asset's bytes (they contain ${BLOCKED_CONTENT_MARKER})`);
-  }
-  const partType = file.mimeType && file.mimeType !== 'application/octet-stream' ? file.mimeType : undefined;
-  const record = { hash: file.hash, file_path: fields.file_path!, content_type: fields.content_type ?? partType ?? guessMediaType(fields.file_path!) };
-  const key = idempotencyKey(ctx);
-  const keys = idempotencyStore(ctx, 'assets');
-  const print = fingerprint(record);
-  if (key) {
-    const seen = keys.lookup(ctx, key, print);
-    if (seen.kind === 'conflict') {
-      return sendJobsError(ctx, 422, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different upload');
-    }
-    const earlier = seen.kind === 'replay' ? ctx.state.engine.findAsset(seen.result) : undefined;
-    if (earlier) return sendJson(ctx, 200, assetJson(ctx, earlier));
-  }
-  const { asset } = recordFor(ctx, record);
-  if (key) keys.remember(ctx, key, print, asset.id);
-  sendJson(ctx, file.created ? 201 : 200, assetJson(ctx, asset));
+function unknownAsset(ctx: RequestContext): void {
+  sendJobsError(ctx, 404, 'not_found', UNKNOWN_ASSET_MESSAGE);
 }
 
 export async function assetFromHash(ctx: RequestContext): Promise<void> {
   const body = (await readJson(ctx)) as Record<string, unknown> | null;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return invalid(ctx, 'the body must be {"hash", "file_path"}');
-  const { hash, file_path: filePath, content_type: contentType } = body;
-  if (typeof hash !== 'string' || !HASH_PATTERN.test(hash)) return invalid(ctx, '`hash` must be blake3:<64 hex digits>');
-  const pathProblem = filePathProblem(filePath);
-  if (pathProblem) return invalid(ctx, pathProblem);
-  if (contentType !== undefined && (typeof contentType !== 'string' || !MEDIA_TYPE.test(contentType))) {
-    return invalid(ctx, '`content_type` is not a media type');
-  }
-  if (!store(ctx).has(hash)) return sendJobsError(ctx, 404, 'blob_not_found', `no blob with hash ${hash}; upload the bytes instead`);
-  const { asset, created } = recordFor(ctx, {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return invalidAssetRequest(ctx, 'the body must be {"hash", "file_path"?, "tags"?, "expires_in"?}');
+  const { hash, file_path: filePath } = body;
+  if (typeof hash !== 'string' || !HASH_PATTERN.test(hash)) return invalidAssetRequest(ctx, '`hash` must be blake3:<64 hex digits>');
+  const pathProblem = filePath === undefined ? null : filePathProblem(filePath);
+  if (pathProblem) return invalidAssetRequest(ctx, pathProblem);
+  const tags = parseTags(body.tags);
+  if ('problem' in tags) return invalidAssetRequest(ctx, tags.problem);
+  const expires = parseExpiresIn(body.expires_in);
+  if ('problem' in expires) return invalidAssetRequest(ctx, expires.problem);
+  const store = blobStore(ctx);
+  if (!store.has(hash)) return sendJobsError(ctx, 404, 'blob_not_found', `no blob with hash ${hash}; upload the bytes instead`);
+  // A record that already says all this is returned as it is (200); otherwise one is minted (201).
+  const same = tags.value === undefined && expires.value === undefined ? store.findSameAsset({ hash, ...(typeof filePath === 'string' ? { file_path: filePath } : {}) }) : undefined;
+  if (same) return sendJson(ctx, 200, assetJson(ctx, same, false));
+  const template = store.findSameAsset({ hash });
+  const path = typeof filePath === 'string' ? filePath : template?.file_path ?? null;
+  const asset = store.createAsset({
     hash,
-    file_path: filePath as string,
-    content_type: (contentType as string | undefined) ?? guessMediaType(filePath as string),
+    file_path: path,
+    content_type: template?.content_type ?? 'application/octet-stream',
+    ...(tags.value !== undefined ? { tags: tags.value } : {}),
+    ...(expires.value !== undefined ? { expiresAt: expires.value } : {}),
   });
-  sendJson(ctx, created ? 201 : 200, assetJson(ctx, asset));
+  sendJson(ctx, 201, assetJson(ctx, asset, false));
 }
 
+/** HEAD: 200 when the blob is held, 404 otherwise, no body (published). */
 export function blobExists(ctx: RequestContext, hash: string): void {
-  const size = HASH_PATTERN.test(hash) ? store(ctx).size(hash) : undefined;
-  if (ctx.req.method === 'HEAD') return sendEmpty(ctx, size === undefined ? 404 : 200, size === undefined ? {} : { 'x-blob-size': String(size) });
-  if (size === undefined) return sendJobsError(ctx, 404, 'blob_not_found', `no blob with hash ${hash}`);
-  sendJson(ctx, 200, { hash, size_bytes: size });
+  sendEmpty(ctx, HASH_PATTERN.test(hash) && blobStore(ctx).has(hash) ? 200 : 404);
 }
 
 export function getAsset(ctx: RequestContext, id: string): void {
   const asset = ctx.state.engine.findAsset(id);
-  if (!asset) return sendJobsError(ctx, 404, 'not_found', `no asset ${id}`);
+  if (!asset) return unknownAsset(ctx);
   sendJson(ctx, 200, assetJson(ctx, asset));
 }
 
-export function assetContent(ctx: RequestContext, id: string): void {
+/** 204; 404 for an unknown (or already deleted) id; 409 while a job holds it or it is a job's output. */
+export function deleteAsset(ctx: RequestContext, id: string): void {
   const asset = ctx.state.engine.findAsset(id);
-  if (!asset) return sendJobsError(ctx, 404, 'not_found', `no asset ${id}`);
-  sendEmpty(ctx, 302, { location: ctx.state.signer.signAsset(asset).url, 'cache-control': 'no-store' });
+  if (!asset) return unknownAsset(ctx);
+  if (asset.job_id !== null || ctx.state.engine.assetInUse(id)) {
+    return sendJobsError(ctx, 409, 'asset_in_use', 'This asset cannot be deleted while it is in use.');
+  }
+  ctx.state.blobs.deleteAsset(id);
+  sendEmpty(ctx, 204);
+}
+
+export async function assetContent(ctx: RequestContext, id: string): Promise<void> {
+  const asset = ctx.state.engine.findAsset(id);
+  if (!asset) return unknownAsset(ctx);
+  if (!isSelfHosted(ctx)) return sendEmpty(ctx, 302, { location: ctx.state.signer.signAsset(asset).url, 'cache-control': 'no-store' });
+  await serveAssetBytes(ctx.req, ctx.res, ctx.state, asset, {}, (size) =>
+    sendJobsError(ctx, 416, 'range_not_satisfiable', `the range is outside the content's ${size} bytes`, null, { 'content-range': `bytes */${size}` }),
+  );
 }

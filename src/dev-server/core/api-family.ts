@@ -13,7 +13,7 @@ export function servingFamily(path: string): ApiFamily {
 /** Whether the imitated ComfyUI engine answers this request (as aiohttp does: plain text, no request id). */
 export function answeredAsEngine(ctx: RequestContext): boolean {
   if (ctx.state.options.deployment !== 'self-hosted') return false;
-  return servingFamily(ctx.path) === 'legacy' || ctx.state.options.engineOnly;
+  return servingFamily(ctx.path) === 'legacy' || ctx.serves === 'engine' || (ctx.serves === 'jobs' && servingFamily(ctx.path) !== 'jobs');
 }
 
 export function sendNotFound(ctx: RequestContext): void {

@@ -42,6 +42,10 @@ export function checkCredential(ctx: RequestContext, kind: CredentialKind): bool
   if (token === apiKey) return true;
   // The legacy family's scripted accounts (inactive subscription, no credits) authenticate; their run routes refuse.
   if (kind === 'legacy' && token !== null && (ctx.state.options.inactiveKeys.includes(token) || ctx.state.options.noCreditKeys.includes(token))) return true;
+  if (kind === 'jobs' && ctx.state.options.deployment === 'self-hosted') {
+    // The reference server's static-token check, in its words (and, like it, no WWW-Authenticate).
+    return refuse(401, 'unauthorized', token === null ? 'Missing or malformed Authorization header.' : 'Invalid token.');
+  }
   const header = kind === 'jobs' ? 'Authorization: Bearer <key>' : 'X-API-Key';
   if (token === null) return refuse(401, 'unauthorized', `missing credential: send ${header}`);
   if (kind === 'jobs' && looksLikeJwt(token)) {

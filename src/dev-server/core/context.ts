@@ -2,7 +2,7 @@
 // here reads client-controlled text (Host, request target), so nothing may throw past it.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DevState, RequestContext } from '../contract.js';
+import type { DevState, ListenerRole, RequestContext } from '../contract.js';
 import { BodyError } from '../http-kit.js';
 
 const MOUNT = /^\/deployment\/([^/]+)(?=\/|$)/;
@@ -31,6 +31,11 @@ export function requestOrigin(req: IncomingMessage, fallbackHost: string): strin
   return `http://${fallbackHost}`;
 }
 
+/** host:port of the listener the request came in on (each listener has its own port). */
+function listenerAddress(req: IncomingMessage, state: DevState): string {
+  return `${state.options.host}:${req.socket.localPort ?? state.options.port}`;
+}
+
 function decodeSegment(segment: string): string | null {
   try {
     return decodeURIComponent(segment);
@@ -40,8 +45,8 @@ function decodeSegment(segment: string): string | null {
 }
 
 /** Throws BodyError(400) when the request target is not a URL. */
-export function buildContext(req: IncomingMessage, res: ServerResponse, state: DevState, requestId: string): RequestContext {
-  const origin = requestOrigin(req, `${state.options.host}:${state.options.port}`);
+export function buildContext(req: IncomingMessage, res: ServerResponse, state: DevState, requestId: string, serves: ListenerRole): RequestContext {
+  const origin = requestOrigin(req, listenerAddress(req, state));
   const url = parseTarget(req.url, origin);
   if (!url) throw new BodyError(400, 'the request target is not a valid URL');
   let path = url.pathname;
@@ -55,11 +60,11 @@ export function buildContext(req: IncomingMessage, res: ServerResponse, state: D
     deploymentId = decodeSegment(match[1]!);
     path = path.slice(mountPrefix.length) || '/';
   }
-  return { req, res, url, path, mountPrefix, deploymentId, origin, requestId, state };
+  return { req, res, url, path, mountPrefix, deploymentId, origin, requestId, state, serves };
 }
 
 /** A context for a request whose target could not be parsed, so its error can still be answered. */
-export function fallbackContext(req: IncomingMessage, res: ServerResponse, state: DevState, requestId: string): RequestContext {
-  const origin = requestOrigin(req, `${state.options.host}:${state.options.port}`);
-  return { req, res, url: new URL('/', origin), path: '/', mountPrefix: '', deploymentId: null, origin, requestId, state };
+export function fallbackContext(req: IncomingMessage, res: ServerResponse, state: DevState, requestId: string, serves: ListenerRole): RequestContext {
+  const origin = requestOrigin(req, listenerAddress(req, state));
+  return { req, res, url: new URL('/', origin), path: '/', mountPrefix: '', deploymentId: null, origin, requestId, state, serves };
 }

@@ -6,6 +6,7 @@ import { handleModelsControl } from '../models/index.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const DEPLOYMENT_STATES = ['ready', 'not_ready', 'unavailable', 'stopped'] as const;
+const ENGINE_STATES = ['up', 'down'] as const;
 
 export const DEV_PREFIX = '/__dev/';
 
@@ -46,14 +47,15 @@ function handleRequests(ctx: RequestContext): void {
   sendJson(ctx, 200, Object.fromEntries(ctx.state.requestCounts));
 }
 
-async function handleDeployment(ctx: RequestContext): Promise<void> {
-  if (ctx.req.method === 'GET') return sendJson(ctx, 200, { state: ctx.state.options.deploymentState });
+/** GET reads one of the server's switches, POST `{state}` sets it. */
+async function handleSwitch<T extends string>(ctx: RequestContext, values: readonly T[], get: () => T, set: (value: T) => void): Promise<void> {
+  if (ctx.req.method === 'GET') return sendJson(ctx, 200, { state: get() });
   const body = (await readControlJson(ctx)) as { state?: unknown } | null;
   const next = body?.state;
-  if (!DEPLOYMENT_STATES.includes(next as (typeof DEPLOYMENT_STATES)[number])) {
-    return sendLegacyError(ctx, 400, 'invalid_state', `state must be one of ${DEPLOYMENT_STATES.join(', ')}`);
+  if (!values.includes(next as T)) {
+    return sendLegacyError(ctx, 400, 'invalid_state', `state must be one of ${values.join(', ')}`);
   }
-  ctx.state.options.deploymentState = next as (typeof DEPLOYMENT_STATES)[number];
+  set(next as T);
   sendJson(ctx, 200, { state: next });
 }
 
@@ -62,11 +64,13 @@ export async function handleDevRoutes(ctx: RequestContext): Promise<void> {
   const remote = ctx.req.socket.remoteAddress ?? '';
   const route = ctx.path.slice(DEV_PREFIX.length);
   if (route.startsWith('router/') && LOOPBACK.has(remote) && (await handleModelsControl(ctx))) return;
-  const known = route === 'faults' || route === 'requests' || route === 'deployment';
+  const known = route === 'faults' || route === 'requests' || route === 'deployment' || route === 'engine';
   if (!LOOPBACK.has(remote) || !known || (route !== 'requests' && !ctx.state.options.faults)) {
     return sendLegacyError(ctx, 404, 'not_found', 'no such control route (faults need --faults, loopback only)');
   }
   if (route === 'requests') return handleRequests(ctx);
-  if (route === 'deployment') return handleDeployment(ctx);
+  const { options } = ctx.state;
+  if (route === 'deployment') return handleSwitch(ctx, DEPLOYMENT_STATES, () => options.deploymentState, (v) => (options.deploymentState = v));
+  if (route === 'engine') return handleSwitch(ctx, ENGINE_STATES, () => options.engineState, (v) => (options.engineState = v));
   return handleFaults(ctx);
 }

@@ -1,13 +1,14 @@
 // The main listener's request handler: context, auth per API family, then each family's module in turn.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { DevState, RequestContext, RouteHandler } from '../contract.js';
+import type { DevState, ListenerRole, RequestContext, RouteHandler } from '../contract.js';
 import { BodyError } from '../http-kit.js';
 import { checkCredential } from './auth.js';
 import { buildContext, fallbackContext, newRequestId } from './context.js';
 import { DEV_PREFIX, handleDevRoutes } from './dev-routes.js';
 import { REQUEST_ID_HEADER, runFront } from './front.js';
-import { answeredAsEngine, sendBodyError, sendInternalError, sendNotFound, servingFamily } from './api-family.js';
+import { sendBodyError, sendInternalError, sendNotFound, servingFamily } from './api-family.js';
 import { engineRoutePath } from '../self-hosted/paths.js';
+import { isHealthCheck } from '../jobs/health.js';
 
 function answerError(ctx: RequestContext, err: unknown): void {
   if (err instanceof BodyError) return sendBodyError(ctx, err);
@@ -22,16 +23,25 @@ function outsideMount(ctx: RequestContext): boolean {
   return servingFamily(ctx.path) === 'jobs';
 }
 
+/** Whether the listener the request came in on serves this family at all. */
+function listenerServes(ctx: RequestContext, family: ReturnType<typeof servingFamily>): boolean {
+  if (ctx.serves === 'engine') return family === 'legacy';
+  if (ctx.serves === 'jobs') return family === 'jobs';
+  return true;
+}
+
 async function route(ctx: RequestContext, handlers: RouteHandler[]): Promise<void> {
   if (ctx.path.startsWith(DEV_PREFIX) && ctx.mountPrefix === '') return handleDevRoutes(ctx);
   if (outsideMount(ctx)) return sendNotFound(ctx);
   const selfHosted = ctx.state.options.deployment === 'self-hosted';
   if (selfHosted) ctx.path = engineRoutePath(ctx.path);
   const family = servingFamily(ctx.path);
-  // The engine's aiohttp server sends no request id: only the service's own APIs served beside it do.
-  if (answeredAsEngine(ctx)) ctx.res.removeHeader(REQUEST_ID_HEADER);
-  if (family !== 'legacy' && ctx.state.options.engineOnly && selfHosted) return sendNotFound(ctx);
-  if (family === 'jobs' && !checkCredential(ctx, 'jobs')) return;
+  // Neither the engine's aiohttp server nor the reference job API server sends a request id: only
+  // the models API served beside them (the hosted router's) does.
+  const serves = listenerServes(ctx, family);
+  if (selfHosted && (family !== 'models' || !serves)) ctx.res.removeHeader(REQUEST_ID_HEADER);
+  if (!serves) return sendNotFound(ctx);
+  if (family === 'jobs' && !isHealthCheck(ctx) && !checkCredential(ctx, 'jobs')) return;
   if (family === 'legacy' && ctx.path.startsWith('/api/') && !checkCredential(ctx, 'legacy')) return;
   for (const handler of handlers) {
     if (await handler(ctx)) return;
@@ -39,15 +49,16 @@ async function route(ctx: RequestContext, handlers: RouteHandler[]): Promise<voi
   sendNotFound(ctx);
 }
 
-export function createMainListener(state: DevState, handlers: RouteHandler[]): RequestListener {
+/** A listener's request handler; `serves` says which families it answers (the others are unknown paths). */
+export function createMainListener(state: DevState, handlers: RouteHandler[], serves: ListenerRole): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = newRequestId();
     let ctx: RequestContext;
     try {
-      ctx = buildContext(req, res, state, requestId);
+      ctx = buildContext(req, res, state, requestId, serves);
     } catch (err) {
       // A target that is not a URL (or a Host that is not an authority) gets a 400, never a crash.
-      const fallback = fallbackContext(req, res, state, requestId);
+      const fallback = fallbackContext(req, res, state, requestId, serves);
       res.setHeader(REQUEST_ID_HEADER, requestId);
       return answerError(fallback, err);
     }

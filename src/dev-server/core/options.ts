@@ -1,6 +1,10 @@
 // Fills every DevServerOptions default in one place, so the rest of the server reads plain values.
 import type { DevServerOptions, DevState } from '../contract.js';
 import { DEFAULT_MAX_BODY } from '../http-kit.js';
+import { IDEMPOTENCY_KEY_TTL_MS } from '../../protocol/jobs.js';
+
+/** Open event streams per credential the reference self-hosted server allows. */
+export const SELF_HOSTED_MAX_STREAMS = 8;
 
 export const DEFAULT_API_KEY = 'wes-dev-key';
 /** A credential that authenticates on the jobs family but is not entitled to it: the 403 `forbidden` trigger. */
@@ -35,6 +39,13 @@ export function resolveOptions(given: DevServerOptions): DevState['options'] {
     maxUploadBytes: given.maxUploadBytes ?? 2 * 1024 * 1024 * 1024,
     inactiveKeys: given.inactiveKeys ?? [],
     noCreditKeys: given.noCreditKeys ?? [],
+    idempotencyTtlMs: given.idempotencyTtlMs ?? IDEMPOTENCY_KEY_TTL_MS,
+    // The job list is the reference self-hosted server's extension; the hosted deployments lack it.
+    jobList: given.jobList ?? deployment === 'self-hosted',
+    maxStreams: given.maxStreams ?? (deployment === 'self-hosted' ? SELF_HOSTED_MAX_STREAMS : 0),
+    jobsPort: given.jobsPort,
+    logsFormat: given.logsFormat ?? 'json',
+    engineState: given.engineState ?? 'up',
     routerLimits: { inFlight: given.routerLimits?.inFlight ?? 4, spendCents: given.routerLimits?.spendCents ?? 500 },
     log: given.log,
   };

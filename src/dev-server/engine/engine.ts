@@ -1,6 +1,6 @@
 // The dev engine: takes API-format workflows, validates them against object_info, queues them
 // over `slots` runners, applies retention, and keeps every output readable.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import {
@@ -14,12 +14,14 @@ import {
   type NodeClassInfo,
   type NodeError,
   type StoredOutput,
+  type SubmitExtras,
   type Workflow,
 } from '../contract.js';
 import { KNOWN_NODE_PACKS, NODE_CLASSES } from './nodes/index.js';
 import { INSUFFICIENT_KEY_PREFIX, PARTNER_KEY } from './nodes/partner-call.js';
 import { NodeRaised } from './nodes/types.js';
 import { objectInfoOf } from './object-info.js';
+import { opaqueOutputId } from './output-id.js';
 import { planJob, runJob, Stopped, type Plan, type RunControl } from './runner.js';
 import { summarizeNodeErrors } from './summary.js';
 import { syntheticStream } from './synthetic.js';
@@ -53,6 +55,7 @@ export class DevEngine implements Engine {
   private readonly goneAt = new Map<string, number>();
   private readonly info = objectInfoOf(NODE_CLASSES.values());
   private readonly sweeper: NodeJS.Timeout;
+  private readonly outputKey = randomBytes(32);
 
   constructor(private readonly state: DevState) {
     this.events.setMaxListeners(0);
@@ -63,7 +66,9 @@ export class DevEngine implements Engine {
 
   // ---- submission ------------------------------------------------------------------------
 
-  submit(workflow: unknown, extraData: Record<string, unknown> | undefined, via: 'v2' | 'v1', deploymentId?: string): EngineJob {
+  submit(workflow: unknown, extraData: Record<string, unknown> | undefined, via: 'v2' | 'v1', extras: SubmitExtras = {}): EngineJob {
+    const { deploymentId } = extras;
+    const inputAssets = extras.inputAssets ?? new Map<string, string>();
     if (typeof workflow !== 'object' || workflow === null || Array.isArray(workflow)) {
       throw new WorkflowRejected('invalid_workflow', 'the workflow must be a JSON object keyed by node id (API format)');
     }
@@ -72,7 +77,7 @@ export class DevEngine implements Engine {
     }
     if (Object.keys(workflow).length === 0) throw new WorkflowRejected('invalid_workflow', 'the workflow has no nodes');
     const report = validateWorkflow(workflow as Record<string, unknown>, this.info, {
-      assetExists: (ref) => this.findAssetRef(ref) !== undefined,
+      fileExists: (name) => this.findInputFile(name, inputAssets) !== undefined,
       knownPacks: KNOWN_NODE_PACKS,
     });
     const dispatch = deploymentId === undefined ? this.checkAtSubmit(report) : this.checkAtGateway(report);
@@ -85,33 +90,42 @@ export class DevEngine implements Engine {
     if (this.queue.length >= this.state.options.maxQueue) {
       throw new SubmitRefused('queue_full', 429, `the queue is full (${this.state.options.maxQueue} jobs waiting)`, QUEUE_FULL_RETRY_AFTER);
     }
-    return this.enqueue(workflow as Workflow, extra, via, deploymentId, dispatch);
+    const assetIds = this.assetsRead(workflow as Workflow, inputAssets);
+    return this.enqueue(workflow as Workflow, extra, via, dispatch, { ...extras, inputAssets, assetIds });
+  }
+
+  /** The assets a workflow's file inputs name (held while the job is active). */
+  private assetsRead(workflow: Workflow, inputAssets: Map<string, string>): Set<string> {
+    const ids = new Set<string>();
+    for (const node of Object.values(workflow)) {
+      const nodeClass = NODE_CLASSES.get(node.class_type);
+      for (const [name, spec] of Object.entries(nodeClass?.required ?? {})) {
+        const value = node.inputs[name];
+        const asset = spec.asset && typeof value === 'string' ? this.findInputFile(value, inputAssets) : undefined;
+        if (asset) ids.add(asset.id);
+      }
+    }
+    return ids;
   }
 
   /** Hosted and self-hosted: the engine validates everything before accepting. */
   private checkAtSubmit(report: ValidationReport): Dispatch {
-    const failing = Object.keys(report.nodeErrors);
-    if (failing.length > 0) {
-      const onlyAssets = failing.every((id) => report.missingAssetNodes.includes(id));
-      const code = onlyAssets ? 'missing_asset' : 'invalid_workflow';
-      throw new WorkflowRejected(code, `workflow refused: ${summarizeNodeErrors(report.nodeErrors)}`, report.nodeErrors, report.unknownClasses);
+    if (Object.keys(report.nodeErrors).length > 0) {
+      throw new WorkflowRejected('invalid_workflow', `workflow refused: ${summarizeNodeErrors(report.nodeErrors)}`, report.nodeErrors, report.unknownClasses);
     }
     if (!report.hasOutputNode) throw new WorkflowRejected('invalid_workflow', this.noOutputMessage());
     return { plan: { order: report.order, weights: new Map() } };
   }
 
   /**
-   * Serverless: the gateway only knows which classes the build contains and which assets exist;
-   * everything else is found by the engine after dispatch, and the job fails with node_errors.
+   * Serverless: the gateway only knows which classes the build contains (typed asset references
+   * are resolved before the engine is asked); everything else is found by the engine after
+   * dispatch, and the job fails with node_errors.
    */
   private checkAtGateway(report: ValidationReport): Dispatch {
     const unknown = onlyReasons(report.nodeErrors, 'unknown_node_class');
     if (Object.keys(unknown).length > 0) {
       throw new WorkflowRejected('invalid_workflow', `workflow refused: ${summarizeNodeErrors(unknown)}`, unknown, report.unknownClasses);
-    }
-    const missing = onlyReasons(report.nodeErrors, 'missing_asset');
-    if (Object.keys(missing).length > 0) {
-      throw new WorkflowRejected('missing_asset', `workflow refused: ${summarizeNodeErrors(missing)}`, missing);
     }
     if (Object.keys(report.nodeErrors).length > 0) {
       return {
@@ -132,7 +146,14 @@ export class DevEngine implements Engine {
     return `the workflow has no output node; add one of ${savers.join(', ')}`;
   }
 
-  private enqueue(workflow: Workflow, extraData: Record<string, unknown>, via: 'v2' | 'v1', deploymentId: string | undefined, dispatch: Dispatch): EngineJob {
+  private enqueue(
+    workflow: Workflow,
+    extraData: Record<string, unknown>,
+    via: 'v2' | 'v1',
+    dispatch: Dispatch,
+    extras: SubmitExtras & { inputAssets: Map<string, string>; assetIds: Set<string> },
+  ): EngineJob {
+    const { deploymentId } = extras;
     const now = Date.now();
     const job: EngineJob = {
       id: randomUUID(),
@@ -148,6 +169,10 @@ export class DevEngine implements Engine {
       error: null,
       metrics: { queue_ms: null, execution_ms: null, output_bytes: null },
       logs: [],
+      latestPreview: null,
+      assetIds: extras.assetIds,
+      inputAssets: extras.inputAssets,
+      ...(extras.metadata !== undefined ? { metadata: extras.metadata } : {}),
       via,
       ...(deploymentId !== undefined ? { deployment_id: deploymentId, release_id: this.state.options.releaseId } : {}),
     };
@@ -164,11 +189,13 @@ export class DevEngine implements Engine {
   // ---- running ---------------------------------------------------------------------------
 
   private emit(job: EngineJob, event: EngineEvent): void {
+    if (event.type === 'preview') job.latestPreview = { node: event.node, format: event.format, bytes: event.bytes };
     this.events.emit('job', job.id, event);
   }
 
   private setStatus(job: EngineJob, status: EngineStatus): void {
     job.status = status;
+    if (TERMINAL.has(status)) job.latestPreview = null;
     /** Every status change, for listeners that show the status (the v2 event stream). */
     this.events.emit('status', job.id, status);
   }
@@ -214,7 +241,9 @@ export class DevEngine implements Engine {
             this.outputs.set(output.id, output);
             if (synthetic) this.synthetic.set(output.id, synthetic);
           },
-          findAsset: (ref) => this.findAssetRef(ref),
+          findAsset: (ref) => this.findInputFile(ref, job.inputAssets),
+          outputId: (fields) =>
+            this.state.options.deployment === 'self-hosted' ? opaqueOutputId(this.outputKey, { job: job.id, ...fields }) : randomUUID(),
           openAsset: (asset) => this.openOutput(asset),
         });
         this.succeed(job);
@@ -386,9 +415,20 @@ export class DevEngine implements Engine {
     return this.state.blobs.getAsset(id);
   }
 
-  /** A LoadImage reference: an asset id (uploaded or output) or an uploaded asset's file_path. */
-  private findAssetRef(ref: string): StoredOutput | undefined {
-    return this.findAsset(ref) ?? this.state.blobs.findAssetByPath(ref);
+  /**
+   * A file name as the engine reads it from its input folder: one the v2 submit put in place of
+   * a typed reference (that asset exactly), or an uploaded file's path. Never an asset id.
+   */
+  private findInputFile(name: string, inputAssets: Map<string, string>): StoredOutput | undefined {
+    const named = inputAssets.get(name);
+    return (named !== undefined ? this.findAsset(named) : undefined) ?? this.state.blobs.findAssetByPath(name);
+  }
+
+  assetInUse(id: string): boolean {
+    for (const job of this.jobs.values()) {
+      if (!TERMINAL.has(job.status) && job.assetIds.has(id)) return true;
+    }
+    return false;
   }
 
   close(): void {

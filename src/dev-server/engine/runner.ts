@@ -1,6 +1,5 @@
 // Executes one job's nodes in dependency order, keeping job.progress, outputs and logs current
 // and emitting EngineEvents. The engine owns the state transitions around it.
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { DevState, EngineEvent, EngineJob, StoredOutput } from '../contract.js';
 import { blake3OfStream } from '../assets/blob-store.js';
@@ -34,6 +33,8 @@ export interface RunHooks {
   control: RunControl;
   emit(event: EngineEvent): void;
   registerOutput(output: StoredOutput, synthetic?: { seed: number; size: number }): void;
+  /** The id a new output gets (a UUID, or the reference server's opaque token on self-hosted). */
+  outputId(fields: { index: number; name: string; subfolder: string }): string;
   findAsset(ref: string): StoredOutput | undefined;
   openAsset(asset: StoredOutput): Readable;
 }
@@ -116,16 +117,17 @@ export async function runJob(job: EngineJob, plan: Plan, hooks: RunHooks): Promi
     const commit = (output: Omit<StoredOutput, 'id' | 'node_id' | 'job_id' | 'created_at' | 'hashVisibleAt' | 'subfolder' | 'folderType' | 'type' | 'file_path'>, synthetic?: { seed: number; size: number }): StoredOutput => {
       const slash = output.name.lastIndexOf('/');
       const now = Date.now();
+      const subfolder = slash >= 0 ? output.name.slice(0, slash) : '';
       const stored: StoredOutput = {
         ...output,
-        id: randomUUID(),
+        id: hooks.outputId({ index: job.outputs.length, name: output.name, subfolder }),
         node_id: id,
         type: outputKind(output.content_type, output.name),
         job_id: job.id,
         file_path: output.name,
         created_at: new Date(now).toISOString(),
         hashVisibleAt: now + state.options.hashDelayMs,
-        subfolder: slash >= 0 ? output.name.slice(0, slash) : '',
+        subfolder,
         folderType: 'output',
       };
       job.outputs.push(stored);

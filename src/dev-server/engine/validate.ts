@@ -5,8 +5,8 @@ import { nodesOnCycles } from '../../util/dependency-cycles.js';
 import { dependencyOrder, isLink } from './graph.js';
 
 export interface ValidationOptions {
-  /** Whether an asset reference (id or file_path) exists; inputs marked image_upload are checked. */
-  assetExists?: (ref: string) => boolean;
+  /** Whether the engine's input folder holds a file of this name; inputs marked image_upload are checked. */
+  fileExists?: (name: string) => boolean;
   /** Node packs that provide classes missing here, named in unknown_node_class messages. */
   knownPacks?: Record<string, string>;
 }
@@ -14,8 +14,6 @@ export interface ValidationOptions {
 export interface ValidationReport {
   nodeErrors: Record<string, NodeError>;
   unknownClasses: string[];
-  /** Nodes rejected for missing assets only. */
-  missingAssetNodes: string[];
   hasOutputNode: boolean;
   /** Execution order when the graph is sound. */
   order: string[];
@@ -68,8 +66,10 @@ function checkLiteral(name: string, value: unknown, spec: ParsedInput, options: 
     }
     case 'STRING': {
       if (typeof value !== 'string') return reason('invalid_input_type', 'Failed to convert an input value to a STRING value');
-      if (spec.options.image_upload && options.assetExists && !options.assetExists(value)) {
-        return reason('missing_asset', `Asset not found: ${show(value)} names no uploaded asset (by id or file_path)`);
+      // The engine reads the string as a file name in its input folder, as ComfyUI's LoadImage
+      // does: an asset id is no file name there, and the engine refuses it in its own words.
+      if (spec.options.image_upload && options.fileExists && !options.fileExists(value)) {
+        return reason('custom_validation_failed', 'Custom validation failed for node', `${name} - Invalid image file: ${value}`);
       }
       return [];
     }
@@ -167,13 +167,9 @@ export function validateWorkflow(
     add(id, classType, [{ type: 'dependency_cycle', message: 'Dependency cycle detected', details: `${id} depends on ${via.join(', ')}` }]);
   }
 
-  const missingAssetNodes = Object.entries(nodeErrors)
-    .filter(([, e]) => e.errors.every((r) => r.type === 'missing_asset'))
-    .map(([id]) => id);
   return {
     nodeErrors,
     unknownClasses: [...unknown],
-    missingAssetNodes,
     hasOutputNode,
     order: cyclic.size === 0 ? dependencyOrder(deps) : [],
   };

@@ -3,6 +3,8 @@
 // 'corrupt' let the real handler answer and tamper with the body on its way out, so they work on
 // any answer: JSON, downloads, event streams. 'lose' lets the handler do its work (a job is
 // created) and cuts the connection before a byte of the answer: the client never learns of it.
+// 'after' lets the handler do its work too, then answers the fault's status in place of its
+// answer: a job made, and a 5xx said about it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultSpec } from '../contract.js';
 
@@ -124,6 +126,23 @@ function loseAnswer(res: ServerResponse): void {
   res.end = ((..._args: unknown[]) => cut()) as typeof res.end;
 }
 
+/** The handler runs to the end; its answer is swallowed and the fault's status answer goes out instead. */
+function answerAfter(res: ServerResponse, spec: FaultSpec): void {
+  const real = { writeHead: res.writeHead, write: res.write, end: res.end, flushHeaders: res.flushHeaders };
+  let answered = false;
+  const answer = (): ServerResponse => {
+    if (answered) return res;
+    answered = true;
+    Object.assign(res, real);
+    answerStatus(res, spec);
+    return res;
+  };
+  res.writeHead = (() => res) as unknown as typeof res.writeHead;
+  res.flushHeaders = () => undefined;
+  res.write = ((..._args: unknown[]) => true) as typeof res.write;
+  res.end = ((..._args: unknown[]) => answer()) as typeof res.end;
+}
+
 function corrupt(res: ServerResponse, spec: FaultSpec): void {
   let at: number | null = spec.after_bytes ?? null;
   interceptBody(res, (chunk, offset) => {
@@ -180,6 +199,9 @@ export async function applyFault(spec: FaultSpec, req: IncomingMessage, res: Ser
       return 'continue';
     case 'corrupt':
       corrupt(res, spec);
+      return 'continue';
+    case 'after':
+      answerAfter(res, spec);
       return 'continue';
   }
 }

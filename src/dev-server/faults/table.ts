@@ -2,7 +2,7 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FaultSpec, FaultTable } from '../contract.js';
 
-export const FAULT_ACTIONS = ['status', 'delay', 'drop', 'truncate', 'stall', 'corrupt', 'lose'] as const;
+export const FAULT_ACTIONS = ['status', 'delay', 'drop', 'truncate', 'stall', 'corrupt', 'lose', 'after'] as const;
 
 interface Entry {
   spec: FaultSpec;
@@ -44,8 +44,8 @@ export function validateFaultSpec(raw: unknown): FaultSpec {
       throw new Error(`\`${key}\` must be a non-negative integer`);
     }
   }
-  if (spec.action === 'status' && (typeof spec.status !== 'number' || spec.status < 100 || spec.status > 599)) {
-    throw new Error('action `status` needs `status` (100-599)');
+  if ((spec.action === 'status' || spec.action === 'after') && (typeof spec.status !== 'number' || spec.status < 100 || spec.status > 599)) {
+    throw new Error(`action \`${spec.action}\` needs \`status\` (100-599)`);
   }
   if (spec.headers !== undefined) {
     const headers = spec.headers;

@@ -1,9 +1,27 @@
-// GET {urls.events}: server-sent events derived from the job object. A snapshot on connect
-// (status, progress, committed outputs), live updates, keepalive comments, and the stream ends
-// after a terminal status.
+// GET {urls.events}: server-sent events as the published contract defines them. On connect the
+// current `status`, the latest `progress` and the most recent `preview`; then live updates and
+// `: keepalive` comments; the stream ends after a terminal `status`. No `id:` lines (no resume),
+// no `log` events (reserved). Connecting to a finished job gives its `status`, then its outputs
+// as `output` events, then the end, as the reference self-hosted server does.
 import type { EngineEvent, EngineJob, EngineStatus, RequestContext } from '../contract.js';
 import { TERMINAL } from '../engine/engine.js';
-import { jobJson, outputJson } from './view.js';
+import type { PreviewEvent, StatusEvent } from '../../protocol/jobs.js';
+import { outputJson } from './view.js';
+
+/**
+ * The `status` payload. The reference self-hosted server names `queue_position` only while the
+ * job is queued, counting the running job (the next in line is 1), as on its polled job; the
+ * hosted deployments always carry it (null when not queued, 0 for the next in line).
+ */
+export function statusEvent(ctx: RequestContext, job: EngineJob, position = ctx.state.engine.queuePosition(job.id)): StatusEvent {
+  if (ctx.state.options.deployment !== 'self-hosted') return { status: job.status, queue_position: job.status === 'queued' ? position : null };
+  if (job.status !== 'queued' || position === null) return { status: job.status };
+  return { status: job.status, queue_position: position + 1 };
+}
+
+function previewEvent(preview: NonNullable<EngineJob['latestPreview']>): PreviewEvent {
+  return { node_id: preview.node, content_type: `image/${preview.format}`, data_base64: preview.bytes.toString('base64') };
+}
 
 export async function streamJobEvents(ctx: RequestContext, job: EngineJob): Promise<void> {
   const { res, state } = ctx;
@@ -14,11 +32,11 @@ export async function streamJobEvents(ctx: RequestContext, job: EngineJob): Prom
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
-  let sequence = 0;
   let ended = false;
   const send = (event: string, data: unknown): void => {
-    if (!ended) res.write(`id: ${++sequence}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    if (!ended) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
+  // The stream carries the engine's real progress even where a polled job shows none (self-hosted).
   const sendProgress = (): void => {
     if (job.progress) send('progress', job.progress);
   };
@@ -27,7 +45,7 @@ export async function streamJobEvents(ctx: RequestContext, job: EngineJob): Prom
     if (id !== job.id) return;
     switch (event.type) {
       case 'queued':
-        if (job.status === 'queued') send('status', jobJson(ctx, job));
+        if (job.status === 'queued') send('status', statusEvent(ctx, job, event.queue_position));
         return;
       case 'node_start':
       case 'progress':
@@ -36,9 +54,7 @@ export async function streamJobEvents(ctx: RequestContext, job: EngineJob): Prom
       case 'output':
         return send('output', outputJson(ctx, event.output));
       case 'preview':
-        return send('preview', { node_id: event.node, content_type: `image/${event.format}`, data: event.bytes.toString('base64') });
-      case 'log':
-        return send('log', { line: event.line });
+        return send('preview', previewEvent(event));
       default:
         return;
     }
@@ -46,7 +62,7 @@ export async function streamJobEvents(ctx: RequestContext, job: EngineJob): Prom
   const onStatus = (id: string, status: EngineStatus): void => {
     if (id !== job.id) return;
     if (TERMINAL.has(status)) sendProgress();
-    send('status', jobJson(ctx, job));
+    send('status', statusEvent(ctx, job));
     if (TERMINAL.has(status)) finish();
   };
   const keepalive = setInterval(() => {
@@ -65,10 +81,13 @@ export async function streamJobEvents(ctx: RequestContext, job: EngineJob): Prom
   };
   res.on('close', cleanup);
 
-  send('status', jobJson(ctx, job));
+  send('status', statusEvent(ctx, job));
+  if (TERMINAL.has(job.status)) {
+    for (const output of job.outputs) send('output', outputJson(ctx, output));
+    return finish();
+  }
   sendProgress();
-  for (const output of job.outputs) send('output', outputJson(ctx, output));
-  if (TERMINAL.has(job.status)) return finish();
+  if (job.latestPreview) send('preview', previewEvent(job.latestPreview));
   engine.events.on('job', onJob);
   engine.events.on('status', onStatus);
 }

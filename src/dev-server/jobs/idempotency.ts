@@ -1,38 +1,47 @@
-// Idempotency-Key bookkeeping: a key remembers the request it first came with and what it made.
-import { createHash } from 'node:crypto';
+// Single-use Idempotency-Keys (published contract): a key is claimed when its request arrives; any
+// later request with it, same body or not, is refused and never executed; the handler releases
+// the key when its request definitively made nothing, and keeps it when the outcome is unknown.
+// Keys expire after `idempotencyTtlMs`. There is no replay of an earlier answer.
 import type { RequestContext } from '../contract.js';
 import { bearerToken } from '../core/auth.js';
+import { sendJobsError } from '../http-kit.js';
 
-/** JSON with sorted keys, so two bodies that differ only in key order count as the same. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-export function fingerprint(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
-}
+/** The reference server's refusal, word for word: it never guesses that the body differed. */
+export const KEY_REUSE_MESSAGE =
+  'This Idempotency-Key has already been used. Keys are single-use; poll or list your jobs instead of resubmitting with the same key.';
 
 export class IdempotencyStore {
-  private readonly entries = new Map<string, { fingerprint: string; result: string }>();
+  /** Scoped key -> epoch ms at which the claim lapses. A Map keeps claim order, which is expiry order. */
+  private readonly claims = new Map<string, number>();
+
+  constructor(private readonly ttlMs: () => number) {}
 
   /** Keys are scoped by the caller's credential. */
   private scoped(ctx: RequestContext, key: string): string {
     return `${bearerToken(ctx) ?? ''}\n${key}`;
   }
 
-  lookup(ctx: RequestContext, key: string, print: string): { kind: 'new' } | { kind: 'replay'; result: string } | { kind: 'conflict' } {
-    const entry = this.entries.get(this.scoped(ctx, key));
-    if (!entry) return { kind: 'new' };
-    return entry.fingerprint === print ? { kind: 'replay', result: entry.result } : { kind: 'conflict' };
+  private sweep(now: number): void {
+    for (const [key, lapses] of this.claims) {
+      if (lapses > now) break;
+      this.claims.delete(key);
+    }
   }
 
-  remember(ctx: RequestContext, key: string, print: string, result: string): void {
-    this.entries.set(this.scoped(ctx, key), { fingerprint: print, result });
+  /** Claims the key; false when it is already claimed (the request must be refused). */
+  claim(ctx: RequestContext, key: string): boolean {
+    const now = Date.now();
+    this.sweep(now);
+    const scoped = this.scoped(ctx, key);
+    if ((this.claims.get(scoped) ?? 0) > now) return false;
+    this.claims.delete(scoped); // re-inserted at the end: claim order stays expiry order
+    this.claims.set(scoped, now + this.ttlMs());
+    return true;
+  }
+
+  /** Frees a key whose request definitively made nothing, so a retry may use it. */
+  release(ctx: RequestContext, key: string): void {
+    this.claims.delete(this.scoped(ctx, key));
   }
 }
 
@@ -48,6 +57,28 @@ export function idempotencyStore(ctx: RequestContext, kind: string): Idempotency
   let byKind = stores.get(ctx.state);
   if (!byKind) stores.set(ctx.state, (byKind = new Map()));
   let store = byKind.get(kind);
-  if (!store) byKind.set(kind, (store = new IdempotencyStore()));
+  const state = ctx.state;
+  if (!store) byKind.set(kind, (store = new IdempotencyStore(() => state.options.idempotencyTtlMs)));
   return store;
+}
+
+/** A request's claim on its key, if it carried one. */
+export interface KeyClaim {
+  /** The request definitively made nothing: a retry may use the key. */
+  release(): void;
+}
+
+/**
+ * Claims the request's Idempotency-Key for `kind`. Answers the reuse refusal and returns null
+ * when the key was claimed before; otherwise returns the claim (a no-op one without a key).
+ */
+export function claimKey(ctx: RequestContext, kind: 'jobs' | 'assets'): KeyClaim | null {
+  const key = idempotencyKey(ctx);
+  if (key === null) return { release: () => undefined };
+  const store = idempotencyStore(ctx, kind);
+  if (!store.claim(ctx, key)) {
+    sendJobsError(ctx, 422, 'idempotency_key_reuse', KEY_REUSE_MESSAGE, null);
+    return null;
+  }
+  return { release: () => store.release(ctx, key) };
 }

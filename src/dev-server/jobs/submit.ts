@@ -1,30 +1,54 @@
-// POST /api/v2/jobs: deployment checks, idempotent submission, engine refusals as envelopes.
-import { SubmitRefused, WorkflowRejected, type RequestContext } from '../contract.js';
+// POST /api/v2/jobs: a single-use Idempotency-Key claimed on arrival, the body as published
+// (`workflow`, a closed `extra_data`, the reference server's `metadata` and `priority`), typed
+// asset references resolved, deployment and engine refusals as envelopes. A refusal that made
+// nothing releases the key; an unknown outcome (the engine down, a failure) keeps it.
+import { SubmitRefused, WorkflowRejected, type EngineJob, type RequestContext } from '../contract.js';
 import { readJson, sendJson, sendJobsError } from '../http-kit.js';
-import { fingerprint, idempotencyKey, idempotencyStore } from './idempotency.js';
+import { summarizeNodeErrors } from '../engine/summary.js';
+import { METADATA_MAX_BYTES } from '../../protocol/jobs.js';
+import { PARTNER_KEY } from '../engine/nodes/partner-call.js';
+import { resolveAssetReferences } from './asset-refs.js';
+import { claimKey } from './idempotency.js';
 import { jobJson } from './view.js';
 
 /** Retry-After seconds for the deployment states that can still clear. */
 export const DEPLOYMENT_RETRY_AFTER = { not_ready: 5, unavailable: 10 } as const;
 
-/** Serverless only: answers and returns true when the deployment cannot take work. */
-function refusedByDeployment(ctx: RequestContext): boolean {
+/** Fields the published contract reserves for later and refuses today. */
+const RESERVED_FIELDS = ['webhook_url', 'inputs'];
+
+interface Refusal {
+  refused: true;
+  status: number;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** The outcome is unknown to the caller: the key stays claimed. */
+  keepKey?: boolean;
+}
+
+function refusal(status: number, code: string, message: string, more: Omit<Refusal, 'refused' | 'status' | 'code' | 'message'> = {}): Refusal {
+  return { refused: true, status, code, message, ...more };
+}
+
+/** Serverless only: why the deployment cannot take work now, if it cannot. */
+function deploymentRefusal(ctx: RequestContext): Refusal | null {
   const { deployment, deploymentState, deploymentId } = ctx.state.options;
-  if (deployment !== 'serverless') return false;
+  if (deployment !== 'serverless') return null;
   switch (deploymentState) {
     case 'ready':
-      return false;
+      return null;
     case 'not_ready':
-      sendJobsError(ctx, 429, 'deployment_not_ready', `deployment ${deploymentId} is starting and not ready yet`, null,
-        { 'retry-after': String(DEPLOYMENT_RETRY_AFTER.not_ready) });
-      return true;
+      return refusal(429, 'deployment_not_ready', `deployment ${deploymentId} is starting and not ready yet`, {
+        headers: { 'retry-after': String(DEPLOYMENT_RETRY_AFTER.not_ready) },
+      });
     case 'unavailable':
-      sendJobsError(ctx, 429, 'deployment_unavailable', `deployment ${deploymentId} is ready but its GPU provider is not taking work yet`, null,
-        { 'retry-after': String(DEPLOYMENT_RETRY_AFTER.unavailable) });
-      return true;
+      return refusal(429, 'deployment_unavailable', `deployment ${deploymentId} is ready but its GPU provider is not taking work yet`, {
+        headers: { 'retry-after': String(DEPLOYMENT_RETRY_AFTER.unavailable) },
+      });
     case 'stopped':
-      sendJobsError(ctx, 422, 'deployment_stopped', `deployment ${deploymentId} is stopped; an operator must start it`);
-      return true;
+      return refusal(422, 'deployment_stopped', `deployment ${deploymentId} is stopped; an operator must start it`);
   }
 }
 
@@ -32,44 +56,87 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export async function submitJob(ctx: RequestContext): Promise<void> {
-  if (refusedByDeployment(ctx)) return;
-  const body = await readJson(ctx);
+/** The body's fields beside the workflow, in the reference server's words where it has them. */
+function bodyRefusal(body: Record<string, unknown>): Refusal | null {
+  const extra = body.extra_data;
+  if (extra !== undefined && extra !== null) {
+    if (!isObject(extra)) return refusal(400, 'invalid_request', "'extra_data' must be an object.");
+    if (Object.keys(extra).some((key) => key !== PARTNER_KEY)) {
+      return refusal(400, 'invalid_request', `'extra_data' accepts only the '${PARTNER_KEY}' field.`);
+    }
+    if (extra[PARTNER_KEY] !== undefined && typeof extra[PARTNER_KEY] !== 'string') {
+      return refusal(400, 'invalid_request', `'extra_data.${PARTNER_KEY}' must be a string.`);
+    }
+  }
+  const { metadata, priority } = body;
+  if (metadata !== undefined) {
+    if (typeof metadata !== 'string') return refusal(422, 'invalid_request', "'metadata' must be a string (opaque label).");
+    if (Buffer.byteLength(metadata) > METADATA_MAX_BYTES) {
+      return refusal(422, 'invalid_request', `'metadata' must be at most ${METADATA_MAX_BYTES} bytes.`);
+    }
+  }
+  if (priority !== undefined && !Number.isSafeInteger(priority)) return refusal(422, 'invalid_request', "'priority' must be an integer.");
+  const reserved = RESERVED_FIELDS.find((field) => body[field] !== undefined);
+  if (reserved) return refusal(422, 'invalid_request', `'${reserved}' is reserved and not accepted yet.`);
+  return null;
+}
+
+function rejectionRefusal(err: WorkflowRejected): Refusal {
+  const details: Record<string, unknown> = {};
+  if (Object.keys(err.nodeErrors).length > 0) details.node_errors = err.nodeErrors;
+  if (err.unknownNodeClasses.length > 0) details.unknown_node_classes = err.unknownNodeClasses;
+  return refusal(422, err.code, err.message, Object.keys(details).length > 0 ? { details } : {});
+}
+
+/** Makes the job, or says why not. */
+function attempt(ctx: RequestContext, body: unknown): EngineJob | Refusal {
+  const early = deploymentRefusal(ctx);
+  if (early) return early;
   if (!isObject(body) || !('workflow' in body)) {
-    return sendJobsError(ctx, 422, 'invalid_workflow', 'the body must be {"workflow": {...}, "extra_data": {...}}');
+    return refusal(422, 'invalid_workflow', 'the body must be {"workflow": {...}, "extra_data": {...}}');
   }
-  if (body.extra_data !== undefined && body.extra_data !== null && !isObject(body.extra_data)) {
-    return sendJobsError(ctx, 422, 'invalid_workflow', '`extra_data` must be an object');
+  const invalid = bodyRefusal(body);
+  if (invalid) return invalid;
+  if (ctx.state.options.engineState === 'down') {
+    // As the reference server with its engine stopped: the key was claimed, no job was made.
+    return refusal(503, 'upstream_error', 'unexpected failure in a backing service', { keepKey: true });
   }
-  const key = idempotencyKey(ctx);
-  const store = idempotencyStore(ctx, 'jobs');
-  const print = fingerprint(body);
-  if (key) {
-    const seen = store.lookup(ctx, key, print);
-    if (seen.kind === 'conflict') {
-      return sendJobsError(ctx, 422, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request body');
-    }
-    const earlier = seen.kind === 'replay' ? ctx.state.engine.get(seen.result) : undefined;
-    if (earlier) return sendJson(ctx, 200, jobJson(ctx, earlier));
+  const refs = resolveAssetReferences(ctx, body.workflow);
+  if (Object.keys(refs.missing).length > 0) {
+    return refusal(422, 'missing_asset', `workflow refused: ${summarizeNodeErrors(refs.missing)}`, { details: { node_errors: refs.missing } });
   }
-  let job;
+  const { deployment } = ctx.state.options;
   try {
-    job = ctx.state.engine.submit(body.workflow, (body.extra_data ?? undefined) as Record<string, unknown> | undefined, 'v2',
-      ctx.state.options.deployment === 'serverless' ? ctx.deploymentId ?? undefined : undefined);
+    return ctx.state.engine.submit(refs.workflow, (body.extra_data ?? undefined) as Record<string, unknown> | undefined, 'v2', {
+      ...(deployment === 'serverless' && ctx.deploymentId !== null ? { deploymentId: ctx.deploymentId } : {}),
+      ...(typeof body.metadata === 'string' ? { metadata: body.metadata } : {}),
+      inputAssets: refs.inputAssets,
+    });
   } catch (err) {
-    if (err instanceof WorkflowRejected) {
-      const details: Record<string, unknown> = {};
-      if (Object.keys(err.nodeErrors).length > 0) details.node_errors = err.nodeErrors;
-      if (err.unknownNodeClasses.length > 0) details.unknown_node_classes = err.unknownNodeClasses;
-      return sendJobsError(ctx, 422, err.code, err.message, Object.keys(details).length > 0 ? details : undefined);
-    }
+    if (err instanceof WorkflowRejected) return rejectionRefusal(err);
     if (err instanceof SubmitRefused) {
       const headers: Record<string, string> = err.retryAfterSeconds !== undefined ? { 'retry-after': String(err.retryAfterSeconds) } : {};
-      return sendJobsError(ctx, err.status, err.code, err.message, undefined, headers);
+      return refusal(err.status, err.code, err.message, { headers });
     }
     throw err;
   }
-  if (key) store.remember(ctx, key, print, job.id);
-  const json = jobJson(ctx, job);
+}
+
+export async function submitJob(ctx: RequestContext): Promise<void> {
+  const claim = claimKey(ctx, 'jobs');
+  if (!claim) return;
+  let body: unknown;
+  try {
+    body = await readJson(ctx);
+  } catch (err) {
+    claim.release(); // an unreadable body (400, 413, 415) made nothing
+    throw err;
+  }
+  const outcome = attempt(ctx, body);
+  if ('refused' in outcome) {
+    if (!outcome.keepKey) claim.release();
+    return sendJobsError(ctx, outcome.status, outcome.code, outcome.message, outcome.details, outcome.headers);
+  }
+  const json = jobJson(ctx, outcome);
   sendJson(ctx, 201, json, { location: (json.urls as { self: string }).self });
 }

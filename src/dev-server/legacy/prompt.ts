@@ -51,7 +51,7 @@ export async function submitPrompt(ctx: RequestContext): Promise<void> {
   if (refusal) return sendLegacyError(ctx, refusal.status, refusal.type, refusal.message);
   let jobId: string;
   try {
-    jobId = ctx.state.engine.submit(body.prompt, body.extra_data as Record<string, unknown> | undefined, 'v1', ctx.deploymentId ?? undefined).id;
+    jobId = ctx.state.engine.submit(body.prompt, body.extra_data as Record<string, unknown> | undefined, 'v1', ctx.deploymentId !== null ? { deploymentId: ctx.deploymentId } : {}).id;
   } catch (err) {
     if (err instanceof WorkflowRejected) return sendRejected(ctx, err);
     if (err instanceof SubmitRefused) {

@@ -1,11 +1,10 @@
 // The signed-URL origin: checks signature and expiry, refuses credentials, serves bytes with
 // Range support, streaming so large synthetic outputs never sit in memory.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import type { DevState } from '../contract.js';
 import { newRequestId, parseTarget } from '../core/context.js';
 import { REQUEST_ID_HEADER, runFront } from '../core/front.js';
-import { parseRange } from './range.js';
+import { serveAssetBytes } from './serve-bytes.js';
 import { assetIdOfTarget, type HmacUrlSigner } from './signer.js';
 
 const CREDENTIAL_HEADERS = ['authorization', 'x-api-key', 'cookie'] as const;
@@ -31,32 +30,10 @@ export async function serveSigned(req: IncomingMessage, res: ServerResponse, url
   }
   const asset = state.engine.findAsset(assetIdOfTarget(verdict.target));
   if (!asset) return refuse(res, 404, 'not_found', 'the object is gone');
-  const size = asset.size_bytes;
-  const range = parseRange(typeof req.headers.range === 'string' ? req.headers.range : undefined, size);
-  const headers: Record<string, string | number> = {
-    'content-type': asset.content_type,
-    'accept-ranges': 'bytes',
-    'cache-control': 'private, max-age=0',
-    etag: `"${asset.blobHash.replace(/^blake3:/, '')}"`,
-  };
-  if (range.kind === 'unsatisfiable') {
-    return refuse(res, 416, 'range_not_satisfiable', `range outside 0-${size}`, { 'content-range': `bytes */${size}` });
-  }
-  const slice = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
-  const length = slice ? slice.end - slice.start + 1 : size;
-  headers['content-length'] = length;
-  if (slice) headers['content-range'] = `bytes ${slice.start}-${slice.end}/${size}`;
-  res.writeHead(slice ? 206 : 200, headers);
-  if (req.method === 'HEAD' || length === 0) {
-    res.end();
-    return;
-  }
-  const body = state.engine.openOutput(asset, slice);
-  try {
-    await pipeline(body, res);
-  } catch {
-    // The client went away or a fault cut the connection; the stream is already torn down.
-  }
+  const headers = { 'cache-control': 'private, max-age=0', etag: `"${asset.blobHash.replace(/^blake3:/, '')}"` };
+  await serveAssetBytes(req, res, state, asset, headers, (size) =>
+    refuse(res, 416, 'range_not_satisfiable', `range outside 0-${size}`, { 'content-range': `bytes */${size}` }),
+  );
 }
 
 export function createSignedListener(state: DevState, signer: HmacUrlSigner): RequestListener {

@@ -1,0 +1,42 @@
+// wes assets delete ID...: deletes asset records. The bytes behind a record stay while another
+// asset still refers to them; a record the service still depends on is refused (409 asset_in_use).
+// Every id is tried; the exit code is the first failure's.
+import type { Factory } from '../../factory.js';
+import { ApiError, ExitCode } from '../../errors.js';
+import { JobsClient } from '../../clients/jobs/client.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+
+interface Deleted {
+  id: string;
+  deleted: boolean;
+  error?: { code: string; message: string };
+}
+
+/** The refusals one id can get without the others being affected: said, and the next id tried. */
+function refusal(err: unknown, id: string): { message: string; exitCode: number; code: string } | undefined {
+  if (!(err instanceof ApiError) || err.origin !== 'jobs') return undefined;
+  if (err.status === 404) return { message: `asset ${id}: no such asset, or not yours (deleted already?)`, exitCode: ExitCode.NOT_FOUND, code: err.code };
+  if (err.status === 409) return { message: `asset ${id} is in use: the service still depends on it (a job's outputs, or a job that reads it); it was not deleted`, exitCode: ExitCode.REFUSED, code: err.code };
+  return undefined;
+}
+
+export async function run(f: Factory, args: string[]): Promise<number> {
+  const client = new JobsClient(f.http());
+  const results: Deleted[] = [];
+  let exitCode: number = ExitCode.OK;
+  for (const id of args) {
+    try {
+      await client.deleteAsset(id);
+      results.push({ id, deleted: true });
+      f.io.info(sanitizeLine(`✓ deleted asset ${id}`));
+    } catch (err) {
+      const refused = refusal(err, id);
+      if (!refused) throw err;
+      results.push({ id, deleted: false, error: { code: refused.code, message: refused.message } });
+      f.io.warn(sanitizeLine(refused.message));
+      if (exitCode === ExitCode.OK) exitCode = refused.exitCode;
+    }
+  }
+  if (f.io.json) f.io.printJson(results);
+  return exitCode;
+}

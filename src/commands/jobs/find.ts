@@ -1,0 +1,41 @@
+// wes jobs find --key KEY: the job a submit made, found by the Idempotency-Key its label names.
+// What a submit in doubt (exit 11) points to: keys are single use, so the job is looked for in
+// the server's job list instead of being asked for again.
+import type { Factory } from '../../factory.js';
+import { ExitCode, WesError } from '../../errors.js';
+import { JobsClient } from '../../clients/jobs/client.js';
+import { findJobByKey } from '../../clients/jobs/find-by-key.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import { recordStatus } from './history.js';
+import type { JobsFindOptions } from './options.js';
+
+function notFound(message: string, hint: string, key: string): WesError {
+  return new WesError(message, { exitCode: ExitCode.NOT_FOUND, code: 'not_found', hint, origin: 'jobs', details: { idempotency_key: key } });
+}
+
+export async function run(f: Factory, _args: string[], opts: JobsFindOptions): Promise<number> {
+  const key = opts.key;
+  const search = await findJobByKey(new JobsClient(f.http()), key);
+  if (search.kind === 'no-list') {
+    throw notFound(
+      `${search.reason}: a job made with Idempotency-Key ${key} cannot be looked up here`,
+      'if the submit made a job, it runs on the service and keeps its outputs there (the service\'s own interface may show it); submitting again may run the workflow twice',
+      key,
+    );
+  }
+  if (search.kind === 'absent') {
+    throw notFound(
+      search.proven
+        ? `no job on the server carries Idempotency-Key ${key}: the submit made none`
+        : `no job carrying Idempotency-Key ${key} is among the ${search.searched} newest on the server`,
+      search.proven ? 'submitting again is safe' : 'the server lists only its newest jobs: it may be older than those, or the submit made none',
+      key,
+    );
+  }
+  const { job } = search.job;
+  recordStatus(f, job);
+  if (f.io.json) f.io.printJson(job);
+  else f.io.println(job.id);
+  f.io.info(sanitizeLine(`job ${job.id} carries Idempotency-Key ${key} (${job.status}); follow it with: wes jobs watch ${job.id}`));
+  return 0;
+}

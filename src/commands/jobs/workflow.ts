@@ -1,0 +1,49 @@
+// wes jobs workflow <id> [-o FILE]: the workflow behind a job (`GET /api/v2/jobs/{id}/workflow`),
+// printed or written with every number as it ran; stderr says its format: `api` (the executed
+// graph, what submit takes) or `save` (the editor's saved graph). --json prints the service's
+// answer {workflow, format} unchanged.
+import type { Factory } from '../../factory.js';
+import { JobsClient } from '../../clients/jobs/client.js';
+import { existingPolicy, writeUnderPolicy } from '../../files/existing.js';
+import { checkFileTarget } from '../../files/targets.js';
+import { escapeUnsafeJsonText } from '../../render/json.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import { shellWord } from '../../render/shell-word.js';
+import { stringifyJsonExact } from '../../util/exact-json.js';
+import { readByRef } from './read-job.js';
+import type { JobsWorkflowOptions } from './rerun-options.js';
+
+/** What the format means for the next step. */
+export function formatLine(format: string, id: string): string {
+  const rerun = `wes jobs rerun ${shellWord(id)}`;
+  switch (format) {
+    case 'api':
+      return `format: api (the API-format graph the job ran; run it again with: ${rerun})`;
+    case 'save':
+      return `format: save (the editor's saved graph; ${rerun} converts it to the API format first, as --convert does)`;
+    default:
+      return sanitizeLine(`format: ${format} (not one this wes knows: api or save)`);
+  }
+}
+
+export async function run(f: Factory, args: string[], opts: JobsWorkflowOptions): Promise<number> {
+  const { io } = f;
+  const existing = existingPolicy(opts);
+  const target = opts.output === '-' ? undefined : opts.output;
+  if (target !== undefined) await checkFileTarget(target, '-o');
+  const client = new JobsClient(f.http());
+  const { id, value: answer } = await readByRef(f, args[0]!, (resolved) => client.workflow(resolved));
+  const json = (value: unknown, indent?: number) => stringifyJsonExact(value, indent) + '\n';
+  if (target !== undefined) {
+    const outcome = await writeUnderPolicy(target, json(answer.workflow, 2), existing);
+    if (outcome === 'written') io.info(`wrote ${target}`);
+    else if (outcome === 'same') io.info(`${target} already holds the same bytes: kept as it is`);
+    else io.info(`kept the existing ${target} as it is (--skip-existing)`);
+  } else if (io.json) {
+    io.stdout.write(escapeUnsafeJsonText(json(answer, io.stdoutIsTTY ? 2 : undefined)));
+  } else {
+    io.stdout.write(escapeUnsafeJsonText(json(answer.workflow, 2)));
+  }
+  io.info(formatLine(answer.format, id));
+  return 0;
+}

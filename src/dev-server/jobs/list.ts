@@ -1,0 +1,28 @@
+// GET /api/v2/jobs?status=&limit=: the reference self-hosted server's job list (newest first,
+// limit 1..100, default 50; `{jobs, truncated}`), each Job with its `metadata`. Served where the
+// `jobList` option says (default: self-hosted only); elsewhere the path is a routing 404.
+import type { RequestContext } from '../contract.js';
+import { sendJson, sendJobsError } from '../http-kit.js';
+import { JOB_LIST_LIMIT_DEFAULT, JOB_LIST_LIMIT_MAX, type JobList, type JobStatus } from '../../protocol/jobs.js';
+import { servedHere } from './jobs-routes.js';
+import { jobJson } from './view.js';
+
+const STATUSES: readonly JobStatus[] = ['queued', 'running', 'succeeded', 'canceling', 'canceled', 'failed', 'expired'];
+
+export function listJobs(ctx: RequestContext): void {
+  const status = ctx.url.searchParams.get('status');
+  const rawLimit = ctx.url.searchParams.get('limit');
+  if (status !== null && !STATUSES.includes(status as JobStatus)) {
+    return sendJobsError(ctx, 400, 'invalid_request', `'status' must be one of ${STATUSES.join(', ')}.`);
+  }
+  const limit = rawLimit === null ? JOB_LIST_LIMIT_DEFAULT : /^\d+$/.test(rawLimit) ? Number(rawLimit) : NaN;
+  if (!Number.isInteger(limit) || limit < 1 || limit > JOB_LIST_LIMIT_MAX) {
+    return sendJobsError(ctx, 400, 'invalid_request', `'limit' must be an integer from 1 to ${JOB_LIST_LIMIT_MAX}.`);
+  }
+  const matching = ctx.state.engine
+    .list()
+    .filter((job) => job.via === 'v2' && servedHere(ctx, job) && (status === null || job.status === status))
+    .reverse();
+  const answer: JobList = { jobs: matching.slice(0, limit).map((job) => jobJson(ctx, job)) as unknown as JobList['jobs'], truncated: matching.length > limit };
+  sendJson(ctx, 200, answer);
+}

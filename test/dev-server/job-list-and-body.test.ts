@@ -1,0 +1,125 @@
+// The submit body as published (metadata, priority, a closed extra_data, reserved fields) and
+// the reference server's job list `GET /api/v2/jobs?status=&limit=` (on self-hosted by default,
+// switchable on any deployment with `jobList`).
+import { describe, expect, it } from 'vitest';
+import reference from './reference/v2-proxy.json' with { type: 'json' };
+import { getJson, imageWorkflow, postJson, startFast, submitJob, useDevServer, waitForJob, type Json } from '../helpers/dev-server.js';
+
+function submitBody(server: Parameters<typeof postJson>[0], body: Json) {
+  return postJson(server, '/api/v2/jobs', { workflow: imageWorkflow({ steps: 1 }), ...body });
+}
+
+describe('submit body as published (cloud)', () => {
+  const ctx = useDevServer();
+
+  it('echoes metadata on the submit answer, every read and the cancel answer; takes an integer priority', async () => {
+    const made = await submitBody(ctx.server, { metadata: 'wes key=abc', priority: 3 });
+    expect(made.status).toBe(201);
+    expect(made.body.metadata).toBe('wes key=abc');
+    const done = await waitForJob(ctx.server, made.body.urls.self, ['succeeded']);
+    expect(done.metadata).toBe('wes key=abc');
+    expect((await postJson(ctx.server, made.body.urls.cancel, {})).body.metadata).toBe('wes key=abc');
+    const plain = await submitBody(ctx.server, {});
+    expect(plain.body).not.toHaveProperty('metadata');
+  });
+
+  it('refuses metadata that is not a string with the reference server\'s envelope, and one over 1 KiB', async () => {
+    for (const metadata of [{ label: 'x' }, 7, null]) {
+      const res = await submitBody(ctx.server, { metadata });
+      expect(res.status).toBe(reference.metadata_refused.status);
+      expect(res.body).toEqual(reference.metadata_refused.body);
+    }
+    expect((await submitBody(ctx.server, { metadata: 'é'.repeat(512) })).status).toBe(201); // 1024 bytes
+    const long = await submitBody(ctx.server, { metadata: 'x'.repeat(1025) });
+    expect([long.status, long.body.error.code]).toEqual([422, 'invalid_request']);
+    expect(long.body.error.message).toMatch(/1024 bytes/);
+  });
+
+  it('refuses a priority that is not an integer, and the reserved webhook_url and inputs', async () => {
+    for (const body of [{ priority: 1.5 }, { priority: 'high' }, { webhook_url: 'http://x' }, { inputs: {} }]) {
+      const res = await submitBody(ctx.server, body);
+      expect([JSON.stringify(body), res.status, res.body.error.code]).toEqual([JSON.stringify(body), 422, 'invalid_request']);
+    }
+  });
+
+  it('takes extra_data with only the partner key; anything else is 400 invalid_request as the reference server says it', async () => {
+    expect((await submitBody(ctx.server, { extra_data: { api_key_service_org: 'k' } })).status).toBe(201);
+    expect((await submitBody(ctx.server, { extra_data: {} })).status).toBe(201);
+    const refused = await submitBody(ctx.server, { extra_data: { unknown_field: 'x' } });
+    expect(refused.status).toBe(reference.extra_data_refused.status);
+    // The reference server names the maker's partner-key field; the interface's neutral name is ours.
+    const expected = reference.extra_data_refused.body.error.message.replace('api_key_comfy_org', 'api_key_service_org');
+    expect(refused.body).toEqual({ error: { ...reference.extra_data_refused.body.error, message: expected } });
+    for (const extra_data of [{ api_key_comfy_org: 'k' }, 'text', [1], { api_key_service_org: 5 }]) {
+      const res = await submitBody(ctx.server, { extra_data });
+      expect([res.status, res.body.error.code]).toEqual([400, 'invalid_request']);
+    }
+  });
+
+  it('serves no job list by default: GET /api/v2/jobs is a routing 404', async () => {
+    const res = await getJson(ctx.server, '/api/v2/jobs');
+    expect([res.status, res.body.error.code]).toEqual([404, 'not_found']);
+  });
+});
+
+describe('the job list (self-hosted, as the reference server)', () => {
+  const ctx = useDevServer({ deployment: 'self-hosted', stepMs: 5 });
+
+  it('lists newest first with metadata, filters by status, caps by limit and says when it cut', async () => {
+    const made: Json[] = [];
+    for (let i = 0; i < 3; i++) made.push((await submitBody(ctx.server, { metadata: `list ${i}` })).body);
+    for (const job of made) await waitForJob(ctx.server, job.urls.self, ['succeeded']);
+    const running = (await postJson(ctx.server, '/api/v2/jobs', { workflow: imageWorkflow({ steps: 100 }), metadata: 'list running' })).body;
+    await waitForJob(ctx.server, running.urls.self, ['running']);
+
+    const all = await getJson(ctx.server, '/api/v2/jobs');
+    expect(all.status).toBe(200);
+    expect(Object.keys(all.body).sort()).toEqual(['jobs', 'truncated']);
+    expect(all.body.jobs.map((j: Json) => j.metadata)).toEqual(['list running', 'list 2', 'list 1', 'list 0']);
+    expect(all.body.truncated).toBe(false);
+    expect(Object.keys(all.body.jobs[1]).sort()).toEqual(Object.keys(reference.list.body.jobs[1]!).sort());
+
+    const two = await getJson(ctx.server, '/api/v2/jobs?limit=2');
+    expect([two.body.jobs.length, two.body.truncated]).toEqual([2, true]);
+    const succeeded = await getJson(ctx.server, '/api/v2/jobs?status=succeeded&limit=100');
+    expect(succeeded.body.jobs.map((j: Json) => j.metadata)).toEqual(['list 2', 'list 1', 'list 0']);
+    const active = await getJson(ctx.server, '/api/v2/jobs?status=running');
+    expect(active.body.jobs.map((j: Json) => j.id)).toEqual([running.id]);
+    await postJson(ctx.server, running.urls.cancel, {});
+  });
+
+  it('refuses an unknown status and a limit outside 1..100 with 400 invalid_request', async () => {
+    for (const query of ['status=done', 'limit=0', 'limit=101', 'limit=ten', 'limit=1.5']) {
+      const res = await getJson(ctx.server, `/api/v2/jobs?${query}`);
+      expect([query, res.status, res.body.error.code]).toEqual([query, 400, 'invalid_request']);
+    }
+  });
+});
+
+describe('the job list switch', () => {
+  it('turns the list on for cloud and off for self-hosted', async () => {
+    const cloud = await startFast({ jobList: true });
+    const selfHosted = await startFast({ deployment: 'self-hosted', jobList: false });
+    try {
+      const job = (await submitJob(cloud, imageWorkflow({ steps: 1 }))).body;
+      const listed = await getJson(cloud, '/api/v2/jobs');
+      expect(listed.body.jobs.map((j: Json) => j.id)).toEqual([job.id]);
+      expect((await getJson(selfHosted, '/api/v2/jobs')).status).toBe(404);
+    } finally {
+      await cloud.close();
+      await selfHosted.close();
+    }
+  });
+
+  it('lists only the deployment\'s own jobs on serverless', async () => {
+    const server = await startFast({ deployment: 'serverless', jobList: true });
+    try {
+      const prefix = '/deployment/dev-deployment';
+      const job = (await submitJob(server, imageWorkflow({ steps: 1 }), { prefix })).body;
+      expect((await getJson(server, `${prefix}/api/v2/jobs`)).body.jobs.map((j: Json) => j.id)).toEqual([job.id]);
+      expect((await getJson(server, '/deployment/other/api/v2/jobs')).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
