@@ -2,6 +2,7 @@
 // its queue position), IN_PROGRESS or COMPLETED, and the bucket a completed request failed or was
 // cancelled with. A look, so exit 0 whatever the state; `models result` collects.
 import type { Factory } from '../../factory.js';
+import { WesError, exitCodeForApi } from '../../errors.js';
 import { renderFields } from '../../render/table.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { sendByRouterRules } from '../../clients/models/run.js';
@@ -31,7 +32,6 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   if (state.status !== 'COMPLETED') f.io.info(sanitizeLine(`collect it once done: wes models result ${ref.id} ${requestId} --wait`));
   else if (state.error_type) {
     const { hintFor } = await import('../../render/error.js');
-    const { WesError, exitCodeForApi } = await import('../../errors.js');
     const hint = hintFor(new WesError(state.error_type, { exitCode: exitCodeForApi(500, state.error_type), code: state.error_type, origin: 'models' }));
     f.io.info(sanitizeLine(`ended without a result (${state.error_type})${hint ? `: ${hint}` : ''}`));
   } else f.io.info(sanitizeLine(`collect it: wes models result ${ref.id} ${requestId}`));
