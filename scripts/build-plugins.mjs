@@ -25,6 +25,9 @@ const require = createRequire(import.meta.url);
 //   of memory) only to name a temp file, make an idempotency key or a multipart boundary: its
 //   imports get those functions, which load node:crypto when first called. Cache file names and
 //   content keys are hashed without it (src/util/sha256-hex.ts), so `jobs get` never loads it.
+// - undici's ProxyAgent (proxies: src/http/proxy-dispatch.ts) requires its SOCKS5 agent (and its
+//   client, ~26 KB) for socks:// proxy URLs, which wes refuses (src/http/proxy-env.ts): it is
+//   replaced by a class that says so.
 // - commander requires `node:child_process` for executable subcommands, which wes has none of:
 //   it gets a `spawn` that loads child_process on first use.
 // - undici requires `node:http` (9 more modules, ~2 ms of CPU) for two things. core/util checks
@@ -40,9 +43,12 @@ export const skipUnusedBuiltins = {
     const undiciClient = from(/\/undici\/lib\/dispatcher\/client\.js$/);
     const undiciH1 = from(/\/undici\/lib\/dispatcher\/client-h1\.js$/);
     const commander = from(/\/commander\/lib\/command\.js$/);
+    const undiciProxyAgent = from(/\/undici\/lib\/dispatcher\/proxy-agent\.js$/);
     const stub = (namespace, contents) => b.onLoad({ filter: /.*/, namespace }, () => ({ contents, loader: 'js' }));
     b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => (undiciClient(args) ? { path: 'client-h2', namespace: 'wes-no-h2' } : undefined));
     stub('wes-no-h2', "module.exports = function connectH2 () { throw new Error('HTTP/2 is left out of the wes bundle (undici offers h2 only with allowH2 or useH2c)') };");
+    b.onResolve({ filter: /^\.\/socks5-proxy-agent$/ }, (args) => (undiciProxyAgent(args) ? { path: 'socks5-proxy-agent', namespace: 'wes-no-socks' } : undefined));
+    stub('wes-no-socks', "module.exports = class Socks5ProxyAgent { constructor () { throw new Error('SOCKS proxies are left out of the wes bundle (wes takes http:// and https:// proxies only)') } };");
     b.onResolve({ filter: /^\.\.\/web\/fetch\/body\.js$/ }, (args) => (undiciH1(args) ? { path: 'body', namespace: 'wes-no-formdata' } : undefined));
     stub('wes-no-formdata', "module.exports = { extractBody () { throw new Error('FormData request bodies are left out of the wes bundle') } };");
     b.onResolve({ filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) =>

@@ -24,15 +24,13 @@ export async function main(argv: string[]): Promise<number> {
   if (cacheDir) useCodeCache(dirname(fileURLToPath(import.meta.url)), cacheDir);
   // A reader that goes away (`wes ... | head`) is not an error. Further output is dropped; if the
   // command is still working it stops as on Ctrl-C, so what keeps state (a batch's results file)
-  // is written out, and the exit code says it was cut short (130). A finished command keeps its code.
-  let stopped = false;
+  // is written out, quietly, and the exit code says so (141, as a command stopped by SIGPIPE). A
+  // finished command keeps its code.
+  const readerGone = new AbortController();
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err;
     discardWrites(process.stdout);
-    if (!stopped) {
-      stopped = true;
-      process.emit('SIGINT');
-    }
+    readerGone.abort();
   });
   process.stderr.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err;
@@ -48,6 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: process.stdout.columns ?? process.stderr.columns,
+    readerGone: readerGone.signal,
   });
 }
 

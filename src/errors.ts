@@ -15,6 +15,7 @@ export const ExitCode = {
   CANCELED: 10,
   IN_DOUBT: 11,
   INTERRUPTED: 130,
+  READER_GONE: 141,
   TERMINATED: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -33,6 +34,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [10, 'the job was canceled (v1 cancelled; a queued model request cancelled)'],
   [11, 'in doubt: a submit got no usable answer and may have made a job; nothing was sent again (find it with wes jobs find --key KEY)'],
   [130, 'interrupted with Ctrl-C (the job keeps running unless --cancel-on-interrupt)'],
+  [141, 'the reader of the output went away (`| head`): stopped quietly, as a command stopped by SIGPIPE'],
   [143, 'terminated (SIGTERM): handled like Ctrl-C, resumable state kept'],
 ];
 
@@ -107,6 +109,9 @@ export class ApiError extends WesError {
   }
 }
 
+/** Every way to give wes an API key, for hints where none was given. */
+export const HOW_TO_GIVE_A_KEY = 'log in with `wes auth login`, or give one with WES_API_KEY=KEY or --api-key KEY';
+
 export const READ_TIMEOUT_HINT = 'reads are retried automatically (--retries); on a slow network raise --read-timeout (WES_READ_TIMEOUT)';
 
 export class NetworkError extends WesError {
@@ -142,13 +147,46 @@ export class InDoubtError extends WesError {
   }
 }
 
-/** Ctrl-C (SIGINT, exit 130) or SIGTERM (exit 143): the same orderly stop, told apart by the exit code. */
+
+/** Why a command stopped before its end, though nothing failed. */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGPIPE';
+
+const STOPS: Record<StopSignal, { message: string; exitCode: number; code: string }> = {
+  SIGINT: { message: 'interrupted', exitCode: ExitCode.INTERRUPTED, code: 'interrupted' },
+  SIGTERM: { message: 'terminated (SIGTERM)', exitCode: ExitCode.TERMINATED, code: 'terminated' },
+  // `wes ... | head`: the reader took what it wanted (cli.ts turns the closed pipe into this).
+  SIGPIPE: { message: 'stopped: the reader of the output went away', exitCode: ExitCode.READER_GONE, code: 'reader_gone' },
+};
+
+/**
+ * Ctrl-C (SIGINT, exit 130), SIGTERM (exit 143) or a reader that went away (exit 141): the same
+ * orderly stop, told apart by the exit code, and said in one form everywhere (render/error.ts):
+ * what stopped, what keeps going without wes, and the command that goes on from here. The command
+ * that knows those tells them (`tell`) and throws the error on.
+ */
 export class InterruptedError extends WesError {
-  constructor(readonly signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
-    super(signal === 'SIGTERM' ? 'terminated (SIGTERM)' : 'interrupted', {
-      exitCode: signal === 'SIGTERM' ? ExitCode.TERMINATED : ExitCode.INTERRUPTED,
-      code: signal === 'SIGTERM' ? 'terminated' : 'interrupted',
-    });
+  /** What goes on without wes ("job X keeps running on the service"), said with the stop. */
+  goesOn?: string;
+  /** The command that picks up where this one stopped. */
+  resume?: string;
+  /** For --json: what a script needs to go on (`idempotency_key`), beside `resume`. */
+  facts?: Record<string, unknown>;
+
+  constructor(readonly signal: StopSignal = 'SIGINT') {
+    super(STOPS[signal].message, { exitCode: STOPS[signal].exitCode, code: STOPS[signal].code });
+  }
+
+  /** Says what keeps going and how to go on; returns the error, to be thrown on. */
+  tell(goesOn: string | undefined, resume?: string, facts?: Record<string, unknown>): this {
+    this.goesOn = goesOn;
+    this.resume = resume;
+    this.facts = facts;
+    return this;
+  }
+
+  /** The stop in one line: what stopped, and what goes on without wes. */
+  get said(): string {
+    return this.goesOn ? `${this.message}: ${this.goesOn}` : this.message;
   }
 }
 

@@ -4,9 +4,10 @@ import { HttpClient } from './http/client.js';
 import { IOStreams, type IOStreamsInit } from './render/io.js';
 import { NOTICE_FROM_MS, retryNotice } from './render/retry-notice.js';
 import { ProfileStore } from './config/store.js';
-import { resolveSettings, type GlobalFlags, type Settings } from './config/settings.js';
+import { resolveSettings, type GlobalFlags, type Settings, type SettingsUse } from './config/settings.js';
 import { UsageError } from './errors.js';
 import { MAX_ANSWER_ENV, parseMaxAnswer } from './http/answer-limit.js';
+import { proxySettings, type ProxySettings } from './http/proxy-env.js';
 import { readBlake3SettingFrom } from './util/blake3-setting.js';
 
 import { VERSION } from './factory-version.js';
@@ -29,6 +30,8 @@ export interface FactoryInit extends Pick<IOStreamsInit, 'stdin' | 'stdout' | 's
   globals: GlobalOptions;
   /** Aborted on Ctrl-C (reason InterruptedError) or at the --timeout deadline (TimeoutError). */
   signal: AbortSignal;
+  /** What the command allows of the configured settings (a command module's `settingsUse`). */
+  settingsUse?: SettingsUse;
 }
 
 export class Factory {
@@ -36,9 +39,11 @@ export class Factory {
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
   readonly signal: AbortSignal;
+  readonly settingsUse: SettingsUse;
   private storeInstance?: ProfileStore;
   private settingsInstance?: Settings;
   private httpInstance?: HttpClient;
+  private proxyInstance?: ProxySettings;
   /** Clients built for another signal (e.g. cancelling after Ctrl-C), closed with the rest. */
   private readonly extraClients: HttpClient[] = [];
 
@@ -59,6 +64,7 @@ export class Factory {
     readBlake3SettingFrom(init.env);
     this.globals = init.globals;
     this.signal = init.signal;
+    this.settingsUse = init.settingsUse ?? {};
     this.io = io;
   }
 
@@ -68,7 +74,7 @@ export class Factory {
   }
 
   settings(): Settings {
-    this.settingsInstance ??= resolveSettings(this.globals, this.env, this.store());
+    this.settingsInstance ??= resolveSettings(this.globals, this.env, this.store(), this.settingsUse);
     return this.settingsInstance;
   }
 
@@ -114,6 +120,7 @@ export class Factory {
       debug: this.io.verbose ? (line) => this.io.debug(line) : undefined,
       userAgent: `wes/${VERSION} node/${process.versions.node}`,
       connections,
+      proxy: (this.proxyInstance ??= proxySettings(this.env)),
     });
   }
 

@@ -9,11 +9,13 @@ import { RouterGeneration } from './clients/models/generation.js';
 import { normalizeBaseUrl, resolveSettings, validateDeployment, type GlobalFlags } from './config/settings.js';
 import { ProfileStore } from './config/store.js';
 import { VERSION } from './factory-version.js';
+import { proxySettings, type ProxySettings } from './http/proxy-env.js';
 
 export { HttpClient, type HttpClientOptions, type HttpRequest, type HttpResponse, type RetryInfo, type ApiFamily } from './http/client.js';
 /** @deprecated Renamed ApiFamily. */
 export type { ApiFamily as ApiSurface } from './http/client.js';
 export { resolveLink } from './http/links.js';
+export { proxySettings, type ProxySettings } from './http/proxy-env.js';
 export { ApiError, WesError, UsageError, NetworkError, TimeoutError, InterruptedError, ExitCode, EXIT_CODE_TABLE, exitCodeForApi } from './errors.js';
 export { sanitize } from './render/sanitize.js';
 
@@ -63,6 +65,8 @@ export interface ClientOptions {
   debug?: HttpClientOptions['debug'];
   onRetry?: (info: RetryInfo) => void;
   userAgent?: string;
+  /** Proxies (`proxySettings(process.env)` reads HTTPS_PROXY, HTTP_PROXY and NO_PROXY); default: direct connections. */
+  proxy?: ProxySettings;
 }
 
 export interface Clients {
@@ -98,15 +102,16 @@ export function createClients(options: ClientOptions = {}): Clients {
       debug: options.debug,
       onRetry: options.onRetry,
       userAgent: options.userAgent ?? `wes-lib/${VERSION} node/${process.versions.node}`,
+      proxy: options.proxy,
     }),
     options.routerApi,
   );
 }
 
-export interface ConfigClientOptions extends Pick<ClientOptions, 'retries' | 'signal' | 'debug' | 'onRetry' | 'userAgent'> {
+export interface ConfigClientOptions extends Pick<ClientOptions, 'retries' | 'signal' | 'debug' | 'onRetry' | 'userAgent' | 'proxy'> {
   /** Overrides like the CLI's flags (`profile`, `baseUrl`, `apiKey`, ...). */
   flags?: GlobalFlags;
-  /** Default process.env (WES_PROFILE, WES_BASE_URL, WES_API_KEY, ...). */
+  /** Default process.env (WES_PROFILE, WES_BASE_URL, WES_API_KEY, ...; HTTPS_PROXY, HTTP_PROXY, NO_PROXY unless `proxy` is given). */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -114,5 +119,5 @@ export interface ConfigClientOptions extends Pick<ClientOptions, 'retries' | 'si
 export function createClientsFromConfig(options: ConfigClientOptions = {}): Clients {
   const env = options.env ?? process.env;
   const s = resolveSettings(options.flags ?? {}, env, new ProfileStore(env.WES_CONFIG_DIR || undefined));
-  return createClients({ ...options, baseUrl: s.baseUrl, routerUrl: s.routerUrl, routerApi: s.routerApi, engineUrl: s.engineUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment, readTimeoutMs: s.readTimeoutMs });
+  return createClients({ ...options, baseUrl: s.baseUrl, routerUrl: s.routerUrl, routerApi: s.routerApi, engineUrl: s.engineUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment, readTimeoutMs: s.readTimeoutMs, proxy: options.proxy ?? proxySettings(env) });
 }

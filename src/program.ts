@@ -3,7 +3,7 @@
 // renderer.
 import { Command, CommanderError } from 'commander';
 import type { Factory, GlobalOptions } from './factory.js';
-import { InterruptedError, TimeoutError, UsageError, WesError, ExitCode } from './errors.js';
+import { InterruptedError, TimeoutError, UsageError, WesError, type StopSignal } from './errors.js';
 import type { ActionFactory } from './commands/types.js';
 import { buildCommandTree } from './command-tree.js';
 
@@ -22,6 +22,8 @@ export interface ProgramIO {
    * command. Without it, runProgram listens for SIGINT on the process.
    */
   interrupt?: AbortSignal;
+  /** Aborted when the reader of stdout went away (`| head`, cli.ts): the command stops as on Ctrl-C, quietly. */
+  readerGone?: AbortSignal;
 }
 
 export async function runProgram(io: ProgramIO): Promise<number> {
@@ -33,7 +35,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   // SIGINT and SIGTERM alike: the first stops the command in order (state kept, the way on said);
   // a second one means "now" and exits at once.
   let stopping = false;
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+  const onSignal = (signal: StopSignal) => {
     const reason = new InterruptedError(signal);
     if (stopping) process.exit(reason.exitCode);
     stopping = true;
@@ -47,6 +49,8 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigterm);
   }
+  // Once only: a write after the first EPIPE is dropped (cli.ts), so it cannot come again.
+  io.readerGone?.addEventListener('abort', () => (stopping ? undefined : onSignal('SIGPIPE')), { once: true });
 
   const action: ActionFactory = (load) =>
     async function (this: Command, ...args: unknown[]) {
@@ -74,9 +78,9 @@ export async function runProgram(io: ProgramIO): Promise<number> {
         stdout = jqOut = new JqOutput(globals.jq, io.stdout, io.stdoutIsTTY);
         stdoutIsTTY = false;
       }
-      factory = await Factory.create({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal });
-      const positional = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])).map(String);
       const mod = await load();
+      factory = await Factory.create({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal, settingsUse: mod.settingsUse });
+      const positional = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])).map(String);
       // Commander has parsed every option (a verb's typed declaration says into what).
       const opts = cmd.opts() as Parameters<typeof mod.run>[2];
       if (globals.baseUrls && !mod.takesSeveralBaseUrls?.(opts)) {
@@ -100,16 +104,17 @@ export async function runProgram(io: ProgramIO): Promise<number> {
       throw e;
     });
     cmd.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} });
+    // A group named without a subcommand (`wes`, `wes jobs`) asks for its help: commander shows it
+    // as an error (stderr, exit 1); shown as asked for instead, on stdout with exit 0, alike for all.
+    const help = cmd.help.bind(cmd);
+    cmd.help = ((context?: { error?: boolean }) => help(typeof context === 'object' ? { ...context, error: false } : context)) as typeof cmd.help;
   }
 
   try {
     await program.parseAsync(io.argv, { from: 'user' });
     return exitCode;
   } catch (err) {
-    if (err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version')) return 0;
-    // Help shown because a group was given no subcommand: bare `wes` is a request for help (0);
-    // `wes jobs` in a script is a usage error (2), the help already on stderr.
-    if (err instanceof CommanderError && err.code === 'commander.help') return io.argv.length === 0 ? 0 : ExitCode.USAGE;
+    if (err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')) return 0;
     const { renderError } = await import('./render/error.js');
     const { Factory } = await import('./factory.js');
     // What the command printed before it failed (a watch's lines) still goes through jq.
@@ -151,6 +156,8 @@ function usageError(err: CommanderError, cmd: Command): UsageError {
   const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim())?.[1];
   const help = `see \`${path} --help\``;
   const subcommands = cmd.commands.map((c) => c.name());
+  // -v is the version in many tools and --verbose in others; wes has -V for the one and no short form for the other.
+  if (err.code === 'commander.unknownOption' && /'-v'/.test(first!)) return new UsageError(first!, `the version is -V (or --version); --verbose has no short form; ${help}`);
   // Two options of different modes (a verb's declaration says which with commander's conflicts).
   if (err.code === 'commander.conflictingOption') return new UsageError([first, ...rest].join(' ').trim(), `give one or the other; ${help}`);
   if (err.code === 'commander.excessArguments' && subcommands.length) {

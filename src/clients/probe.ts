@@ -54,7 +54,7 @@ async function probeAt(http: HttpClient, family: ApiFamily, path: string, okStat
   const base = { family, surface: SURFACE_NAME[family], url, request_id: null, server_date: null, router_api: null } as const;
   let res: HttpResponse<Buffer>;
   try {
-    res = await http.buffer({ family, url: path, accept: okStatuses, retries: 0, timeoutMs: PROBE_TIMEOUT_MS });
+    res = await http.buffer({ family, url: path, accept: okStatuses, retries: 0, timeoutMs: PROBE_TIMEOUT_MS, probe: true });
   } catch (err) {
     if (err instanceof ApiError) {
       const verdict: ProbeVerdict = err.code === 'not_enabled' ? 'not_enabled' : err.status === 401 || err.status === 403 ? 'rejected' : 'error';

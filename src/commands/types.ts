@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Factory } from '../factory.js';
+import type { SettingsUse } from '../config/settings.js';
 
 /**
  * A command's run function: parsed positional arguments, the command's own options (commander's
@@ -12,6 +13,8 @@ export interface CommandModule<O> {
   run: RunFn<O>;
   /** Whether this run spreads over several base URLs (--base-url repeated); every other command takes one. */
   takesSeveralBaseUrls?: (opts: O) => boolean;
+  /** What the command allows of the configured settings (default: every value checked, the profile known). */
+  settingsUse?: SettingsUse;
 }
 
 /** Loads a command's module when it runs. */

@@ -1,7 +1,10 @@
 // Every setting resolves in one order: flag, environment variable, the selected profile, default.
 import { UsageError } from '../errors.js';
-import { DEFAULT_BASE_URL, ENGINE_KINDS, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, ROUTER_API_SETTINGS, shownValue, withoutPassword, type EngineSetting, type ProfileKey, type RouterApiSetting } from './keys.js';
+import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, shownValue, type EngineSetting, type ProfileKey, type RouterApiSetting } from './keys.js';
 import { isValidProfileName, type Profile, type ProfileStore } from './store.js';
+import { normalizeBaseUrl, parseReadTimeout, SETTING_CHECKS, validateEngine, validateRouterApi } from './checks.js';
+
+export { DEFAULT_READ_TIMEOUT_S, DEPLOYMENT_ID, normalizeBaseUrl, parseReadTimeout, validateDeployment, validateEngine, validateRouterApi } from './checks.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
@@ -43,6 +46,8 @@ export interface Settings {
   profile: string;
   profileSource: SettingSource;
   values: Record<ProfileKey, ResolvedValue>;
+  /** Values set aside as they failed their check (only when the command tolerates them: SettingsUse). */
+  problems: SettingProblem[];
   /** Base URL of the jobs and legacy APIs, `{deployment}` substituted, no trailing slash. */
   baseUrl: string;
   /** Base URL of the models API (the model router). */
@@ -64,8 +69,6 @@ export interface Settings {
   routerApi: RouterApiSetting;
 }
 
-export const DEPLOYMENT_ID = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-
 function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
@@ -77,15 +80,47 @@ function checkedProfileName(name: string, from: string): string {
   return name;
 }
 
-export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, store: ProfileStore | undefined): { name: string; source: SettingSource } {
+/** What a command allows of the configured settings (src/commands/types.ts: a command module's `settingsUse`). */
+export interface SettingsUse {
+  /**
+   * A value from the environment or the profile that fails its check is set aside (the default is
+   * used, and `problems` says why) instead of stopping the command: the commands that show and
+   * repair settings must run whatever is stored. A flag is always checked: it was typed just now.
+   */
+  tolerateBadValues?: boolean;
+  /** The command creates the profile it is given (`auth login`, `config set`): an unknown name is not a typo. */
+  createsProfile?: boolean;
+}
+
+/** A stored or given value that failed its check: the error the command would have stopped with. */
+export interface SettingProblem {
+  key: ProfileKey;
+  error: UsageError;
+}
+
+export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, store: ProfileStore | undefined, use: SettingsUse = {}): { name: string; source: SettingSource } {
   const flag = nonEmpty(flags.profile);
-  if (flag) return { name: checkedProfileName(flag, '--profile'), source: 'flag' };
   const fromEnv = nonEmpty(env.WES_PROFILE);
-  if (fromEnv) return { name: checkedProfileName(fromEnv, 'WES_PROFILE'), source: 'env' };
+  if (flag || fromEnv) {
+    const from = flag ? '--profile' : 'WES_PROFILE';
+    const name = checkedProfileName((flag ?? fromEnv)!, from);
+    if (!use.createsProfile) checkProfileExists(name, from, store);
+    return { name, source: flag ? 'flag' : 'env' };
+  }
   const current = store?.currentProfile();
   if (current) return { name: current, source: 'profile' };
-  return { name: 'default', source: 'default' };
+  return { name: DEFAULT_PROFILE, source: 'default' };
 }
+
+/** A profile named by --profile or WES_PROFILE must exist (or be the built-in `default`): a typo must not fall back to the defaults. */
+function checkProfileExists(name: string, from: string, store: ProfileStore | undefined): void {
+  if (!store || name === DEFAULT_PROFILE || store.hasProfile(name)) return;
+  const known = Object.keys(store.profiles());
+  const create = `create it with \`wes --profile ${name} auth login\` or \`wes profiles use ${name} --create\``;
+  throw new UsageError(`no profile named ${name} (from ${from})`, known.length ? `profiles: ${known.join(', ')}; or ${create}` : create);
+}
+
+export const DEFAULT_PROFILE = 'default';
 
 export function resolveValue(key: ProfileKey, flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile): ResolvedValue {
   const flag = nonEmpty(flags[FLAG_PROP[key]]);
@@ -97,91 +132,71 @@ export function resolveValue(key: ProfileKey, flags: GlobalFlags, env: NodeJS.Pr
   return { value: undefined, source: 'default' };
 }
 
-/** Validates a base URL and substitutes `{deployment}`; returns it without a trailing slash. */
-export function normalizeBaseUrl(raw: string, deployment: string | undefined, what: string): string {
-  const shown = withoutPassword(raw);
-  let text = raw;
-  if (text.includes('{deployment}')) {
-    if (!deployment) {
-      throw new UsageError(`${what} ${shown} contains {deployment} but no deployment id is set`, 'pass --deployment ID or set WES_DEPLOYMENT');
-    }
-    text = text.replaceAll('{deployment}', deployment);
-  }
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`${what} is not a valid URL: ${shown}`, 'use a full URL such as https://api.example.com');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${what} must use http or https: ${shown}`);
-  }
-  if (url.search || url.hash) throw new UsageError(`${what} must not carry a query or fragment: ${shown}`);
-  return url.toString().replace(/\/+$/, '');
-}
-
-export function validateDeployment(id: string | undefined): string | undefined {
-  if (id === undefined) return undefined;
-  if (!DEPLOYMENT_ID.test(id)) {
-    throw new UsageError(
-      `deployment id ${JSON.stringify(id)} is not a DNS label`,
-      'use 1-63 lowercase letters, digits and hyphens, starting and ending with a letter or digit',
-    );
-  }
-  return id;
-}
-
-export const DEFAULT_READ_TIMEOUT_S = 30;
-
-/** Seconds (0 turns the read timeout off) into milliseconds; `from` names where the value came from. */
-export function parseReadTimeout(value: string | undefined, from: string): number {
-  if (value === undefined) return DEFAULT_READ_TIMEOUT_S * 1000;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 86_400) {
-    throw new UsageError(`read timeout ${JSON.stringify(value.slice(0, 40))} (from ${from}) is not a number of seconds from 0 to 86400`, 'e.g. --read-timeout 60; 0 waits without limit');
-  }
-  return Math.round(n * 1000);
-}
-
-export function validateEngine(value: string | undefined, from = '--engine'): EngineSetting {
-  if (value === undefined) return 'auto';
-  if ((ENGINE_KINDS as readonly string[]).includes(value)) return value as EngineSetting;
-  throw new UsageError(`${from} must be one of ${ENGINE_KINDS.join(', ')}, got ${JSON.stringify(value)}`, 'cloud for the hosted cloud API, self-hosted for your own ComfyUI, auto to detect it');
-}
-
-export function validateRouterApi(value: string | undefined, from = '--router-api'): RouterApiSetting {
-  if (value === undefined) return 'auto';
-  if ((ROUTER_API_SETTINGS as readonly string[]).includes(value)) return value as RouterApiSetting;
-  throw new UsageError(`${from} must be one of ${ROUTER_API_SETTINGS.join(', ')}, got ${JSON.stringify(value)}`, 'v1 for the interface\'s /v1/models routes, v2 for the published /v2/models routes, auto to discover them');
-}
-
-export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, store: ProfileStore | undefined): Settings {
-  const { name, source } = resolveProfileName(flags, env, store);
+export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, store: ProfileStore | undefined, use: SettingsUse = {}): Settings {
+  const { name, source } = resolveProfileName(flags, env, store, use);
   const profile = store?.profile(name) ?? {};
   const values = Object.fromEntries(PROFILE_KEYS.map((k) => [k, resolveValue(k, flags, env, profile)])) as Record<ProfileKey, ResolvedValue>;
-  const deployment = validateDeployment(values.deployment.value);
-  const baseUrl = normalizeBaseUrl(values.base_url.value ?? DEFAULT_BASE_URL, deployment, `base URL (${describeSource(values.base_url, 'base_url')})`);
-  const routerUrl = values.router_url.value
-    ? normalizeBaseUrl(values.router_url.value, deployment, `router URL (${describeSource(values.router_url, 'router_url')})`)
-    : baseUrl;
-  const engineUrl = values.engine_url.value
-    ? normalizeBaseUrl(values.engine_url.value, deployment, `engine URL (${describeSource(values.engine_url, 'engine_url')})`)
-    : baseUrl;
+  const problems: SettingProblem[] = [];
+  /** Stops the command on a bad value, or (tolerated) records it and goes on with the default. */
+  const refuse = (key: ProfileKey, err: unknown): undefined => {
+    if (!(err instanceof UsageError)) throw err;
+    err.hint = repairHint(key, values[key], name, source, err.hint);
+    if (!use.tolerateBadValues || values[key].source === 'flag') throw err;
+    problems.push({ key, error: err });
+    return undefined;
+  };
+  const checked = (key: ProfileKey): string | undefined => {
+    const v = values[key];
+    if (v.value === undefined) return undefined;
+    try {
+      SETTING_CHECKS[key].check(v.value, describeSource(v, key));
+      return v.value;
+    } catch (err) {
+      return refuse(key, err);
+    }
+  };
+  const deployment = checked('deployment');
+  const url = (key: 'base_url' | 'router_url' | 'engine_url', what: string, fallback: string): string => {
+    const raw = checked(key);
+    if (raw === undefined) return fallback;
+    try {
+      return normalizeBaseUrl(raw, deployment, `${what} (${describeSource(values[key], key)})`);
+    } catch (err) {
+      return refuse(key, err) ?? fallback;
+    }
+  };
+  const baseUrl = url('base_url', 'base URL', DEFAULT_BASE_URL);
+  const readTimeout = checked('read_timeout');
+  const engine = checked('engine');
+  const apiKey = checked('api_key');
   return {
     profile: name,
     profileSource: source,
     values,
+    problems,
     baseUrl,
-    routerUrl,
-    engineUrl,
-    apiKey: values.api_key.value,
-    routerToken: values.router_token.value ?? values.api_key.value,
+    routerUrl: url('router_url', 'router URL', baseUrl),
+    engineUrl: url('engine_url', 'engine URL', baseUrl),
+    apiKey,
+    routerToken: checked('router_token') ?? apiKey,
     deployment,
-    partnerKey: values.partner_key.value,
-    readTimeoutMs: parseReadTimeout(values.read_timeout.value, describeSource(values.read_timeout, 'read_timeout')),
-    engine: validateEngine(values.engine.value, describeSource(values.engine, 'engine')),
-    routerApi: validateRouterApi(values.router_api.value, describeSource(values.router_api, 'router_api')),
+    partnerKey: checked('partner_key'),
+    readTimeoutMs: parseReadTimeout(readTimeout, 'default'),
+    engine: validateEngine(engine),
+    routerApi: validateRouterApi(checked('router_api')),
   };
+}
+
+/**
+ * Where a bad value is mended: the flag as typed, the environment variable, or the profile, with
+ * the command that repairs it (which runs whatever else is stored: SettingsUse.tolerateBadValues).
+ */
+function repairHint(key: ProfileKey, v: ResolvedValue, profile: string, profileSource: SettingSource, hint: string | undefined): string | undefined {
+  const example = SETTING_CHECKS[key].example;
+  if (v.source === 'flag') return hint;
+  if (v.source === 'env') return hint ? `${hint}; in ${ENV_FOR_KEY[key]}, or unset it` : `set ${ENV_FOR_KEY[key]} to a value that does (e.g. ${ENV_FOR_KEY[key]}=${example}), or unset it`;
+  const wes = profileSource === 'flag' || profileSource === 'env' ? `wes --profile ${profile}` : 'wes';
+  return `repair it with \`${wes} config set ${key} ${example}\`, or remove it with \`${wes} config unset ${key}\``;
 }
 
 export function describeSource(v: ResolvedValue, key: ProfileKey): string {
@@ -203,12 +218,43 @@ export interface ShownSetting {
   value: string | null;
   /** Where the value came from (`--api-key`, `WES_API_KEY`, `profile key api_key`); null when unset. */
   source: string | null;
+  /** What commands use (masked likewise): the value, else the default or the key it follows; null when nothing. */
+  effective: string | null;
+  /** Why the value was set aside (it failed its check: SettingsUse.tolerateBadValues). */
+  problem?: string;
 }
+
+/** What commands use for each key, whether it is set or not: the default, or the setting it follows. */
+const IN_EFFECT: Record<ProfileKey, { value: (s: Settings) => string | undefined; unset?: string }> = {
+  base_url: { value: (s) => s.baseUrl },
+  router_url: { value: (s) => s.routerUrl, unset: 'the base URL' },
+  engine_url: { value: (s) => s.engineUrl, unset: 'the base URL' },
+  api_key: { value: (s) => s.apiKey },
+  router_token: { value: (s) => s.routerToken, unset: 'the API key' },
+  deployment: { value: (s) => s.deployment },
+  partner_key: { value: (s) => s.partnerKey },
+  read_timeout: { value: (s) => String(s.readTimeoutMs / 1000) },
+  engine: { value: (s) => s.engine },
+  router_api: { value: (s) => s.routerApi },
+};
 
 /** Every setting as it may be shown to a person or a script: never a whole secret. */
 export function shownSettings(s: Settings): ShownSetting[] {
   return PROFILE_KEYS.map((key) => {
     const v = s.values[key];
-    return v.value === undefined ? { key, value: null, source: null } : { key, value: shownValue(key, v.value), source: describeSource(v, key) };
+    const inEffect = IN_EFFECT[key].value(s);
+    const effective = inEffect === undefined ? null : shownValue(key, inEffect);
+    const problem = s.problems.find((p) => p.key === key)?.error.message;
+    const shown: ShownSetting = v.value === undefined ? { key, value: null, source: null, effective } : { key, value: shownValue(key, v.value), source: describeSource(v, key), effective };
+    if (problem) shown.problem = problem;
+    return shown;
   });
+}
+
+/** Where an effective value comes from, for people: the source, or `default` (what it follows). */
+export function effectiveSource(row: ShownSetting): string {
+  if (row.problem) return `${row.source} is set aside: default used`;
+  if (row.source) return row.source;
+  const follows = IN_EFFECT[row.key].unset;
+  return row.effective === null ? '' : follows ? `default (${follows})` : 'default';
 }

@@ -8,9 +8,11 @@ import { UsageError } from '../errors.js';
 import { createFresh } from './safe-file.js';
 
 async function statOrNone(path: string) {
-  return stat(path).catch((err: NodeJS.ErrnoException) => {
+  return stat(path).catch(async (err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
-    throw new UsageError(`${path}: cannot be used as an output (${err.code ?? err.message})`);
+    // The words load only for the failure (a plain run does not load them).
+    const { whyUnreadable } = await import('./unreadable.js');
+    throw new UsageError(`${path}: cannot be used as an output: ${whyUnreadable(err)}`);
   });
 }
 
@@ -35,8 +37,8 @@ async function probeWrite(folder: string, what: string, target: string): Promise
     await probe.handle.close();
     await unlink(probe.path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new UsageError(`${what} ${target}: cannot write files in ${folder} (${code})`, 'choose a folder you can write to');
+    const { whyUnwritable } = await import('./unreadable.js');
+    throw new UsageError(`${what} ${target}: cannot write files in ${folder}: ${whyUnwritable(err)}`, 'choose a folder you can write to');
   }
 }
 

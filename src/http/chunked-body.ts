@@ -45,6 +45,12 @@ class AbandonedBody extends Error {
 class ChunkHandler implements Dispatcher.DispatchHandler, ChunkedBody {
   private controller?: Dispatcher.DispatchController;
   private take?: TakeChunk;
+  /**
+   * Chunks that came before forEach although the head paused the body: undici's forwarding
+   * through an HTTP proxy drops the pause asked at the head. Copied (a bulk socket reuses its
+   * buffers) and handed over first.
+   */
+  private early?: Buffer[];
   private copies?: Readable;
   private outcome?: { error?: Error };
   private settle?: { resolve: () => void; reject: (err: Error) => void };
@@ -81,7 +87,12 @@ class ChunkHandler implements Dispatcher.DispatchHandler, ChunkedBody {
       if (!this.copies.push(Buffer.from(chunk))) controller.pause();
       return;
     }
-    const held = this.take!(chunk);
+    if (!this.take) {
+      (this.early ??= []).push(Buffer.from(chunk));
+      controller.pause();
+      return;
+    }
+    const held = this.take(chunk);
     if (held) {
       controller.pause();
       held.then(() => controller.resume(), (err: Error) => controller.abort(err));
@@ -107,8 +118,19 @@ class ChunkHandler implements Dispatcher.DispatchHandler, ChunkedBody {
     const done = new Promise<void>((resolve, reject) => {
       this.settle = { resolve, reject };
     });
-    if (this.outcome) this.end(this.outcome);
-    else this.controller!.resume();
+    const early = this.early;
+    this.early = undefined;
+    if (!early) {
+      if (this.outcome) this.end(this.outcome);
+      else this.controller!.resume();
+      return done;
+    }
+    void (async () => {
+      for (const chunk of early) await take(chunk);
+    })().then(
+      () => (this.outcome ? this.end(this.outcome) : this.controller!.resume()),
+      (err: Error) => (this.outcome ? this.end({ error: err }) : this.controller!.abort(err)),
+    );
     return done;
   }
 

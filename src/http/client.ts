@@ -3,7 +3,7 @@
 // decoding, redirects by hand, and --verbose request lines with secrets redacted.
 import { Agent, nodeMaxHeaderSize, request as undiciRequest, type Dispatcher } from './undici-core.js';
 import type { Readable } from 'node:stream';
-import { ApiError, NetworkError, READ_TIMEOUT_HINT, UsageError, WesError, ExitCode, type ApiFamily, type ErrorOrigin } from '../errors.js';
+import { ApiError, HOW_TO_GIVE_A_KEY, NetworkError, UsageError, WesError, ExitCode, type ApiFamily, type ErrorOrigin } from '../errors.js';
 import { stringifyJsonExact } from '../util/exact-json.js';
 import { decodeError } from './decode-error.js';
 import { joinBase, resolveLink } from './links.js';
@@ -12,6 +12,9 @@ import { DEFAULT_MAX_ANSWER_MIB, readBounded } from './answer-limit.js';
 import { chunksOf, isChunkedBody, requestChunks, type ChunkedBody } from './chunked-body.js';
 import { AnswerSinkError, fillSink, memorySink, type AnswerSink } from './answer-sink.js';
 import { connectReusingBuffers } from './reused-read-socket.js';
+import { proxyFor, proxyRefusal, type ProxyRoute, type ProxySettings } from './proxy-env.js';
+import { proxyDispatcher, tunnelConnection } from './proxy-dispatch.js';
+import { CANNOT_HEAL, isProxyRefusal, isReadTimeout, networkError } from './network-error.js';
 import {
   DEFAULT_RETRIES,
   RETRYABLE_STATUSES,
@@ -49,6 +52,13 @@ export interface HttpClientOptions {
   connections?: number;
   /** Bytes of one answer held in memory at most (JSON, error bodies, WebSocket messages). */
   maxAnswerBytes?: number;
+  /** HTTPS_PROXY, HTTP_PROXY and NO_PROXY, read (proxySettings); absent: every connection is direct. */
+  proxy?: ProxySettings;
+  /**
+   * Certificates (PEM) of authorities to trust besides Node's bundled ones, for a server signed by
+   * a private CA. The CLI has NODE_EXTRA_CA_CERTS for that, which Node reads only as it starts.
+   */
+  ca?: string[];
 }
 
 export interface RetryInfo {
@@ -102,6 +112,8 @@ export interface HttpRequest {
   largeAnswer?: boolean;
   /** With a sink (into()): answers of these statuses are read into memory instead (a queued result's 202 "not ready yet"). */
   notToSink?: number[];
+  /** Sent even where a credential is required and none is configured: a probe asks what the server says to that. */
+  probe?: boolean;
 }
 
 export interface HttpResponse<B> {
@@ -119,6 +131,8 @@ type Body<R extends Read> = R extends 'chunks' ? ChunkedBody : R extends 'stream
 
 const MAX_SIGNED_REDIRECTS = 5;
 export const DEFAULT_READ_TIMEOUT_MS = 30_000;
+/** How long a proxy may take to open a WebSocket's tunnel (the handshake's own timeout follows). */
+const PROXY_TUNNEL_TIMEOUT_MS = 10_000;
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'proxy-authorization']);
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -131,6 +145,8 @@ export class HttpClient {
   private readonly agent: Agent;
   /** Connections for chunked downloads from http: origins, reading into reused buffers; made on first use. */
   private bulkAgent?: Agent;
+  /** One dispatcher per proxy in use, made (and its module loaded) on the first request through it. */
+  private readonly proxyAgents = new Map<string, Dispatcher>();
   private readonly opts: HttpClientOptions;
   private readonly baseOrigin: string;
   private readonly routerOrigin: string;
@@ -152,13 +168,43 @@ export class HttpClient {
       headersTimeout: this.readTimeoutMs,
       bodyTimeout: this.readTimeoutMs,
       maxHeaderSize: nodeMaxHeaderSize(),
+      ...(this.opts.ca ? { connect: { ca: [...process.getBuiltinModule('node:tls').rootCertificates, ...this.opts.ca] } } : {}),
     };
   }
 
-  /** Where a download taken as chunks goes: the bulk agent for http:, the shared one for https: (TLS keeps undici's connector). */
-  private chunksDispatcher(url: URL): Agent {
-    if (url.protocol !== 'http:') return this.agent;
+  /**
+   * Where a request goes: through the proxy that serves its URL, if any; else a download taken as
+   * chunks from an http: origin goes to the bulk agent (reused read buffers; TLS keeps undici's
+   * connector), and everything else to the shared agent.
+   */
+  private dispatcherFor(url: URL, chunks: boolean): Dispatcher {
+    const route = proxyFor(this.opts.proxy, url);
+    if (route) return this.proxyDispatcher(route);
+    if (!chunks || url.protocol !== 'http:') return this.agent;
     return (this.bulkAgent ??= new Agent({ ...this.agentOptions(), connect: connectReusingBuffers }));
+  }
+
+  private proxyDispatcher(route: ProxyRoute): Dispatcher {
+    let made = this.proxyAgents.get(route.url.href);
+    if (!made) {
+      made = proxyDispatcher(route, this.agentOptions());
+      this.proxyAgents.set(route.url.href, made);
+    }
+    return made;
+  }
+
+  /**
+   * The `createConnection` a WebSocket to `url` needs (ws passes it to node:http): a CONNECT tunnel
+   * through the proxy that serves the URL; undefined for a direct connection.
+   */
+  webSocketConnection(url: URL): typeof import('node:net').createConnection | undefined {
+    const route = proxyFor(this.opts.proxy, url);
+    if (!route) return undefined;
+    this.opts.debug?.(`* through proxy ${route.shown} (${route.from})`);
+    const secure = url.protocol === 'wss:' || url.protocol === 'https:';
+    const connect = tunnelConnection(route, secure, PROXY_TUNNEL_TIMEOUT_MS);
+    // node:http calls a createConnection with its own callback and takes the socket from it when none is returned (ws types it as net's).
+    return connect as unknown as typeof import('node:net').createConnection;
   }
 
   get signal(): AbortSignal | undefined {
@@ -300,6 +346,8 @@ export class HttpClient {
   private async send(req: HttpRequest, read: Read, sink?: AnswerSink<unknown>): Promise<HttpResponse<unknown>> {
     const method = (req.method ?? (req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')).toUpperCase();
     const url = this.target(req.family, req.url, req.query);
+    // The model router takes no request without a credential: said here rather than by its 401.
+    if (req.family === 'models' && !req.probe && url.origin === this.routerOrigin && !this.opts.routerToken) throw noCredentialError('models');
     const headers: Record<string, string> = { 'user-agent': this.opts.userAgent ?? 'wes', ...req.headers, ...this.credentialHeaders(req.family, url) };
     if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
     let body = req.body;
@@ -337,7 +385,10 @@ export class HttpClient {
       try {
         const res = await this.attempt(a, read);
         if (res.status < 400 || a.accept?.includes(res.status)) return res;
+        const route = res.status === 407 ? proxyFor(this.opts.proxy, a.url) : undefined;
+        if (route) throw proxyRefusal(route, 407, a.url.origin);
         const error = decodeError({ origin: a.origin, status: res.status, headers: res.headers, body: res.body as Buffer, url: res.url });
+        if (error.status === 401 && a.origin !== 'signed' && !this.credentialFor(a.origin, a.url)) error.hint = NO_KEY_SENT_HINT;
         failure = { error, delayMs: parseRetryAfter(res.headers['retry-after']), retryable: this.statusRetryable(a, error) };
       } catch (err) {
         const aborted = this.opts.signal?.aborted;
@@ -345,13 +396,13 @@ export class HttpClient {
         if (err instanceof WesError || err instanceof AnswerSinkError) throw err;
         // undici refuses to send what HTTP cannot carry (a header value with a control character
         // or past Latin-1): nothing left, so it is not retried as a dropped connection.
-        if ((err as { code?: string })?.code === 'UND_ERR_INVALID_ARG') {
+        if ((err as { code?: string })?.code === 'UND_ERR_INVALID_ARG' && !isProxyRefusal(err)) {
           throw new UsageError(`the request cannot be sent: ${(err as Error).message}`, 'a header value may hold no control characters and only Latin-1 characters (check -H/--header)');
         }
         const error = (err as Error)?.name === 'TimeoutError' && a.timeoutMs
           ? new NetworkError(`no answer from ${a.url.origin} within ${a.timeoutMs / 1000} s`, undefined, err)
-          : networkError(err, a.url, this.readTimeoutMs);
-        failure = { error, retryable: a.resend === 'replay' || isConnectFailure(err) };
+          : networkError(err, a.url, this.readTimeoutMs, proxyFor(this.opts.proxy, a.url));
+        failure = { error, retryable: !CANNOT_HEAL.has(error.code) && (a.resend === 'replay' || isConnectFailure(err)) };
       }
       if (!failure.retryable || attempt >= maxRetries) throw failure.error;
       const delayMs = failure.delayMs ?? backoffDelay(attempt);
@@ -382,6 +433,8 @@ export class HttpClient {
   ): Promise<HttpResponse<unknown>> {
     const started = monotonicMs();
     this.opts.debug?.(`> ${a.method} ${redactUrl(a.url)}`);
+    const route = this.opts.debug ? proxyFor(this.opts.proxy, a.url) : undefined;
+    if (route) this.opts.debug!(`* through proxy ${route.shown} (${route.from})`);
     if (this.opts.debug) for (const [k, v] of Object.entries(redactHeaders(a.headers))) this.opts.debug(`> ${k}: ${v}`);
     const body = typeof a.body === 'function' ? a.body() : a.body;
     const deadline = a.timeoutMs ? attemptDeadline(a.timeoutMs, this.opts.signal) : undefined;
@@ -400,10 +453,11 @@ export class HttpClient {
     started: number,
   ): Promise<HttpResponse<unknown>> {
     const headersTimeout = a.holdsAnswer ? { headersTimeout: 0 } : {};
-    const res =
-      read === 'chunks' || (read === 'buffer' && (a.largeAnswer || a.sink))
-        ? await requestChunks(this.chunksDispatcher(a.url), a.url, { method: a.method, headers: a.headers, body: body as Dispatcher.DispatchOptions['body'], signal, ...headersTimeout })
-        : await undiciRequest(this.agent, a.url, {
+    const chunks = read === 'chunks' || (read === 'buffer' && Boolean(a.largeAnswer || a.sink));
+    const dispatcher = this.dispatcherFor(a.url, chunks);
+    const res = chunks
+        ? await requestChunks(dispatcher, a.url, { method: a.method, headers: a.headers, body: body as Dispatcher.DispatchOptions['body'], signal, ...headersTimeout })
+        : await undiciRequest(dispatcher, a.url, {
             method: a.method as Dispatcher.HttpMethod,
             headers: a.headers,
             body: body as Dispatcher.DispatchOptions['body'],
@@ -429,7 +483,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.agent, this.bulkAgent].map((agent) => agent?.close().catch(() => agent.destroy())));
+    await Promise.all([this.agent, this.bulkAgent, ...this.proxyAgents.values()].map((agent) => agent?.close().catch(() => agent.destroy())));
   }
 }
 
@@ -464,29 +518,19 @@ interface Attempt {
   notToSink?: number[];
 }
 
-function isReadTimeout(err: unknown): boolean {
-  const code = (err as { code?: string } | undefined)?.code;
-  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+/** Every way to give wes a key; a 401 to a request that carried none is answered with it. */
+const NO_KEY_SENT_HINT = `no API key was sent: ${HOW_TO_GIVE_A_KEY}`;
+
+/** A family that answers nothing without a credential, asked with none configured: stopped before sending. */
+function noCredentialError(family: ApiFamily): WesError {
+  return new WesError(`no credential for the ${family} API family: the model router answers no request without one`, {
+    exitCode: ExitCode.AUTH,
+    code: 'no_credential',
+    origin: family,
+    hint: `${HOW_TO_GIVE_A_KEY} (WES_ROUTER_TOKEN or --router-token for the router alone)`,
+  });
 }
 
-function networkError(err: unknown, url: URL, readTimeoutMs: number): WesError {
-  const e = err as { code?: string; message?: string };
-  const what = e.code ? `${e.code}` : (e.message ?? String(err));
-  if (isReadTimeout(err)) {
-    return new NetworkError(`${url.origin} sent nothing for ${readTimeoutMs / 1000} s (read timeout); the response was abandoned`, READ_TIMEOUT_HINT, err);
-  }
-  if (e.code === 'ECONNREFUSED') {
-    return new NetworkError(
-      `could not connect to ${url.origin} (connection refused)`,
-      'is the server running? Start a local one with `wes dev-server`, or point wes elsewhere with --base-url or `wes auth login`',
-      err,
-    );
-  }
-  if (e.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || e.code === 'UND_ERR_SOCKET' || e.code === 'ECONNRESET') {
-    return new NetworkError(`the connection to ${url.origin} broke mid-response (${what})`, 'try again; reads are retried automatically (--retries)', err);
-  }
-  return new NetworkError(`request to ${url.origin} failed: ${e.message ?? what}`, undefined, err);
-}
 
 function parseJsonBody<T>(res: HttpResponse<Buffer>): T {
   if (res.status === 204 || res.status === 304 || res.body.length === 0) return undefined as T;

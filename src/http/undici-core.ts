@@ -3,17 +3,30 @@
 // Node's own modules (http2, tls, crypto, worker_threads, zlib, Node's internal undici...) into
 // every command. These files are undici's internals, so test/http/undici-core.test.ts pins them
 // to the installed undici: an upgrade that moves or changes them fails the suite, not the CLI.
-import type { Dispatcher, Agent as UndiciAgent, errors as UndiciErrors } from 'undici';
+import type { Dispatcher, Agent as UndiciAgent, Pool as UndiciPool, ProxyAgent as UndiciProxyAgent, errors as UndiciErrors } from 'undici';
 // @ts-expect-error undici ships no declarations for its internal files; typed from its index below.
 import AgentImpl from 'undici/lib/dispatcher/agent.js';
 // @ts-expect-error as above
 import requestImpl from 'undici/lib/api/api-request.js';
 // @ts-expect-error as above
 import errorsImpl from 'undici/lib/core/errors.js';
+// The proxy's dispatcher (src/http/proxy-dispatch.ts). Bundled here rather than loaded on demand:
+// a module loaded on demand that reaches undici splits the chunk every request loads in two. Its
+// SOCKS part, which wes does not offer, is left out of the bundle (scripts/build-plugins.mjs).
+// @ts-expect-error as above
+import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js';
+// @ts-expect-error as above
+import PoolImpl from 'undici/lib/dispatcher/pool.js';
+// @ts-expect-error as above
+import connectImpl from 'undici/lib/api/api-connect.js';
 
 export type { Dispatcher };
 export type Agent = UndiciAgent;
 export const Agent = AgentImpl as typeof UndiciAgent;
+export const ProxyAgent = ProxyAgentImpl as typeof UndiciProxyAgent;
+export const Pool = PoolImpl as typeof UndiciPool;
+/** undici's `connect` (what its index puts on every dispatcher, and ProxyAgent calls on its client to the proxy). */
+export const connectApi = connectImpl as Dispatcher['connect'];
 /** undici's own error for a connection not made in time (what its connector throws; code UND_ERR_CONNECT_TIMEOUT). */
 export const ConnectTimeoutError = (errorsImpl as typeof UndiciErrors).ConnectTimeoutError;
 

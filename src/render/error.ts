@@ -2,7 +2,7 @@
 // hint, the request id, and the details tables (node errors, validation rows, spend figures);
 // with --json, the error object instead (README.md, "Output, JSON and scripting").
 import type { IOStreams } from './io.js';
-import { ApiError, toWesError, type WesError } from '../errors.js';
+import { ApiError, InterruptedError, toWesError, type WesError } from '../errors.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 import { toSafeJson } from './json.js';
 import { renderTable } from './table.js';
@@ -54,10 +54,17 @@ export function nodeErrorRows(nodeErrors: unknown): string[][] {
   return rows;
 }
 
-/** The node-errors table (headed: people read it), or '' when there is no row. */
+function hasNodeErrors(err: WesError): boolean {
+  return nodeErrorRows(detailsOf(err)?.node_errors).length > 0;
+}
+
+/**
+ * The node-errors table (headed: people read it), or '' when there is no row. The node id and
+ * the error type are codes, kept whole; the class, message and details wrap.
+ */
 export function renderNodeErrors(io: IOStreams, nodeErrors: unknown, stream: 'stdout' | 'stderr'): string {
   const rows = nodeErrorRows(nodeErrors);
-  return rows.length ? renderTable(io, NODE_ERROR_HEADERS, rows, stream) : '';
+  return rows.length ? renderTable(io, NODE_ERROR_HEADERS, rows, stream, { keep: [0, 2], wrap: [1, 3, 4] }) : '';
 }
 
 function detailsOf(err: WesError): Record<string, unknown> | undefined {
@@ -71,6 +78,7 @@ export function cents(n: number): string {
 
 export function renderError(io: IOStreams, thrown: unknown): number {
   const err = toWesError(thrown);
+  if (err instanceof InterruptedError) return renderStop(io, err);
   if (io.json) {
     io.stderr.write(
       toSafeJson({
@@ -114,6 +122,22 @@ export function renderError(io: IOStreams, thrown: unknown): number {
   const hint = err.hint ?? hintFor(err);
   // Hints may quote server text (class names, ids): sanitized like everything else.
   if (hint) io.warn(`${s.yellow('hint:')} ${sanitize(bounded(hint))}`);
+  return err.exitCode;
+}
+
+/**
+ * A stop that is no failure (Ctrl-C, SIGTERM, a reader gone): one form everywhere, not an error
+ * line. With --json the error object carries it (`details.resume`). A reader that went away with
+ * nothing left going is not told anything: it has stopped reading.
+ */
+function renderStop(io: IOStreams, err: InterruptedError): number {
+  if (err.signal === 'SIGPIPE' && !err.goesOn) return err.exitCode;
+  if (io.json) {
+    io.stderr.write(toSafeJson({ error: { code: err.code, message: err.said, status: null, request_id: null, details: err.resume || err.facts ? { ...err.facts, ...(err.resume ? { resume: err.resume } : {}) } : null } }) + '\n');
+    return err.exitCode;
+  }
+  io.notice(sanitize(err.said));
+  if (err.resume) io.notice(`resume with: ${sanitize(err.resume)}`);
   return err.exitCode;
 }
 
@@ -179,7 +203,7 @@ export function hintFor(err: WesError): string | undefined {
     case 'provider_timeout':
       return 'the model took too long; run again with the same --idempotency-key to collect the result';
     case 'invalid_workflow':
-      return 'fix the nodes named above and submit again';
+      return hasNodeErrors(err) ? 'fix the nodes named above and submit again' : undefined;
     case 'blob_not_found':
       return 'the service holds no file with that hash; upload it with `wes assets upload FILE`';
     case 'invalid_request':

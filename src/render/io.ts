@@ -138,8 +138,8 @@ export class IOStreams {
   }
 
   /**
-   * An outcome the user must not miss although nothing is wrong ("kept …", "interrupted; the job
-   * keeps running", "resume with: …"), on stderr; --quiet does not hide it.
+   * An outcome the user must not miss although nothing is wrong ("kept …", "interrupted: job X
+   * keeps running on the service", "resume with: …"), on stderr; --quiet does not hide it.
    */
   notice(line: string): void {
     this.stderr.write(line + '\n');

@@ -25,6 +25,22 @@ function jqMessage(stderr: string): string {
 }
 
 /**
+ * What is wrong with the expression itself, from jq's errors about the wrapper around it (lines 2
+ * to `exprLines` + 1 are the expression): an error inside is told at its place in the expression;
+ * one that jq only notices at the wrapper's own text means the expression ended unfinished or
+ * left a bracket open. The wrapper's tokens never show.
+ */
+function compileProblem(stderr: string, exprLines: number): string {
+  for (const match of stderr.matchAll(/^jq: error: (.*) at <top-level>, line (\d+), column (\d+):?$/gm)) {
+    const line = Number(match[2]) - 1;
+    if (line < 1 || line > exprLines) continue;
+    const where = exprLines > 1 ? `line ${line}, column ${match[3]}` : `column ${match[3]}`;
+    return sanitize(`${match[1]!.replace(/, expecting end of file$/, '')} (${where})`);
+  }
+  return 'syntax error: the expression ends unfinished, or its brackets or parentheses do not pair up';
+}
+
+/**
  * Exit 2 before any request when EXPR does not compile. The expression is compiled inside a
  * branch that never runs, so nothing it does (error, input, halt) happens here.
  */
@@ -32,7 +48,7 @@ export async function checkJqExpression(expr: string): Promise<void> {
   if (expr.trim() === '') throw new UsageError('--jq needs an expression', "for example --jq '.id' or --jq '.outputs[].name'");
   const result = await (await jq())('null', `if false then (\n${expr}\n) else empty end`, ['-c']);
   if (result.exitCode === JQ_COMPILE_ERROR) {
-    throw new UsageError(`--jq: the expression does not compile: ${jqMessage(result.stderr)}`, 'jq syntax is described at https://jqlang.org/manual/; quote the expression in single quotes for the shell');
+    throw new UsageError(`--jq: the expression does not compile: ${compileProblem(result.stderr, expr.split('\n').length)}`, 'jq syntax is described at https://jqlang.org/manual/; quote the expression in single quotes for the shell');
   }
 }
 

@@ -43,12 +43,23 @@ class SpinnerDisplay implements ProgressDisplay {
     this.color = io.errStyle.level > 0;
     this.style = io.errStyle;
     // isEnabled: the IO has decided (canAnimate reads its own env, not the process's CI/TERM).
-    this.spinner = ora({ text: sanitizeLine(initial), stream: this.stream, color: this.color ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
+    this.spinner = ora({ text: this.fitted(initial), stream: this.stream, color: this.color ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
     // A retry wait replaces the spinner's text until the next update: the spinner never looks stuck.
     this.releaseTransient = io.takeTransient((line) => this.update(line));
   }
+  /**
+   * The text cut to the terminal's width (the spinner and a space before it): a line that wrapped
+   * would be redrawn as two, and on a narrow terminal a long progress line did.
+   */
+  private fitted(text: string): string {
+    const width = Math.max((this.stream.columns ?? 80) - 2, 10);
+    return sanitizeLines(text)
+      .split('\n')
+      .map((line) => ([...line].length <= width ? line : `${[...line].slice(0, width - 1).join('')}…`))
+      .join('\n');
+  }
   update(text: string): void {
-    const next = sanitizeLines(text);
+    const next = this.fitted(text);
     const before = this.spinner.text;
     if (next === before) return;
     this.spinner.text = next;
@@ -69,12 +80,13 @@ class SpinnerDisplay implements ProgressDisplay {
   }
   succeed(text: string): void {
     this.releaseTransient();
-    this.spinner.stopAndPersist({ symbol: this.color ? this.style.green('✔') : '✓', text: sanitizeLine(text) });
+    // ✓ and ✗ as in every other confirmation (ora's own ✔ and ✖ differ), green and red with colour.
+    this.spinner.stopAndPersist({ symbol: this.style.green('✓'), text: sanitizeLine(text) });
     this.stream.write(this.pane.leave());
   }
   fail(text: string): void {
     this.releaseTransient();
-    this.spinner.stopAndPersist({ symbol: this.color ? this.style.red('✖') : '✗', text: sanitizeLine(text) });
+    this.spinner.stopAndPersist({ symbol: this.style.red('✗'), text: sanitizeLine(text) });
     this.stream.write(this.pane.leave());
   }
   stop(): void {

@@ -57,7 +57,10 @@ function truncate(text: string, max: number): string {
   return width(text) <= max ? text : [...text].slice(0, Math.max(max - 1, 1)).join('') + '…';
 }
 
-/** Breaks text into lines of at most `max` characters, at spaces where it can. */
+/**
+ * Breaks text into lines of at most `max` characters, at spaces where it can, else after a comma
+ * (a list such as `["euler","heun",…]`), else anywhere.
+ */
 export function wrapText(text: string, max: number): string {
   const lines: string[] = [];
   let line = '';
@@ -68,8 +71,11 @@ export function wrapText(text: string, max: number): string {
         lines.push(line);
         line = '';
       }
-      lines.push([...rest].slice(0, max).join(''));
-      rest = [...rest].slice(max).join('');
+      const chars = [...rest];
+      const comma = chars.slice(0, max).lastIndexOf(',');
+      const cut = comma > 0 ? comma + 1 : max;
+      lines.push(chars.slice(0, cut).join(''));
+      rest = chars.slice(cut).join('');
     }
     if (!line) line = rest;
     else if (width(line) + 1 + width(rest) <= max) line += ' ' + rest;
@@ -95,7 +101,8 @@ function visibleColumns(natural: number[], total: number, layout: TableLayout): 
 
 /**
  * Renders for stdout (data: piped output has no header) or stderr (diagnostics such as node
- * errors: always headed, since only people read it).
+ * errors: always headed, since only people read it, and wrapped rather than cut: the part cut
+ * off is often the fix, such as the allowed values).
  */
 export function renderTable(io: IOStreams, headers: string[], rows: Cell[][], stream: 'stdout' | 'stderr' = 'stdout', layout: TableLayout = {}): string {
   const texts = rows.map((r) => headers.map((_, i) => cellText(r[i])));
@@ -110,7 +117,7 @@ export function renderTable(io: IOStreams, headers: string[], rows: Cell[][], st
   const shown = visibleColumns(natural, io.columns, layout);
   const keep = new Set([0, ...shown.flatMap((col, at) => ((layout.keep ?? []).includes(col) ? [at] : []))]);
   const widths = fitWidths(shown.map((i) => natural[i]!), io.columns, GAP, keep);
-  const wrap = new Set(layout.wrap ?? []);
+  const wrap = new Set(layout.wrap ?? (stream === 'stderr' ? shown : []));
   const fit = (text: string, at: number) => (wrap.has(shown[at]!) ? wrapText(text, widths[at]!) : truncate(text, widths[at]!));
   const table = new Table({
     head: shown.map((i, at) => style.bold(truncate(headers[i]!.toUpperCase(), widths[at]!))),

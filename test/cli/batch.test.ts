@@ -18,9 +18,9 @@ describe('jobs submit --batch at scale', () => {
   const dir = useTempDir();
 
   it('200 jobs through a full queue, 429/503 storms and lost answers: one result per line, in order, 200 jobs', async () => {
-    // 20 ms jobs: twelve lines in flight outlast the 4 slots and 4 queue places, so the queue
-    // is full for certain, however fast the machine runs the jobs.
-    const lines = Array.from({ length: 200 }, (_, i) => quickWorkflow('scale', i + 1, { steps: 20 }));
+    // 80 ms jobs: twelve lines in flight outlast the 4 slots and 4 queue places, so the queue
+    // fills, however slowly a loaded machine sends the lines.
+    const lines = Array.from({ length: 200 }, (_, i) => quickWorkflow('scale', i + 1, { steps: 80 }));
     const file = writeBatch(dir(), 'scale.jsonl', lines);
     await addFaults(ctx.server, [
       { match: 'POST /api/v2/jobs', action: 'status', status: 503, count: 6, retry_after: 0, body: { error: { code: 'service_unavailable', message: 'busy' } } },

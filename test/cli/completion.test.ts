@@ -76,7 +76,7 @@ describe('wes completion', () => {
   });
 });
 
-describe.skipIf(!hasShell('bash'))('bash', () => {
+describe.skipIf(!hasShell('bash'))('bash (skipped where bash is not installed)', () => {
   it('offers every visible subcommand of every group in the live command tree', () => {
     const groups = [program, ...allCommands(program)].filter((c) => visible(c).length);
     expect(groups.length).toBeGreaterThan(3);
@@ -132,7 +132,7 @@ describe.skipIf(!hasShell('bash'))('bash', () => {
   });
 });
 
-describe.skipIf(!hasShell('zsh'))('zsh', () => {
+describe.skipIf(!hasShell('zsh'))('zsh (skipped where zsh is not installed)', () => {
   it('loads without error and offers subcommands, flags, choices and profiles', () => {
     expect(zshComplete(zshScript, ['wes', ''], sh)).toEqual(visible(program).map((c) => c.name()));
     expect(zshComplete(zshScript, ['wes', 'dev-server', '--surface', ''], sh)).toEqual(['cloud', 'serverless', 'self-hosted']);
@@ -142,7 +142,7 @@ describe.skipIf(!hasShell('zsh'))('zsh', () => {
   });
 });
 
-describe.skipIf(!hasShell('fish'))('fish', () => {
+describe.skipIf(!hasShell('fish'))('fish (skipped where fish is not installed)', () => {
   it('loads without error and offers subcommands, flags, choices and profiles', () => {
     expect(fishComplete(fishScript, 'wes ', sh).sort()).toEqual(visible(program).map((c) => c.name()).sort());
     expect(fishComplete(fishScript, 'wes dev-server --surface ', sh).sort()).toEqual(['cloud', 'self-hosted', 'serverless']);

@@ -32,7 +32,7 @@ describe('configuration', () => {
       expect((await runWes(['config', 'get', 'base_url', '--base-url', 'http://flag.test'], { configDir: cfg.dir, env })).stdout.trim()).toBe('http://flag.test');
       const list = await runWes(['config', 'list', '--json'], { configDir: cfg.dir, env });
       const row = JSON.parse(list.stdout).settings.find((r: { key: string }) => r.key === 'base_url');
-      expect(row).toEqual({ key: 'base_url', value: 'http://env.test', source: 'WES_BASE_URL' });
+      expect(row).toEqual({ key: 'base_url', value: 'http://env.test', source: 'WES_BASE_URL', effective: 'http://env.test' });
     } finally {
       cfg.cleanup();
     }
@@ -135,18 +135,22 @@ describe('profiles, settings and exit codes: edge cases', () => {
     expect(res.stderr).not.toContain('s3cret-pw');
   });
 
-  it('says when a setting is not set, and exits 2 for a group without a subcommand', async () => {
+  it('says when a setting is not set, and shows a group\'s help when it is named without a subcommand (exit 0, as bare wes)', async () => {
     const unset = await runWes(['config', 'get', 'partner_key']);
     expect(unset.code).toBe(1);
     expect(unset.stderr).toContain('partner_key is not set');
-    expect((await runWes(['jobs'])).code).toBe(2);
-    expect((await runWes([])).code).toBe(0);
+    const group = await runWes(['jobs']);
+    expect(group.code).toBe(0);
+    expect(group.stdout).toContain('Usage: wes jobs');
+    const bare = await runWes([]);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toContain('Usage: wes');
   });
 
   it('prints the exit-code table as JSON with --json', async () => {
     const res = await runWes(['help', 'exit-codes', '--json']);
     const table = JSON.parse(res.stdout) as Array<{ code: number; meaning: string }>;
-    expect(table.map((r) => r.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130, 143]);
+    expect(table.map((r) => r.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130, 141, 143]);
   });
 
   it('verifies the credential it has just saved, not the one it started with', async () => {

@@ -113,8 +113,8 @@ async function portIsFree(port: number): Promise<boolean> {
 const defaultPortFree = await portIsFree(8188);
 
 describe('first run', () => {
-  it.skipIf(!defaultPortFree)('says the default URL was tried and offers wes dev-server and wes auth login', async () => {
-    const res = await runWes(['models', 'list', '--retries', '0']);
+  it.skipIf(!defaultPortFree)('says the default URL was tried and offers wes dev-server and wes auth login (skipped while something listens on 127.0.0.1:8188, the default)', async () => {
+    const res = await runWes(['jobs', 'get', 'some-job', '--retries', '0']);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('could not connect to http://127.0.0.1:8188');
     expect(res.stderr).toContain('wes tried http://127.0.0.1:8188, the default base URL');

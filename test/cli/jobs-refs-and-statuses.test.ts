@@ -54,7 +54,7 @@ describe('job references, statuses in the history, resume and piped views', () =
     const resume = /resume with: (wes .*?) {4}\(cancel it with: wes jobs cancel (\S+)\)/.exec(res.stderr);
     expect(resume?.[1]).toBe(`wes --base-url ${ctx.server.url} jobs watch ${id} --interval 0.05 --download ${out} --skip-existing`);
     expect(resume?.[2]).toBe(id);
-    expect(res.stderr).toContain('interrupted; the job keeps running on the service.');
+    expect(res.stderr).toContain(`interrupted: job ${id} keeps running on the service\nresume with: `);
     expect(await statusOf(id)).toBe('running');
 
     const again = await wes(resume![1]!.split(' ').slice(1), { configDir: cfg.dir });

@@ -76,7 +76,7 @@ describe('what an answer says besides the output', () => {
 describe('a run in doubt', () => {
   it('a collect cut by --timeout names the key and the exact command that collects it (exit 8)', async () => {
     raw.onRun = (_req, res) => routerError(res, 409, 'concurrency_limit_exceeded', {}, { 'retry-after': '1' });
-    const r = await runWes(['--timeout', '2.5', 'models', 'run', 'acme/chat', '-d', '{"q":1}', '--idempotency-key', 'k-doubt'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2' } });
+    const r = await runWes(['--timeout', '2.5', 'models', 'run', 'acme/chat', '-d', '{"q":1}', '--idempotency-key', 'k-doubt'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2', WES_API_KEY: 'k-raw' } });
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/still running \(409\); collecting its result in 1 s/);
     expect(r.stderr).toContain('the model run may have gone through (Idempotency-Key k-doubt); the router charges a key once, so collect its result with: wes models run acme/chat -d \'{"q":1}\' --idempotency-key k-doubt');
@@ -84,11 +84,11 @@ describe('a run in doubt', () => {
 
   it('a 504 without Retry-After after the retries is in doubt too; a refusal is not', async () => {
     raw.onRun = (_req, res) => routerError(res, 504, 'deadline_exceeded');
-    const cut = await runWes(['--retries', '1', 'models', 'run', 'acme/chat', '-d', '{}', '--idempotency-key', 'k-504'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2' } });
+    const cut = await runWes(['--retries', '1', 'models', 'run', 'acme/chat', '-d', '{}', '--idempotency-key', 'k-504'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2', WES_API_KEY: 'k-raw' } });
     expect(cut.code).toBe(8);
     expect(cut.stderr).toMatch(/collect its result with: wes models run acme\/chat -d '\{\}' --idempotency-key k-504/);
     raw.onRun = (_req, res) => routerError(res, 403, 'forbidden');
-    const refused = await runWes(['models', 'run', 'acme/chat', '-d', '{}'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2' } });
+    const refused = await runWes(['models', 'run', 'acme/chat', '-d', '{}'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2', WES_API_KEY: 'k-raw' } });
     expect(refused.code).toBe(4);
     expect(refused.stderr).not.toMatch(/may have gone through/);
   });

@@ -1,7 +1,8 @@
 // A models command where no model router answers (neither /v1/models nor /v2/models): a
 // self-hosted ComfyUI engine and a job API server are named for what they are, anything else is
 // said to answer no router; exit 5 with the fix (--router-url), never an "internal_error" nor a
-// doubt about a run that never reached a router.
+// doubt about a run that never reached a router, and with no key configured (as on an engine)
+// never "no credential" either.
 import { describe, expect, it } from 'vitest';
 import { runWes } from '../helpers/cli.js';
 import { useDevServer } from '../helpers/dev-server.js';
@@ -40,7 +41,11 @@ describe('a job API server without a router', () => {
       expectNoRouter(r, /this server is a job API server \(it answers \/api\/v2\), which serves no model router/);
       const other = await runWes(['models', 'run', 'acme/chat', '-d', '{}'], { env: { WES_BASE_URL: server.url, WES_ROUTER_URL: plain.url } });
       expectNoRouter(other, new RegExp(`nothing at ${plain.url} answers as a model router: /v1/models and /v2/models answered 404`));
-      expect(plain.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['POST /v1/models/acme/chat', 'POST /v2/models/acme/chat']);
+      // No credential is configured: the run is not sent without one; the catalogs are asked whether a router is there at all.
+      expect(plain.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['GET /v1/models?limit=1', 'GET /v2/models?limit=1']);
+      const keyed = await runWes(['models', 'run', 'acme/chat', '-d', '{}'], { env: { WES_BASE_URL: server.url, WES_ROUTER_URL: plain.url, WES_API_KEY: 'k' } });
+      expectNoRouter(keyed, /nothing at .* answers as a model router/);
+      expect(plain.requests.slice(2).map((q) => `${q.method} ${q.url}`)).toEqual(['POST /v1/models/acme/chat', 'POST /v2/models/acme/chat']);
     } finally {
       await server.close();
       await plain.close();

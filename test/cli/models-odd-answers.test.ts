@@ -17,7 +17,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const wes = (args: string[], opts: RunOptions = {}) => runWes(args, { ...opts, env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2', ...opts.env } });
+const wes = (args: string[], opts: RunOptions = {}) => runWes(args, { ...opts, env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2', WES_API_KEY: 'k-raw', ...opts.env } });
 const audio = () => {
   raw.onRun = (_req, res) => res.writeHead(200, { 'content-type': 'audio/mpeg', 'x-content-type-options': 'nosniff', 'x-service-request-id': 'req-raw' }).end(AUDIO);
 };

@@ -180,8 +180,8 @@ describe('a wait that stops', () => {
     const r = await wes(['models', 'run', 'dev/slow', '-d', '{"duration_ms":5000}', '--queue', '--wait'], { onSpawn: interruptWhen(/running \(asking again/) });
     expect(r.code).toBe(130);
     const id = /queued dev\/slow as request (\S+)/.exec(r.stderr)![1]!;
-    expect(r.stderr).toContain(`interrupted; request ${id} of dev/slow keeps running at the router.`);
-    expect(r.stderr).toContain(`collect it with: wes models result dev/slow ${id} --wait    (cancel it with: wes models cancel dev/slow ${id})`);
+    expect(r.stderr).toContain(`interrupted: request ${id} of dev/slow keeps running at the router (cancel it with: wes models cancel dev/slow ${id})`);
+    expect(r.stderr).toContain(`resume with: wes models result dev/slow ${id} --wait`);
     const status = await wes(['models', 'status', 'dev/slow', id, '--json']);
     expect(JSON.parse(status.stdout).status).toBe('IN_PROGRESS');
     await wes(['models', 'cancel', 'dev/slow', id]);

@@ -38,7 +38,7 @@ describe('output targets', () => {
     expect(jobsMade()).toBe(before);
   });
 
-  it.skipIf(process.getuid?.() === 0)('a read-only folder is exit 2 before anything is sent', async () => {
+  it.skipIf(process.getuid?.() === 0)('a read-only folder is exit 2 before anything is sent (skipped as root, who may write into a read-only folder)', async () => {
     const flow = writeTemp(tmp(), bytesWorkflow(10));
     const readOnly = join(tmp(), 'read-only');
     mkdirSync(readOnly);

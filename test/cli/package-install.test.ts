@@ -3,7 +3,7 @@
 // dist/ carries every dependency: package.json declares them as devDependencies (for building),
 // so npm fetches nothing; the one optional dependency (native blake3) is skipped when it cannot be
 // fetched, and hash-wasm inside the bundle takes its place.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,8 +17,12 @@ describe('the npm package', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wes-pack-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('ships dist and completions/; npm install -g of the tarball works offline and runs', () => {
-    const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  it('ships dist and completions/ and no scripts; npm install -g of the tarball works offline, quietly, and runs', () => {
+    const before = readFileSync(join(ROOT, 'package.json'), 'utf8');
+    // With its scripts: prepack takes them out of the packed manifest, postpack puts the file back (scripts/pack-manifest.mjs).
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    expect(readFileSync(join(ROOT, 'package.json'), 'utf8')).toBe(before);
+    expect(existsSync(join(ROOT, 'package.json.clone'))).toBe(false);
     const [info] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = info!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['bin/wes.js', 'dist/cli.js', 'completions/wes.bash', 'completions/wes.zsh', 'completions/wes.fish']));
@@ -30,11 +34,14 @@ describe('the npm package', () => {
     expect(manifest.dependencies ?? {}, 'the bundle carries its dependencies; a declared one would be fetched by npm install').toEqual({});
 
     const prefix = join(dir, 'prefix');
-    execFileSync('npm', ['install', '-g', '--prefix', prefix, '--cache', join(dir, 'npm-cache'), '--offline', '--no-audit', '--no-fund', join(dir, info!.filename)], {
-      cwd: dir,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const install = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--cache', join(dir, 'npm-cache'), '--offline', '--no-audit', '--no-fund', join(dir, info!.filename)], { cwd: dir, encoding: 'utf8' });
+    expect(install.status, install.stderr).toBe(0);
+    // npm 11 reports a package's install scripts (prepare among them) on every global install.
+    expect(install.stderr).not.toMatch(/install-scripts|prepare/);
     const installed = join(prefix, 'lib', 'node_modules', 'wes');
+    const packed = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts?: unknown; bin?: unknown };
+    expect(packed.scripts).toBeUndefined();
+    expect(packed.bin).toEqual({ wes: 'bin/wes.js' });
     expect(readdirSync(installed)).toEqual(expect.arrayContaining(['bin', 'dist', 'completions', 'package.json']));
     for (const file of wasm) expect(existsSync(join(installed, file)), file).toBe(true);
     const wes = join(prefix, 'bin', 'wes');

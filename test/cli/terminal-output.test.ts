@@ -103,7 +103,7 @@ describe('on a terminal, more of what a person sees', () => {
     const run = await onTerminal(['jobs', 'submit', join(dir, 'flow.json'), '--wait', '--download', out, '--interval', '0.05'], { stdoutTTY: true, stderrTTY: true });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(SPINNER);
-    expect(run.stderr).toMatch(/\u001b\[32m✔/); // ora's green tick: colour is on for this terminal
+    expect(run.stderr).toMatch(/\u001b\[32m✓/); // a green tick, the one every confirmation uses: colour is on for this terminal
     expect(visible(run.stderr).match(/succeeded in/g)).toHaveLength(1);
     expect(visible(run.stderr)).toMatch(/\+ wes_00001_\.png \(image,/); // committed outputs are lines above the spinner
     expect(run.stdout).not.toMatch(ESCAPE);
@@ -119,7 +119,7 @@ describe('on a terminal, more of what a person sees', () => {
     const coloured = await onTerminal(['jobs', 'submit', failing, '--wait', '--interval', '0.05'], { stderrTTY: true });
     expect(coloured.code).toBe(3);
     expect(coloured.stderr).toMatch(SPINNER);
-    expect(coloured.stderr).toMatch(/\u001b\[31m✖/);
+    expect(coloured.stderr).toMatch(/\u001b\[31m✗/);
     const plain = await onTerminal(['jobs', 'submit', failing, '--wait', '--interval', '0.05'], { stderrTTY: true }, { NO_COLOR: '1' });
     expect(plain.code).toBe(3);
     expect(plain.stderr).toMatch(SPINNER);

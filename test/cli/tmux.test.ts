@@ -54,7 +54,7 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-describe.skipIf(!hasTmux)('wes in a terminal', () => {
+describe.skipIf(!hasTmux)('wes in a terminal (skipped where tmux is not installed)', () => {
   const dev = useDevServer({ stepMs: 40 });
   let dir: string;
   let env: string;

@@ -64,7 +64,7 @@ describe('Ctrl-C after a profile write', () => {
       expect(signal, stderr).toBeNull();
       expect(code, stderr).toBe(130);
       // The orderly stop takes a request: a re-sent signal taken for a second Ctrl-C would exit before it.
-      expect(stderr).toContain(`interrupted; asked the service to cancel job ${id}`);
+      expect(stderr).toContain(`interrupted: asked the service to cancel job ${id}`);
       expect(Date.now() - sentAt).toBeLessThan(5000);
       // The cancel reached the service: the job is canceling, and canceled once its step ends.
       expect(['canceling', 'canceled']).toContain(ctx.server.state.engine.get(id)?.status);

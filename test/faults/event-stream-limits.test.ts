@@ -55,7 +55,14 @@ describe('a job event stream that misbehaves', () => {
       // Bounded: 256 MiB at most, and only while the client reads.
       while (!res.destroyed && log.closedAt === undefined && log.sent < 256 * MIB) {
         log.sent += chunk.length;
-        if (!res.write(chunk)) await new Promise((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+        // Whichever comes first; the other listener goes too (a 'close' left per wait piled up past Node's warning).
+        if (!res.write(chunk)) await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done).off('close', done);
+            resolve();
+          };
+          res.once('drain', done).once('close', done);
+        });
       }
       res.end();
     });

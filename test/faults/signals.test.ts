@@ -32,7 +32,7 @@ describe('signals', () => {
     await addFaults(fx.server, { match: 'POST /api/v2/jobs', action: 'delay', delay_ms: 1500 });
     const res = await wes(['jobs', 'submit', flow, '--verbose', '--idempotency-key', 'k-sig-2'], { onSpawn: interruptWhen(/> idempotency-key/, 'SIGTERM') });
     expect(res.code).toBe(143);
-    expect(res.stderr).toContain('look for it with: wes jobs find --key k-sig-2');
+    expect(res.stderr).toContain('terminated (SIGTERM): the submit was on its way and may have made a job\nresume with: wes jobs find --key k-sig-2');
     // Whether the server went on to make the job is its own affair: the named command tells which,
     // and nothing ever made a second one.
     await until(() => fx.log.some((line) => line.startsWith('POST /api/v2/jobs ')), 'the submit to end on the server');
@@ -53,7 +53,7 @@ describe('signals', () => {
     expect(res.code, res.stderr).toBe(130);
     const kept = readdirSync(previews).length;
     expect(res.stderr, res.stderr).toContain(`interrupted: prompt ${id} keeps running on the service; ${kept} preview(s) saved in ${previews}`);
-    expect(res.stderr).toContain(`follow it on with: wes legacy watch ${id} --previews ${previews}`);
+    expect(res.stderr).toContain(`resume with: wes legacy watch ${id} --previews ${previews}`);
   });
 
   it('jobs submit - on a terminal: a prompt on stderr, and the first Ctrl-C ends it (130)', async () => {

@@ -1,8 +1,7 @@
 // A download taken as chunks over https (undici's own TLS connections, records of at most 16 KiB):
 // saveToFile gathers the small chunks into few writes and the file ends byte-exact and verified.
-// The server's certificate is self-signed, so this file trusts it by NODE_TLS_REJECT_UNAUTHORIZED
-// for its own duration (Node reads it at each connection).
-import { execFileSync } from 'node:child_process';
+// The server's certificate is signed by a private CA the client is told to trust (HttpClient's
+// `ca`), so no TLS check is switched off.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -13,39 +12,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
 import { saveToFile } from '../../src/files/save.js';
 import { createBlake3 } from '../../src/util/blake3.js';
+import { makePrivateCa } from '../helpers/private-ca.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wes-tls-chunks-'));
-let tls: { key: string; cert: string } | undefined;
-try {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-  tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
-} catch {
-  tls = undefined; // no openssl: skipped (the http cases cover the same code above the socket)
-}
+// no openssl: skipped, saying so (the http cases cover the same code above the socket)
+const tls = makePrivateCa();
 
-describe.skipIf(!tls)('a download taken as chunks over https', () => {
+describe.skipIf(!tls)('a download taken as chunks over https (skipped where openssl is missing: no certificate can be made)', () => {
   const body = randomBytes(9 * (1 << 20) + 333);
   let server: Server;
   let origin: string;
-  const trust = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
   beforeAll(async () => {
-    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-    server = createServer(tls!, (_req, res) => res.writeHead(200, { 'content-length': String(body.length) }).end(body));
+    server = createServer({ key: tls!.key, cert: tls!.cert }, (_req, res) => res.writeHead(200, { 'content-length': String(body.length) }).end(body));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    if (trust === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-    else process.env.NODE_TLS_REJECT_UNAUTHORIZED = trust;
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
     rmSync(dir, { recursive: true, force: true });
+    tls!.remove();
   });
 
   it('is saved byte-exact and verified against its blake3', async () => {
-    const http = new HttpClient({ baseUrl: origin, routerUrl: origin, retries: 0 });
-    const hasher = await createBlake3();
+    const http = new HttpClient({ baseUrl: origin, routerUrl: origin, retries: 0, ca: [tls!.ca] });    const hasher = await createBlake3();
     hasher.update(body);
     const expected = `blake3:${hasher.hex()}`;
     try {

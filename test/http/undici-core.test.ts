@@ -4,7 +4,7 @@
 // moves or changes them fails here.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, ConnectTimeoutError, request } from '../../src/http/undici-core.js';
+import { Agent, ConnectTimeoutError, connectApi, Pool, ProxyAgent, request } from '../../src/http/undici-core.js';
 import { startTestServer, type TestServer } from '../helpers/http-server.js';
 
 const require = createRequire(import.meta.url);
@@ -28,6 +28,14 @@ describe('undici internals used by the HTTP layer', () => {
     expect((undici.Dispatcher.prototype as unknown as { request: unknown }).request).toBe(apiRequest);
     expect(Agent).toBe(undici.Agent);
     expect(ConnectTimeoutError).toBe(undici.errors.ConnectTimeoutError);
+  });
+
+  it('of the proxy connections are the objects undici exports too (src/http/proxy-dispatch.ts)', () => {
+    const undici = require('undici') as typeof import('undici');
+    expect(ProxyAgent).toBe(undici.ProxyAgent);
+    expect(Pool).toBe(undici.Pool);
+    expect(connectApi).toBe(require('undici/lib/api/index.js').connect);
+    expect((undici.Dispatcher.prototype as unknown as { connect: unknown }).connect).toBe(require('undici/lib/api/api-connect.js'));
   });
 
   it('send a GET with a query and a POST with a body, as undici.request does', async () => {

@@ -1,6 +1,6 @@
-// The build leaves three parts of undici out of the bundle or out of the JavaScript (see
+// The build leaves four parts of undici out of the bundle or out of the JavaScript (see
 // skipUnusedBuiltins in scripts/build-plugins.mjs): its HTTP/2 client, its fetch body (FormData),
-// and the base64 text of its WebAssembly HTTP parser, written beside the chunks as bytes. This pins
+// its SOCKS proxy agent, and the base64 text of its WebAssembly HTTP parser, written beside the chunks as bytes. This pins
 // the undici sources that make the first two unreachable for wes, checks the written parser is
 // byte for byte the one undici ships, and makes requests through the built CLI with each parser.
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { LLHTTP_WASM, llhttpWasmFiles } from '../../scripts/build-plugins.mjs';
 import { bytesWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
 import { wesAgainst } from '../cli/jobs-env.js';
+import { proxySettings } from '../../src/http/proxy-env.js';
 
 const require = createRequire(import.meta.url);
 const undici = (file: string) => readFileSync(require.resolve(`undici/lib/${file}`), 'utf8');
@@ -34,6 +35,14 @@ describe('undici as the build trims it', () => {
     expect(h1.match(/require\('\.\.\/web\/fetch\/body\.js'\)/g)).toHaveLength(1);
     expect(h1).toMatch(/if \(util\.isFormDataLike\(body\)\) \{\s*if \(!extractBody\) \{\s*extractBody = require\('\.\.\/web\/fetch\/body\.js'\)\.extractBody/);
     expect(readFileSync(join(import.meta.dirname, '../../src/http/multipart.ts'), 'utf8')).not.toMatch(/new FormData/);
+  });
+
+  it('requires its SOCKS agent only to reach a socks:// proxy, which wes refuses', () => {
+    const proxy = undici('dispatcher/proxy-agent.js');
+    expect(proxy.match(/require\('\.\/socks5-proxy-agent'\)/g)).toHaveLength(1);
+    expect(proxy.match(/new Socks5ProxyAgent\(/g)).toHaveLength(1);
+    expect(proxy).toMatch(/if \(this\[kProxy\]\.protocol === 'socks5:' \|\| this\[kProxy\]\.protocol === 'socks:'\) \{\s*return new Socks5ProxyAgent\(/);
+    expect(() => proxySettings({ HTTPS_PROXY: 'socks5://proxy:1080' })).toThrow(/wes speaks to http:\/\/ and https:\/\/ proxies/);
   });
 
   it("writes the parser's WebAssembly byte for byte as undici's modules give it", () => {

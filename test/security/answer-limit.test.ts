@@ -93,7 +93,7 @@ async function wesMeasured(args: string[], env: Record<string, string> = {}): Pr
   return { ...res, peakMiB: peak };
 }
 
-describe.runIf(process.platform === 'linux')('answers larger than the limit', () => {
+describe.runIf(process.platform === 'linux')('answers larger than the limit (Linux only: the memory bound is read from /proc)', () => {
   it('a 300 MiB JSON answer on the job API: exit 1 after at most 64 MiB, one request, bounded RSS', async () => {
     hits.clear();
     const res = await wesMeasured(['jobs', 'get', JOB_ID]);

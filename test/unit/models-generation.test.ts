@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiError, UsageError } from '../../src/errors.js';
+import { ApiError, UsageError, WesError } from '../../src/errors.js';
 import { isBareMiss, RouterGeneration, type GenerationMemory } from '../../src/clients/models/generation.js';
 import { GENERATION_CACHE_TTL_MS, GenerationCache } from '../../src/clients/models/generation-cache.js';
 import { ProfileStore } from '../../src/config/store.js';
@@ -109,6 +109,26 @@ describe('RouterGeneration with auto', () => {
     // A /v1-only router: the queue is said to be missing there, not the router.
     const only = new RouterGeneration(URL_A, 'auto', new Memory('v1'));
     await expect(only.call(server(['v1'], []), 'v2')).rejects.toThrow(/serves only the interface's \/v1 routes, which have no queued delivery/);
+  });
+});
+
+describe('RouterGeneration with no credential configured', () => {
+  const noCredential = () => new WesError('no credential for the models API family', { exitCode: 4, code: 'no_credential', origin: 'models' });
+
+  it('asks the catalogs without one: no router there is said as such, a router there leaves the error as it was', async () => {
+    const asked: RouterApi[] = [];
+    const none = new RouterGeneration(URL_A, 'auto');
+    none.probeWithoutCredential = async (api) => {
+      asked.push(api);
+      throw miss();
+    };
+    await expect(none.call(async () => { throw noCredential(); })).rejects.toMatchObject({ code: 'no_model_router', exitCode: 5 });
+    expect(asked).toEqual(['v1', 'v2']);
+    const served = new RouterGeneration(URL_A, 'auto');
+    served.probeWithoutCredential = async () => {
+      throw routerError(401, 'unauthorized');
+    };
+    await expect(served.call(async () => { throw noCredential(); })).rejects.toMatchObject({ code: 'no_credential', exitCode: 4 });
   });
 });
 

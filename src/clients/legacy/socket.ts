@@ -147,7 +147,7 @@ export function openLegacySocket(options: LegacySocketOptions): LegacySocket {
   function attempt(): Promise<AttemptEnd> {
     return new Promise((resolve, reject) => {
       options.debug?.(`> WebSocket ${redactUrl(url)}`);
-      const ws = new WebSocket(url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS, maxPayload: options.http.maxAnswerBytes, followRedirects: false });
+      const ws = new WebSocket(url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS, maxPayload: options.http.maxAnswerBytes, followRedirects: false, createConnection: options.http.webSocketConnection(url) });
       current = ws;
       let opened = false;
       let lastError = '';

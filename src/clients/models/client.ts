@@ -34,6 +34,7 @@ export class ModelsClient {
     readonly generation: RouterGeneration = new RouterGeneration(http.baseUrlFor('models'), 'auto'),
   ) {
     this.requests = new ModelRequests(http, generation);
+    generation.probeWithoutCredential ??= (api) => http.buffer({ family: 'models', url: modelsPath(api), query: { limit: 1 }, retries: 0, probe: true });
   }
 
   /** One catalog page; `limit` and `cursor` go to the server exactly as given. */

@@ -57,6 +57,13 @@ export class RouterGeneration {
   private stored: RouterApi | undefined;
   private read = false;
 
+  /**
+   * Asks a generation's catalog without a credential (ModelsClient sets it): with none configured,
+   * a request is stopped before it is sent (no_credential), yet a server that has no router at all
+   * must be said to have none, not to want a key.
+   */
+  probeWithoutCredential?: (api: RouterApi) => Promise<unknown>;
+
   constructor(
     readonly routerUrl: string,
     private readonly setting: RouterApiSetting,
@@ -89,6 +96,7 @@ export class RouterGeneration {
           miss = err;
           continue;
         }
+        if (err instanceof WesError && err.code === 'no_credential' && this.probeWithoutCredential) return this.withoutCredential(order, needs, err);
         // A router's own refusal (401, 404 model_not_found, ...) still proves the routes are there.
         if (err instanceof ApiError && err.origin === 'models' && err.headers[ROUTER_HEADERS.errorType] !== undefined) await this.found(api, needs);
         throw err;
@@ -102,6 +110,23 @@ export class RouterGeneration {
       known: this.setting === 'auto' ? this.known : undefined,
       cause: miss!,
     });
+  }
+
+  /** No credential configured: the error stands where a router answers; where none does, that is said instead. */
+  private async withoutCredential(order: RouterApi[], needs: RouterApi | undefined, noCredential: WesError): Promise<never> {
+    let miss: ApiError | undefined;
+    for (const api of order) {
+      try {
+        await this.probeWithoutCredential!(api);
+      } catch (err) {
+        if (isBareMiss(err)) {
+          miss = err;
+          continue;
+        }
+      }
+      throw noCredential;
+    }
+    throw await this.explain({ routerUrl: this.routerUrl, tried: order.map(modelsPath), pinned: this.setting === 'auto' ? undefined : this.setting, needs, known: undefined, cause: miss! });
   }
 
   private async order(needs: RouterApi | undefined): Promise<RouterApi[]> {

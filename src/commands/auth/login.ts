@@ -1,8 +1,9 @@
 // wes auth login: stores the base URL (when given) and credentials in the selected profile.
 import type { Factory } from '../../factory.js';
 import { ExitCode, UsageError, WesError } from '../../errors.js';
-import { normalizeBaseUrl, resolveSettings, type GlobalFlags } from '../../config/settings.js';
-import { ENV_FOR_KEY, maskSecret, type ProfileKey } from '../../config/keys.js';
+import { DEFAULT_PROFILE, normalizeBaseUrl, resolveSettings, type GlobalFlags, type SettingsUse } from '../../config/settings.js';
+import { DEFAULT_BASE_URL, ENV_FOR_KEY, maskSecret, type ProfileKey } from '../../config/keys.js';
+import { SETTING_CHECKS } from '../../config/checks.js';
 import { probeAll } from '../../clients/probe.js';
 import { prompt, readStdinLines } from './read-secret.js';
 import { sanitizeLine } from '../../render/sanitize.js';
@@ -13,6 +14,9 @@ function asFlags(updates: Partial<Record<ProfileKey, string>>): GlobalFlags {
   const flags: GlobalFlags = { baseUrl: updates.base_url, routerUrl: updates.router_url, deployment: updates.deployment, apiKey: updates.api_key, routerToken: updates.router_token };
   return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
 }
+
+/** Runs whatever is stored (it may be the repair), and creates the profile it is given. */
+export const settingsUse: SettingsUse = { tolerateBadValues: true, createsProfile: true };
 
 export async function run(f: Factory, _args: string[], opts: AuthLoginOptions): Promise<number> {
   const { io } = f;
@@ -41,19 +45,20 @@ export async function run(f: Factory, _args: string[], opts: AuthLoginOptions): 
     if (!io.stdinIsTTY || !io.stderrIsTTY) {
       throw new UsageError('not a terminal: nothing to prompt with', 'pass the key on stdin: echo "$KEY" | wes auth login --with-token');
     }
-    const current = f.settings().baseUrl;
-    const url = await prompt(io, `Base URL [${current}]: `);
-    if (url) updates.base_url = url;
+    // The value offered is the one saved on Enter: as given (a {deployment} template stays one), else the default.
+    const offered = f.settings().problems.some((p) => p.key === 'base_url') ? DEFAULT_BASE_URL : (f.settings().values.base_url.value ?? DEFAULT_BASE_URL);
+    updates.base_url = (await prompt(io, `Base URL [${offered}]: `)) || offered;
     const key = await prompt(io, 'API key (empty for a self-hosted deployment without one): ', true);
     if (key) updates.api_key = key;
     const routerToken = await prompt(io, 'Router credential (empty: use the API key): ', true);
     if (routerToken) updates.router_token = routerToken;
   }
 
+  for (const [key, value] of Object.entries(updates) as Array<[ProfileKey, string]>) SETTING_CHECKS[key].check(value, key);
   if (updates.base_url) normalizeBaseUrl(updates.base_url, updates.deployment ?? f.settings().deployment, 'base URL');
   if (updates.router_url) normalizeBaseUrl(updates.router_url, updates.deployment ?? f.settings().deployment, 'router URL');
   // The key is checked before it is written: a key the service refuses is never saved.
-  const results = opts.verify ? await probeAll(f.httpFor(resolveSettings({ ...f.globals, ...asFlags(updates) }, f.env, f.store()), f.signal)) : [];
+  const results = opts.verify ? await probeAll(f.httpFor(resolveSettings({ ...f.globals, ...asFlags(updates) }, f.env, f.store(), settingsUse), f.signal)) : [];
   if (opts.verify) await (await import('../models/router-host.js')).askRouterHost(f, results, updates, opts);
   const refused = results.filter((r) => r.verdict === 'rejected');
   if (refused.length > 0) {
@@ -66,10 +71,13 @@ export async function run(f: Factory, _args: string[], opts: AuthLoginOptions): 
     });
   }
   await store.setMany(profile, updates);
-  if (!store.currentProfile()) await store.setCurrentProfile(profile);
+  const becomesCurrent = !store.currentProfile();
+  if (becomesCurrent) await store.setCurrentProfile(profile);
 
   const saved = Object.keys(updates);
   io.info(`✓ saved ${saved.length ? saved.join(', ') : 'nothing new'} to profile ${profile} (${store.path})`);
+  // The first profile saved becomes the one later commands use: said, since --profile named it for this command only.
+  if (becomesCurrent && profile !== DEFAULT_PROFILE) io.info(`profile ${profile} is now the current profile (no other was chosen); change it with \`wes profiles use NAME\``);
   if (updates.api_key) io.info(`  API key ${maskSecret(updates.api_key)}`);
 
   if (opts.verify) {

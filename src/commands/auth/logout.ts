@@ -1,5 +1,8 @@
 // wes auth logout: forgets the credentials of the selected profile; URLs stay.
 import type { Factory } from '../../factory.js';
+import type { SettingsUse } from '../../config/settings.js';
+
+export const settingsUse: SettingsUse = { tolerateBadValues: true };
 
 export async function run(f: Factory): Promise<number> {
   const store = f.store();

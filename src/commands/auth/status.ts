@@ -1,16 +1,23 @@
 // wes auth status: which profile, which URLs, masked credentials with where each came from, and
 // whether each API family accepts them. Exit 4 when a credential is refused, 1 when unreachable.
 import type { Factory } from '../../factory.js';
-import { ExitCode } from '../../errors.js';
+import { ExitCode, HOW_TO_GIVE_A_KEY } from '../../errors.js';
 import { withoutPassword } from '../../config/keys.js';
-import { shownSettings } from '../../config/settings.js';
+import { shownSettings, type SettingsUse } from '../../config/settings.js';
+import { warnSettingProblems } from '../config/setting-problems.js';
 import { probeAll, type ProbeResult } from '../../clients/probe.js';
 import { renderFields, renderTable } from '../../render/table.js';
 import type { AuthStatusOptions } from './options.js';
 
+export const settingsUse: SettingsUse = { tolerateBadValues: true };
+
+/** What to do when no key is configured at all (after `auth logout`, or before any login). */
+const NO_KEY_HINT = `no API key is configured: ${HOW_TO_GIVE_A_KEY}`;
+
 export async function run(f: Factory, _args: string[], opts: AuthStatusOptions): Promise<number> {
   const { io } = f;
   const s = f.settings();
+  warnSettingProblems(f);
   const values = Object.fromEntries(shownSettings(s).map(({ key, value, source }) => [key, { value, source }]));
   // `surfaces` is the JSON key scripts read (`jq .surfaces`): each entry names its `family`, and its old `surface` name.
   const probes: ProbeResult[] = opts.offline ? [] : await probeAll(f.http(), { routerApi: f.settings().routerApi });
@@ -42,6 +49,7 @@ export async function run(f: Factory, _args: string[], opts: AuthStatusOptions):
       io.println(renderTable(io, ['family', 'verdict', 'status', 'detail'], probes.map((r) => [r.family, r.verdict, r.status ?? '', r.message])));
     }
   }
+  if (!s.apiKey && !s.routerToken) io.info(`${io.errStyle.yellow('hint:')} ${NO_KEY_HINT}${probes.length ? '' : ' (a self-hosted server may need none)'}`);
   if (probes.some((r) => r.verdict === 'rejected' || r.verdict === 'not_enabled')) return ExitCode.AUTH;
   if (probes.some((r) => r.verdict === 'unreachable' || r.verdict === 'error')) return ExitCode.ERROR;
   return 0;

@@ -1,5 +1,8 @@
 import type { Factory } from '../../factory.js';
 import { parseKey } from './key-arg.js';
+import type { SettingsUse } from '../../config/settings.js';
+
+export const settingsUse: SettingsUse = { tolerateBadValues: true };
 
 export async function run(f: Factory, args: string[]): Promise<number> {
   const key = parseKey(args[0]);

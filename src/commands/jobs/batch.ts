@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { basename } from 'node:path';
 import type { Factory } from '../../factory.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { DEFAULT_RETRIES } from '../../http/retry.js';
 import { toSafeJson } from '../../render/json.js';
 import { sanitizeLine } from '../../render/sanitize.js';
@@ -243,8 +243,11 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
   if (resultsPath) io.info(`results: ${resultsPath}`);
   const stopped = outcome.stoppedBy;
   if (stopped && f.signal.aborted) {
-    io.notice(`${stopped.code === 'timeout' ? 'timed out' : 'interrupted'}; stopped submitting${stillRunning ? `, ${stillRunning} job(s) keep running on the service` : ''}.`);
-    io.notice(`resume with: ${resumeCommand(input.source === '-' ? '-' : plan.batchPath, resultsPath, opts, f.globals.baseUrls)}`);
+    const goesOn = `stopped submitting${stillRunning ? `, ${stillRunning} job(s) keep running on the service` : ''}`;
+    const resume = resumeCommand(input.source === '-' ? '-' : plan.batchPath, resultsPath, opts, f.globals.baseUrls);
+    if (stopped instanceof InterruptedError) throw stopped.tell(goesOn, resume);
+    io.notice(`timed out; ${goesOn}.`);
+    io.notice(`resume with: ${resume}`);
     return stopped.exitCode;
   }
   if (stopped) {

@@ -130,4 +130,11 @@ Examples:
   $ wes jobs download @last --show
 
 An interrupted download keeps its NAME.part; running the same command again resumes it.`);
+
+  // Every verb that takes a job id says what it takes besides one.
+  for (const verb of jobs.commands) {
+    if (verb.registeredArguments[0]?.name() === 'id') verb.addHelpText('after', `\n${JOB_ID_HELP}`);
+  }
 }
+
+export const JOB_ID_HELP = 'ID: a job id, or @last (the latest job submitted from this machine for this profile and base URL), or @N (the N-th latest; @1 is @last); see `wes jobs list`.';

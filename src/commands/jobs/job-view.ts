@@ -45,9 +45,15 @@ export function progressLine(job: Job): string {
     if (typeof p.nodes_done === 'number' && typeof p.nodes_total === 'number') parts.push(`nodes ${p.nodes_done}/${p.nodes_total}`);
     if (p.current_node_class) parts.push(p.current_node ? `${p.current_node_class} (node ${p.current_node})` : p.current_node_class);
     if (typeof p.step === 'number' && typeof p.steps === 'number') parts.push(`step ${p.step}/${p.steps}`);
-    if (p.message) parts.push(p.message);
+    // A message that only repeats what the line already says ("Sample step 2/12") is left out.
+    if (p.message && !saysNothingNew(p.message, parts)) parts.push(p.message);
   }
   return sanitizeLine(parts.join(' · '));
+}
+
+function saysNothingNew(message: string, shown: string[]): boolean {
+  const words = new Set(shown.join(' ').toLowerCase().split(/[\s()·]+/));
+  return message.toLowerCase().split(/\s+/).every((word) => word === '' || words.has(word));
 }
 
 /** A declared size worth showing: the reference server declares 0 for every output, whatever its size. */

@@ -3,6 +3,7 @@
 // same follow and download flags, the same profile and base URL flags). The wording lives here
 // only, so one form of it can serve every command.
 import type { Factory } from '../../factory.js';
+import type { InterruptedError } from '../../errors.js';
 import type { IOStreams } from '../../render/io.js';
 import { shellWord } from '../../render/shell-word.js';
 import { withoutPassword } from '../../config/keys.js';
@@ -38,8 +39,18 @@ export function resumeCommand(f: Factory, verb: string[], id: string, flags: str
   return ['wes', ...globalWords(f), 'jobs', ...verb.slice(0, 1), id, ...verb.slice(1), ...flags].map(shellWord).join(' ');
 }
 
-/** Tells that the job keeps running after Ctrl-C (`interrupted`) or --timeout, and how to pick it up again. */
-export function sayLeftRunning(io: IOStreams, cause: 'interrupted' | 'timeout', id: string, resume: string): void {
-  io.notice(cause === 'interrupted' ? 'interrupted; the job keeps running on the service.' : 'the job keeps running on the service.');
-  io.notice(`resume with: ${resume}    (cancel it with: wes jobs cancel ${shellWord(id)})`);
+/** The command that picks the job up again, and the one that cancels it. */
+function resumeLine(id: string, resume: string): string {
+  return `${resume}    (cancel it with: wes jobs cancel ${shellWord(id)})`;
+}
+
+/** Ctrl-C or SIGTERM: told to the interruption, which says it in the one form of every command (render/error.ts). */
+export function tellLeftRunning(stop: InterruptedError, id: string, resume: string): InterruptedError {
+  return stop.tell(`job ${id} keeps running on the service`, resumeLine(id, resume));
+}
+
+/** Tells that the job keeps running after --timeout, and how to pick it up again. */
+export function sayLeftRunning(io: IOStreams, id: string, resume: string): void {
+  io.notice('the job keeps running on the service.');
+  io.notice(`resume with: ${resumeLine(id, resume)}`);
 }

@@ -42,6 +42,7 @@ export const downloadRules = <O extends DownloadFlags>(): Array<OptionsRule<O>> 
 /** The flags of one workflow's submit that act once the workflow is read (`jobs submit`, `jobs rerun`). */
 export interface SubmitFlags {
   set?: string[];
+  strict?: boolean;
   idempotencyKey?: string;
   label?: string;
   wait?: boolean;
@@ -49,6 +50,7 @@ export interface SubmitFlags {
 
 export const submitFlagsDeclaration = (): OptionsDeclaration<SubmitFlags> => ({
   set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file, asset:ID names an asset (repeatable)', checkSetSyntax),
+  strict: flag('--strict', 'refuse a --set to an input its node does not take (default: warn and send it)'),
   idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (single use; default: a new random one); a key used before finds the job it made', idempotencyKey),
   label: valueOption('--label <text>', 'a label of your own, kept with the job in its metadata (beside wes\'s own, which names the key)', checked(labelProblem)),
   wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
@@ -76,6 +78,7 @@ export const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
   convert.convert.conflicts('batch');
   follow.cancelOnInterrupt.conflicts('batch');
   submit.idempotencyKey.conflicts('batch');
+  submit.strict.conflicts('batch');
   download.download.implies({ wait: true });
   return {
     ...convert,

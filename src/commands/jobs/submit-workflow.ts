@@ -15,6 +15,7 @@ import { sanitizeLine } from '../../render/sanitize.js';
 import { uploadProgress } from '../../render/upload-progress.js';
 import { applyAssignments, parseSet, type AssetInput } from './set-inputs.js';
 import { followAndReport, type WatchJobOptions } from './watch-job.js';
+import { checkInputNames } from './set-input-names.js';
 import { recordSubmitted } from './history.js';
 import type { SubmitFlags } from './options.js';
 
@@ -51,6 +52,7 @@ export async function submitWorkflow(f: Factory, prepared: PreparedWorkflow, opt
   const { io } = f;
   const { workflow } = prepared;
   const assignments = (opts.set ?? []).map((arg) => parseSet(arg, workflow));
+  await checkInputNames(f, workflow, assignments, opts.strict === true);
   const client = new JobsClient(f.http());
   const ready = await applyAssignments(workflow, assignments, placeAssetsFor(f, client));
 
@@ -63,10 +65,8 @@ export async function submitWorkflow(f: Factory, prepared: PreparedWorkflow, opt
   try {
     outcome = await submitKeyed(client, { request, key, keyGiven: opts.idempotencyKey !== undefined, signal: f.signal });
   } catch (err) {
-    if (err instanceof InterruptedError) {
-      // Stopped while the submit was on its way: the service may have made the job.
-      err.hint = `the submit was on its way and may have made a job; look for it with: ${findCommand(key)}`;
-    }
+    // Stopped while the submit was on its way: the service may have made the job (said in the one form of render/error.ts).
+    if (err instanceof InterruptedError) err.tell('the submit was on its way and may have made a job', findCommand(key), { idempotency_key: key });
     throw err;
   }
   const submitted = outcome.job;

@@ -18,7 +18,7 @@ import { saveOutputs } from './save-outputs.js';
 import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
 import { checkFolderTarget } from '../../files/targets.js';
 import { recordStatus } from './history.js';
-import { followFlagWords, resumeCommand, sayLeftRunning } from './left-running.js';
+import { followFlagWords, resumeCommand, sayLeftRunning, tellLeftRunning } from './left-running.js';
 import type { DownloadFlags, FollowFlags } from './options.js';
 
 export interface WatchJobOptions {
@@ -110,8 +110,8 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
     }
   } catch (err) {
     progress?.stop();
-    if (err instanceof InterruptedError) return interrupted(f, last, options, err.exitCode);
-    if (f.signal.aborted) sayLeftRunning(io, 'timeout', last.job.id, resumeOf(f, last.job.id, options));
+    if (err instanceof InterruptedError) throw await interrupted(f, last, options, err);
+    if (f.signal.aborted) sayLeftRunning(io, last.job.id, resumeOf(f, last.job.id, options));
     throw err;
   }
   const job = last.job;
@@ -139,24 +139,19 @@ function resumeOf(f: Factory, id: string, options: WatchJobOptions): string {
   return resumeCommand(f, options.resumeVerb ?? ['watch'], id, options.resumeFlags);
 }
 
-async function interrupted(f: Factory, last: FetchedJob, options: WatchJobOptions, exitCode: number): Promise<number> {
-  const { io } = f;
+/** The interruption, told what keeps running and how to go on (render/error.ts says it). */
+async function interrupted(f: Factory, last: FetchedJob, options: WatchJobOptions, stop: InterruptedError): Promise<InterruptedError> {
   const id = last.job.id;
-  if (!options.cancelOnInterrupt) {
-    sayLeftRunning(io, 'interrupted', id, resumeOf(f, id, options));
-    return exitCode;
-  }
+  if (!options.cancelOnInterrupt) return tellLeftRunning(stop, id, resumeOf(f, id, options));
   // The command's signal is aborted now: the cancel needs a client of its own, with a deadline.
   const client = new JobsClient(f.http(AbortSignal.timeout(CANCEL_DEADLINE_MS)));
   try {
     const after = await client.cancel(last);
     recordStatus(f, after.job);
-    io.notice(sanitizeLine(`interrupted; asked the service to cancel job ${id} (status now ${after.job.status})`));
+    return stop.tell(sanitizeLine(`asked the service to cancel job ${id} (status now ${after.job.status})`));
   } catch (err) {
-    io.warn(sanitizeLine(`interrupted; could not cancel job ${id}: ${(err as Error).message}`));
-    io.warn(`cancel it with: wes jobs cancel ${id}`);
+    return stop.tell(sanitizeLine(`job ${id} keeps running on the service: it could not be canceled (${(err as Error).message})`), `wes jobs cancel ${id}`);
   } finally {
     await client.http.close();
   }
-  return exitCode;
 }

@@ -13,6 +13,9 @@ export const UI_FORMAT_HINT = 'convert it with `wes workflows convert FILE -o ap
 /** The hint of a command that converts on request. */
 export const UI_FORMAT_CONVERT_HINT = 'add --convert to convert it to the API format with the server\'s node definitions (`wes workflows convert FILE` shows the result), or export it with the editor\'s "Export (API)"';
 
+/** What an API-format workflow is, for a file that is JSON but no workflow (not one that converting would help). */
+export const API_FORMAT_HINT = 'an API-format workflow is a JSON object keyed by node id, each node {"class_type": ..., "inputs": {...}} (README: Quick start); the editor saves one with "Export (API)"';
+
 /** Turns a UI-format workflow into the API format (the caller's --convert). */
 export type UiConverter = (ui: Record<string, unknown>, source: string) => Promise<Record<string, unknown>>;
 
@@ -31,7 +34,10 @@ export function parseWorkflowJson(text: string, source: string): unknown {
   } catch (err) {
     if (err instanceof JsonRefusedError) throw new UsageError(`${source}: ${err.message}`);
     const problem = findJsonProblem(body);
-    if (problem) throw new UsageError(`${source}:${problem.line}:${problem.column}: not valid JSON: ${problem.message}`, 'the workflow must be a JSON file in API format');
+    // JSON lines: a value, then another on the next line. They are a batch, not one workflow.
+    const jsonLines = problem?.message.includes('end of input after the value') || /\.(jsonl|ndjson)$/i.test(source);
+    const hint = jsonLines ? `one workflow per line is a batch: \`wes jobs submit --batch ${source}\` submits a job per line` : 'the workflow must be a JSON file in API format';
+    if (problem) throw new UsageError(`${source}:${problem.line}:${problem.column}: not valid JSON: ${problem.message}`, hint);
     throw new UsageError(`${source}: not valid JSON (${(err as Error).message})`);
   }
 }
@@ -46,8 +52,10 @@ function checkApiFormat(value: unknown, source: string, hint: string): Record<st
     throw new UsageError(`${source} is a workflow in UI format (it has "nodes" and "links" arrays); the service runs the API format`, hint);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value)) {
-    throw new UsageError(`${source} is not an API-format workflow: expected a JSON object keyed by node id`, UI_FORMAT_HINT);
+    throw new UsageError(`${source} is not an API-format workflow: expected a JSON object keyed by node id`, API_FORMAT_HINT);
   }
+  // The server would refuse it as having no output; said here, and nothing is sent.
+  if (Object.keys(value).length === 0) throw new UsageError(`${source} holds no nodes: there is nothing to run`, API_FORMAT_HINT);
   return value as Record<string, unknown>;
 }
 

@@ -138,9 +138,8 @@ export class PromptFollower {
   private tellHowToGoOn(err: InterruptedError, promptId: string): void {
     const dir = this.settings.previewsDir;
     const saved = dir ? `; ${this.previewsSaved} preview(s) saved in ${dir}, each file whole` : '';
-    this.f.io.notice(sanitizeLine(`${err.message}: prompt ${promptId} keeps running on the service${saved}`));
     const previews = dir ? ` --previews ${shellWord(dir)}` : '';
-    err.hint = `follow it on with: wes legacy watch ${promptId}${previews}`;
+    err.tell(sanitizeLine(`prompt ${promptId} keeps running on the service${saved}`), `wes legacy watch ${promptId}${previews}`);
   }
 
   /** Closes the socket when no prompt will be followed (the submit failed). */

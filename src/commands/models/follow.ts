@@ -2,7 +2,7 @@
 // read, or (--wait) the result route polled at the router's pace with a progress line (queue
 // position, then status) until the output is there. Each state seen is recorded in the request
 // history. An interruption or --timeout leaves the request running at the router and names the
-// command that collects it.
+// command that collects it (an interruption in the one form every command uses: InterruptedError.tell).
 import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, InterruptedError, TimeoutError, WesError } from '../../errors.js';
 import { shellWord } from '../../render/shell-word.js';
@@ -70,9 +70,7 @@ export async function collectQueued(f: Factory, client: ModelsClient, ref: Model
     const ended = endedAs(err);
     if (ended) recordState(f, requestId, ended);
     if (err instanceof InterruptedError) {
-      f.io.notice(sanitizeLine(`interrupted; request ${requestId} of ${ref.id} keeps running at the router.`));
-      f.io.notice(sanitizeLine(`collect it with: ${again}    (cancel it with: wes models cancel ${ref.id} ${requestId})`));
-      return err.exitCode;
+      throw err.tell(sanitizeLine(`request ${requestId} of ${ref.id} keeps running at the router (cancel it with: wes models cancel ${ref.id} ${requestId})`), again, { request_id: requestId });
     }
     if (err instanceof TimeoutError) err.hint = `request ${requestId} keeps running at the router; collect it with: ${again}`;
     throw err;

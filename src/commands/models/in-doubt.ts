@@ -3,7 +3,7 @@
 // key once: sent again with the same key, the call is collected (or its record replayed), never
 // run twice. So every doubtful ending names the key and the exact command that collects it; a key
 // the router refuses for this request (409 invalid_input) is said to need a new key instead.
-import { ApiError, UsageError, WesError, toWesError } from '../../errors.js';
+import { ApiError, InterruptedError, UsageError, WesError, toWesError } from '../../errors.js';
 import { shellWord } from '../../render/shell-word.js';
 
 /** Whether the call may have taken effect although no usable answer came back. */
@@ -28,8 +28,9 @@ export function keyedFailure(err: unknown, key: string, command: string[], what:
     return withHint(err, `the router will not serve this request under Idempotency-Key ${key}: it was used for a different request, or its answer can no longer be replayed. Run it again under a new key (leave out --idempotency-key)`, { idempotency_key: key }, err);
   }
   if (!endedInDoubt(err)) return err;
-  const e = toWesError(err);
   const again = [...command, '--idempotency-key', key].map(shellWord).join(' ');
+  if (err instanceof InterruptedError) return err.tell(`${what} may have gone through (Idempotency-Key ${key}); the router charges a key once`, again, { idempotency_key: key });
+  const e = toWesError(err);
   const hint = `${e.hint ? `${e.hint}. ` : ''}${what} may have gone through (Idempotency-Key ${key}); the router charges a key once, so collect its result with: ${again}`;
   return withHint(e, hint, { idempotency_key: key }, err);
 }

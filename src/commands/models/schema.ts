@@ -31,6 +31,7 @@ export async function run(f: Factory, args: string[], opts: ModelsSchemaOptions)
   }
   printTable(f.io, ['name', 'type', 'required', 'default', 'constraints', 'description'], rows.map((r) => [r.name, r.type, r.required ? 'yes' : 'no', r.default, r.constraints, r.description]), { keep: [0], wrap: [4, 5] });
   if (rows.length === 0) f.io.info(`${ref.id} declares no input fields`);
-  f.io.info(`${ref.id} input schema: ${SOURCE_NOTE[loaded.source]}`);
+  // Where the schema came from is a diagnostic, not news on every run.
+  f.io.debug(`${ref.id} input schema: ${SOURCE_NOTE[loaded.source]}`);
   return 0;
 }

@@ -1,5 +1,8 @@
 import type { Factory } from '../../factory.js';
 import { renderTable } from '../../render/table.js';
+import type { SettingsUse } from '../../config/settings.js';
+
+export const settingsUse: SettingsUse = { tolerateBadValues: true };
 
 export async function run(f: Factory): Promise<number> {
   const store = f.store();

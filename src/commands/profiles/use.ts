@@ -2,6 +2,9 @@ import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { isValidProfileName } from '../../config/store.js';
 import type { ProfilesUseOptions } from './options.js';
+import type { SettingsUse } from '../../config/settings.js';
+
+export const settingsUse: SettingsUse = { tolerateBadValues: true };
 
 export async function run(f: Factory, args: string[], opts: ProfilesUseOptions): Promise<number> {
   const name = args[0]!;

@@ -4,7 +4,7 @@ import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { sanitizeLine } from '../../render/sanitize.js';
 import { convertUiWorkflow, type ApiWorkflow, type NodeProblem } from '../../workflows/convert.js';
-import { loadObjectInfo, type ObjectInfoOptions } from './object-info.js';
+import { loadObjectInfo, type LoadedObjectInfo, type ObjectInfoOptions } from './object-info.js';
 import type { ConvertOptions } from './options.js';
 
 /** Problems in the engine's node_errors shape, so the error renderer prints them as a table. */
@@ -17,13 +17,16 @@ export function asNodeErrors(problems: { node: string; classType: string; type: 
   return out;
 }
 
-export function conversionError(source: string, problems: NodeProblem[], cachedAt: string | undefined): WesError {
+export function conversionError(source: string, problems: NodeProblem[], loaded: Pick<LoadedObjectInfo, 'cachedAt' | 'fromFile'>): WesError {
   const unknown = problems.some((p) => p.what.startsWith('unknown node class'));
-  const hint = unknown && cachedAt
-    ? `the node definitions were cached at ${cachedAt}; add --refresh to fetch them again, or install the missing node packs on the server`
-    : unknown
-      ? 'install the missing node packs on the server, or convert against a saved object_info with --object-info FILE'
-      : 'fix the nodes above in the editor, or export the workflow there with "Export (API)"';
+  // Never the way already taken: a saved file is not pointed to again, nor the cache refreshed when it was not used.
+  const hint = unknown && loaded.cachedAt
+    ? `the node definitions were cached at ${loaded.cachedAt}; add --refresh to fetch them again, or install the missing node packs on the server`
+    : unknown && loaded.fromFile
+      ? 'the saved definitions lack those classes: install the missing node packs on the server and save its object_info again, or convert against the server itself (without --object-info)'
+      : unknown
+        ? 'install the missing node packs on the server, or convert against a saved object_info with --object-info FILE'
+        : 'fix the nodes above in the editor, or export the workflow there with "Export (API)"';
   return new WesError(`${source} cannot be converted exactly: ${problems.length} problem(s)`, {
     exitCode: ExitCode.USAGE,
     code: 'workflow_conversion',
@@ -41,7 +44,7 @@ export function warnNotes(f: Factory, notes: string[]): void {
 export async function convertForCommand(f: Factory, ui: Record<string, unknown>, source: string, opts: ObjectInfoOptions): Promise<ApiWorkflow> {
   const loaded = await loadObjectInfo(f, opts);
   const result = convertUiWorkflow(ui, loaded.info);
-  if (result.problems.length) throw conversionError(source, result.problems, loaded.cachedAt);
+  if (result.problems.length) throw conversionError(source, result.problems, loaded);
   warnNotes(f, result.notes);
   f.io.info(sanitizeLine(`converted ${source} from the UI format: ${Object.keys(result.workflow).length} node(s), definitions from ${loaded.origin}`));
   return result.workflow;

@@ -13,6 +13,8 @@ export interface LoadedObjectInfo {
   origin: string;
   /** Set when they came from the cache: a class the server gained since then is unknown here. */
   cachedAt?: string;
+  /** They came from a saved file (--object-info), not the server. */
+  fromFile?: boolean;
 }
 
 export interface ObjectInfoOptions {
@@ -24,7 +26,7 @@ async function fromFile(path: string): Promise<LoadedObjectInfo> {
   const text = await readLocalText(path);
   const info = readObjectInfo(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (!info) throw new UsageError(`${path} is not an object_info document (a JSON object keyed by node class)`, 'save the server\'s definitions with: wes api GET /api/object_info > object_info.json');
-  return { info, origin: path };
+  return { info, origin: path, fromFile: true };
 }
 
 export async function loadObjectInfo(f: Factory, opts: ObjectInfoOptions): Promise<LoadedObjectInfo> {

@@ -21,7 +21,7 @@ export async function run(f: Factory, args: string[], opts: WorkflowsValidateOpt
   let api = workflow;
   if (!api) {
     const converted = convertUiWorkflow(value as Record<string, unknown>, loaded.info);
-    if (converted.problems.length) throw conversionError(source, converted.problems, loaded.cachedAt);
+    if (converted.problems.length) throw conversionError(source, converted.problems, loaded);
     warnNotes(f, converted.notes);
     api = converted.workflow;
   }

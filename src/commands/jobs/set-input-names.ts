@@ -1,0 +1,53 @@
+// `--set NODE.INPUT=VALUE` naming an input the node does not take (a typo such as `1.widht`, or
+// `1.image` on an EmptyImage) is sent and silently ignored by the server. The workflow's own
+// inputs say which names a node takes; only a name not among them is looked up in the server's
+// node definitions (object_info, cached per base URL, so asked at most once); a name neither
+// knows is warned about, or refused with --strict, naming the node's inputs.
+import type { Factory } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { isRecord, nodeDef, type ObjectInfo } from '../../workflows/node-defs.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import { loadObjectInfo } from '../workflows/object-info.js';
+import type { InputAssignment } from './set-inputs.js';
+
+function inputsIn(node: unknown): string[] {
+  return isRecord(node) && isRecord(node.inputs) ? Object.keys(node.inputs) : [];
+}
+
+/** The server's node definitions, or undefined where it serves none (a job API without /api/object_info). */
+async function definitions(f: Factory): Promise<{ info: ObjectInfo; origin: string } | undefined> {
+  try {
+    return await loadObjectInfo(f, {});
+  } catch (err) {
+    f.io.debug(`node definitions not read (${(err as Error).message}); checking --set against the workflow's own inputs`);
+    return undefined;
+  }
+}
+
+/** What is wrong with each assignment to an input its node does not take, one sentence each. */
+async function unknownInputs(f: Factory, workflow: Record<string, unknown>, assignments: InputAssignment[]): Promise<string[]> {
+  const doubtful = assignments.filter((a) => !inputsIn(workflow[a.node]).includes(a.input));
+  if (doubtful.length === 0) return [];
+  const defs = await definitions(f);
+  const problems: string[] = [];
+  for (const a of doubtful) {
+    const node = workflow[a.node] as Record<string, unknown>;
+    const classType = typeof node.class_type === 'string' ? node.class_type : undefined;
+    const def = defs && classType !== undefined ? nodeDef(defs.info, classType) : undefined;
+    const known = def ? def.inputs.map((i) => i.name) : inputsIn(node);
+    if (known.includes(a.input)) continue;
+    const from = def ? `its definition on ${defs!.origin}` : 'the workflow';
+    problems.push(sanitizeLine(`--set ${a.node}.${a.input}: node ${a.node}${classType ? ` (${classType})` : ''} has no input "${a.input}"; its inputs (from ${from}): ${known.join(', ') || 'none'}`));
+  }
+  return problems;
+}
+
+/** Warns about each --set to an input its node does not take, or (`strict`) refuses the command. */
+export async function checkInputNames(f: Factory, workflow: Record<string, unknown>, assignments: InputAssignment[], strict: boolean): Promise<void> {
+  const problems = await unknownInputs(f, workflow, assignments);
+  if (problems.length === 0) return;
+  if (strict) throw new UsageError(problems.join('\n'), 'name an input the node takes; without --strict the value is sent anyway (the server ignores it)');
+  const s = f.io.errStyle;
+  for (const problem of problems) f.io.warn(`${s.yellow('warning:')} ${problem}`);
+  f.io.warn(`${s.yellow('hint:')} the server ignores an input its node does not take; --strict refuses to submit instead`);
+}

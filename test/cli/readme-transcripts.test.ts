@@ -1,0 +1,60 @@
+// The README's transcripts are real output (issue 29, item 17): every ```console block marked
+// `<!-- transcript: SETUP -->` is run and compared (test/helpers/readme-transcripts.ts says how,
+// and how to mark another block).
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startFast } from '../helpers/dev-server.js';
+import { comparable, FIXTURES, matches, README, runStep, transcripts, UUID, workspace } from '../helpers/readme-transcripts.js';
+
+const checked = transcripts();
+
+describe('README transcripts', () => {
+  it('the README marks some', () => {
+    expect(checked.length).toBeGreaterThan(5);
+    for (const t of checked) expect(['cloud'], `README.md:${t.line}`).toContain(t.setup);
+  });
+
+  it('the README shows the example files the transcripts run on', () => {
+    const shown = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as unknown;
+    const quickStart = /cat > flow\.json <<'EOF'\n([\s\S]*?)\nEOF/.exec(README)![1]!;
+    expect(JSON.parse(quickStart)).toEqual(shown('flow.json'));
+    const ui = /Before \(`ui\.json`[^\n]*\n\n```json\n([\s\S]*?)```/.exec(README)![1]!;
+    expect(JSON.parse(ui)).toEqual(shown('ui.json'));
+  });
+
+  it.each(checked.map((t) => [t.line, t] as const))('README.md:%i is what wes prints', async (_line, t) => {
+    const server = await startFast({ stepMs: 10 });
+    const dir = workspace();
+    try {
+      // An id from the README's earlier output, typed into a later command, becomes this run's.
+      const expectedIds: string[] = [];
+      const actualIds: string[] = [];
+      const steps = t.steps;
+      const outputs: string[][] = [];
+      let status = 0;
+      for (let i = 0; i < steps.length; i++) {
+        let command = steps[i]!.command;
+        expectedIds.forEach((id, k) => {
+          if (actualIds[k]) command = command.replaceAll(id, actualIds[k]!).replaceAll(id.slice(0, 8), actualIds[k]!.slice(0, 8));
+        });
+        const step = await runStep(command, dir, server, status);
+        const got = step.lines;
+        status = step.status;
+        outputs.push(got);
+        expectedIds.push(...(steps[i]!.output.join('\n').match(UUID) ?? []).filter((id) => !expectedIds.includes(id)));
+        actualIds.push(...(got.join('\n').match(UUID) ?? []).filter((id) => !actualIds.includes(id)));
+      }
+      for (let i = 0; i < steps.length; i++) {
+        const expected = comparable(steps[i]!.output);
+        const actual = comparable(outputs[i]!);
+        const said = `README.md:${t.line} \`$ ${steps[i]!.command}\` printed:\n${outputs[i]!.join('\n')}\n`;
+        if (!matches(expected.sequence, actual.sequence)) expect(actual.sequence, said).toEqual(expected.sequence);
+        expect(actual.committed, said).toEqual(expected.committed);
+      }
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,134 @@
+// The README's transcripts are real output (issue 29, item 17). A ```console block marked with
+// `<!-- transcript: SETUP -->` on the line before it is run: each `$ command` line in bash, in a
+// fresh folder holding the README's example files (test/fixtures/readme/), with `wes` on the PATH
+// (the built bin/wes.js) pointed at a fresh dev-server, stdout and stderr interleaved as a pipe
+// shows them. What a rerun cannot repeat is normalised on both sides: ids, hashes, times, ports,
+// temp paths; in-flight progress lines (`7eb42581 running 43% · …`) are dropped, tabs and runs of
+// spaces are one space, and a line `…` (or `...`) in the README stands for any lines. An id printed by one
+// command and typed into a later one is replaced by the id this run printed.
+//
+// To check another block: put `<!-- transcript: cloud -->` on the line before its ```console
+// fence, give it the files it uses in test/fixtures/readme/, and paste the real output (`npm run
+// build`, then this test prints the output it got when a block does not match).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PNG } from 'pngjs';
+import { WES_BIN } from './cli.js';
+import type { DevServerHandle } from '../../src/dev-server/index.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+export const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+export const FIXTURES = join(ROOT, 'test/fixtures/readme');
+
+export interface Transcript {
+  setup: string;
+  /** Line of the fence in README.md, for messages. */
+  line: number;
+  steps: Array<{ command: string; output: string[] }>;
+}
+
+export function transcripts(): Transcript[] {
+  const lines = README.split('\n');
+  const found: Transcript[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const marker = /^<!-- transcript: (\S+) -->$/.exec(lines[i - 1]!.trim());
+    if (!marker || lines[i] !== '```console') continue;
+    const steps: Transcript['steps'] = [];
+    for (let j = i + 1; j < lines.length && lines[j] !== '```'; j++) {
+      const line = lines[j]!;
+      if (line.startsWith('$ ')) steps.push({ command: line.slice(2), output: [] });
+      else steps.at(-1)?.output.push(line);
+    }
+    found.push({ setup: marker[1]!, line: i + 1, steps });
+  }
+  return found;
+}
+
+export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** One line as both sides are compared. */
+function normalise(line: string): string {
+  return line
+    .replace(UUID, '<uuid>')
+    .replace(/^[0-9a-f]{8}(?= )/, '<id>')
+    .replace(/\b[0-9a-f]{32,}\b/g, '<hex>')
+    .replace(/\/tmp\/[^\s/]+/g, '<tmp>')
+    .replace(/\b\d{4}-\d\d-\d\dT[\d:.]+Z\b/g, '<time>')
+    .replace(/(127\.0\.0\.1|localhost):\d+/g, '$1:<port>')
+    .replace(/\b\d+(\.\d+)? (ms|s)\b/g, '<duration>')
+    .replace(/…[0-9a-f]{4} \(\d+ chars\)/g, '<masked>')
+    .replace(/[ \t]+/g, ' ')
+    .trimEnd();
+}
+
+/** In-flight progress lines: how many a run prints depends on timing. */
+const PROGRESS = /^[0-9a-f]{8} (queued|running|canceling)\b|^prompt \S+: (checking|running|executing|node \S+ step)/;
+
+/** An output committed while a job runs (`+ NAME (…)`): where it falls among the status lines depends on timing too. */
+const COMMITTED = /^\+ /;
+
+/** A command's lines as compared: in sequence, and the committed outputs apart (in any order). */
+export function comparable(lines: string[]): { sequence: string[]; committed: string[] } {
+  const kept = lines.filter((l) => !PROGRESS.test(l)).map(normalise).filter((l, i, all) => l !== '' || i < all.length - 1);
+  return { sequence: kept.filter((l) => !COMMITTED.test(l)), committed: kept.filter((l) => COMMITTED.test(l)).sort() };
+}
+
+/** Whether `actual` is `expected`, where an expected line `…` stands for any lines. */
+export function matches(expected: string[], actual: string[]): boolean {
+  const memo = new Map<string, boolean>();
+  const go = (e: number, a: number): boolean => {
+    const key = `${e},${a}`;
+    if (memo.has(key)) return memo.get(key)!;
+    let result: boolean;
+    if (e === expected.length) result = a === actual.length;
+    else if (expected[e] === '…' || expected[e] === '...') result = go(e + 1, a) || (a < actual.length && go(e, a + 1));
+    else result = a < actual.length && expected[e] === actual[a] && go(e + 1, a + 1);
+    memo.set(key, result);
+    return result;
+  };
+  return go(0, 0);
+}
+
+/** A small real PNG (the dev-server's LoadImage decodes what it is given). */
+function png(width: number, height: number): Buffer {
+  const image = new PNG({ width, height });
+  for (let i = 0; i < image.data.length; i += 4) image.data.set([i % 251, 90, 200, 255], i);
+  return PNG.sync.write(image);
+}
+
+/** The folder a transcript runs in: the README's example files, and `wes` on the PATH. */
+export function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wes-readme-'));
+  for (const file of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, file), join(dir, file));
+  writeFileSync(join(dir, 'kitten.png'), png(64, 64));
+  writeFileSync(join(dir, 'photo.png'), png(96, 96));
+  writeFileSync(join(dir, 'mask.bin'), Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256)));
+  writeFileSync(join(dir, 'wes'), `#!/bin/sh\nexec "${process.execPath}" "${WES_BIN}" "$@"\n`, { mode: 0o755 });
+  return dir;
+}
+
+const STATUS = '@@wes-readme-status@@';
+
+/**
+ * One command in bash, in `dir`, against `server`: its stdout and stderr as one pipe shows them,
+ * and its exit status (the next command's `$?`).
+ */
+export async function runStep(command: string, dir: string, server: DevServerHandle, previousStatus = 0): Promise<{ lines: string[]; status: number }> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${dir}:${process.env.PATH}`,
+    HOME: dir,
+    WES_CONFIG_DIR: join(dir, '.config'),
+    WES_BASE_URL: server.url,
+    WES_API_KEY: server.apiKey!,
+    NO_COLOR: '1',
+    LANG: 'C.UTF-8',
+  };
+  // Not execFileSync: the dev-server answers from this process's event loop.
+  const { stdout: out } = await promisify(execFile)('bash', ['--noprofile', '--norc', '-c', `(exit ${previousStatus}); ${command} 2>&1; printf '\\n${STATUS}%s' $?`], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
+  const at = out.lastIndexOf(STATUS);
+  return { lines: out.slice(0, at).replace(/\n+$/, '').split('\n'), status: Number(out.slice(at + STATUS.length)) };
+}
+
