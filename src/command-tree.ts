@@ -6,7 +6,7 @@ import { Command, Option } from 'commander';
 import { VERSION } from './factory-version.js';
 import type { ActionFactory } from './commands/types.js';
 import { registerCommands } from './commands/registry.js';
-import { ENGINE_KINDS } from './config/keys.js';
+import { ENGINE_KINDS, ROUTER_API_SETTINGS } from './config/keys.js';
 
 /** A value given once stays a string; given again, every value in order (program.ts sorts them out). */
 function repeatable(value: string, previous: string | string[] | undefined): string | string[] {
@@ -37,6 +37,7 @@ export function buildCommandTree(action: ActionFactory, argv?: readonly string[]
     .option('--profile <name>', 'configuration profile (env WES_PROFILE)')
     .option('--base-url <url>', 'base URL of the jobs and legacy APIs (env WES_BASE_URL); jobs submit --batch takes it repeated, URL[,N], one endpoint each', repeatable)
     .option('--router-url <url>', 'model router base URL (env WES_ROUTER_URL)')
+    .addOption(new Option('--router-api <api>', 'model router routes: v1 (the interface\'s /v1/models), v2 (the published /v2/models) or auto (env WES_ROUTER_API; default auto)').choices(ROUTER_API_SETTINGS))
     .option('--engine-url <url>', 'base URL of the legacy API when it is not the base URL: the engine behind a self-hosted job API server (env WES_ENGINE_URL)')
     .addOption(new Option('--api-key <key>', 'API key (env WES_API_KEY)'))
     .addOption(new Option('--router-token <token>', 'model router credential (env WES_ROUTER_TOKEN)'))

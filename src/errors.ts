@@ -26,12 +26,12 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [2, 'usage: bad flag or argument, unreadable or malformed local file, invalid model id'],
   [3, 'the job or model run failed (failed, expired; v1 error, non_retryable_error, lost; router provider_error, content_policy_violation)'],
   [4, 'authentication or permission (401, 403, not_enabled)'],
-  [5, 'not found (404, model_not_found, blob_not_found)'],
+  [5, 'not found (404, 410, model_not_found, blob_not_found, request_not_found; no model router at the router URL)'],
   [6, 'the server refused the request (400, 409, 422: invalid_workflow, workflow_format_ui, invalid_input, deployment_stopped, ...)'],
-  [7, 'throttled or no capacity after retries (429, 503)'],
-  [8, 'timed out (--timeout reached, 504 after retries)'],
+  [7, 'throttled or no capacity after retries (429, 503, queue_backlog_full)'],
+  [8, 'timed out (--timeout reached, 504 after retries, queue_timeout; models result before the result is ready)'],
   [9, 'insufficient credits (402, insufficient_credits)'],
-  [10, 'the job was canceled (v1 cancelled)'],
+  [10, 'the job was canceled (v1 cancelled; a queued model request cancelled)'],
   [11, 'in doubt: a submit got no usable answer and may have made a job; nothing was sent again (find it with wes jobs find --key KEY)'],
   [130, 'interrupted with Ctrl-C (the job keeps running unless --cancel-on-interrupt)'],
   [141, 'the reader of the output went away (`| head`): stopped quietly, as a command stopped by SIGPIPE'],
@@ -220,6 +220,11 @@ const CODE_EXITS: Record<string, number> = {
   upstream_error: ExitCode.ERROR,
   deadline_exceeded: ExitCode.TIMEOUT,
   provider_timeout: ExitCode.TIMEOUT,
+  // The published router's queued delivery.
+  cancelled: ExitCode.CANCELED,
+  queue_timeout: ExitCode.TIMEOUT,
+  request_not_found: ExitCode.NOT_FOUND,
+  queue_backlog_full: ExitCode.THROTTLED,
 };
 
 /** Code first (it is the machine-readable part), then the HTTP status. */

@@ -4,7 +4,8 @@ import { HttpClient, type HttpClientOptions, type RetryInfo } from './http/clien
 import { JobsClient } from './clients/jobs/client.js';
 import { ModelsClient } from './clients/models/client.js';
 import { LegacyClient } from './clients/legacy/client.js';
-import { DEFAULT_BASE_URL } from './config/keys.js';
+import { DEFAULT_BASE_URL, type RouterApiSetting } from './config/keys.js';
+import { RouterGeneration } from './clients/models/generation.js';
 import { normalizeBaseUrl, resolveSettings, validateDeployment, type GlobalFlags } from './config/settings.js';
 import { ProfileStore } from './config/store.js';
 import { VERSION } from './factory-version.js';
@@ -31,9 +32,12 @@ export type { JobProgress as Progress } from './protocol/jobs.js';
 
 // models: the model router.
 export { ModelsClient, type RunAnswer, type SchemaAnswer } from './clients/models/client.js';
+export { ModelRequests, type QueueRead, type ResultRead } from './clients/models/requests.js';
+export { RouterGeneration } from './clients/models/generation.js';
+export { waitForResult } from './clients/models/queue-wait.js';
 export { walkCatalog, type WalkOptions } from './clients/models/walk.js';
 export { parseModelId, type ModelRef } from './protocol/model-ids.js';
-export type { RouterModelListEntry, RouterModelDetail, RouterModelListResponse } from './protocol/models.js';
+export type { RouterApi, RouterModelListEntry, RouterModelDetail, RouterModelListResponse, RouterQueueStatusResponse, RouterQueueSubmitResponse, RouterQueueCancelResponse } from './protocol/models.js';
 
 // legacy: cloud API v1 (deprecated).
 export { LegacyClient } from './clients/legacy/client.js';
@@ -44,6 +48,8 @@ export interface ClientOptions {
   baseUrl?: string;
   /** The models API; default the base URL. */
   routerUrl?: string;
+  /** The router's routes: the interface's `v1`, the published `v2`, or `auto` (default: discovered on the first call). */
+  routerApi?: RouterApiSetting;
   /** The legacy API (an engine behind a self-hosted job API server); default the base URL. */
   engineUrl?: string;
   /** Jobs: `Authorization: Bearer`; v1: `X-API-Key`. */
@@ -72,8 +78,9 @@ export interface Clients {
   close(): Promise<void>;
 }
 
-function clientsFor(http: HttpClient): Clients {
-  return { http, jobs: new JobsClient(http), models: new ModelsClient(http), legacy: new LegacyClient(http), close: () => http.close() };
+function clientsFor(http: HttpClient, routerApi: RouterApiSetting = 'auto'): Clients {
+  const models = new ModelsClient(http, new RouterGeneration(http.baseUrlFor('models'), routerApi));
+  return { http, jobs: new JobsClient(http), models, legacy: new LegacyClient(http), close: () => http.close() };
 }
 
 /** One HTTP client and the three API families' clients on it, from plain options (no config file, no environment). */
@@ -97,6 +104,7 @@ export function createClients(options: ClientOptions = {}): Clients {
       userAgent: options.userAgent ?? `wes-lib/${VERSION} node/${process.versions.node}`,
       proxy: options.proxy,
     }),
+    options.routerApi,
   );
 }
 
@@ -111,5 +119,5 @@ export interface ConfigClientOptions extends Pick<ClientOptions, 'retries' | 'si
 export function createClientsFromConfig(options: ConfigClientOptions = {}): Clients {
   const env = options.env ?? process.env;
   const s = resolveSettings(options.flags ?? {}, env, new ProfileStore(env.WES_CONFIG_DIR || undefined));
-  return createClients({ ...options, baseUrl: s.baseUrl, routerUrl: s.routerUrl, engineUrl: s.engineUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment, readTimeoutMs: s.readTimeoutMs, proxy: options.proxy ?? proxySettings(env) });
+  return createClients({ ...options, baseUrl: s.baseUrl, routerUrl: s.routerUrl, routerApi: s.routerApi, engineUrl: s.engineUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment, readTimeoutMs: s.readTimeoutMs, proxy: options.proxy ?? proxySettings(env) });
 }

@@ -2,7 +2,7 @@
 // `auth login`) and when it is resolved (flag, environment, profile). A key added to PROFILE_KEYS
 // needs its line in SETTING_CHECKS (the Record type says so).
 import { UsageError } from '../errors.js';
-import { ENGINE_KINDS, withoutPassword, type EngineSetting, type ProfileKey } from './keys.js';
+import { ENGINE_KINDS, ROUTER_API_SETTINGS, withoutPassword, type EngineSetting, type ProfileKey, type RouterApiSetting } from './keys.js';
 
 export interface SettingCheck {
   /** Throws a UsageError naming the value and `from` (where it came from) when it will not do. */
@@ -82,6 +82,12 @@ export function validateEngine(value: string | undefined, from = '--engine'): En
   throw new UsageError(`${from} must be one of ${ENGINE_KINDS.join(', ')}, got ${JSON.stringify(value)}`, 'cloud for the hosted cloud API, self-hosted for your own ComfyUI, auto to detect it');
 }
 
+export function validateRouterApi(value: string | undefined, from = '--router-api'): RouterApiSetting {
+  if (value === undefined) return 'auto';
+  if ((ROUTER_API_SETTINGS as readonly string[]).includes(value)) return value as RouterApiSetting;
+  throw new UsageError(`${from} must be one of ${ROUTER_API_SETTINGS.join(', ')}, got ${JSON.stringify(value)}`, 'v1 for the interface\'s /v1/models routes, v2 for the published /v2/models routes, auto to discover them');
+}
+
 /** A URL setting as stored: `{deployment}` may wait for the deployment id, which is checked when resolved. */
 function urlCheck(what: string): SettingCheck['check'] {
   return (value, from) => void normalizeBaseUrl(value, value.includes('{deployment}') ? 'placeholder' : undefined, `${what} (${from})`);
@@ -109,4 +115,5 @@ export const SETTING_CHECKS: Record<ProfileKey, SettingCheck> = {
   partner_key: { check: secretCheck('the partner key', false), example: 'KEY' },
   read_timeout: { check: (value, from) => void parseReadTimeout(value, from), example: String(DEFAULT_READ_TIMEOUT_S) },
   engine: { check: (value, from) => void validateEngine(value, from), example: 'auto' },
+  router_api: { check: (value, from) => void validateRouterApi(value, from), example: 'auto' },
 };

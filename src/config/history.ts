@@ -72,9 +72,11 @@ export class JobHistory {
     profile: string,
     baseUrl: string,
     private readonly limits: HistoryLimits = DEFAULT_LIMITS,
+    /** What the file records: `jobs`, or `model-requests` (queued model runs, keyed by the router URL). */
+    kind = 'jobs',
   ) {
     const key = sha256Hex(`${profile}\n${baseUrl}`).slice(0, 16);
-    this.path = join(dir, 'history', `jobs-${key}.ndjson`);
+    this.path = join(dir, 'history', `${kind}-${key}.ndjson`);
   }
 
   /** Newest submission first, each job with its last recorded status. */

@@ -9,6 +9,7 @@ export const PROFILE_KEYS = [
   'partner_key',
   'read_timeout',
   'engine',
+  'router_api',
 ] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 
@@ -27,6 +28,7 @@ export const ENV_FOR_KEY: Record<ProfileKey, string> = {
   partner_key: 'WES_PARTNER_KEY',
   read_timeout: 'WES_READ_TIMEOUT',
   engine: 'WES_ENGINE',
+  router_api: 'WES_ROUTER_API',
 };
 
 export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
@@ -39,6 +41,7 @@ export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
   partner_key: '--partner-key',
   read_timeout: '--read-timeout',
   engine: '--engine',
+  router_api: '--router-api',
 };
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8188';
@@ -46,6 +49,10 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:8188';
 /** Which v1 server the base URL is: the hosted cloud API, a self-hosted ComfyUI engine, or detected. */
 export const ENGINE_KINDS = ['auto', 'cloud', 'self-hosted'] as const;
 export type EngineSetting = (typeof ENGINE_KINDS)[number];
+
+/** Which routes of the model router: the interface's `/v1`, the published `/v2`, or detected (`auto`). */
+export const ROUTER_API_SETTINGS = ['auto', 'v1', 'v2'] as const;
+export type RouterApiSetting = (typeof ROUTER_API_SETTINGS)[number];
 
 export function isProfileKey(key: string): key is ProfileKey {
   return (PROFILE_KEYS as readonly string[]).includes(key);

@@ -1,10 +1,10 @@
 // Every setting resolves in one order: flag, environment variable, the selected profile, default.
 import { UsageError } from '../errors.js';
-import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, shownValue, type EngineSetting, type ProfileKey } from './keys.js';
+import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, shownValue, type EngineSetting, type ProfileKey, type RouterApiSetting } from './keys.js';
 import { isValidProfileName, type Profile, type ProfileStore } from './store.js';
-import { normalizeBaseUrl, parseReadTimeout, SETTING_CHECKS, validateEngine } from './checks.js';
+import { normalizeBaseUrl, parseReadTimeout, SETTING_CHECKS, validateEngine, validateRouterApi } from './checks.js';
 
-export { DEFAULT_READ_TIMEOUT_S, DEPLOYMENT_ID, normalizeBaseUrl, parseReadTimeout, validateDeployment, validateEngine } from './checks.js';
+export { DEFAULT_READ_TIMEOUT_S, DEPLOYMENT_ID, normalizeBaseUrl, parseReadTimeout, validateDeployment, validateEngine, validateRouterApi } from './checks.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
@@ -21,6 +21,7 @@ export interface GlobalFlags {
   partnerKey?: string;
   readTimeout?: string;
   engine?: string;
+  routerApi?: string;
 }
 
 const FLAG_PROP: Record<ProfileKey, Exclude<keyof GlobalFlags, 'baseUrls'>> = {
@@ -33,6 +34,7 @@ const FLAG_PROP: Record<ProfileKey, Exclude<keyof GlobalFlags, 'baseUrls'>> = {
   partner_key: 'partnerKey',
   read_timeout: 'readTimeout',
   engine: 'engine',
+  router_api: 'routerApi',
 };
 
 export interface ResolvedValue {
@@ -63,6 +65,8 @@ export interface Settings {
   readTimeoutMs: number;
   /** Which v1 server to expect (`auto`: detected on the first v1 call that needs to know). */
   engine: EngineSetting;
+  /** Which routes of the model router (`auto`: discovered and remembered per router URL). */
+  routerApi: RouterApiSetting;
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
@@ -179,6 +183,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
     partnerKey: checked('partner_key'),
     readTimeoutMs: parseReadTimeout(readTimeout, 'default'),
     engine: validateEngine(engine),
+    routerApi: validateRouterApi(checked('router_api')),
   };
 }
 
@@ -230,6 +235,7 @@ const IN_EFFECT: Record<ProfileKey, { value: (s: Settings) => string | undefined
   partner_key: { value: (s) => s.partnerKey },
   read_timeout: { value: (s) => String(s.readTimeoutMs / 1000) },
   engine: { value: (s) => s.engine },
+  router_api: { value: (s) => s.routerApi },
 };
 
 /** Every setting as it may be shown to a person or a script: never a whole secret. */

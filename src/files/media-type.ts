@@ -24,3 +24,12 @@ export function guessMediaType(filePath: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(filePath)?.[1]?.toLowerCase();
   return (ext && BY_EXTENSION[ext]) || 'application/octet-stream';
 }
+
+/** The usual extension of a media type (`audio/wav` -> `wav`), or undefined for one the table lacks. */
+export function extensionFor(mediaType: string | undefined): string | undefined {
+  const type = mediaType?.split(';')[0]?.trim().toLowerCase();
+  if (!type || type === 'application/octet-stream') return undefined;
+  if (type === 'audio/x-wav' || type === 'audio/wave') return 'wav';
+  if (type === 'audio/mp3') return 'mp3';
+  return Object.keys(BY_EXTENSION).find((ext) => BY_EXTENSION[ext] === type);
+}

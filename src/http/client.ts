@@ -110,6 +110,8 @@ export interface HttpRequest {
    * instead of 64 KiB reads each kept and joined.
    */
   largeAnswer?: boolean;
+  /** With a sink (into()): answers of these statuses are read into memory instead (a queued result's 202 "not ready yet"). */
+  notToSink?: number[];
   /** Sent even where a credential is required and none is configured: a probe asks what the server says to that. */
   probe?: boolean;
 }
@@ -367,6 +369,7 @@ export class HttpClient {
         holdsAnswer: req.holdsAnswer,
         largeAnswer: req.largeAnswer,
         sink,
+        notToSink: req.notToSink,
       },
       read,
     );
@@ -467,7 +470,7 @@ export class HttpClient {
     const limit = this.maxAnswerBytes;
     // Every answer attemptLoop hands back, a 3xx one too (undici follows no redirect), goes to the
     // sink; a chunked body read into memory goes through the memory sink.
-    const sink = a.sink && res.statusCode < 400 ? a.sink : isChunkedBody(res.body) ? memorySink : undefined;
+    const sink = a.sink && res.statusCode < 400 && !a.notToSink?.includes(res.statusCode) ? a.sink : isChunkedBody(res.body) ? memorySink : undefined;
     const payload = keepStream
       ? res.body
       : sink
@@ -512,6 +515,7 @@ interface Attempt {
   largeAnswer?: boolean;
   /** Where a body below 400 goes instead of memory (HttpClient.into). */
   sink?: AnswerSink<unknown>;
+  notToSink?: number[];
 }
 
 /** Every way to give wes a key; a 401 to a request that carried none is answered with it. */

@@ -3,7 +3,7 @@
 import { ApiError, type ErrorOrigin } from '../errors.js';
 import { sanitizeLine } from '../render/sanitize.js';
 import { parseRetryAfter } from './retry.js';
-import { ROUTER_ERROR_TYPES, type CommittedSpend, type RouterValidationErrorDetail } from '../protocol/errors.js';
+import { PUBLISHED_ROUTER_ERROR_TYPES, type CommittedSpend, type RouterValidationErrorDetail } from '../protocol/errors.js';
 
 export interface RawErrorResponse {
   origin: ErrorOrigin;
@@ -63,7 +63,7 @@ function decodeJobs(r: RawErrorResponse, json: unknown): { code: string; message
 
 function decodeModels(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {
   const declared = r.headers['x-service-error-type'] ?? (isObject(json) && typeof json.error_type === 'string' ? json.error_type : undefined);
-  let code = declared && ROUTER_ERROR_TYPES.has(declared) ? declared : 'internal_error';
+  let code = declared && PUBLISHED_ROUTER_ERROR_TYPES.has(declared) ? declared : 'internal_error';
   if (!declared && r.status === 422) code = 'invalid_input';
   const details: Record<string, unknown> = {};
   if (declared && declared !== code) details.declared_error_type = declared;
@@ -79,6 +79,14 @@ function decodeModels(r: RawErrorResponse, json: unknown): { code: string; messa
   } else {
     message = fallbackMessage(r.status, r.body);
   }
+  // The published router: the provider's own reason for refusing a request as malformed.
+  const upstream = isObject(json) && typeof json.upstream_detail === 'string' ? json.upstream_detail : r.headers['x-service-upstream-detail'];
+  if (upstream) {
+    details.upstream_detail = upstream;
+    message += ` (the provider said: ${sanitizeLine(upstream)})`;
+  }
+  const upstreamStatus = r.headers['x-service-upstream-status'];
+  if (upstreamStatus && /^\d{3}$/.test(upstreamStatus)) details.upstream_status = Number(upstreamStatus);
   return { code, message, details: Object.keys(details).length ? details : undefined };
 }
 

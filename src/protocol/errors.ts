@@ -46,6 +46,19 @@ export const ROUTER_ERROR_TYPES = new Set([
   'rate_limited',
 ]);
 
+/**
+ * The published router (`/v2`): the fifteen buckets and four more of queued delivery, nineteen as
+ * published. Still an open set there: an unknown bucket is handled as internal_error.
+ */
+export const ROUTER_QUEUE_ERROR_TYPES = ['cancelled', 'queue_timeout', 'request_not_found', 'queue_backlog_full'] as const;
+export const PUBLISHED_ROUTER_ERROR_TYPES: ReadonlySet<string> = new Set([...ROUTER_ERROR_TYPES, ...ROUTER_QUEUE_ERROR_TYPES]);
+
+/** The published router's `RouterErrorResponse`: the interface's, plus the provider's reason for refusing a malformed request. */
+export interface PublishedRouterErrorResponse extends RouterErrorResponse {
+  /** Only with `invalid_input` when the provider answered 4xx; mirrors `X-Service-Upstream-Detail`. */
+  upstream_detail?: string;
+}
+
 /** "Router response headers": the `X-Committed-Spend-Limit/-Current/-Remaining` values of a spend-cap 429. */
 export interface CommittedSpend {
   limit_cents: number;

@@ -2,7 +2,9 @@
 // (RouterModelId, RouterProviderSegment, RouterModelSegment, RouterPageCursor) and "Limits". The
 // dev-server validates path parameters and builds its catalog with these, and the CLI checks ids
 // with them before any request, so listed and accepted ids cannot drift. Pinned by
-// test/unit/protocol-golden.test.ts against test/fixtures/protocol/model-ids.json.
+// test/unit/protocol-golden.test.ts against test/fixtures/protocol/model-ids.json. The routes are
+// the interface's `/v1` ones, or the published router's `/v2` ones (models.ts, RouterApi).
+import type { RouterApi } from './models.js';
 
 const SEGMENT = /^[a-z0-9]+([._-][a-z0-9]+)*$/;
 export const PROVIDER_MAX = 64;
@@ -60,7 +62,29 @@ export function isModelId(id: string): boolean {
   return slash >= 0 && isModelIdOf(id.slice(0, slash), id.slice(slash + 1));
 }
 
+/** The catalog route of a router generation: the interface's `/v1/models`, or the published `/v2/models`. */
+export function modelsPath(api: RouterApi = 'v1'): string {
+  return `/${api}/models`;
+}
+
 /** The call path of a model under the router base ("Endpoints", "B. Router"): segments percent-encoded. */
-export function modelPath(ref: { provider: string; model: string }): string {
-  return `/v1/models/${encodeURIComponent(ref.provider)}/${encodeURIComponent(ref.model)}`;
+export function modelPath(ref: { provider: string; model: string }, api: RouterApi = 'v1'): string {
+  return `${modelsPath(api)}/${encodeURIComponent(ref.provider)}/${encodeURIComponent(ref.model)}`;
+}
+
+/** Published router, `RouterQueueRequestId`: a lowercase UUID, at most 36 characters. */
+export const QUEUE_REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Why `value` cannot be a queued request id, or undefined when it can. */
+export function requestIdProblem(value: string): string | undefined {
+  return QUEUE_REQUEST_ID.test(value) ? undefined : `request id ${JSON.stringify(value.slice(0, 60))} is not a lowercase UUID (like 6f1a1a6e-6a53-4a5f-9d3a-2b3b0a1f9c21)`;
+}
+
+/** Published router: the queue's routes of a model (`/v2` only), each request under its id. */
+export function requestsPath(ref: { provider: string; model: string }): string {
+  return `${modelPath(ref, 'v2')}/requests`;
+}
+
+export function requestPath(ref: { provider: string; model: string }, requestId: string, tail: '' | 'status' | 'cancel' = ''): string {
+  return `${requestsPath(ref)}/${encodeURIComponent(requestId)}${tail ? `/${tail}` : ''}`;
 }

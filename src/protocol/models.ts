@@ -1,5 +1,7 @@
 // Wire shapes of the model router, from the service interface, "B. Router catalog resources" and
-// "Endpoints", "B. Router". The id and cursor grammar is in model-ids.ts. Pinned by
+// "Endpoints", "B. Router" (the `/v1` routes), and beside them the generation the maker has
+// published since (its router OpenAPI document): the same catalog under `/v2/models`, plus queued
+// delivery. The id and cursor grammar is in model-ids.ts. Pinned by
 // test/unit/protocol-golden.test.ts against test/fixtures/protocol/models.json.
 
 export interface RouterModelBilling {
@@ -30,3 +32,68 @@ export type { RouterErrorResponse, RouterValidationErrorDetail, RouterValidation
 /** "Limits": the `limit` query parameter of GET /v1/models (0 and negatives select the default). */
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;
+
+/**
+ * The generation of the router's routes: `v1`, the interface's `/v1/models...`; `v2`, the published
+ * `/v2/models...` (same catalog, run and schema routes, plus queued delivery).
+ */
+export type RouterApi = 'v1' | 'v2';
+export const ROUTER_APIS: readonly RouterApi[] = ['v1', 'v2'];
+
+/** Published router, `RouterQueueStatus`: a closed lifecycle; a failure or a cancel is COMPLETED with an `error_type`. */
+export const QUEUE_STATUSES = ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED'] as const;
+export type RouterQueueStatus = (typeof QUEUE_STATUSES)[number];
+
+/** Published router, `RouterQueueUrls`: absolute URLs of one queued request. */
+export interface RouterQueueUrls {
+  status_url: string;
+  response_url: string;
+  cancel_url: string;
+}
+
+/** Published router, `RouterQueueSubmitResponse` (the 201 of the requests route). */
+export interface RouterQueueSubmitResponse extends RouterQueueUrls {
+  request_id: string;
+  status: RouterQueueStatus;
+  /** Requests ahead of this one (0: at the front). */
+  queue_position?: number;
+}
+
+/** Published router, `RouterQueueStatusResponse` (the status read, and the 202 of the result read). */
+export interface RouterQueueStatusResponse extends RouterQueueSubmitResponse {
+  /** Only on a COMPLETED request that failed or was cancelled. */
+  error_type?: string;
+}
+
+/** Published router, `RouterQueueCancelStatus`: 202 and 409 of the cancel route. */
+export type RouterQueueCancelStatus = 'CANCELLATION_REQUESTED' | 'ALREADY_COMPLETED';
+
+/** Published router, `RouterQueueCancelResponse`. */
+export interface RouterQueueCancelResponse {
+  request_id: string;
+  status: RouterQueueCancelStatus;
+}
+
+/**
+ * Response headers of the router, named with the interface's neutral `Service` where the published
+ * names carry the maker's: the first two on every generation, the rest published with `/v2`.
+ */
+export const ROUTER_HEADERS = {
+  requestId: 'x-service-request-id',
+  errorType: 'x-service-error-type',
+  /** What a run cost in credits, a decimal string; absent means "not reported", never "free". */
+  creditsUsed: 'x-service-credits-used',
+  /** `true` on an answer served from an Idempotency-Key's record: not billed again. */
+  replayed: 'idempotent-replayed',
+  /** The provider's own status, when the failure came from the provider. */
+  upstreamStatus: 'x-service-upstream-status',
+  /** The provider's reason for refusing a request as malformed (mirrors `upstream_detail`). */
+  upstreamDetail: 'x-service-upstream-detail',
+  noSniff: 'x-content-type-options',
+  spendLimit: 'x-committed-spend-limit',
+  spendCurrent: 'x-committed-spend-current',
+  spendRemaining: 'x-committed-spend-remaining',
+} as const;
+
+/** The run and result routes of the published router answer JSON or the partner's own bytes. */
+export const PUBLISHED_RUN_ACCEPT = 'application/json, */*;q=0.9';

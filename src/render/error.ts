@@ -142,7 +142,7 @@ function renderStop(io: IOStreams, err: InterruptedError): number {
 }
 
 /** An API path that appears twice: the base URL already carried it (`…/api/v2` as base URL). */
-const DOUBLED_API_PATH = /(\/api\/v2|\/v1\/models|\/api)(?:\/.*)?\1(\/|$)/;
+const DOUBLED_API_PATH = /(\/api\/v2|\/v1\/models|\/v2\/models|\/api)(?:\/.*)?\1(\/|$)/;
 
 /** Hints for codes of every API family, where one helps. */
 export function hintFor(err: WesError): string | undefined {
@@ -150,7 +150,9 @@ export function hintFor(err: WesError): string | undefined {
   if (path && (err.status === 404 || err.status === 405) && DOUBLED_API_PATH.test(path)) {
     return `check the base URL: the request went to ${path}, so the base URL seems to end in an API path already; give the service's root (e.g. https://api.example.com, or …/deployment/ID for serverless), not …/api/v2`;
   }
+  if (err.status === 410 && err.origin === 'models') return 'the request aged out of the router\'s retention window: its result is gone; run the model again';
   if (err.status === 413) {
+    if (err.origin === 'models') return 'the input is over the router\'s request size limit; pass large files by URL (an https link the provider can fetch) instead of inline data';
     return path?.includes('/assets')
       ? 'the file is over the service\'s upload size limit'
       : 'the request body is over the service\'s size limit; keep large data out of the workflow: upload it as an asset (`--set NODE.INPUT=@FILE`) and refer to it by id';
@@ -187,6 +189,14 @@ export function hintFor(err: WesError): string | undefined {
       return 'the file changed while uploading, or the expected hash is wrong; upload again';
     case 'model_not_found':
       return 'list runnable models with `wes models list --all`';
+    case 'cancelled':
+      return 'the queued request was cancelled before it produced a result; run the model again for a new one';
+    case 'queue_timeout':
+      return 'the request waited in the router\'s queue past its limit and never started (nothing was charged); submit it again';
+    case 'request_not_found':
+      return 'the router knows no such request for this model and credential (check both ids, and the profile); `wes models requests` lists those queued from here';
+    case 'queue_backlog_full':
+      return 'too many of your queued requests are waiting; nothing was queued or charged. Submit again once some of them finish (`wes models requests --refresh`)';
     case 'subscription_inactive':
       return 'running workflows on the v1 API needs an active subscription';
     case 'deadline_exceeded':

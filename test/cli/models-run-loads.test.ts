@@ -17,7 +17,10 @@ const ON_DEMAND = [
   'src/files/existing.ts',
   'src/files/part-file.ts',
   'src/files/kept.ts',
-  'src/commands/in-doubt.ts',
+  'src/commands/models/in-doubt.ts',
+  'src/commands/models/queue-run.ts',
+  'src/commands/models/follow.ts',
+  'src/commands/models/no-router.ts',
   'src/render/open-progress.ts',
   'src/files/unreadable.ts',
 ];

@@ -131,7 +131,7 @@ describe('router outcomes', () => {
     const r = await wes(['models', 'run', 'dev/slow', '-d', JSON.stringify({ prompt: 'p', duration_ms: DEADLINE_MS + 250 }), '--idempotency-key', 'cli-collect-1'], { token: 't-collect' });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ prompt: 'p', duration_ms: DEADLINE_MS + 250 });
-    expect(r.stderr).toMatch(/still running at the provider; collecting the result in 1 s with the same Idempotency-Key/);
+    expect(r.stderr).toMatch(/dev\/slow is still running at the provider \(the router stopped waiting\); collecting it in 1 s with Idempotency-Key cli-collect-1/);
     expect(seen(holder.server, 'POST /v1/models/dev/slow') - before).toBe(2);
   });
 

@@ -15,6 +15,6 @@ describe('keys in doubtful endings', () => {
     await addFaults(fx.server, { match: 'POST /v1/models/dev/echo', action: 'lose', count: 1 });
     const res = await wes(['models', 'run', 'dev/echo', '-d', '{"a":1}', '--idempotency-key', 'k-run-1', '--retries', '0']);
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain(`run: wes models run dev/echo -d '{"a":1}' --idempotency-key k-run-1`);
+    expect(res.stderr).toContain(`collect its result with: wes models run dev/echo -d '{"a":1}' --idempotency-key k-run-1`);
   });
 });

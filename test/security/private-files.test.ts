@@ -37,10 +37,11 @@ describe('files wes writes are private', () => {
     // A shell sets the umask for the child, as a careless login session would. (Asynchronously:
     // the dev-server answering it runs in this process.)
     await promisify(execFile)('sh', ['-c', `umask 000 && exec "${process.execPath}" "${WES_BIN}" models schema dev/echo`], { env });
+    // The schema, and which router routes answered there (remembered per router URL).
     const cached = filesUnder(join(cfg, 'cache'));
-    expect(cached).toEqual([join('default', 'schemas', 'dev', 'echo.json')]);
-    expect(mode(join(cfg, 'cache', cached[0]!))).toBe(0o600);
-    for (const folder of ['', 'default', join('default', 'schemas'), join('default', 'schemas', 'dev')]) {
+    expect(cached).toEqual([expect.stringMatching(/^default\/router-api\/[0-9a-f]{32}\.json$/), join('default', 'schemas', 'dev', 'echo.json')]);
+    for (const file of cached) expect(mode(join(cfg, 'cache', file)), file).toBe(0o600);
+    for (const folder of ['', 'default', join('default', 'schemas'), join('default', 'schemas', 'dev'), join('default', 'router-api')]) {
       expect(mode(join(cfg, 'cache', folder)), `cache/${folder}`).toBe(0o700);
     }
   });

@@ -11,7 +11,19 @@ function modelsError(status: number, code: string, retryAfterSeconds?: number): 
 
 describe('decide', () => {
   it('collects a 504 deadline_exceeded that carries Retry-After', () => {
-    expect(decide(modelsError(504, 'deadline_exceeded', 2))).toEqual({ kind: 'collect', delayMs: 2000 });
+    expect(decide(modelsError(504, 'deadline_exceeded', 2))).toEqual({ kind: 'collect', reason: 'deadline', delayMs: 2000 });
+  });
+
+  it('collects a 409 concurrency_limit_exceeded (an earlier call with this key is still running) at its Retry-After, else after a second', () => {
+    expect(decide(modelsError(409, 'concurrency_limit_exceeded', 3))).toEqual({ kind: 'collect', reason: 'in_flight', delayMs: 3000 });
+    expect(decide(modelsError(409, 'concurrency_limit_exceeded'))).toEqual({ kind: 'collect', reason: 'in_flight', delayMs: 1000 });
+  });
+
+  it('never sends again a 409 invalid_input (the key belongs to another request) nor a terminal queue bucket', () => {
+    expect(decide(modelsError(409, 'invalid_input'))).toEqual({ kind: 'fail' });
+    expect(decide(modelsError(409, 'cancelled'))).toEqual({ kind: 'fail' });
+    expect(decide(modelsError(504, 'queue_timeout'))).toEqual({ kind: 'fail' });
+    expect(decide(modelsError(404, 'request_not_found'))).toEqual({ kind: 'fail' });
   });
 
   it.each([
@@ -20,6 +32,7 @@ describe('decide', () => {
     [429, 'concurrency_limit_exceeded', undefined],
     [429, 'rate_limited', 3],
     [503, 'service_unavailable', 1],
+    [429, 'queue_backlog_full', 2],
     [500, 'internal_error', undefined],
   ])('retries %i %s', (status, code, after) => {
     expect(decide(modelsError(status, code, after))).toEqual({ kind: 'retry', delayMs: after === undefined ? undefined : after * 1000 });

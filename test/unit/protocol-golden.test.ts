@@ -41,9 +41,9 @@ import {
   type SubmitRequest,
 } from '../../src/protocol/jobs.js';
 import { SAFE_ID } from '../../src/clients/shared/response-check.js';
-import { ROUTER_ERROR_TYPES, type ErrorEnvelope, type RouterErrorResponse, type RouterValidationErrorDetail, type RouterValidationErrorResponse } from '../../src/protocol/errors.js';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RouterModelDetail, type RouterModelListResponse } from '../../src/protocol/models.js';
-import { CURSOR_MAX, CURSOR_PATTERN, isModelId, MODEL_ID_MAX, MODEL_MAX, PROVIDER_MAX, parseModelId, segmentProblem } from '../../src/protocol/model-ids.js';
+import { PUBLISHED_ROUTER_ERROR_TYPES, ROUTER_ERROR_TYPES, ROUTER_QUEUE_ERROR_TYPES, type ErrorEnvelope, type PublishedRouterErrorResponse, type RouterErrorResponse, type RouterValidationErrorDetail, type RouterValidationErrorResponse } from '../../src/protocol/errors.js';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, PUBLISHED_RUN_ACCEPT, QUEUE_STATUSES, ROUTER_HEADERS, type RouterModelDetail, type RouterModelListResponse, type RouterQueueCancelResponse, type RouterQueueCancelStatus, type RouterQueueStatusResponse, type RouterQueueSubmitResponse } from '../../src/protocol/models.js';
+import { CURSOR_MAX, CURSOR_PATTERN, isModelId, MODEL_ID_MAX, MODEL_MAX, PROVIDER_MAX, QUEUE_REQUEST_ID, modelPath, modelsPath, parseModelId, requestIdProblem, requestPath, requestsPath, segmentProblem } from '../../src/protocol/model-ids.js';
 import { isV1Terminal, V1_TERMINAL_STATUSES, type V1FileRef, type V1PromptResponse, type V1Queue, type V1UploadResult, type V1WsMessage } from '../../src/protocol/legacy.js';
 import {
   decodeFrame,
@@ -183,6 +183,47 @@ describe('router catalog resources', () => {
 
   it('the list limit defaults to 20 and is clamped at 100', () => {
     expect({ list_limit_default: LIST_LIMIT_DEFAULT, list_limit_max: LIST_LIMIT_MAX }).toEqual(router.limits);
+  });
+});
+
+describe('the published router (/v2), beside the interface', () => {
+  const pub = router.published;
+  it('keeps the interface routes at /v1 and puts the published ones under /v2, the queue beneath a model', () => {
+    const ref = parseModelId('bfl/flux-pro-1.1');
+    const id = pub.queue_submit.request_id;
+    expect(modelsPath()).toBe('/v1/models');
+    expect(modelPath(ref)).toBe('/v1/models/bfl/flux-pro-1.1');
+    expect({ catalog: modelsPath('v2'), model: modelPath(ref, 'v2'), requests: requestsPath(ref), result: requestPath(ref, id), status: requestPath(ref, id, 'status'), cancel: requestPath(ref, id, 'cancel') }).toEqual(pub.routes);
+  });
+
+  it('queue handles, states and cancel answers have exactly the published fields', () => {
+    const submitted: RouterQueueSubmitResponse = pub.queue_submit as RouterQueueSubmitResponse;
+    const failed: RouterQueueStatusResponse = pub.queue_status_failed as RouterQueueStatusResponse;
+    const cancel: RouterQueueCancelResponse = pub.queue_cancel as RouterQueueCancelResponse;
+    const statusFields: Record<keyof RouterQueueStatusResponse, true> = { request_id: true, status: true, queue_position: true, error_type: true, status_url: true, response_url: true, cancel_url: true };
+    const { error_type: _e, ...submitFields } = statusFields;
+    expect(sorted(submitted)).toEqual(sorted(submitFields));
+    expect(sorted(failed)).toEqual(sorted(statusFields).filter((k) => k !== 'queue_position'));
+    expect(sorted(cancel)).toEqual(['request_id', 'status']);
+    expect([...QUEUE_STATUSES]).toEqual(pub.queue_statuses);
+    const cancelStatuses: RouterQueueCancelStatus[] = ['CANCELLATION_REQUESTED', 'ALREADY_COMPLETED'];
+    expect(cancelStatuses).toEqual(pub.cancel_statuses);
+  });
+
+  it('request ids are lowercase UUIDs; the headers are named as published, with the neutral Service; run reads accept bytes too', () => {
+    expect(QUEUE_REQUEST_ID.source).toBe(pub.request_id_pattern);
+    expect(requestIdProblem(pub.queue_submit.request_id)).toBeUndefined();
+    expect(requestIdProblem(pub.queue_submit.request_id.toUpperCase())).toMatch(/lowercase UUID/);
+    expect(ROUTER_HEADERS).toEqual(pub.headers);
+    expect(PUBLISHED_RUN_ACCEPT).toBe(pub.run_accept);
+  });
+
+  it('the published buckets are the fifteen and four of queued delivery; an error may carry upstream_detail', () => {
+    expect(errors.published_router_error_types).toHaveLength(19);
+    expect([...PUBLISHED_ROUTER_ERROR_TYPES].sort()).toEqual([...errors.published_router_error_types].sort());
+    expect([...ROUTER_QUEUE_ERROR_TYPES].every((t) => !ROUTER_ERROR_TYPES.has(t))).toBe(true);
+    const published: PublishedRouterErrorResponse = errors.published_router_error_response;
+    expect(sorted(published)).toEqual(['detail', 'error_type', 'upstream_detail']);
   });
 });
 

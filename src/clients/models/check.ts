@@ -2,9 +2,9 @@
 // malformed answer becomes one clear error instead of a crash later on.
 import type { HttpResponse } from '../../http/client.js';
 import type { WesError } from '../../errors.js';
-import { isModelId } from '../../protocol/model-ids.js';
+import { isModelId, requestIdProblem } from '../../protocol/model-ids.js';
 import { isObject } from '../../protocol/openapi-document.js';
-import type { RouterModelDetail, RouterModelListEntry, RouterModelListResponse } from '../../protocol/models.js';
+import type { RouterModelDetail, RouterModelListEntry, RouterModelListResponse, RouterQueueCancelResponse, RouterQueueStatusResponse } from '../../protocol/models.js';
 import { badResponse as badResponseOf } from '../shared/response-check.js';
 
 /** A malformed answer of this API family. */
@@ -56,4 +56,25 @@ export function checkDetail(res: HttpResponse<unknown>): RouterModelDetail {
     throw badResponse('the model detail has an `input_schema_url` that is not a string', res);
   }
   return detail;
+}
+
+/** A queued request's handle or state (submit, status, the 202 of the result read): the id it is addressed by, a status. */
+export function checkQueueState(res: HttpResponse<unknown>, what: string, expectedId?: string): RouterQueueStatusResponse {
+  const body = res.body;
+  if (!isObject(body)) throw badResponse(`the ${what} is not a JSON object`, res);
+  if (typeof body.request_id !== 'string' || requestIdProblem(body.request_id)) throw badResponse(`the ${what} names no usable request_id`, res);
+  if (expectedId !== undefined && body.request_id !== expectedId) throw badResponse(`the ${what} is about request ${body.request_id}, not ${expectedId}`, res);
+  // An open string here: a status this client has not heard of is taken as not finished yet.
+  if (typeof body.status !== 'string' || body.status === '') throw badResponse(`the ${what} names no status`, res);
+  const position = body.queue_position;
+  if (position !== undefined && (typeof position !== 'number' || !Number.isInteger(position) || position < 0)) throw badResponse(`the ${what} has a queue_position that is not a whole number`, res);
+  if (body.error_type !== undefined && typeof body.error_type !== 'string') throw badResponse(`the ${what} has an error_type that is not a string`, res);
+  return body as unknown as RouterQueueStatusResponse;
+}
+
+export function checkCancel(res: HttpResponse<unknown>, expectedId: string): RouterQueueCancelResponse {
+  const body = res.body;
+  if (!isObject(body) || typeof body.status !== 'string') throw badResponse('the cancel answer names no status', res);
+  if (body.request_id !== undefined && body.request_id !== expectedId) throw badResponse(`the cancel answer is about request ${String(body.request_id)}, not ${expectedId}`, res);
+  return { request_id: expectedId, status: body.status as RouterQueueCancelResponse['status'] };
 }

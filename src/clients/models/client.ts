@@ -1,9 +1,16 @@
 // A typed client for the models API (the model router). No printing: commands decide what to show.
-import type { HttpClient, HttpRequest, HttpResponse } from '../../http/client.js';
+// Every route goes through the router's generation (generation.ts): the interface's /v1 routes or
+// the published /v2 ones, pinned or discovered.
+import type { HttpClient, HttpResponse } from '../../http/client.js';
 import type { AnswerSink } from '../../http/answer-sink.js';
 import { checkDetail, checkListEntries, checkListFields, checkListPage } from './check.js';
-import { modelPath, type ModelRef } from '../../protocol/model-ids.js';
+import { modelPath, modelsPath, type ModelRef } from '../../protocol/model-ids.js';
 import type { RouterModelDetail, RouterModelListResponse } from '../../protocol/models.js';
+import { answerOf, runAccept, type RunAnswer } from './answer.js';
+
+export type { RunAnswer } from './answer.js';
+import { RouterGeneration } from './generation.js';
+import { ModelRequests } from './requests.js';
 
 export interface SchemaAnswer {
   status: 200 | 304;
@@ -13,20 +20,22 @@ export interface SchemaAnswer {
   requestId: string | undefined;
 }
 
-export interface RunAnswer<B = Buffer> {
-  /** The model output exactly as the router sent it (or what the sink it went to made of it). */
-  body: B;
-  headers: Record<string, string>;
-  requestId: string | undefined;
-}
-
 export interface PageParams {
   limit?: number;
   cursor?: string;
 }
 
 export class ModelsClient {
-  constructor(private readonly http: HttpClient) {}
+  /** Queued delivery (published routes only). */
+  readonly requests: ModelRequests;
+
+  constructor(
+    private readonly http: HttpClient,
+    readonly generation: RouterGeneration = new RouterGeneration(http.baseUrlFor('models'), 'auto'),
+  ) {
+    this.requests = new ModelRequests(http, generation);
+    generation.probeWithoutCredential ??= (api) => http.buffer({ family: 'models', url: modelsPath(api), query: { limit: 1 }, retries: 0, probe: true });
+  }
 
   /** One catalog page; `limit` and `cursor` go to the server exactly as given. */
   async listPage(params: PageParams = {}): Promise<RouterModelListResponse> {
@@ -44,22 +53,24 @@ export class ModelsClient {
   }
 
   private pageResponse(params: PageParams): Promise<HttpResponse<unknown>> {
-    return this.http.json<unknown>({ family: 'models', url: '/v1/models', query: { limit: params.limit, cursor: params.cursor } });
+    return this.generation.call((api) => this.http.json<unknown>({ family: 'models', url: modelsPath(api), query: { limit: params.limit, cursor: params.cursor } }));
   }
 
   async show(ref: ModelRef): Promise<RouterModelDetail> {
-    const res = await this.http.json<unknown>({ family: 'models', url: modelPath(ref) });
+    const res = await this.generation.call((api) => this.http.json<unknown>({ family: 'models', url: modelPath(ref, api) }));
     return checkDetail(res);
   }
 
   /** The input schema document; with `etag`, a conditional GET that may answer 304. */
   async schema(ref: ModelRef, etag?: string): Promise<SchemaAnswer> {
-    const res: HttpResponse<Buffer> = await this.http.buffer({
-      family: 'models',
-      url: `${modelPath(ref)}/openapi.json`,
-      headers: { accept: 'application/json', ...(etag ? { 'if-none-match': etag } : {}) },
-      accept: [304],
-    });
+    const res: HttpResponse<Buffer> = await this.generation.call((api) =>
+      this.http.buffer({
+        family: 'models',
+        url: `${modelPath(ref, api)}/openapi.json`,
+        headers: { accept: 'application/json', ...(etag ? { 'if-none-match': etag } : {}) },
+        accept: [304],
+      }),
+    );
     const status = res.status === 304 ? 304 : 200;
     return { status, etag: res.headers.etag, bytes: status === 200 ? res.body : undefined, requestId: res.requestId };
   }
@@ -70,18 +81,23 @@ export class ModelsClient {
    * output goes there as it arrives instead of into memory.
    */
   async runOnce<B = Buffer>(ref: ModelRef, body: Buffer, idempotencyKey: string, sink?: AnswerSink<B>): Promise<RunAnswer<B>> {
-    const req: HttpRequest = {
-      family: 'models',
-      method: 'POST',
-      url: modelPath(ref),
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body,
-      idempotencyKey,
-      retries: 0,
-      holdsAnswer: true,
-      largeAnswer: true,
-    };
-    const res = (sink ? await this.http.into(req, sink) : await this.http.buffer(req)) as HttpResponse<B>;
+    const res = await this.generation.call((api) =>
+      answerOf<B>(
+        this.http,
+        {
+          family: 'models',
+          method: 'POST',
+          url: modelPath(ref, api),
+          headers: { 'content-type': 'application/json', accept: runAccept(api) },
+          body,
+          idempotencyKey,
+          retries: 0,
+          holdsAnswer: true,
+          largeAnswer: true,
+        },
+        sink,
+      ),
+    );
     return { body: res.body, headers: res.headers, requestId: res.requestId };
   }
 }

@@ -11,8 +11,8 @@ export function registerApi(program: Command, action: ActionFactory): void {
       'after',
       `
 The API family follows from the path: /api/v2/... is jobs, the job API (Authorization: Bearer API
-key), /v1/... models, the model router (Bearer router token), any other /api/... legacy, the cloud
-API v1 (X-API-Key).
+key), /v1/... and /v2/models/... models, the model router (Bearer router token), any other
+/api/... legacy, the cloud API v1 (X-API-Key).
 Paths are appended to the configured base URL; a full URL is accepted only on a configured
 origin. Fields go to the query string for GET and HEAD, else into a JSON body. The configured
 credential wins over a -H with the same name; an Idempotency-Key header makes a POST retryable.

@@ -59,6 +59,7 @@ export async function run(f: Factory, _args: string[], opts: AuthLoginOptions): 
   if (updates.router_url) normalizeBaseUrl(updates.router_url, updates.deployment ?? f.settings().deployment, 'router URL');
   // The key is checked before it is written: a key the service refuses is never saved.
   const results = opts.verify ? await probeAll(f.httpFor(resolveSettings({ ...f.globals, ...asFlags(updates) }, f.env, f.store(), settingsUse), f.signal)) : [];
+  if (opts.verify) await (await import('../models/router-host.js')).askRouterHost(f, results, updates, opts);
   const refused = results.filter((r) => r.verdict === 'rejected');
   if (refused.length > 0) {
     for (const r of refused) io.warn(`  ✗ ${r.family}: rejected by ${new URL(r.url).origin} (${sanitizeLine(r.message)})`);

@@ -20,7 +20,7 @@ export async function run(f: Factory, _args: string[], opts: AuthStatusOptions):
   warnSettingProblems(f);
   const values = Object.fromEntries(shownSettings(s).map(({ key, value, source }) => [key, { value, source }]));
   // `surfaces` is the JSON key scripts read (`jq .surfaces`): each entry names its `family`, and its old `surface` name.
-  const probes: ProbeResult[] = opts.offline ? [] : await probeAll(f.http());
+  const probes: ProbeResult[] = opts.offline ? [] : await probeAll(f.http(), { routerApi: f.settings().routerApi });
   const summary = {
     profile: s.profile,
     profile_source: s.profileSource,

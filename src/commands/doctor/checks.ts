@@ -12,6 +12,7 @@ import { SURFACE_NAME, probeFamily, type ProbeResult, type SurfaceName } from '.
 import { connectionHint, triedUrl } from './connection-hint.js';
 import { describeEngine, engineOf } from '../legacy/engine.js';
 import type { EngineIdentity } from '../../clients/legacy/engine.js';
+import { modelsPath } from '../../protocol/model-ids.js';
 
 export type CheckName = 'settings' | 'config_file' | 'reachable' | 'credential' | 'clock';
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
@@ -86,18 +87,25 @@ export interface TimedProbe {
 
 export async function runProbes(f: Factory): Promise<TimedProbe[]> {
   const http = f.http();
+  const routerApi = f.settings().routerApi;
   return Promise.all(
     API_FAMILIES.map(async (family) => {
       const started = performance.now();
-      const probe = await probeFamily(http, family);
+      const probe = await probeFamily(http, family, { routerApi });
       return { probe, elapsedMs: Math.round(performance.now() - started), receivedAt: Date.now() };
     }),
   );
 }
 
-/** ": a self-hosted ComfyUI engine (0.3.18)", said on the v1 row: which server answers the v1 calls. */
-function engineNote(family: ApiFamily, engine: EngineIdentity | null): string {
-  if (family !== 'legacy' || !engine) return '';
+/**
+ * Which server answers, said on its row: ": a self-hosted ComfyUI engine (0.3.18)" on the v1 row,
+ * the routes the router answered on the models row.
+ */
+function serverNote(probe: ProbeResult, engine: EngineIdentity | null): string {
+  if (probe.family === 'models' && probe.router_api) {
+    return `: router routes ${modelsPath(probe.router_api)} (${probe.router_api === 'v1' ? "the interface's" : 'the published ones'})`;
+  }
+  if (probe.family !== 'legacy' || !engine) return '';
   return `: ${describeEngine(engine)}${engine.how === 'setting' ? ' (as the engine setting says)' : ''}`;
 }
 
@@ -123,7 +131,7 @@ export function familyChecks(s: Settings, timed: TimedProbe, engine: EngineIdent
   const { probe } = timed;
   const where = { family: probe.family, surface: probe.surface, url: probe.url, http_status: probe.status, request_id: probe.request_id };
   const credential = credentialDescription(s, probe.family);
-  const answered = `${new URL(probe.url).origin} answered in ${timed.elapsedMs} ms${engineNote(probe.family, engine)}`;
+  const answered = `${new URL(probe.url).origin} answered in ${timed.elapsedMs} ms${serverNote(probe, engine)}`;
   if (engine?.kind === 'self-hosted' && probe.verdict === 'error' && probe.status === 404 && probe.family !== 'legacy') {
     // A ComfyUI engine serves only v1: the other families are missing by design, not broken.
     const what = probe.family === 'jobs' ? 'job API v2 (use `wes legacy`)' : 'model router';

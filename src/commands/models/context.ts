@@ -1,8 +1,11 @@
 // What every `models` command needs: the model id argument checked before any request, the
-// router client, and the per-profile schema source.
+// router client (its routes pinned by router_api, else discovered and remembered per router URL),
+// and the per-profile schema source.
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { ModelsClient } from '../../clients/models/client.js';
+import { RouterGeneration } from '../../clients/models/generation.js';
+import { GenerationCache } from '../../clients/models/generation-cache.js';
 import { ModelIdError, parseModelId, type ModelRef } from '../../protocol/model-ids.js';
 import { SchemaCache } from '../../clients/models/schema-cache.js';
 import { SchemaSource } from '../../clients/models/schema-source.js';
@@ -18,7 +21,10 @@ export function modelArg(arg: string | undefined): ModelRef {
 }
 
 export function modelsClient(f: Factory): ModelsClient {
-  return new ModelsClient(f.http());
+  const s = f.settings();
+  const memory = new GenerationCache(f.store(), s.profile);
+  const generation = new RouterGeneration(s.routerUrl, s.routerApi, memory, async (info) => (await import('./no-router.js')).explainNoRouter(f, info));
+  return new ModelsClient(f.http(), generation);
 }
 
 export function schemaSource(f: Factory, client: ModelsClient = modelsClient(f)): SchemaSource {

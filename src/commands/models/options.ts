@@ -3,7 +3,7 @@
 import { InvalidArgumentError } from 'commander';
 import { segmentProblem } from '../../protocol/model-ids.js';
 import { existingFileOptions, existingFileRules, idempotencyKey, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
-import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumber, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumber, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 
 export interface ModelsListOptions {
   all?: boolean;
@@ -36,6 +36,10 @@ export interface ModelsRunOptions extends ExistingFileOptions {
   show?: boolean;
   /** False with --no-validate. */
   validate: boolean;
+  /** Queued delivery: submit and print the request id. */
+  queue?: boolean;
+  /** With --queue: follow the request and collect its output. */
+  wait?: boolean;
 }
 
 /**
@@ -74,8 +78,55 @@ export const modelsRunOptions = (): OptionsDeclaration<ModelsRunOptions> => ({
   download: valueOption('--download <dir>', 'save every http(s) URL found in the output into this folder', nonEmpty),
   show: flag('--show', 'with --download: show the saved pictures (kitty, iTerm2 or sixel terminals)'),
   validate: flag('--no-validate', 'do not check the input against the cached schema first'),
+  queue: flag('--queue', 'queued delivery (the published router): submit, print the request id and return at once'),
+  wait: flag('--wait', 'with --queue: follow the request (queue position, then status) and collect its output'),
   ...existingFileOptions(),
 });
 
+/** The output comes later with --queue alone: -o, --download and --show need --wait (or `models result`). */
+function outputNeedsWait(): OptionsRule<ModelsRunOptions> {
+  return ({ opts, given, flag }) => {
+    if (!opts.queue || opts.wait) return undefined;
+    const target = (['output', 'download', 'show'] as const).find((key) => given(key));
+    return target ? `${flag(target)} with --queue needs --wait (or collect the output later with \`wes models result MODEL REQUEST_ID ${flag(target)} ...\`)` : undefined;
+  };
+}
+
 /** The file flags decide about files the run saves: with -o or --download only. */
-export const modelsRunRules: Array<OptionsRule<ModelsRunOptions>> = [...existingFileRules<ModelsRunOptions>('output', 'download'), needs('show', 'download'), noFileFlagsWithStdout()];
+export const modelsRunRules: Array<OptionsRule<ModelsRunOptions>> = [
+  ...existingFileRules<ModelsRunOptions>('output', 'download'),
+  needs('show', 'download'),
+  needs('wait', 'queue'),
+  outputNeedsWait(),
+  noFileFlagsWithStdout(),
+];
+
+export interface ModelsResultOptions extends ExistingFileOptions {
+  output?: string;
+  download?: string;
+  show?: boolean;
+  /** Wait until the result is ready instead of answering "not yet". */
+  wait?: boolean;
+}
+
+export const modelsResultOptions = (): OptionsDeclaration<ModelsResultOptions> => ({
+  output: valueOption('-o, --output <file>', 'write the output to a file instead of standard output (- for standard output)', nonEmpty),
+  download: valueOption('--download <dir>', 'save every http(s) URL found in the output (or a binary output itself) into this folder', nonEmpty),
+  show: flag('--show', 'with --download: show the saved pictures (kitty, iTerm2 or sixel terminals)'),
+  wait: flag('--wait', 'wait for the request to finish (queue position, then status), then collect the output'),
+  ...existingFileOptions(),
+});
+
+export const modelsResultRules: Array<OptionsRule<ModelsResultOptions>> = [...existingFileRules<ModelsResultOptions>('output', 'download'), needs('show', 'download'), noFileFlagsWithStdout()];
+
+export interface ModelsRequestsOptions {
+  refresh?: boolean;
+  limit?: number;
+  model?: string;
+}
+
+export const modelsRequestsOptions = (): OptionsDeclaration<ModelsRequestsOptions> => ({
+  refresh: flag('--refresh', 'ask the router for the current state of the unfinished ones first'),
+  limit: valueOption('--limit <n>', 'at most N requests (default 20)', wholeNumberIn(1, 10_000)),
+  model: valueOption('--model <provider/model>', 'only requests of this model', nonEmpty),
+});

@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import { compileInputValidator, type InputValidator } from '../../protocol/model-input-validation.js';
 import type { JsonObject } from '../../protocol/openapi-document.js';
+import { modelPath } from '../../protocol/model-ids.js';
+import type { RouterApi } from '../../protocol/models.js';
 import type { CatalogModel } from './catalog.js';
 import type { ModelsState } from './state.js';
 
@@ -13,8 +15,15 @@ export interface SchemaDocument {
   validate: InputValidator;
 }
 
-export function buildOpenApiDocument(model: CatalogModel): JsonObject {
-  const { provider, model: name, id } = model.entry;
+/** The 200 of the run route: JSON; on the published routes a model whose partner answers bytes says which. */
+function outputContent(model: CatalogModel, api: RouterApi): JsonObject {
+  const json = { 'application/json': { schema: { type: 'object' } } };
+  if (api === 'v1' || !model.behaviour.outputMediaType) return json;
+  return { [model.behaviour.outputMediaType]: { schema: { type: 'string', format: 'binary' } } };
+}
+
+export function buildOpenApiDocument(model: CatalogModel, api: RouterApi = 'v1'): JsonObject {
+  const { id } = model.entry;
   return {
     openapi: '3.1.0',
     info: {
@@ -23,7 +32,7 @@ export function buildOpenApiDocument(model: CatalogModel): JsonObject {
       description: `${model.behaviour.summary} The request body is the model's own JSON input; the answer is its own JSON output.`,
     },
     paths: {
-      [`/v1/models/${provider}/${name}`]: {
+      [modelPath(model.entry, api)]: {
         post: {
           operationId: 'run',
           summary: `Run ${id}`,
@@ -32,7 +41,7 @@ export function buildOpenApiDocument(model: CatalogModel): JsonObject {
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Input' } } },
           },
           responses: {
-            '200': { description: 'The model output, unchanged.', content: { 'application/json': { schema: { type: 'object' } } } },
+            '200': { description: 'The model output, unchanged.', content: outputContent(model, api) },
           },
         },
       },
@@ -41,14 +50,15 @@ export function buildOpenApiDocument(model: CatalogModel): JsonObject {
   };
 }
 
-export function schemaDocument(state: ModelsState, model: CatalogModel): SchemaDocument {
-  let doc = state.docs.get(model.entry.id);
+export function schemaDocument(state: ModelsState, model: CatalogModel, api: RouterApi = 'v1'): SchemaDocument {
+  const key = `${api} ${model.entry.id}`;
+  let doc = state.docs.get(key);
   if (!doc) {
-    const value = buildOpenApiDocument(model);
+    const value = buildOpenApiDocument(model, api);
     const bytes = Buffer.from(JSON.stringify(value, null, 2));
     const etag = `"${createHash('sha256').update(bytes).digest('base64url')}"`;
     doc = { bytes, etag, validate: compileInputValidator(value) };
-    state.docs.set(model.entry.id, doc);
+    state.docs.set(key, doc);
   }
   return doc;
 }

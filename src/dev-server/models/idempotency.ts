@@ -1,13 +1,18 @@
-// Calls made with an Idempotency-Key: the generation is kept under (credential, model, key), so a
-// retry with the same key and body collects it (still running or finished) instead of dispatching
+// Calls made with an Idempotency-Key: the generation is kept under its key's scope (run.ts), so a
+// retry with the same key and request collects it (still running or finished) instead of dispatching
 // another. Transient failures are not kept: the retry dispatches again.
 import type { ModelOutcome } from './stock/types.js';
 
 export interface KeptCall {
+  /** v1: the body's digest; v2: the request's (method, path and query, body). */
   bodyDigest: string;
   outcome: Promise<ModelOutcome>;
   keptAt: number;
   size: number;
+  /** v2: calls of this key being answered right now (another one meanwhile is a 409). */
+  attached?: number;
+  /** v2: the headers of its success (price, spend figures), restated on a replay. */
+  success?: Record<string, string>;
 }
 
 const TTL_MS = 30 * 60 * 1000;

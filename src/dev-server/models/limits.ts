@@ -8,7 +8,8 @@ export interface CredentialUsage {
 }
 
 export type Admission =
-  | { ok: true; release: () => void }
+  /** `headers`: the committed-spend figures of the admitting gate (the published router sends them on the success). */
+  | { ok: true; release: () => void; headers: Record<string, string> }
   | { ok: false; detail: string; headers: Record<string, string> };
 
 export function admit(
@@ -43,6 +44,11 @@ export function admit(
   let released = false;
   return {
     ok: true,
+    headers: {
+      'x-committed-spend-limit': String(limits.spendCents),
+      'x-committed-spend-current': String(current.committedCents),
+      'x-committed-spend-remaining': String(Math.max(0, limits.spendCents - current.committedCents)),
+    },
     release: () => {
       if (released) return;
       released = true;

@@ -1,8 +1,12 @@
 // How the router answers: every response carries X-Service-Request-Id (set once per request),
-// every error X-Service-Error-Type; 422 bodies are RouterValidationErrorResponse.
+// every error X-Service-Error-Type; 422 bodies are RouterValidationErrorResponse. A model's outcome
+// is sent as each generation describes it: the published routes (v2) add `nosniff` and the
+// partner's own media type on a result, and the provider's reason (`upstream_detail`) on its
+// refusal of a malformed request.
 import type { RequestContext } from '../contract.js';
-import { sendModelsError } from '../http-kit.js';
-import type { RouterValidationErrorDetail } from '../../protocol/models.js';
+import { sendJson, sendModelsError } from '../http-kit.js';
+import type { RouterApi, RouterValidationErrorDetail } from '../../protocol/models.js';
+import type { ModelOutcome } from './stock/types.js';
 
 export function stampRequestId(ctx: RequestContext): void {
   ctx.res.setHeader('x-service-request-id', ctx.requestId);
@@ -12,12 +16,37 @@ export function modelsError(ctx: RequestContext, status: number, errorType: stri
   sendModelsError(ctx, status, errorType, detail, headers);
 }
 
-export function invalidInput(ctx: RequestContext, detail: RouterValidationErrorDetail[]): void {
-  sendModelsError(ctx, 422, 'invalid_input', detail);
+export function invalidInput(ctx: RequestContext, detail: RouterValidationErrorDetail[], headers: Record<string, string> = {}): void {
+  sendModelsError(ctx, 422, 'invalid_input', detail, headers);
 }
 
-/** Raw JSON bytes, sent as they are (model outputs are forwarded without re-serialising). */
-export function sendJsonBytes(ctx: RequestContext, status: number, body: Buffer, headers: Record<string, string> = {}): void {
-  ctx.res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length, ...headers });
+/** Raw bytes, sent as they are (model outputs are forwarded without re-serialising). */
+export function sendBytes(ctx: RequestContext, status: number, body: Buffer, headers: Record<string, string> = {}, contentType = 'application/json'): void {
+  ctx.res.writeHead(status, { 'content-type': contentType, 'content-length': body.length, ...headers });
   ctx.res.end(body);
+}
+
+/** Raw JSON bytes, sent as they are. */
+export function sendJsonBytes(ctx: RequestContext, status: number, body: Buffer, headers: Record<string, string> = {}): void {
+  sendBytes(ctx, status, body, headers);
+}
+
+/** A model's outcome; `headers` go on it (on v2: the replay marker, the price, the spend figures). */
+export function sendOutcome(ctx: RequestContext, outcome: ModelOutcome, api: RouterApi, headers: Record<string, string> = {}): void {
+  if (outcome.kind === 'ok') {
+    if (api === 'v1') return sendBytes(ctx, 200, outcome.body);
+    return sendBytes(ctx, 200, outcome.body, { 'x-content-type-options': 'nosniff', ...headers }, outcome.contentType);
+  }
+  const replayed = api === 'v2' ? headers['idempotent-replayed'] : undefined;
+  const marker: Record<string, string> = replayed ? { 'idempotent-replayed': replayed } : {};
+  if (outcome.kind === 'invalid') return invalidInput(ctx, outcome.detail, marker);
+  const upstream = api === 'v2' ? outcome.upstream : undefined;
+  if (!upstream) return modelsError(ctx, outcome.status, outcome.errorType, outcome.detail, { ...outcome.headers, ...marker });
+  sendJson(ctx, outcome.status, { detail: outcome.detail, error_type: outcome.errorType, upstream_detail: upstream.detail }, {
+    'x-service-error-type': outcome.errorType,
+    'x-service-upstream-status': String(upstream.status),
+    'x-service-upstream-detail': upstream.detail.replace(/[^\x20-\x7e]/g, '?'), // a header carries printable ASCII
+    ...outcome.headers,
+    ...marker,
+  });
 }

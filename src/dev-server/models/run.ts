@@ -1,60 +1,26 @@
-// POST /v1/models/{provider}/{model}: validate, admit against the credential's limits, run the
-// model, and hold the connection up to the router deadline. With an Idempotency-Key the
-// generation is kept, so a retry after 504 deadline_exceeded collects it.
-import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
+// POST /{v1,v2}/models/{provider}/{model}: validate, admit against the credential's limits, run the
+// model, and hold the connection up to the router deadline. With an Idempotency-Key the call is
+// kept, so a retry collects it instead of running it again:
+// - v1 (the interface): keyed per credential and model; a retry with the same body collects the
+//   generation (waiting for it, up to the deadline); another body is 422 idempotency_key_reuse.
+// - v2 (the published router): keyed per credential (the workspace's keyspace) over the method,
+//   path, query and body; a retry while another call of the key is being answered is 409
+//   concurrency_limit_exceeded with Retry-After; a collected or recorded answer carries
+//   `Idempotent-Replayed: true` (not billed again); another request under the key is 409
+//   invalid_input. A success carries its price (X-Service-Credits-Used) and the committed-spend
+//   figures of the gate that admitted it.
 import type { RequestContext } from '../contract.js';
-import { BodyError, jsonTooDeep, readBody, TOO_DEEP_MESSAGE } from '../http-kit.js';
-import type { RouterValidationErrorDetail } from '../../protocol/models.js';
+import type { RouterApi } from '../../protocol/models.js';
 import type { ModelsCaller } from './auth.js';
 import type { CatalogModel } from './catalog.js';
-import { schemaDocument } from './docs.js';
-import { IdempotencyStore, isTransient } from './idempotency.js';
+import { checkCall, digest, modelCall, readCall } from './call-input.js';
+import { IdempotencyStore, isTransient, type KeptCall } from './idempotency.js';
 import { admit } from './limits.js';
-import type { JsonObject, ModelCall, ModelOutcome, PublishedFile } from './stock/types.js';
-import { invalidInput, modelsError, sendJsonBytes } from './respond.js';
-import { modelMemory, type ModelsState } from './state.js';
+import type { ModelOutcome } from './stock/types.js';
+import { invalidInput, modelsError, sendOutcome } from './respond.js';
+import type { ModelsState } from './state.js';
 
-const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
-const MAX_KEY_LENGTH = 255;
 const RETRY_AFTER_SECONDS = '1';
-
-function digest(...parts: Array<string | Buffer>): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\0');
-  return hash.digest('hex');
-}
-
-function parseBody(raw: Buffer): { value?: unknown; problem?: RouterValidationErrorDetail } {
-  try {
-    const value: unknown = JSON.parse(raw.toString('utf8'));
-    // The call route has no 400: like unparseable JSON, a too-deep body is a 422 on the body.
-    if (jsonTooDeep(value)) return { problem: { loc: ['body'], msg: TOO_DEEP_MESSAGE, type: 'json_invalid' } };
-    return { value };
-  } catch (err) {
-    const message = (err as Error).message;
-    return { problem: { loc: ['body'], msg: `Invalid JSON: ${message}`, type: 'json_invalid', ctx: { error: message } } };
-  }
-}
-
-function validate(state: ModelsState, model: CatalogModel, value: unknown): RouterValidationErrorDetail[] {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return [{ loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'model_attributes_type', input: value }];
-  }
-  const problems = schemaDocument(state, model).validate(value);
-  return [...problems, ...(model.behaviour.check?.(value as JsonObject) ?? [])];
-}
-
-function publisher(ctx: RequestContext): ModelCall['publish'] {
-  const { blobs, signer } = ctx.state;
-  return async (bytes, name, contentType): Promise<PublishedFile> => {
-    const blob = await blobs.put(Readable.from([bytes]));
-    const asset = blobs.createAsset({ hash: blob.hash, file_path: `router/${name}`, content_type: contentType });
-    const signed = signer.sign(`${asset.id}/${encodeURIComponent(name)}`);
-    return { url: signed.url, expires_at: signed.expiresAt };
-  };
-}
-
 const TIMED_OUT = Symbol('timed out');
 
 function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
@@ -65,16 +31,35 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OU
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function sendOutcome(ctx: RequestContext, outcome: ModelOutcome): void {
-  if (outcome.kind === 'ok') return sendJsonBytes(ctx, 200, outcome.body);
-  if (outcome.kind === 'invalid') return invalidInput(ctx, outcome.detail);
-  modelsError(ctx, outcome.status, outcome.errorType, outcome.detail, outcome.headers);
+/** The keyspace of a generation: v1 per credential and model, v2 per credential (see the top). */
+export function keyScope(api: RouterApi, caller: ModelsCaller, modelId: string, key: string): string {
+  return api === 'v1' ? IdempotencyStore.scope(caller.token, modelId, key) : IdempotencyStore.scope(caller.token, '*v2', key);
 }
 
-async function deliver(ctx: RequestContext, state: ModelsState, outcome: Promise<ModelOutcome>, keyed: boolean): Promise<void> {
-  const result = await within(outcome, state.deadlineMs);
-  if (result !== TIMED_OUT) return sendOutcome(ctx, result);
-  if (keyed) {
+interface Delivery {
+  api: RouterApi;
+  keyed: boolean;
+  /** Served from the key's record: marked on v2. */
+  replayed: boolean;
+  /** Headers of a v2 success (price, spend figures). */
+  success: Record<string, string>;
+  /** The call's record, whose answering call is counted while it is held. */
+  kept?: KeptCall;
+}
+
+async function deliver(ctx: RequestContext, state: ModelsState, outcome: Promise<ModelOutcome>, d: Delivery): Promise<void> {
+  if (d.kept) d.kept.attached = (d.kept.attached ?? 0) + 1;
+  let result: ModelOutcome | typeof TIMED_OUT;
+  try {
+    result = await within(outcome, state.deadlineMs);
+  } finally {
+    if (d.kept) d.kept.attached = (d.kept.attached ?? 1) - 1;
+  }
+  if (result !== TIMED_OUT) {
+    const marker: Record<string, string> = d.api === 'v2' && d.replayed ? { 'idempotent-replayed': 'true' } : {};
+    return sendOutcome(ctx, result, d.api, { ...(result.kind === 'ok' ? d.success : {}), ...marker });
+  }
+  if (d.keyed) {
     modelsError(ctx, 504, 'deadline_exceeded',
       `The router stopped waiting after ${state.deadlineMs} ms; the generation is still running at the provider. Retry with the same Idempotency-Key to collect it.`,
       { 'retry-after': RETRY_AFTER_SECONDS });
@@ -84,70 +69,60 @@ async function deliver(ctx: RequestContext, state: ModelsState, outcome: Promise
   }
 }
 
-function idempotencyKey(ctx: RequestContext): { key?: string; problem?: RouterValidationErrorDetail } {
-  const header = ctx.req.headers['idempotency-key'];
-  if (header === undefined) return {};
-  const key = Array.isArray(header) ? header[0] ?? '' : header;
-  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    return { problem: { loc: ['header', 'Idempotency-Key'], msg: `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`, type: 'string_too_long', ctx: { max_length: MAX_KEY_LENGTH } } };
+/** A same-key call: answered from the record, or refused; false when the key is new. */
+async function answeredByKey(ctx: RequestContext, state: ModelsState, api: RouterApi, kept: KeptCall, fingerprint: string, bodyDigest: string): Promise<void> {
+  if (api === 'v1') {
+    if (kept.bodyDigest !== bodyDigest) {
+      return invalidInput(ctx, [{ loc: ['header', 'Idempotency-Key'], msg: 'This Idempotency-Key was already used with a different request body', type: 'idempotency_key_reuse' }]);
+    }
+    return deliver(ctx, state, kept.outcome, { api, keyed: true, replayed: true, success: {} });
   }
-  return { key };
+  if (kept.bodyDigest !== fingerprint) {
+    return modelsError(ctx, 409, 'invalid_input', 'This Idempotency-Key was already used for a different request (the method, the path and query, or the body differ). Use a new key for a new request.');
+  }
+  if ((kept.attached ?? 0) > 0) {
+    return modelsError(ctx, 409, 'concurrency_limit_exceeded', 'Another call with this Idempotency-Key is still in flight. Re-send the same key after Retry-After seconds to collect its result.', { 'retry-after': RETRY_AFTER_SECONDS });
+  }
+  return deliver(ctx, state, kept.outcome, { api, keyed: true, replayed: true, success: kept.success ?? {}, kept });
 }
 
-export async function runModel(ctx: RequestContext, state: ModelsState, caller: ModelsCaller, model: CatalogModel): Promise<void> {
+export async function runModel(ctx: RequestContext, state: ModelsState, caller: ModelsCaller, model: CatalogModel, api: RouterApi): Promise<void> {
   const id = model.entry.id;
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished) ctx.state.options.log?.(`router client_disconnected ${ctx.requestId} ${id}`);
   });
-  const type = String(ctx.req.headers['content-type'] ?? 'application/json');
-  if (!JSON_TYPE.test(type)) throw new BodyError(415, `expected a JSON body (Content-Type: application/json), got ${type}`);
-  const raw = await readBody(ctx);
-  const { key, problem: keyProblem } = idempotencyKey(ctx);
-  const parsed = parseBody(raw);
-  const early = [keyProblem, parsed.problem].filter((p): p is RouterValidationErrorDetail => p !== undefined);
-  if (early.length > 0) return invalidInput(ctx, early);
-
-  const bodyDigest = digest(raw);
-  const scope = key === undefined ? undefined : IdempotencyStore.scope(caller.token, id, key);
+  const read = await readCall(ctx);
+  if (!read) return;
+  const bodyDigest = digest(read.raw);
+  const scope = read.key === undefined ? undefined : keyScope(api, caller, id, read.key);
   if (scope !== undefined) {
     const kept = state.idempotency.get(scope);
-    if (kept && kept.bodyDigest !== bodyDigest) {
-      return invalidInput(ctx, [{ loc: ['header', 'Idempotency-Key'], msg: 'This Idempotency-Key was already used with a different request body', type: 'idempotency_key_reuse' }]);
+    if (kept) return answeredByKey(ctx, state, api, kept, read.fingerprint, bodyDigest);
+    if (api === 'v2' && state.queue.keyTaken(scope)) {
+      return modelsError(ctx, 409, 'invalid_input', 'This Idempotency-Key was already used for a different request (a queued submit). Use a new key for a new request.');
     }
-    if (kept) return deliver(ctx, state, kept.outcome, true);
   }
 
-  const problems = validate(state, model, parsed.value);
-  if (problems.length > 0) return invalidInput(ctx, problems);
-  const input = parsed.value as JsonObject;
-  const cost = model.behaviour.costCents(input);
-  if (caller.broke && cost > 0) {
-    return modelsError(ctx, 402, 'insufficient_credits', `The workspace has no credits left; a call to ${id} costs ${cost} cents.`);
-  }
-  const admission = admit(state.usage, caller.token, cost, ctx.state.options.routerLimits);
+  const checked = checkCall(ctx, state, caller, model, read, api);
+  if (!checked) return;
+  const admission = admit(state.usage, caller.token, checked.cost, ctx.state.options.routerLimits);
   if (!admission.ok) return modelsError(ctx, 429, 'concurrency_limit_exceeded', admission.detail, admission.headers);
 
-  const call: ModelCall = {
-    input,
-    raw,
-    credential: caller.token,
-    callDigest: digest(caller.token, id, raw),
-    memory: modelMemory(state, id),
-    signal: state.shutdown.signal,
-    publish: publisher(ctx),
-  };
   const outcome = model.behaviour
-    .run(call)
+    .run(modelCall(ctx, state, caller, model, read.raw, checked.input, api))
     .catch((err: unknown): ModelOutcome => {
       ctx.state.options.log?.(`router internal_error ${ctx.requestId} ${id}: ${(err as Error).message}`);
       return { kind: 'error', status: 500, errorType: 'internal_error', detail: 'The router failed while running the model.' };
     })
     .finally(admission.release);
+  const success = api === 'v2' ? { 'x-service-credits-used': String(checked.cost), ...admission.headers } : {};
+  let kept: KeptCall | undefined;
   if (scope !== undefined) {
-    state.idempotency.keep(scope, { bodyDigest, outcome, keptAt: Date.now(), size: raw.length });
+    kept = { bodyDigest: api === 'v1' ? bodyDigest : read.fingerprint, outcome, keptAt: Date.now(), size: read.raw.length, success };
+    state.idempotency.keep(scope, kept);
     void outcome.then((settled) => {
       if (isTransient(settled)) state.idempotency.forget(scope);
     });
   }
-  await deliver(ctx, state, outcome, scope !== undefined);
+  await deliver(ctx, state, outcome, { api, keyed: scope !== undefined, replayed: false, success, kept: api === 'v2' ? kept : undefined });
 }

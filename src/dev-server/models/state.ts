@@ -6,6 +6,7 @@ import { buildCatalog, type Catalog } from './catalog.js';
 import type { SchemaDocument } from './docs.js';
 import { IdempotencyStore } from './idempotency.js';
 import type { CredentialUsage } from './limits.js';
+import { QueueBook, type QueueSettings } from './queue-book.js';
 
 export const DEFAULT_ROUTER_DEADLINE_MS = 1000;
 
@@ -21,6 +22,8 @@ export interface ModelsState {
   idempotency: IdempotencyStore;
   /** Aborted by closeModels: ends every model's pending wait. */
   shutdown: AbortController;
+  /** Queued delivery (the published routes). */
+  queue: QueueBook;
 }
 
 const states = new WeakMap<DevState, ModelsState>();
@@ -42,6 +45,7 @@ export function modelsState(dev: DevState): ModelsState {
       memory: new Map(),
       idempotency: new IdempotencyStore(),
       shutdown: new AbortController(),
+      queue: new QueueBook({ retentionMs: dev.options.retentionMs }),
     };
     states.set(dev, state);
   }
@@ -51,6 +55,15 @@ export function modelsState(dev: DevState): ModelsState {
 /** Ends the router's pending model calls, so no model timer outlives the server. */
 export function closeModels(dev: DevState): void {
   states.get(dev)?.shutdown.abort(new Error('the dev server is closing'));
+  states.get(dev)?.queue.close();
+}
+
+/** Sets the queue's slots, backlog, timeout, poll pace or retention (tests make them small). */
+export function configureQueue(dev: DevState, settings: Partial<QueueSettings>): QueueSettings {
+  const queue = modelsState(dev).queue;
+  Object.assign(queue.settings, settings);
+  queue.pump();
+  return { ...queue.settings };
 }
 
 /** Rebuilds the catalog in a new order: every cursor handed out so far becomes stale. */

@@ -4,6 +4,7 @@ import { echoModel } from './echo.js';
 import { imageModel } from './image.js';
 import { brokenModel, flakyModel, meteredModel, timeoutModel } from './provider-faults.js';
 import { slowModel } from './slow.js';
+import { speechModel } from './speech.js';
 import { textModel } from './text.js';
 import type { ModelBehaviour } from './types.js';
 import { upscaleModel } from './upscale.js';
@@ -26,4 +27,5 @@ export const RUNNABLE_MODELS: readonly ModelBehaviour[] = [
   flakyModel,
   meteredModel,
   timeoutModel,
+  speechModel,
 ];

@@ -1,7 +1,7 @@
 // What one dev-router model is: its input schema, its price, extra provider checks, and how it
 // answers a call. The router (run.ts) owns auth, limits, idempotency and the deadline around it.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { RouterValidationErrorDetail } from '../../../protocol/models.js';
+import type { RouterApi, RouterValidationErrorDetail } from '../../../protocol/models.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -23,11 +23,15 @@ export interface ModelCall {
   signal: AbortSignal;
   /** Stores bytes as an asset and returns a signed URL on the signed listener (no credentials needed). */
   publish(bytes: Buffer, name: string, contentType: string): Promise<PublishedFile>;
+  /** The routes the call came in on: the interface's v1 answers JSON only; the published v2 passes a partner's bytes through. */
+  api: RouterApi;
 }
 
 export type ModelOutcome =
-  | { kind: 'ok'; body: Buffer }
-  | { kind: 'error'; status: number; errorType: string; detail: string; headers?: Record<string, string> }
+  /** `contentType` absent: application/json. */
+  | { kind: 'ok'; body: Buffer; contentType?: string }
+  /** `upstream`: the provider's own refusal of a malformed request (its status and reason), sent on the published routes only. */
+  | { kind: 'error'; status: number; errorType: string; detail: string; headers?: Record<string, string>; upstream?: { status: number; detail: string } }
   | { kind: 'invalid'; detail: RouterValidationErrorDetail[] };
 
 export interface ModelBehaviour {
@@ -38,6 +42,8 @@ export interface ModelBehaviour {
   schemas(): JsonObject;
   /** Price of the call in US cents, committed while it is in flight. Input is schema-checked already. */
   costCents(input: JsonObject): number;
+  /** On the published routes: the media type of a partner that answers bytes (absent: JSON). */
+  outputMediaType?: string;
   /** Provider-side checks beyond the schema, with the provider's own `type` values. */
   check?(input: JsonObject): RouterValidationErrorDetail[];
   run(call: ModelCall): Promise<ModelOutcome>;

@@ -1,0 +1,25 @@
+// wes models cancel MODEL REQUEST_ID (or @last): asks the router to cancel a queued request (PUT).
+// Accepted (202) is a request, not a guarantee: a run already at the provider may complete and be
+// charged, and the status read says what happened. Already completed (409): nothing to cancel.
+// Both are exit 0.
+import type { Factory } from '../../factory.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import { sendByRouterRules } from '../../clients/models/run.js';
+import { modelsClient } from './context.js';
+import { recordState, requestArgs } from './requests-context.js';
+
+export async function run(f: Factory, args: string[]): Promise<number> {
+  const { ref, requestId } = requestArgs(f, args, 'cancel');
+  const client = modelsClient(f);
+  const read = await sendByRouterRules(() => client.requests.cancel(ref, requestId), { retries: f.http().retries, signal: f.signal });
+  const look = `wes models status ${ref.id} ${requestId}`;
+  if (read.accepted) {
+    recordState(f, requestId, read.value.status);
+    f.io.info(sanitizeLine(`✓ asked the router to cancel request ${requestId} of ${ref.id} (${read.value.status})`));
+    f.io.info(sanitizeLine(`a run already at the provider may still complete, and be charged; see how it ended with: ${look}`));
+  } else {
+    f.io.info(sanitizeLine(`request ${requestId} of ${ref.id} had already completed (${read.value.status}): nothing to cancel; see how it ended with: ${look}`));
+  }
+  if (f.io.json) f.io.printJson(read.value);
+  return 0;
+}

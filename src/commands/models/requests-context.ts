@@ -1,0 +1,62 @@
+// The queued requests of this machine (profile and router URL), for the queue verbs: what submit
+// and every read record, and the MODEL REQUEST_ID arguments, where `@last` / `@N` stand for the
+// latest queued requests (the model id then comes from the history too).
+import type { Factory } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import type { HistoryEntry, JobHistory } from '../../config/history.js';
+import { historyStatus, requestHistory } from '../../clients/models/request-history.js';
+import { parseModelId, requestIdProblem, type ModelRef } from '../../protocol/model-ids.js';
+import type { RouterQueueStatusResponse } from '../../protocol/models.js';
+import { modelArg } from './context.js';
+
+export function historyOf(f: Factory): JobHistory {
+  const s = f.settings();
+  return requestHistory(f.env, s.profile, s.routerUrl);
+}
+
+/** Best effort: a history that cannot be written never fails the command (--verbose says why). */
+function quietly(f: Factory, what: () => void): void {
+  try {
+    what();
+  } catch (err) {
+    f.io.debug(`request history not updated: ${(err as Error).message}`);
+  }
+}
+
+export function recordQueued(f: Factory, ref: ModelRef, state: RouterQueueStatusResponse): void {
+  quietly(f, () => historyOf(f).recordSubmitted(state.request_id, historyStatus(state), ref.id));
+}
+
+/** A state seen for a request in the history (others are not added). */
+export function recordState(f: Factory, requestId: string, status: string): void {
+  quietly(f, () => historyOf(f).recordStatus(requestId, status));
+}
+
+const REF = /^@(last|[1-9]\d{0,5})$/;
+
+function fromHistory(f: Factory, arg: string): HistoryEntry {
+  const m = REF.exec(arg);
+  if (!m) throw new UsageError(`${arg} is not a request reference`, 'use a request id, @last, or @N for the N-th latest request queued from here; list them with `wes models requests`');
+  const entries = historyOf(f).entries();
+  const entry = entries[(m[1] === 'last' ? 1 : Number(m[1])) - 1];
+  if (entry) return entry;
+  const where = `profile ${f.settings().profile} at ${f.settings().routerUrl}`;
+  throw new UsageError(entries.length === 0 ? `no model request queued from here yet for ${where}` : `${arg}: only ${entries.length} request(s) queued from here for ${where}`, 'queue one with `wes models run MODEL ... --queue`; list them with `wes models requests`');
+}
+
+/** `MODEL REQUEST_ID`, or `@last` / `@N` alone (or in place of the id). */
+export function requestArgs(f: Factory, args: string[], verb: string): { ref: ModelRef; requestId: string } {
+  const [first, second] = args;
+  if (second === undefined) {
+    if (first?.startsWith('@')) {
+      const entry = fromHistory(f, first);
+      return { ref: parseModelId(entry.source), requestId: entry.id };
+    }
+    throw new UsageError(`give the model id and the request id: wes models ${verb} provider/model REQUEST_ID`, 'or @last for the latest request queued from here; list them with `wes models requests`');
+  }
+  const ref = modelArg(first);
+  const requestId = second.startsWith('@') ? fromHistory(f, second).id : second;
+  const problem = requestIdProblem(requestId);
+  if (problem) throw new UsageError(problem, 'a request id is what `wes models run ... --queue` printed; list them with `wes models requests`');
+  return { ref, requestId };
+}

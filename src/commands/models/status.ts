@@ -1,0 +1,39 @@
+// wes models status MODEL REQUEST_ID (or @last): a queued request's state, read once: IN_QUEUE (with
+// its queue position), IN_PROGRESS or COMPLETED, and the bucket a completed request failed or was
+// cancelled with. A look, so exit 0 whatever the state; `models result` collects.
+import type { Factory } from '../../factory.js';
+import { WesError, exitCodeForApi } from '../../errors.js';
+import { renderFields } from '../../render/table.js';
+import { sanitizeLine } from '../../render/sanitize.js';
+import { sendByRouterRules } from '../../clients/models/run.js';
+import { historyStatus } from '../../clients/models/request-history.js';
+import { modelsClient } from './context.js';
+import { recordState, requestArgs } from './requests-context.js';
+
+export async function run(f: Factory, args: string[]): Promise<number> {
+  const { ref, requestId } = requestArgs(f, args, 'status');
+  const client = modelsClient(f);
+  const read = await sendByRouterRules(() => client.requests.status(ref, requestId), { retries: f.http().retries, signal: f.signal });
+  const state = read.value;
+  recordState(f, requestId, historyStatus(state));
+  if (f.io.json) {
+    f.io.printJson(state);
+    return 0;
+  }
+  f.io.println(
+    renderFields(f.io, [
+      ['request', state.request_id],
+      ['model', ref.id],
+      ['status', state.status],
+      ['queue position', state.queue_position === undefined ? undefined : String(state.queue_position)],
+      ['error type', state.error_type],
+    ]),
+  );
+  if (state.status !== 'COMPLETED') f.io.info(sanitizeLine(`collect it once done: wes models result ${ref.id} ${requestId} --wait`));
+  else if (state.error_type) {
+    const { hintFor } = await import('../../render/error.js');
+    const hint = hintFor(new WesError(state.error_type, { exitCode: exitCodeForApi(500, state.error_type), code: state.error_type, origin: 'models' }));
+    f.io.info(sanitizeLine(`ended without a result (${state.error_type})${hint ? `: ${hint}` : ''}`));
+  } else f.io.info(sanitizeLine(`collect it: wes models result ${ref.id} ${requestId}`));
+  return 0;
+}

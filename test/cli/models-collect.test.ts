@@ -1,0 +1,95 @@
+// `models run` against the published router's key rules: a call whose key is still running
+// elsewhere (409 concurrency_limit_exceeded) is waited for and collected, not run twice; an answer
+// from the key's record is said to be collected, not billed again; a key used for another request
+// (409 invalid_input) asks for a new key; a run that ends in doubt names the key and the exact
+// command that collects it; the price and spend figures show with --verbose and in --json metadata.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setModelsDeadline } from '../../src/dev-server/models/index.js';
+import { runWes, type RunOptions } from '../helpers/cli.js';
+import { useDevServer } from '../helpers/dev-server.js';
+import { until } from '../helpers/until.js';
+import { routerError, useRawRouter } from './models-raw-router.js';
+
+const holder = useDevServer({ catalogSize: 20, routerTokens: ['t-col-a', 't-col-b', 't-col-c'] });
+const raw = useRawRouter();
+beforeAll(() => setModelsDeadline(holder.server.state, 10_000));
+
+const wes = (args: string[], token: string, opts: RunOptions = {}) =>
+  runWes(['--router-api', 'v2', ...args], { ...opts, env: { WES_BASE_URL: holder.server.url, WES_API_KEY: 'wes-dev-key', WES_ROUTER_TOKEN: token, ...opts.env } });
+const posts = () => holder.server.state.requestCounts.get('POST /v2/models/dev/slow') ?? 0;
+
+describe('409: an earlier call with this key is still running', () => {
+  it('is waited for and collected: one generation, the same output, said to be not billed again', async () => {
+    const body = JSON.stringify({ prompt: 'twice', duration_ms: 2500 });
+    const before = posts();
+    const first = wes(['models', 'run', 'dev/slow', '-d', body, '--idempotency-key', 'k-col-1'], 't-col-a');
+    await until(() => posts() > before, 'the first call');
+    const second = await wes(['models', 'run', 'dev/slow', '-d', body, '--idempotency-key', 'k-col-1'], 't-col-a');
+    const original = await first;
+    expect(original.code, original.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toBe(original.stdout);
+    expect(second.stderr).toContain('an earlier call of dev/slow with Idempotency-Key k-col-1 is still running (409); collecting its result in 1 s');
+    expect(second.stderr).toContain('collected the result of the earlier call with Idempotency-Key k-col-1 (Idempotent-Replayed): not billed again');
+    expect(original.stderr).not.toMatch(/Idempotent-Replayed/);
+    expect(posts() - before).toBeGreaterThanOrEqual(3); // the first call, one 409 or more (one a second), the collect
+  });
+});
+
+describe('409 invalid_input: the key belongs to another request', () => {
+  it('is not sent again and asks for a new key (exit 6)', async () => {
+    expect((await wes(['models', 'run', 'dev/echo', '-d', '{"a":1}', '--idempotency-key', 'k-col-2'], 't-col-b')).code).toBe(0);
+    const other = await wes(['models', 'run', 'dev/echo', '-d', '{"a":2}', '--idempotency-key', 'k-col-2'], 't-col-b');
+    expect(other.code).toBe(6);
+    expect(other.stderr).toMatch(/code invalid_input, HTTP 409/);
+    expect(other.stderr).toContain('hint: the router will not serve this request under Idempotency-Key k-col-2: it was used for a different request, or its answer can no longer be replayed. Run it again under a new key (leave out --idempotency-key)');
+    expect(holder.server.state.requestCounts.get('POST /v2/models/dev/echo')).toBe(2);
+  });
+});
+
+describe('what an answer says besides the output', () => {
+  it('--json keeps stdout the output and puts the metadata on stderr; --verbose shows the price and spend', async () => {
+    const r = await wes(['models', 'run', 'dev/slow', '-d', '{"duration_ms":1,"cost_cents":12}', '--json', '--idempotency-key', 'k-col-3'], 't-col-c');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ duration_ms: 1 });
+    expect(JSON.parse(r.stderr.trim())).toEqual({
+      metadata: {
+        model: 'dev/slow',
+        request_id: expect.stringMatching(/^req_/),
+        idempotency_key: 'k-col-3',
+        queued_request_id: null,
+        replayed: false,
+        credits_used: '12',
+        committed_spend: { limit_cents: 500, current_cents: 12, remaining_cents: 488 },
+        content_type: 'application/json',
+        bytes: r.stdoutBytes.length,
+        file: null,
+      },
+    });
+    const again = await wes(['models', 'run', 'dev/slow', '-d', '{"duration_ms":1,"cost_cents":12}', '--verbose', '--idempotency-key', 'k-col-3'], 't-col-c');
+    expect(again.stderr).toContain('credits used: 12 (the original run, charged once)');
+    expect(again.stderr).toContain('committed spend: limit 500 cents ($5.00), in flight 12 cents ($0.12), remaining 488 cents ($4.88)');
+    expect(again.stderr).toContain('(Idempotent-Replayed): not billed again');
+  });
+});
+
+describe('a run in doubt', () => {
+  it('a collect cut by --timeout names the key and the exact command that collects it (exit 8)', async () => {
+    raw.onRun = (_req, res) => routerError(res, 409, 'concurrency_limit_exceeded', {}, { 'retry-after': '1' });
+    const r = await runWes(['--timeout', '2.5', 'models', 'run', 'acme/chat', '-d', '{"q":1}', '--idempotency-key', 'k-doubt'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2', WES_API_KEY: 'k-raw' } });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/still running \(409\); collecting its result in 1 s/);
+    expect(r.stderr).toContain('the model run may have gone through (Idempotency-Key k-doubt); the router charges a key once, so collect its result with: wes models run acme/chat -d \'{"q":1}\' --idempotency-key k-doubt');
+  });
+
+  it('a 504 without Retry-After after the retries is in doubt too; a refusal is not', async () => {
+    raw.onRun = (_req, res) => routerError(res, 504, 'deadline_exceeded');
+    const cut = await runWes(['--retries', '1', 'models', 'run', 'acme/chat', '-d', '{}', '--idempotency-key', 'k-504'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2', WES_API_KEY: 'k-raw' } });
+    expect(cut.code).toBe(8);
+    expect(cut.stderr).toMatch(/collect its result with: wes models run acme\/chat -d '\{\}' --idempotency-key k-504/);
+    raw.onRun = (_req, res) => routerError(res, 403, 'forbidden');
+    const refused = await runWes(['models', 'run', 'acme/chat', '-d', '{}'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2', WES_API_KEY: 'k-raw' } });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).not.toMatch(/may have gone through/);
+  });
+});
