@@ -1,8 +1,10 @@
 // The typed options of `wes dev-server`, declared once (see src/commands/typed-options.ts).
-import { ENGINE_VERSIONS, type DeploymentKind, type EngineVersion } from '../../dev-server/contract.js';
+import type { DeploymentKind, EngineVersion } from '../../dev-server/contract.js';
 import { choice, flag, nonEmpty, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 
 const DEPLOYMENTS = ['cloud', 'serverless', 'self-hosted'] as const satisfies readonly DeploymentKind[];
+/** Listed here, not imported from the dev-server: every command reads these options, none should load the server's modules. */
+const ENGINE_VERSIONS = ['0.3.18', '0.3.64'] as const satisfies readonly EngineVersion[];
 
 export interface DevServerRunOptions {
   host: string;
