@@ -11,16 +11,17 @@ import { failWorkflow, interruptWhen, seen, useTempDir, wesAgainst } from './job
 import { engineJobs, quickWorkflow, readResultLines, resultsFile, writeBatch } from './batch-env.js';
 
 describe('jobs submit --batch at scale', () => {
-  // maxQueue 4 with 4 slots: at concurrency 12 the queue is full again and again (429 queue_full).
+  // maxQueue 2 with 2 slots: at concurrency 12 the queue is full again and again (429 queue_full),
+  // even once pacing has halved the lines in flight after the scripted 429s.
   // The server keeps a job list, where a submit with no usable answer is looked for by its key.
-  const ctx = useDevServer({ faults: true, stepMs: 1, slots: 4, maxQueue: 4, jobList: true });
+  const ctx = useDevServer({ faults: true, stepMs: 1, slots: 2, maxQueue: 2, jobList: true });
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
 
   it('200 jobs through a full queue, 429/503 storms and lost answers: one result per line, in order, 200 jobs', async () => {
-    // 80 ms jobs: twelve lines in flight outlast the 4 slots and 4 queue places, so the queue
+    // 40 ms jobs: the lines in flight outlast the 2 slots and 2 queue places, so the queue
     // fills, however slowly a loaded machine sends the lines.
-    const lines = Array.from({ length: 200 }, (_, i) => quickWorkflow('scale', i + 1, { steps: 80 }));
+    const lines = Array.from({ length: 200 }, (_, i) => quickWorkflow('scale', i + 1, { steps: 40 }));
     const file = writeBatch(dir(), 'scale.jsonl', lines);
     await addFaults(ctx.server, [
       { match: 'POST /api/v2/jobs', action: 'status', status: 503, count: 6, retry_after: 0, body: { error: { code: 'service_unavailable', message: 'busy' } } },
@@ -39,10 +40,13 @@ describe('jobs submit --batch at scale', () => {
     expect(jobs).toHaveLength(200);
     expect(new Set(results.map((r) => r.job_id))).toEqual(new Set(jobs));
     expect(new Set(results.map((r) => r.idempotency_key)).size).toBe(200);
-    // The answers lost after the job was made were found by key; the 503s (no job made, the list
-    // proves it) went again under new keys; none was sent again under a key already used.
-    expect(results.filter((r) => r.found_by_key).length).toBe(6);
-    expect(results.filter((r) => r.resubmitted?.because === 'no_job_made').length).toBe(6);
+    // Each scripted 503 and each cut answer left its line in doubt once: a cut answer to a submit
+    // that made a job was found by its key, a 503 (or a cut queue_full) made none, which the list
+    // proves, so that line went again under a new key; none was sent again under a key already used.
+    const found = results.filter((r) => r.found_by_key).length;
+    const resent = results.filter((r) => r.resubmitted?.because === 'no_job_made').length;
+    expect(resent).toBeGreaterThanOrEqual(6);
+    expect(found + resent).toBeLessThanOrEqual(12);
     expect(res.stderr).not.toContain('idempotency_key_reuse');
     // Every submit attempt is accounted for: 200 that made a job, 18 faults, and the queue_full refusals.
     expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBeGreaterThan(218);
