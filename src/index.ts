@@ -17,7 +17,7 @@ export type { ApiFamily as ApiSurface } from './http/client.js';
 export { resolveLink } from './http/links.js';
 export { proxySettings, type ProxySettings } from './http/proxy-env.js';
 export { ApiError, WesError, UsageError, NetworkError, TimeoutError, InterruptedError, ExitCode, EXIT_CODE_TABLE, exitCodeForApi } from './errors.js';
-export { sanitize } from './render/sanitize.js';
+export { sanitize } from './util/sanitize.js';
 
 // jobs: job API v2.
 export { JobsClient, type FetchedJob, type FetchedAsset, type UploadRequest, type LogsAnswer } from './clients/jobs/client.js';

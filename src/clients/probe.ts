@@ -5,7 +5,7 @@ import type { ApiFamily, HttpClient, HttpResponse } from '../http/client.js';
 import { API_FAMILIES, ApiError, WesError } from '../errors.js';
 import { withoutPassword, type RouterApiSetting } from '../config/keys.js';
 import type { RouterApi } from '../protocol/models.js';
-import { probeRouter } from './models/probe-router.js';
+import { modelsPath } from '../protocol/model-ids.js';
 import { isBareMiss } from './models/generation.js';
 
 export type ProbeVerdict = 'accepted' | 'rejected' | 'not_enabled' | 'unreachable' | 'error';
@@ -39,7 +39,7 @@ const PROBE_TIMEOUT_MS = 10_000;
 
 const PROBES: Record<ApiFamily, { path: string; okStatuses: number[] }> = {
   jobs: { path: '/api/v2/jobs/00000000-0000-0000-0000-000000000000', okStatuses: [404] },
-  models: { path: '/v1/models?limit=1', okStatuses: [] }, // and /v2/models (probe-router.ts)
+  models: { path: '/v1/models?limit=1', okStatuses: [] }, // and /v2/models (probeRouter)
   legacy: { path: '/api/queue', okStatuses: [] },
 };
 
@@ -48,7 +48,7 @@ export async function probeFamily(http: HttpClient, family: ApiFamily, options: 
   return (await probeAt(http, family, PROBES[family].path, PROBES[family].okStatuses)).result;
 }
 
-/** One probe request; `miss` when the answer was a 404/405 no router wrote (probe-router.ts then tries the other routes). */
+/** One probe request; `miss` when the answer was a 404/405 no router wrote (probeRouter then tries the other routes). */
 async function probeAt(http: HttpClient, family: ApiFamily, path: string, okStatuses: number[]): Promise<{ result: ProbeResult; miss: boolean }> {
   const url = withoutPassword(http.target(family, path).toString());
   const base = { family, surface: SURFACE_NAME[family], url, request_id: null, server_date: null, router_api: null } as const;
@@ -83,4 +83,21 @@ function isJobNotFound(body: Buffer): boolean {
 
 export async function probeAll(http: HttpClient, options: ProbeOptions = {}): Promise<ProbeResult[]> {
   return Promise.all(API_FAMILIES.map((family) => probeFamily(http, family, options)));
+}
+
+/**
+ * The router's probe: the cheapest catalog read, one entry, on the routes the setting names; with
+ * `auto`, the interface's /v1 routes and then the published /v2 ones when the first answer is a 404
+ * no router wrote. The result names the routes that answered.
+ */
+async function probeRouter(setting: RouterApiSetting, probeAt: (path: string) => Promise<{ result: ProbeResult; miss: boolean }>): Promise<ProbeResult> {
+  const order: RouterApi[] = setting === 'auto' ? ['v1', 'v2'] : [setting];
+  let last: ProbeResult | undefined;
+  for (const api of order) {
+    const { result, miss } = await probeAt(`${modelsPath(api)}?limit=1`);
+    if (!miss) return result.verdict === 'unreachable' ? result : { ...result, router_api: api };
+    last = result;
+  }
+  const tried = order.map(modelsPath).join(' and ');
+  return { ...last!, message: `answered ${last!.status} to ${tried}, not as a model router (no error type): no router is served there` };
 }

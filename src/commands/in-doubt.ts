@@ -2,7 +2,7 @@
 // charged). Sent again with the same Idempotency-Key it returns that work instead of doing it
 // twice, so every doubtful ending names the key and the exact command that finds the result.
 import { InterruptedError, WesError, endedInDoubt, toWesError } from '../errors.js';
-import { shellWord } from '../render/shell-word.js';
+import { shellWord } from '../util/shell-word.js';
 
 export { endedInDoubt };
 

@@ -4,7 +4,7 @@
 // held in memory and keep no such limit; their declared size and hash bound them.
 import type { Readable } from 'node:stream';
 import { ExitCode, UsageError, WesError } from '../errors.js';
-import { formatBytes } from '../render/byte-count.js';
+import { formatBytes } from '../util/byte-count.js';
 
 export const DEFAULT_MAX_ANSWER_MIB = 64;
 export const MAX_ANSWER_FLAG = '--max-answer-mib';

@@ -1,7 +1,7 @@
 // Turns an error answer of any API family into one ApiError: origin, status, code (or router
 // error_type), message, request id and details (node errors, validation rows, spend figures).
 import { ApiError, type ErrorOrigin } from '../errors.js';
-import { sanitizeLine } from '../render/sanitize.js';
+import { sanitizeLine } from '../util/sanitize.js';
 import { parseRetryAfter } from './retry.js';
 import { PUBLISHED_ROUTER_ERROR_TYPES, type CommittedSpend, type RouterValidationErrorDetail } from '../protocol/errors.js';
 

@@ -3,7 +3,7 @@
 // with --json, the error object instead (README.md, "Output, JSON and scripting").
 import type { IOStreams } from './io.js';
 import { ApiError, InterruptedError, toWesError, type WesError } from '../errors.js';
-import { sanitize, sanitizeLine } from './sanitize.js';
+import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import { toSafeJson } from './json.js';
 import { renderTable } from './table.js';
 import { bounded, CELL_LIMIT } from './bounded.js';

@@ -2,7 +2,7 @@
 // colour and live redraw only when the stream is a terminal and the user allows it.
 import type { Readable, Writable } from 'node:stream';
 import { toSafeJson } from './json.js';
-import { sanitizeLine } from './sanitize.js';
+import { sanitizeLine } from '../util/sanitize.js';
 import { loadStyles, stylesFor, type TextStyles } from './styles.js';
 
 /** A stream, or how to get it: process.stdin is made (a socket or file stream) when first read. */

@@ -4,7 +4,7 @@
 // (each NDJSON line of a stream) is filtered as soon as it is complete.
 import { Writable } from 'node:stream';
 import { UsageError, WesError, ExitCode } from '../errors.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../util/sanitize.js';
 
 type JqRun = (input: string, filter: string, flags?: string[]) => Promise<{ stdout: string; stderr: string; exitCode: number }>;
 

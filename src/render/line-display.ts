@@ -2,8 +2,8 @@
 // never the same line twice. Kept apart from the spinner (render/progress) so that commands which
 // show progress only as lines do not load ora and its dependencies.
 import type { IOStreams } from './io.js';
-import type { ProgressDisplay } from './progress.js';
-import { sanitizeLine } from './sanitize.js';
+import type { ProgressDisplay } from './progress-display.js';
+import { sanitizeLine } from '../util/sanitize.js';
 
 export class LineDisplay implements ProgressDisplay {
   private last = '';

@@ -1,8 +1,8 @@
 // Which progress display a command gets: the spinner on a terminal that animates, else plain
-// lines. Its own module, so that line-display (which progress imports) need not import progress.
+// lines. Its own module, so that a command off a terminal never loads the spinner.
 import type { IOStreams } from './io.js';
 import { LineDisplay } from './line-display.js';
-import type { ProgressDisplay } from './progress.js';
+import type { ProgressDisplay } from './progress-display.js';
 
 /**
  * The spinner on a terminal that animates, else plain lines. The spinner's module (ora and its

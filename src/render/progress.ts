@@ -2,25 +2,10 @@
 // per change (never the same line twice), and nothing at all with --quiet.
 import ora, { type Ora } from 'ora';
 import type { IOStreams } from './io.js';
-import { sanitizeLine } from './sanitize.js';
+import { sanitizeLine } from '../util/sanitize.js';
 import { PicturePane, paneRows, type PaneContent } from './pictures/pane.js';
+import type { ProgressDisplay } from './progress-display.js';
 import { LineDisplay, sanitizeLines } from './line-display.js';
-
-/** Where a picture can be kept in place under the progress line (a live spinner only). */
-export interface ProgressPicture {
-  showPicture(content: PaneContent): void;
-  /** Rows a picture drawn now may take: at most `wanted`, fewer on a short terminal, 0 for none. */
-  pictureRows(wanted: number): number;
-}
-
-export interface ProgressDisplay extends ProgressPicture {
-  update(text: string): void;
-  /** A permanent line above the spinner (an output committed, a note). */
-  log(line: string): void;
-  succeed(text: string): void;
-  fail(text: string): void;
-  stop(): void;
-}
 
 export function createProgressDisplay(io: IOStreams, initial: string): ProgressDisplay {
   // A terminal that reports 0 columns (a pty with no window size) sends ora into an endless clear loop.

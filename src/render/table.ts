@@ -2,7 +2,7 @@
 // (one record a line, no header, no colour) when stdout is piped, so `cut -f` works.
 import Table from 'cli-table3';
 import type { IOStreams } from './io.js';
-import { sanitizeLine } from './sanitize.js';
+import { sanitizeLine } from '../util/sanitize.js';
 
 export type Cell = string | number | boolean | null | undefined;
 

@@ -2,10 +2,10 @@
 // progress events (name, bytes so far, total) from the download or upload code; shows one line
 // per transfer for a few, one total for many. On a terminal the line is redrawn in place (the
 // spinner of render/progress); elsewhere a plain line at most every PLAIN_EVERY_MS.
-import { formatBytes } from './byte-count.js';
+import { formatBytes } from '../util/byte-count.js';
 import type { IOStreams } from './io.js';
 import { openProgressDisplay } from './open-progress.js';
-import type { ProgressDisplay } from './progress.js';
+import type { ProgressDisplay } from './progress-display.js';
 
 export interface TransferSample {
   name: string;

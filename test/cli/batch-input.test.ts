@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readBatch, type BatchLine } from '../../src/commands/jobs/batch-input.js';
-import { applyAssignments } from '../../src/commands/jobs/set-inputs.js';
+import { applyAssignments } from '../../src/features/jobs/inputs.js';
 import { stringifyJsonExact } from '../../src/util/exact-json.js';
 import { useTempDir, writeTemp } from './jobs-env.js';
 

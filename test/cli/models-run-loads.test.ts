@@ -17,6 +17,7 @@ const ON_DEMAND = [
   'src/files/existing.ts',
   'src/files/part-file.ts',
   'src/files/kept.ts',
+  'src/render/kept.ts',
   'src/commands/models/in-doubt.ts',
   'src/commands/models/queue-run.ts',
   'src/commands/models/follow.ts',

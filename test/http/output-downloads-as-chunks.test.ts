@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
 import { LegacyClient } from '../../src/clients/legacy/client.js';
 import { downloadUrls } from '../../src/clients/models/output-urls.js';
-import { downloadOutputs } from '../../src/commands/legacy/files.js';
+import { downloadOutputs } from '../../src/features/legacy/files.js';
 import { startTestServer, writeInPieces, type TestServer } from '../helpers/http-server.js';
 
 /** A real client whose stream downloads refuse: a download that reaches one went back to the stream path. */

@@ -1,10 +1,10 @@
-// Sizes in messages are written by the one formatter of progress lines and tables (render/byte-count):
+// Sizes in messages are written by the one formatter of progress lines and tables (util/byte-count):
 // the answer-limit error and the kept-download notice once had formatters of their own, which
 // showed a 512 KiB limit as "0.5 MiB" and a 300-byte .part as "0.0 MiB".
 import { describe, expect, it } from 'vitest';
 import { AnswerTooLargeError } from '../../src/http/answer-limit.js';
-import { reportKept } from '../../src/files/kept.js';
-import { formatBytes } from '../../src/render/byte-count.js';
+import { reportKept } from '../../src/render/kept.js';
+import { formatBytes } from '../../src/util/byte-count.js';
 import { IOStreams } from '../../src/render/io.js';
 import { testIO } from '../helpers/test-io.js';
 

@@ -2,7 +2,7 @@
 // URL expiry and exit codes.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { applyAssignments, parseSet, parseValue } from '../../src/commands/jobs/set-inputs.js';
+import { applyAssignments, parseSet, parseValue } from '../../src/features/jobs/inputs.js';
 import { isUiFormat, parseWorkflow } from '../../src/commands/jobs/workflow-file.js';
 import { findJsonProblem, lineAndColumn } from '../../src/commands/jobs/json-position.js';
 import { exitCodeFor } from '../../src/commands/jobs/watch-job.js';

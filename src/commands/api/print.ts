@@ -3,7 +3,7 @@
 // stripped of control sequences, and binary is described instead of dumped.
 import { STATUS_CODES } from 'node:http';
 import type { IOStreams } from '../../render/io.js';
-import { sanitize, sanitizeLine } from '../../render/sanitize.js';
+import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import { toSafeJson } from '../../render/json.js';
 
 export interface Answer {

@@ -4,7 +4,7 @@
 import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 
 interface Deleted {
   id: string;

@@ -2,7 +2,7 @@
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { renderFields } from '../../render/table.js';
-import { formatBytes } from '../../render/byte-count.js';
+import { formatBytes } from '../../util/byte-count.js';
 
 export async function run(f: Factory, args: string[]): Promise<number> {
   const { asset } = await new JobsClient(f.http()).getAsset(args[0]!);

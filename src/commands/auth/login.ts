@@ -6,7 +6,7 @@ import { DEFAULT_BASE_URL, ENV_FOR_KEY, maskSecret, type ProfileKey } from '../.
 import { SETTING_CHECKS } from '../../config/checks.js';
 import { probeAll } from '../../clients/probe.js';
 import { prompt, readStdinLines } from './read-secret.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import type { AuthLoginOptions } from './options.js';
 
 /** What login is about to save, as the flags that would carry it. */

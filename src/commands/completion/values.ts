@@ -4,7 +4,7 @@
 // `compgen -W` expands what it is given, so a hand-edited name like $(cmd) must not pass.
 import type { Factory } from '../../factory.js';
 import { isValidProfileName } from '../../config/store.js';
-import { jobHistory } from '../jobs/history.js';
+import { jobHistory } from '../../features/jobs/history.js';
 import { cachedModelIds, refreshModelIds } from './model-ids.js';
 import { setTargets } from './set-targets.js';
 

@@ -1,7 +1,7 @@
 // Settings a tolerant command set aside (SettingsUse.tolerateBadValues): each said once on stderr,
 // with the command that repairs it, while the command itself goes on.
 import type { Factory } from '../../factory.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 
 export function warnSettingProblems(f: Factory): void {
   const s = f.io.errStyle;

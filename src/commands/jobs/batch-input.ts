@@ -15,7 +15,7 @@ import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonRefusedError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
 import { sha256Hex } from '../../util/sha256-hex.js';
 import { findJsonProblem } from './json-position.js';
-import { parseSet, type InputAssignment } from './set-inputs.js';
+import { parseSet, type InputAssignment } from '../../features/jobs/inputs.js';
 import { isUiFormat, UI_FORMAT_HINT } from './workflow-file.js';
 import { whyUnreadable } from '../../files/unreadable.js';
 

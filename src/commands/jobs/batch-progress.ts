@@ -2,9 +2,9 @@
 // failed, rate, ETA) redrawn at most a few times a second, with only failed lines printed above
 // it. Elsewhere (CI logs, pipes): one plain line per finished line, as before.
 import type { IOStreams } from '../../render/io.js';
-import type { ProgressDisplay } from '../../render/progress.js';
+import type { ProgressDisplay } from '../../render/progress-display.js';
 import { openProgressDisplay } from '../../render/open-progress.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import type { BatchResult } from '../../clients/jobs/batch-run.js';
 
 const REDRAW_MS = 250;

@@ -13,7 +13,7 @@ import { EngineLines, type SaveEngineOutputs } from '../../clients/legacy/batch-
 import { LegacyClient } from '../../clients/legacy/client.js';
 import { jobApiBeside, resolveEngine } from '../../clients/legacy/engine.js';
 import { EngineCache } from '../../clients/legacy/engine-cache.js';
-import { downloadOutputs } from '../legacy/files.js';
+import { downloadOutputs } from '../../features/legacy/files.js';
 import type { ViaTarget } from './via-target.js';
 
 /** Where a line went, as the journal records it: the base URL without credentials. */

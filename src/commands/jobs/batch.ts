@@ -14,8 +14,8 @@ import type { Factory } from '../../factory.js';
 import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { DEFAULT_RETRIES } from '../../http/retry.js';
 import { toSafeJson } from '../../render/json.js';
-import { sanitizeLine } from '../../render/sanitize.js';
-import { shellWord } from '../../render/shell-word.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { shellWord } from '../../util/shell-word.js';
 import { withoutPassword } from '../../config/keys.js';
 import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
@@ -30,8 +30,8 @@ import { buildEndpoints, endpointUrl } from './batch-via.js';
 import { formatVia, parseBaseUrlTarget, type ViaTarget } from './via-target.js';
 import { intervalMs } from '../poll-interval.js';
 import type { JobsSubmitOptions } from './options.js';
-import { batchHistory } from './history.js';
-import { applyAssignments } from './set-inputs.js';
+import { batchHistory } from '../../features/jobs/history.js';
+import { applyAssignments } from '../../features/jobs/inputs.js';
 
 const DEFAULT_CONCURRENCY = 4;
 
@@ -165,7 +165,7 @@ async function runWithJournal(f: Factory, opts: JobsSubmitOptions, plan: Plan): 
   };
 
   const placers = new Map(endpoints.map((e) => [e, new AssetPlacer(e.spec.client)]));
-  const history = batchHistory(f);
+  const history = batchHistory(f, (line) => io.debug(line));
   // The history is of the job API, per profile and base URL: lines sent elsewhere, or to an engine, are not this one's.
   // Its URL is parsed once, at the first job API submit, not for every line.
   let historyUrl: string | undefined;

@@ -5,9 +5,9 @@ import type { Factory } from '../../factory.js';
 import { ExitCode } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { isTerminal } from '../../protocol/jobs.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { followAndReport, watchJobOptions } from './watch-job.js';
-import { recordStatus } from './history.js';
+import { recordStatus } from '../../features/jobs/history.js';
 import { readJob } from './read-job.js';
 import type { JobsCancelOptions } from './options.js';
 
@@ -22,7 +22,7 @@ export async function run(f: Factory, args: string[], opts: JobsCancelOptions): 
     return 0;
   }
   const after = await client.cancel(current);
-  recordStatus(f, after.job);
+  recordStatus(f, after.job, (line) => io.debug(line));
   io.info(sanitizeLine(`✓ asked to cancel job ${after.job.id} (status now ${after.job.status})`));
   if (opts.wait) return followAndReport(f, client, after, { ...follow, canceledExit: ExitCode.OK, resumeVerb: ['cancel', '--wait'], afterCancel: true });
   if (io.json) io.printJson(after.job);

@@ -5,7 +5,7 @@ import { isTerminal } from '../../protocol/jobs.js';
 import { safeFileName } from '../../files/safe-name.js';
 import { existingPolicy } from '../../files/existing.js';
 import { checkFolderTarget } from '../../files/targets.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { saveOutputs } from './save-outputs.js';
 import { readJob } from './read-job.js';
 import type { JobsDownloadOptions } from './options.js';

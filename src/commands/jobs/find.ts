@@ -5,8 +5,8 @@ import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { findJobByKey } from '../../clients/jobs/find-by-key.js';
-import { sanitizeLine } from '../../render/sanitize.js';
-import { recordStatus } from './history.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { recordStatus } from '../../features/jobs/history.js';
 import type { JobsFindOptions } from './options.js';
 
 function notFound(message: string, hint: string, key: string): WesError {
@@ -33,7 +33,7 @@ export async function run(f: Factory, _args: string[], opts: JobsFindOptions): P
     );
   }
   const { job } = search.job;
-  recordStatus(f, job);
+  recordStatus(f, job, (line) => f.io.debug(line));
   if (f.io.json) f.io.printJson(job);
   else f.io.println(job.id);
   f.io.info(sanitizeLine(`job ${job.id} carries Idempotency-Key ${key} (${job.status}); follow it with: wes jobs watch ${job.id}`));

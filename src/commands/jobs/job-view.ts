@@ -8,11 +8,11 @@
 import type { IOStreams } from '../../render/io.js';
 import { renderFields, renderTable, type Cell } from '../../render/table.js';
 import { nodeErrorRows, renderNodeErrors } from '../../render/error.js';
-import { sanitize, sanitizeLine } from '../../render/sanitize.js';
+import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { Job, JobError, Output } from '../../protocol/jobs.js';
 import { expiredEarly } from '../../clients/jobs/expired-race.js';
 import { jobLogsOf } from '../../clients/jobs/job-logs.js';
-import { formatBytes } from '../../render/byte-count.js';
+import { formatBytes } from '../../util/byte-count.js';
 
 
 export function formatDuration(ms: number): string {

@@ -1,11 +1,8 @@
-// What a waiting command says when Ctrl-C or --timeout stops it while the job goes on: that the
-// job keeps running, and the command that redoes what was asked (the same verb, the same job, the
-// same follow and download flags, the same profile and base URL flags). The wording lives here
-// only, so one form of it can serve every command.
+// The command that redoes what a waiting command was asked when Ctrl-C or --timeout stops it while
+// the job goes on (the same verb, the same job, the same follow and download flags, the same
+// profile and base URL flags); src/features/jobs/follow.ts says it, in one form for every command.
 import type { Factory } from '../../factory.js';
-import type { InterruptedError } from '../../errors.js';
-import type { IOStreams } from '../../render/io.js';
-import { shellWord } from '../../render/shell-word.js';
+import { shellWord } from '../../util/shell-word.js';
 import { withoutPassword } from '../../config/keys.js';
 import type { DownloadFlags, FollowFlags } from './options.js';
 
@@ -37,20 +34,4 @@ function globalWords(f: Factory): string[] {
 /** `wes [globals] jobs VERB ID [flags]`, quoted for a shell. */
 export function resumeCommand(f: Factory, verb: string[], id: string, flags: string[]): string {
   return ['wes', ...globalWords(f), 'jobs', ...verb.slice(0, 1), id, ...verb.slice(1), ...flags].map(shellWord).join(' ');
-}
-
-/** The command that picks the job up again, and the one that cancels it. */
-function resumeLine(id: string, resume: string): string {
-  return `${resume}    (cancel it with: wes jobs cancel ${shellWord(id)})`;
-}
-
-/** Ctrl-C or SIGTERM: told to the interruption, which says it in the one form of every command (render/error.ts). */
-export function tellLeftRunning(stop: InterruptedError, id: string, resume: string): InterruptedError {
-  return stop.tell(`job ${id} keeps running on the service`, resumeLine(id, resume));
-}
-
-/** Tells that the job keeps running after --timeout, and how to pick it up again. */
-export function sayLeftRunning(io: IOStreams, id: string, resume: string): void {
-  io.notice('the job keeps running on the service.');
-  io.notice(`resume with: ${resumeLine(id, resume)}`);
 }

@@ -6,7 +6,7 @@ import { JobsClient } from '../../clients/jobs/client.js';
 import { KEY_LABEL_PREFIX } from '../../clients/jobs/label.js';
 import { JOB_LIST_LIMIT_MAX, type Job } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { GONE, type JobsListOptions } from './options.js';
 
 /** The user's own part of a job's label (wes's key token left out). */

@@ -7,7 +7,7 @@ import { JobsClient } from '../../clients/jobs/client.js';
 import { settleExpired } from '../../clients/jobs/expired-race.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
-import { jobHistory } from './history.js';
+import { jobHistory } from '../../features/jobs/history.js';
 import { GONE, type JobsListOptions } from './options.js';
 
 const REFRESH_CONCURRENCY = 4;

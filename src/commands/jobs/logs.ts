@@ -9,7 +9,7 @@ import { ApiError } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { readJobLogs, type JobLogsRead } from '../../clients/jobs/job-logs.js';
 import { isTerminal } from '../../protocol/jobs.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { streamSanitized } from './stream-text.js';
 import { readJob } from './read-job.js';
 

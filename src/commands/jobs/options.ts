@@ -8,7 +8,7 @@ import { checked, choice, flag, needs, nonEmpty, repeatableOption, valueOption, 
 import { intervalOption } from '../poll-interval.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
 import { MAX_CONCURRENCY, parseVia, type ViaTarget } from './via-target.js';
-import { checkSetSyntax } from './set-syntax.js';
+import { checkSetSyntax } from '../../features/jobs/set-syntax.js';
 import { labelProblem } from '../../clients/jobs/label.js';
 
 /** How a waiting command follows its job. */

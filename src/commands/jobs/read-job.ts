@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 import { ApiError } from '../../errors.js';
 import type { FetchedJob, JobsClient } from '../../clients/jobs/client.js';
 import { settleExpired } from '../../clients/jobs/expired-race.js';
-import { recordStatus, resolveJobRef } from './history.js';
+import { recordStatus, resolveJobRef } from '../../features/jobs/history.js';
 
 /** Words people type for "the latest job" (or the N-th), which only the @ form means. */
 const REF_WITHOUT_AT = /^(last|latest|[1-9]\d{0,5})$/i;
@@ -33,7 +33,7 @@ export function withNotFoundHint(err: unknown, arg: string, id: string): unknown
 
 /** Resolves `arg` to a job id and reads `read(id)`, a 404 said well; the id comes back with the answer. */
 export async function readByRef<T>(f: Factory, arg: string, read: (id: string) => Promise<T>): Promise<{ id: string; value: T }> {
-  const id = resolveJobRef(f, arg);
+  const id = resolveJobRef(f, arg, (line) => f.io.debug(line));
   try {
     return { id, value: await read(id) };
   } catch (err) {
@@ -45,6 +45,6 @@ export async function readByRef<T>(f: Factory, arg: string, read: (id: string) =
 export async function readJob(f: Factory, client: JobsClient, arg: string): Promise<FetchedJob> {
   const { value: first } = await readByRef(f, arg, (id) => client.get(id));
   const job = await settleExpired(first, () => client.refresh(first), f.signal);
-  recordStatus(f, job.job);
+  recordStatus(f, job.job, (line) => f.io.debug(line));
   return job;
 }

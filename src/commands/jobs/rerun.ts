@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import type { JobWorkflowResponse } from '../../protocol/jobs.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { convertForCommand } from '../workflows/conversion.js';
 import { isUiFormat } from './workflow-file.js';
 import { checkFollowTargets, watchJobOptions } from './watch-job.js';

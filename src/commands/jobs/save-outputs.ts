@@ -1,14 +1,13 @@
-// `jobs download` and `--download DIR`: saves every output, shows a progress line for large
-// files on a terminal, and reports the saved paths (stdout: one path a line, or with --json one
-// array of {name, path, bytes, hash, verified, asset_id}).
+// `jobs download` and `--download DIR`: every output saved (src/features/transfers/job-outputs.ts,
+// a progress line for large files), then the saved paths reported (stdout: one path a line, or
+// with --json one array of {name, path, bytes, hash, verified, asset_id}).
 import type { Factory } from '../../factory.js';
 import type { FetchedJob, JobsClient } from '../../clients/jobs/client.js';
-import { downloadOutputs, type DownloadProgress, type SavedOutput } from '../../clients/jobs/download.js';
-import { SHOWN_FROM_BYTES, TransferDisplay } from '../../render/transfer.js';
+import type { SavedOutput } from '../../clients/jobs/download.js';
+import { downloadJobOutputs } from '../../features/transfers/job-outputs.js';
 import type { ExistingPolicy } from '../../files/existing.js';
-import { reportKept, type KeptPart } from '../../files/kept.js';
-import { shellWord } from '../../render/shell-word.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { transferReporterOn } from '../reporters.js';
 
 export interface SaveReport {
   /** false inside a watch with --json: stdout belongs to the NDJSON stream there. */
@@ -18,34 +17,9 @@ export interface SaveReport {
   show?: boolean;
 }
 
-/** Bytes, rate and time left for large downloads: redrawn on a terminal, a plain line now and then elsewhere. */
-async function progressDisplay(f: Factory, job: FetchedJob): Promise<{ onProgress?: (p: DownloadProgress) => void; progress?: TransferDisplay }> {
-  const sizes = job.job.outputs.map((o) => o.size_bytes ?? null);
-  const large = sizes.some((s) => (s ?? 0) >= SHOWN_FROM_BYTES);
-  if (f.io.quiet || f.io.json || !large) return {};
-  const totalBytes = sizes.every((s) => s !== null) ? sizes.reduce<number>((a, s) => a + s!, 0) : null;
-  const progress = await TransferDisplay.open(f.io, { verb: 'downloading', count: sizes.length, totalBytes });
-  return { progress, onProgress: (p) => progress.update(p) };
-}
-
 export async function saveOutputs(f: Factory, client: JobsClient, job: FetchedJob, dir: string, report: SaveReport): Promise<SavedOutput[]> {
   const { io } = f;
-  const display = await progressDisplay(f, job);
-  let result;
-  const kept: KeptPart[] = [];
-  try {
-    result = await downloadOutputs(client, job, {
-      dir,
-      onProgress: display.onProgress,
-      existing: report.existing,
-      warn: (line) => io.warn(line),
-      onKept: (part) => kept.push(part),
-    });
-  } finally {
-    display.progress?.stop();
-    reportKept(io, kept, `wes jobs download ${job.job.id} ${shellWord(dir)}`);
-  }
-  if (f.signal.aborted) throw f.signal.reason;
+  const result = await downloadJobOutputs(client, job, dir, report.existing, transferReporterOn(io), f.signal);
   const { saved } = result;
   if (report.toStdout && io.json) io.printJson(saved);
   if (report.show) await (await import('../../render/pictures/show.js')).showSavedPictures(io, saved.map((s) => s.path), report.toStdout && !io.json);

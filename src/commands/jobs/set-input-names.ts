@@ -6,9 +6,9 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { isRecord, nodeDef, type ObjectInfo } from '../../workflows/node-defs.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { loadObjectInfo } from '../workflows/object-info.js';
-import type { InputAssignment } from './set-inputs.js';
+import type { InputAssignment } from '../../features/jobs/inputs.js';
 
 function inputsIn(node: unknown): string[] {
   return isRecord(node) && isRecord(node.inputs) ? Object.keys(node.inputs) : [];

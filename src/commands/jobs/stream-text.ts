@@ -3,7 +3,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
-import { sanitize } from '../../render/sanitize.js';
+import { sanitize } from '../../util/sanitize.js';
 
 const MAX_PENDING_CHARS = 64 * 1024;
 

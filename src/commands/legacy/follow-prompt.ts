@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Factory } from '../../factory.js';
 import { InterruptedError } from '../../errors.js';
-import type { ProgressDisplay } from '../../render/progress.js';
+import type { ProgressDisplay } from '../../render/progress-display.js';
 import { openProgressDisplay } from '../../render/open-progress.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import type { LegacyClient } from '../../clients/legacy/client.js';
 import { FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT, type BinaryFrame } from '../../protocol/legacy-frames.js';
 import { statusOfOutcome } from '../../clients/legacy/outcome.js';
@@ -20,9 +20,9 @@ import { openLegacySocket, type LegacySocket, type SocketEvent } from '../../cli
 import { PromptTracker, type WsOutcome } from '../../clients/legacy/tracker.js';
 import { isV1Success, isV1Terminal } from '../../protocol/legacy.js';
 import type { StatusReader } from '../../clients/legacy/prompt-state.js';
-import { PreviewSaver } from './files.js';
+import { PreviewSaver } from '../../features/legacy/files.js';
 import type { ExistingPolicy } from '../../files/existing.js';
-import { shellWord } from '../../render/shell-word.js';
+import { shellWord } from '../../util/shell-word.js';
 import type { PreviewPictures } from '../../render/pictures/preview.js';
 
 export interface FollowPromptOptions {

@@ -3,7 +3,7 @@
 // self-hosted engine, which has no such route, made from its queue and history (engine-jobs.ts).
 import type { Factory } from '../../factory.js';
 import { printTable, type Cell } from '../../render/table.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { listEngineJobs } from '../../clients/legacy/engine-jobs.js';
 import type { V1JobEntry } from '../../protocol/legacy.js';
 import { legacyClient } from './shared.js';

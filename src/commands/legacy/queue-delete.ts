@@ -5,7 +5,7 @@
 // answers with an empty body, and a prompt may have started meanwhile.
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { isRecord } from '../../clients/legacy/client.js';
 import { readQueue } from '../../clients/legacy/queue-state.js';
 import { legacyClient, type LegacySession } from './shared.js';

@@ -2,7 +2,7 @@
 // (exit 3 for error/non_retryable_error/lost, 10 for cancelled) with a hint per exception type.
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
-import { sanitize } from '../../render/sanitize.js';
+import { sanitize } from '../../util/sanitize.js';
 import { exitCodeForStatus, hintForException, STATUS_HINTS } from '../../clients/legacy/outcome.js';
 import type { WsOutcome } from '../../clients/legacy/tracker.js';
 import { isV1Success } from '../../protocol/legacy.js';

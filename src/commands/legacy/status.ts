@@ -2,7 +2,7 @@
 // a self-hosted engine's queue and history); --wait polls until a terminal value, treating every
 // other value (even one never seen before) as in flight.
 import type { Factory } from '../../factory.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { segment } from '../../http/links.js';
 import { failureOf, showTraceback } from './report.js';
 import { pollToEnd } from './wait.js';

@@ -1,9 +1,10 @@
 // wes legacy upload <file> [--type input|temp] [--overwrite] [--mask --original FILE_REF]
 import type { Factory } from '../../factory.js';
 import { checkLocalFile } from '../../files/local-file.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { legacyClient } from './shared.js';
-import { uploadProgress } from '../../render/upload-progress.js';
+import { uploadInput } from '../../features/transfers/uploads.js';
+import { transferReporterOn } from '../reporters.js';
 import type { LegacyUploadOptions } from './options.js';
 
 export async function run(f: Factory, args: string[], opts: LegacyUploadOptions): Promise<number> {
@@ -13,12 +14,7 @@ export async function run(f: Factory, args: string[], opts: LegacyUploadOptions)
   const originalRef = opts.original;
   const size = await checkLocalFile(path);
   const { client } = await legacyClient(f, 'upload');
-  const progress = await uploadProgress(f.io, path, size);
-  const onProgress = progress && ((sent: number) => progress.sent(sent));
-  const result = await (originalRef
-    ? client.uploadMask({ path, type: opts.type, originalRef, onProgress })
-    : client.upload({ path, type: opts.type, overwrite: opts.overwrite === true, onProgress })
-  ).finally(() => progress?.done());
+  const result = await uploadInput(client, { path, size, type: opts.type, overwrite: opts.overwrite === true, originalRef }, transferReporterOn(f.io));
   if (f.io.json) {
     f.io.printJson(result);
     return 0;

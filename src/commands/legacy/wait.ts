@@ -2,7 +2,7 @@
 // ends it: the success line here, or the error the command reports for any other ending.
 import type { Factory } from '../../factory.js';
 import { openProgressDisplay } from '../../render/open-progress.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { waitForTerminalStatus } from '../../clients/legacy/poll.js';
 import type { PromptState, StatusReader } from '../../clients/legacy/prompt-state.js';
 import { isV1Success, isV1Terminal } from '../../protocol/legacy.js';

@@ -7,7 +7,7 @@ import { PromptFollower, reportPreviews } from './follow-prompt.js';
 import { failureOf, showTraceback } from './report.js';
 import { intervalMs } from '../poll-interval.js';
 import { legacyClient } from './shared.js';
-import { checkLegacyTargets } from './files.js';
+import { checkLegacyTargets } from '../../features/legacy/files.js';
 import { existingPolicy } from '../../files/existing.js';
 import { segment } from '../../http/links.js';
 import type { LegacyWatchOptions } from './options.js';

@@ -4,7 +4,7 @@
 // stderr (stdout holds the model's output unchanged).
 import type { Factory } from '../../factory.js';
 import { toSafeJson } from '../../render/json.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { ROUTER_HEADERS } from '../../protocol/models.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 

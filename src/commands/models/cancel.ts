@@ -3,7 +3,7 @@
 // charged, and the status read says what happened. Already completed (409): nothing to cancel.
 // Both are exit 0.
 import type { Factory } from '../../factory.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { sendByRouterRules } from '../../clients/models/run.js';
 import { modelsClient } from './context.js';
 import { recordState, requestArgs } from './requests-context.js';

@@ -5,8 +5,8 @@
 // command that collects it (an interruption in the one form every command uses: InterruptedError.tell).
 import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode, InterruptedError, TimeoutError, WesError } from '../../errors.js';
-import { shellWord } from '../../render/shell-word.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { shellWord } from '../../util/shell-word.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 import type { ModelsClient } from '../../clients/models/client.js';
 import { sendByRouterRules } from '../../clients/models/run.js';

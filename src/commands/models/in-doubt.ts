@@ -4,7 +4,7 @@
 // run twice. So every doubtful ending names the key and the exact command that collects it; a key
 // the router refuses for this request (409 invalid_input) is said to need a new key instead.
 import { ApiError, InterruptedError, UsageError, WesError, toWesError } from '../../errors.js';
-import { shellWord } from '../../render/shell-word.js';
+import { shellWord } from '../../util/shell-word.js';
 
 /** Whether the call may have taken effect although no usable answer came back. */
 function endedInDoubt(err: unknown): boolean {

@@ -11,7 +11,7 @@ import { FileExistsError, lstatOrNone, makeFolders, writeFileSafely } from '../.
 import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import { answerFile } from '../../files/answer-file.js';
 import type { AnswerSink } from '../../http/answer-sink.js';
-import { sanitize, sanitizeLine } from '../../render/sanitize.js';
+import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 import type { RunAnswer } from '../../clients/models/client.js';
 import { reportAnswer, type AnswerFacts } from './answer-report.js';
@@ -97,7 +97,7 @@ async function saveLinkedFiles(f: Factory, output: Buffer, dir: string, existing
     f.io.info('no URLs in the output to download');
     return [];
   }
-  const { reportKept } = await import('../../files/kept.js');
+  const { reportKept } = await import('../../render/kept.js');
   const kept: KeptPart[] = [];
   const choices = { existing, warn: (line: string) => f.io.warn(line), onKept: (part: KeptPart) => kept.push(part) };
   const saved = await downloadUrls(f.http(), urls, dir, (file) => f.io.info(file.kept ? `kept the existing ${file.path}` : `saved ${file.path} (${file.bytes} bytes)`), choices).finally(() =>

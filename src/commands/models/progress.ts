@@ -3,7 +3,7 @@
 // then status). The spinner module loads only when there is something to show.
 import type { Factory } from '../../factory.js';
 import { ApiError } from '../../errors.js';
-import type { ProgressDisplay } from '../../render/progress.js';
+import type { ProgressDisplay } from '../../render/progress-display.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 import type { RouterQueueStatusResponse } from '../../protocol/models.js';
 import type { RunWait } from '../../clients/models/run.js';

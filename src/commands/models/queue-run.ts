@@ -4,7 +4,7 @@
 // stdout (the handle with --json) and into the local history (`wes models requests`). With --wait
 // the request is followed and its output collected as `models result --wait` does.
 import type { Factory } from '../../factory.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 import type { ModelsClient } from '../../clients/models/client.js';
 import { collectQueued } from './follow.js';

@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 import { normalizeBaseUrl, resolveSettings } from '../../config/settings.js';
 import type { ProfileKey } from '../../config/keys.js';
 import { probeFamily, type ProbeResult } from '../../clients/probe.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { prompt } from '../auth/read-secret.js';
 
 /** What `--with-token` / `--router-token-stdin` say: the credentials come from a pipe, so nothing is asked. */

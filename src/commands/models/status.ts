@@ -4,7 +4,7 @@
 import type { Factory } from '../../factory.js';
 import { WesError, exitCodeForApi } from '../../errors.js';
 import { renderFields } from '../../render/table.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { sendByRouterRules } from '../../clients/models/run.js';
 import { historyStatus } from '../../clients/models/request-history.js';
 import { modelsClient } from './context.js';

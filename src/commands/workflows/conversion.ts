@@ -2,7 +2,7 @@
 // one table row (node, class, what), the way the server lists a refused workflow's node errors.
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { convertUiWorkflow, type ApiWorkflow, type NodeProblem } from '../../workflows/convert.js';
 import { loadObjectInfo, type LoadedObjectInfo, type ObjectInfoOptions } from './object-info.js';
 import type { ConvertOptions } from './options.js';

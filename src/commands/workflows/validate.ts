@@ -4,7 +4,7 @@
 // 2 when the file cannot even be converted.
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
-import { sanitizeLine } from '../../render/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { validateApiWorkflow } from '../../workflows/validate.js';
 import { convertUiWorkflow } from '../../workflows/convert.js';
 import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../jobs/workflow-file.js';

@@ -7,7 +7,6 @@ import type { JsonObject } from '../../protocol/openapi-document.js';
 import { modelPath } from '../../protocol/model-ids.js';
 import type { RouterApi } from '../../protocol/models.js';
 import type { CatalogModel } from './catalog.js';
-import type { ModelsState } from './state.js';
 
 export interface SchemaDocument {
   bytes: Buffer;
@@ -50,7 +49,8 @@ export function buildOpenApiDocument(model: CatalogModel, api: RouterApi = 'v1')
   };
 }
 
-export function schemaDocument(state: ModelsState, model: CatalogModel, api: RouterApi = 'v1'): SchemaDocument {
+/** The document of `model`, built once per route family and kept in the models state's `docs`. */
+export function schemaDocument(state: { docs: Map<string, SchemaDocument> }, model: CatalogModel, api: RouterApi = 'v1'): SchemaDocument {
   const key = `${api} ${model.entry.id}`;
   let doc = state.docs.get(key);
   if (!doc) {

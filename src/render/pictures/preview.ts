@@ -2,7 +2,7 @@
 // faster than a terminal draws them: while one is being encoded, only the newest waiting one is
 // kept. When pictures cannot be drawn, the reason is said once and previews are ignored.
 import type { IOStreams } from '../io.js';
-import type { ProgressPicture } from '../progress.js';
+import type { ProgressPicture } from '../progress-display.js';
 import { kittyDelete } from './kitty.js';
 import { terminalPicture, type PictureTerminal } from './picture.js';
 import { pictureSupport } from './support.js';

@@ -3,7 +3,7 @@
 // stderr saying why there is no picture.
 import { open } from 'node:fs/promises';
 import type { IOStreams } from '../io.js';
-import { sanitizeLine } from '../sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { terminalPicture } from './picture.js';
 import { pictureFormat } from './raster.js';
 import { pictureSupport } from './support.js';

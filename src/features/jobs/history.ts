@@ -1,26 +1,31 @@
-// The command side of the local job history: what `jobs submit` (and each batch line) records,
-// the statuses other job commands see, and `@last` / `@N` in place of a job id.
-import type { Factory } from '../../factory.js';
+// The local job history as the job commands and use cases use it: what `jobs submit` (and each
+// batch line) records, the statuses other job commands see, and `@last` / `@N` in place of a job
+// id. Best effort where it writes: `debug` says (with --verbose) why a write did not happen.
 import { UsageError } from '../../errors.js';
 import { JobHistory, stateDir, type HistoryWriter } from '../../config/history.js';
+import type { FeatureContext } from '../context.js';
 
-export function jobHistory(f: Factory): JobHistory {
+/** Where the history is: the state folder, the profile and base URL of the command's settings. */
+export type HistoryPlace = Pick<FeatureContext, 'env' | 'settings'>;
+type Debug = (line: string) => void;
+
+export function jobHistory(f: HistoryPlace): JobHistory {
   const s = f.settings();
   return new JobHistory(stateDir(f.env), s.profile, s.baseUrl);
 }
 
 /** Best effort: a history that cannot be written never fails the job command (--verbose says why). */
-function quietly(f: Factory, what: () => void): void {
+function quietly(debug: Debug, what: () => void): void {
   try {
     what();
   } catch (err) {
-    f.io.debug(`job history not updated: ${(err as Error).message}`);
+    debug(`job history not updated: ${(err as Error).message}`);
   }
 }
 
 /** Records a job this machine submitted; `source` names what was submitted (file, `-`, `batch F:LINE`). */
-export function recordSubmitted(f: Factory, job: { id: string; status: string }, source: string): void {
-  quietly(f, () => jobHistory(f).recordSubmitted(job.id, job.status, source));
+export function recordSubmitted(f: HistoryPlace, job: { id: string; status: string }, source: string, debug: Debug): void {
+  quietly(debug, () => jobHistory(f).recordSubmitted(job.id, job.status, source));
 }
 
 /** A batch's history: its submissions, and the statuses its follows learn. */
@@ -35,13 +40,13 @@ export interface BatchHistory {
  * line written at once, fsynced every quarter second and on close. Best effort: after a failure
  * it stops trying.
  */
-export function batchHistory(f: Factory): BatchHistory {
+export function batchHistory(f: HistoryPlace, debug: Debug): BatchHistory {
   let history: JobHistory | undefined;
   let writer: HistoryWriter | undefined;
   let broken = false;
   const write = (what: (h: JobHistory, w: () => HistoryWriter) => void) => {
     if (broken) return;
-    quietly(f, () => {
+    quietly(debug, () => {
       try {
         history ??= jobHistory(f);
         what(history, () => (writer ??= history!.writer()));
@@ -58,13 +63,13 @@ export function batchHistory(f: Factory): BatchHistory {
         const line = h.statusLine(job.id, job.status);
         if (line) w().append(line);
       }),
-    close: () => quietly(f, () => writer?.close()),
+    close: () => quietly(debug, () => writer?.close()),
   };
 }
 
 /** Notes the status a command saw, for a job that is in the history. */
-export function recordStatus(f: Factory, job: { id: string; status: string }): void {
-  quietly(f, () => jobHistory(f).recordStatus(job.id, job.status));
+export function recordStatus(f: HistoryPlace, job: { id: string; status: string }, debug: Debug): void {
+  quietly(debug, () => jobHistory(f).recordStatus(job.id, job.status));
 }
 
 const REF = /^@(last|[1-9]\d{0,5})$/;
@@ -76,8 +81,8 @@ const CANDIDATES_SHOWN = 5;
  * A job id as given; `@last` / `@N` (the N-th latest submission; @1 is @last) from the history; or
  * the start of an id (progress lines show the first 8 characters) that one job of the history has.
  */
-export function resolveJobRef(f: Factory, arg: string): string {
-  if (!arg.startsWith('@')) return byPrefix(f, arg);
+export function resolveJobRef(f: HistoryPlace, arg: string, debug: Debug): string {
+  if (!arg.startsWith('@')) return byPrefix(f, arg, debug);
   const m = REF.exec(arg);
   if (!m) throw new UsageError(`${arg} is not a job reference`, 'use a job id, @last, or @N for the N-th latest job you submitted (@1 is @last); list them with `wes jobs list`');
   const n = m[1] === 'last' ? 1 : Number(m[1]);
@@ -94,18 +99,18 @@ export function resolveJobRef(f: Factory, arg: string): string {
 }
 
 /** The one job of the history whose id starts with `arg`; `arg` itself when it is a whole id, or no job's start. */
-function byPrefix(f: Factory, arg: string): string {
+function byPrefix(f: HistoryPlace, arg: string, debug: Debug): string {
   if (WHOLE_UUID.test(arg)) return arg;
   let ids: string[];
   try {
     ids = jobHistory(f).idsStartingWith(arg);
   } catch (err) {
-    f.io.debug(`job history not read: ${(err as Error).message}`);
+    debug(`job history not read: ${(err as Error).message}`);
     return arg;
   }
   if (ids.length === 0 || ids.includes(arg)) return arg;
   if (ids.length === 1) {
-    f.io.debug(`${arg}: job ${ids[0]} of the history`);
+    debug(`${arg}: job ${ids[0]} of the history`);
     return ids[0]!;
   }
   const shown = ids.slice(0, CANDIDATES_SHOWN).join(', ');

@@ -1,5 +1,5 @@
 // Byte counts for people ("512 B", "3.0 MiB", "410 MiB"): the one formatter for sizes in progress
-// lines, tables and messages. Its own module so the HTTP layer's messages do not load the spinner.
+// lines, tables and messages. In util/ so the HTTP layer and the features use it without render/.
 
 export function formatBytes(n: number | null | undefined): string {
   if (typeof n !== 'number' || !Number.isFinite(n)) return '';

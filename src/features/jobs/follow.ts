@@ -1,0 +1,86 @@
+// Following a job to a terminal status for a waiting command (`jobs watch`, `jobs submit --wait`,
+// `jobs rerun --wait`, `jobs cancel --wait`): every changed snapshot told to the reporter (polled
+// Jobs with the event stream's latest progress in them), each new status noted in the history.
+// Ctrl-C and --timeout leave the job running and say the command that resumes the follow, unless
+// the follow was asked to cancel the job first.
+import { InterruptedError } from '../../errors.js';
+import { JobsClient, type FetchedJob } from '../../clients/jobs/client.js';
+import { followJob } from '../../clients/jobs/follow-job.js';
+import type { Job } from '../../protocol/jobs.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { shellWord } from '../../util/shell-word.js';
+import type { FeatureContext } from '../context.js';
+import type { FollowReporter } from '../reporter.js';
+import { recordStatus } from './history.js';
+
+export interface JobFollow {
+  /** Milliseconds between polls. */
+  intervalMs: number;
+  /** Listen on the job's event stream (false: poll only). */
+  events: boolean;
+  /** On Ctrl-C, cancel the job before stopping. */
+  cancelOnInterrupt: boolean;
+  /** The command that picks the follow up again after Ctrl-C or --timeout. */
+  resume: string;
+}
+
+const CANCEL_DEADLINE_MS = 15_000;
+
+/** The command that picks the job up again, and the one that cancels it. */
+function resumeLine(id: string, resume: string): string {
+  return `${resume}    (cancel it with: wes jobs cancel ${shellWord(id)})`;
+}
+
+/** The last snapshot, terminal; throws what stopped the follow (told what keeps running and how to go on). */
+export async function followToEnd(f: FeatureContext, client: JobsClient, start: FetchedJob, follow: JobFollow, reporter: FollowReporter<Job>): Promise<FetchedJob> {
+  const debug = (line: string) => reporter.notice('debug', sanitizeLine(line));
+  let last = start;
+  let recorded = '';
+  try {
+    const snapshots = followJob(client, start, {
+      intervalMs: follow.intervalMs,
+      signal: f.signal,
+      openEvents: follow.events ? (signal) => new JobsClient(f.http(AbortSignal.any([f.signal, signal]))) : undefined,
+      debug,
+      notice: (line) => reporter.notice('info', sanitizeLine(line)),
+      onPreview: reporter.preview ? (preview) => reporter.preview!(preview.bytes) : undefined,
+    });
+    for await (const snapshot of snapshots) {
+      last = snapshot;
+      const job = snapshot.job;
+      if (job.status !== recorded) {
+        recorded = job.status;
+        recordStatus(f, job, (line) => reporter.notice('debug', line));
+      }
+      reporter.data?.(job);
+      reporter.progress(job);
+    }
+  } catch (err) {
+    reporter.stop();
+    if (err instanceof InterruptedError) throw await interrupted(f, last, follow, err, reporter);
+    if (f.signal.aborted) {
+      // --timeout: the job goes on, and how to pick it up again.
+      reporter.notice('notice', 'the job keeps running on the service.');
+      reporter.notice('notice', `resume with: ${resumeLine(last.job.id, follow.resume)}`);
+    }
+    throw err;
+  }
+  return last;
+}
+
+/** The interruption, told what keeps running and how to go on (said in the one form of every interruption). */
+async function interrupted(f: FeatureContext, last: FetchedJob, follow: JobFollow, stop: InterruptedError, reporter: FollowReporter<Job>): Promise<InterruptedError> {
+  const id = last.job.id;
+  if (!follow.cancelOnInterrupt) return stop.tell(`job ${id} keeps running on the service`, resumeLine(id, follow.resume));
+  // The command's signal is aborted now: the cancel needs a client of its own, with a deadline.
+  const client = new JobsClient(f.http(AbortSignal.timeout(CANCEL_DEADLINE_MS)));
+  try {
+    const after = await client.cancel(last);
+    recordStatus(f, after.job, (line) => reporter.notice('debug', line));
+    return stop.tell(sanitizeLine(`asked the service to cancel job ${id} (status now ${after.job.status})`));
+  } catch (err) {
+    return stop.tell(sanitizeLine(`job ${id} keeps running on the service: it could not be canceled (${(err as Error).message})`), `wes jobs cancel ${id}`);
+  } finally {
+    await client.http.close();
+  }
+}

@@ -1,0 +1,74 @@
+// Submitting one workflow to the job API once it is read and its --set targets checked: the files
+// and assets the --set inputs name put in as typed asset references (files uploaded unless held,
+// deduplicated by hash), one submit under a single-use Idempotency-Key whose label rides in
+// `metadata` (a lost answer's job is found by that label, never made twice), the job recorded in
+// the history. Shared by `jobs submit` and `jobs rerun`.
+import { InterruptedError } from '../../errors.js';
+import type { JobsClient } from '../../clients/jobs/client.js';
+import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
+import { submitLabel } from '../../clients/jobs/label.js';
+import { findCommand, submitKeyed, type SubmitOutcome } from '../../clients/jobs/submit-keyed.js';
+import type { SubmitRequest } from '../../protocol/jobs.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import type { FeatureContext } from '../context.js';
+import type { TransferReporter } from '../reporter.js';
+import { observeUpload } from '../transfers/uploads.js';
+import { recordSubmitted } from './history.js';
+import { applyAssignments, type AssetInput, type InputAssignment } from './inputs.js';
+
+export interface JobSubmit {
+  /** The API-format workflow (read, and converted when it was saved in the editor's format). */
+  workflow: Record<string, unknown>;
+  /** The --set inputs, parsed and checked against the workflow. */
+  assignments: InputAssignment[];
+  key: string;
+  /** The key came from the user (--idempotency-key). */
+  keyGiven: boolean;
+  label?: string;
+  /** What the history calls it: the file's name, `-`, or `rerun ID`. */
+  source: string;
+}
+
+export interface SubmittedJob extends SubmitOutcome {
+  /** The line that tells how the job was found, for the outcomes that were not a plain answer. */
+  recovered?: string;
+}
+
+/** What `--set N.I=@FILE` and `--set N.I=asset:ID` put in, telling what was uploaded. */
+export function placeAssetsFor(client: JobsClient, reporter: TransferReporter): (input: AssetInput) => Promise<unknown> {
+  const placer = new AssetPlacer(client);
+  return async (input) => {
+    const { reference, placed } = await referenceFor(placer, input, { observeUpload: (file, size) => observeUpload(reporter, file, size) });
+    if (placed) reporter.notice('info', sanitizeLine(`${placed.uploaded ? 'uploaded' : 'already on the service:'} ${placed.path} → asset ${placed.asset.id}`));
+    return reference;
+  };
+}
+
+/** The outcome's own line, for the outcomes that were not a plain answer. */
+function recoveredLine(outcome: SubmitOutcome): string | undefined {
+  const id = outcome.job.job.id;
+  if (outcome.how === 'lost-answer') return `the submit's answer was lost; found its job ${id} by its Idempotency-Key (nothing was sent twice)`;
+  if (outcome.how === 'key-used-before') return `this Idempotency-Key was used before; its job is ${id}`;
+  return undefined;
+}
+
+export async function submitJob(f: FeatureContext, client: JobsClient, submit: JobSubmit, reporter: TransferReporter): Promise<SubmittedJob> {
+  const ready = await applyAssignments(submit.workflow, submit.assignments, placeAssetsFor(client, reporter));
+  const { key } = submit;
+  const request: SubmitRequest = { workflow: ready, metadata: submitLabel(key, submit.label) };
+  const partnerKey = f.settings().partnerKey;
+  if (partnerKey) request.extra_data = { api_key_service_org: partnerKey };
+
+  let outcome: SubmitOutcome;
+  try {
+    outcome = await submitKeyed(client, { request, key, keyGiven: submit.keyGiven, signal: f.signal });
+  } catch (err) {
+    // Stopped while the submit was on its way: the service may have made the job (said in the one form of every interruption).
+    if (err instanceof InterruptedError) err.tell('the submit was on its way and may have made a job', findCommand(key), { idempotency_key: key });
+    throw err;
+  }
+  const recovered = recoveredLine(outcome);
+  if (recovered) reporter.notice('notice', sanitizeLine(recovered));
+  recordSubmitted(f, outcome.job.job, submit.source, (line) => reporter.notice('debug', line));
+  return { ...outcome, recovered };
+}

@@ -1,0 +1,28 @@
+// Files going up: a job API asset (hashed first, sent only when the service lacks the bytes,
+// src/clients/jobs/assets.ts) and a v1 input upload, each shown as it goes through the command's
+// TransferReporter.
+import { AssetPlacer, type PlacedAsset, type PlaceOptions, type UploadObserver } from '../../clients/jobs/assets.js';
+import type { JobsClient } from '../../clients/jobs/client.js';
+import type { LegacyClient, MaskUploadOptions } from '../../clients/legacy/client.js';
+import type { V1UploadResult } from '../../protocol/legacy.js';
+import type { TransferReporter } from '../reporter.js';
+
+/** What hears an upload of `path` (`size` bytes): the reporter's transfer, when it shows one. */
+export async function observeUpload(reporter: TransferReporter, path: string, size: number): Promise<UploadObserver | undefined> {
+  const shown = await reporter.transfer({ verb: 'uploading', sizes: [size] });
+  if (!shown) return undefined;
+  return { sent: (bytes) => shown.progress({ name: path, bytes, total: size }), done: () => shown.done() };
+}
+
+/** `wes assets upload`: the file as an asset, its bytes sent only when the service lacks them. */
+export function uploadAsset(client: JobsClient, path: string, options: Omit<PlaceOptions, 'observeUpload'>, reporter: TransferReporter): Promise<PlacedAsset> {
+  return new AssetPlacer(client).place(path, { ...options, observeUpload: (file, size) => observeUpload(reporter, file, size) });
+}
+
+/** `wes legacy upload`: an input image (or a mask of an earlier one) of `size` bytes, already checked. */
+export async function uploadInput(client: LegacyClient, upload: { path: string; size: number; type: 'input' | 'temp'; overwrite: boolean; originalRef?: MaskUploadOptions['originalRef'] }, reporter: TransferReporter): Promise<V1UploadResult> {
+  const { path, type, originalRef } = upload;
+  const shown = await observeUpload(reporter, path, upload.size);
+  const onProgress = shown && ((sent: number) => shown.sent(sent));
+  return (originalRef ? client.uploadMask({ path, type, originalRef, onProgress }) : client.upload({ path, type, overwrite: upload.overwrite, onProgress })).finally(() => shown?.done());
+}
