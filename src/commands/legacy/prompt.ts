@@ -10,22 +10,21 @@ import type { Factory } from '../../factory.js';
 import { ExitCode, InterruptedError, WesError, toWesError } from '../../errors.js';
 import { renderTable } from '../../render/table.js';
 import { nodeErrorRows } from '../../render/error.js';
-import { sanitizeLine } from '../../util/sanitize.js';
 import { isRecord } from '../../clients/legacy/client.js';
+import type { LegacySession } from '../../clients/legacy/session.js';
 import { isV1Success, type V1PromptResponse } from '../../protocol/legacy.js';
 import { readWorkflow } from '../jobs/workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
-import { checkLegacyTargets, downloadOutputs } from '../../features/legacy/files.js';
-import { PromptFollower, reportPreviews, type FollowResult } from './follow-prompt.js';
-import { failureOf, showTraceback } from './report.js';
+import { checkLegacyTargets } from '../../features/legacy/files.js';
+import { PromptFollower, type FollowResult } from '../../features/legacy/follow-prompt.js';
+import { pollToEnd } from '../../features/legacy/poll-prompt.js';
+import { savePromptOutputs } from '../../features/legacy/prompt-outputs.js';
+import { failureOf, reportPreviews, showTraceback } from './report.js';
 import { intervalMs } from '../poll-interval.js';
-import { legacyClient, type LegacySession } from './shared.js';
-import { pollToEnd } from './wait.js';
-import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
-import type { KeptPart } from '../../files/kept.js';
-import { reportKept } from '../../render/kept.js';
-import { waitForTerminalStatus } from '../../clients/legacy/poll.js';
-import { fileRefsOf, type NodeFileRef } from '../../clients/legacy/tracker.js';
+import { legacyClient } from './shared.js';
+import { PromptView } from './prompt-view.js';
+import { reporterOn } from '../reporters.js';
+import { existingPolicy } from '../../files/existing.js';
 import type { LegacyPromptOptions } from './options.js';
 
 function refusal(answer: V1PromptResponse): WesError | null {
@@ -76,51 +75,13 @@ function runsOn(err: unknown, promptId: string): unknown {
   return wes;
 }
 
-/**
- * The outputs to save: on a self-hosted engine its history lists them (complete even when the
- * socket missed an `executed` message; written just after the run ends, so it is waited for); on
- * the cloud the socket's `executed` messages name them, and when the socket was lost for a while,
- * the job's record (GET /api/jobs/{id}) where the server has one.
- */
-async function outputsOf(f: Factory, session: LegacySession, result: FollowResult): Promise<NodeFileRef[]> {
-  const reader = session.reader();
-  if (reader.engine === null) await reader.read(result.promptId); // finds out which server this is
-  if (reader.engine === 'self-hosted') return (await waitForTerminalStatus(reader, result.promptId, { intervalMs: 100, signal: f.signal })).outputs;
-  if (result.reconnects === 0) return result.tracker.outputs;
-  try {
-    const job = await session.client.job(result.promptId);
-    return isRecord(job.outputs) ? Object.entries(job.outputs).flatMap(([node, output]) => fileRefsOf(node, output)) : [];
-  } catch (err) {
-    f.io.debug(`the job's record could not be read (${toWesError(err).message})`);
-    f.io.warn('warning: the WebSocket reconnected during the run; outputs reported while it was down are not known and were not downloaded');
-    return result.tracker.outputs;
-  }
-}
-
-async function download(f: Factory, session: LegacySession, result: FollowResult, dir: string, existing: ExistingPolicy): Promise<string[]> {
-  const refs = await outputsOf(f, session, result);
-  if (!refs.some((r) => r.type === 'output')) {
-    f.io.warn('warning: the prompt reported no output files to download');
-    return [];
-  }
-  const kept: KeptPart[] = [];
-  const saved = await downloadOutputs(
-    session.client,
-    refs,
-    dir,
-    (file, ref) => f.io.info(`${file.kept ? 'kept the existing' : 'saved'} ${file.path} (${file.bytes} bytes, node ${sanitizeLine(ref.node)})`),
-    { existing, warn: (line) => f.io.warn(line), onKept: (part) => kept.push(part) },
-  ).finally(() => reportKept(f.io, kept, `wes legacy view FILENAME -o ${dir}/FILENAME for each file above (the prompt's outputs stay on the service)`));
-  return saved.map((s) => s.path);
-}
-
 export async function run(f: Factory, args: string[], opts: LegacyPromptOptions): Promise<number> {
   await checkLegacyTargets(opts);
   const workflow = await readWorkflow(args[0]!, f.io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: f.io.stdinIsTTY, say: (line) => f.io.info(line) });
   const session = await legacyClient(f, 'prompt');
   const existing = existingPolicy(opts);
   const follower = opts.ws || opts.download || opts.previews
-    ? new PromptFollower(f, session.client, session.reader(), { previewsDir: opts.previews, existing, workflow, checkEveryMs: intervalMs(opts.interval, 5), engine: session.engine })
+    ? new PromptFollower(f, session.client, session.reader(), { previewsDir: opts.previews, existing, workflow, checkEveryMs: intervalMs(opts.interval, 5), engine: session.engine }, reporterOn(f.io))
     : null;
   await follower?.connect();
   let submitted: { promptId: string; answer: V1PromptResponse };
@@ -142,10 +103,14 @@ export async function run(f: Factory, args: string[], opts: LegacyPromptOptions)
   let ended: Ended;
   try {
     if (follower) {
-      const result = await follower.follow(promptId);
+      const view = await PromptView.open(f.io, promptId, 'waiting for the first message');
+      const result = await follower.follow(promptId, view);
+      await view.end(result.status);
       ended = { status: result.status, result, outcome: result.outcome, errorMessage: result.errorMessage };
     } else {
-      const state = await pollToEnd(f, session.reader(), promptId, intervalMs(opts.interval, 1));
+      const view = await PromptView.open(f.io, promptId, 'checking');
+      const state = await pollToEnd(f, session.reader(), promptId, intervalMs(opts.interval, 1), view);
+      await view.end(state.status);
       ended = { status: state.status, outcome: state.outcome, errorMessage: state.errorMessage };
     }
   } catch (err) {
@@ -153,7 +118,7 @@ export async function run(f: Factory, args: string[], opts: LegacyPromptOptions)
   }
   const { result } = ended;
   if (result) {
-    const files = isV1Success(result.status) && opts.download ? await download(f, session, result, opts.download, existing) : [];
+    const files = isV1Success(result.status) && opts.download ? await savePromptOutputs(f, session, result, opts.download, existing, reporterOn(f.io)) : [];
     if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status, ...(opts.download ? { files } : {}) }, true);
     if (opts.previews) reportPreviews(f, result, opts.previews);
   } else if (f.io.json) f.io.printJson({ ...answer, status: ended.status });

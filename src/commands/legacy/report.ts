@@ -6,6 +6,7 @@ import { sanitize } from '../../util/sanitize.js';
 import { exitCodeForStatus, hintForException, STATUS_HINTS } from '../../clients/legacy/outcome.js';
 import type { WsOutcome } from '../../clients/legacy/tracker.js';
 import { isV1Success } from '../../protocol/legacy.js';
+import type { FollowResult } from '../../features/legacy/follow-prompt.js';
 
 /** `errorMessage`: the cloud status route's `error_message`, when the socket gave no error of its own. */
 export function failureOf(promptId: string, status: string, outcome: WsOutcome | null, errorMessage?: string): WesError | null {
@@ -35,4 +36,16 @@ export function failureOf(promptId: string, status: string, outcome: WsOutcome |
 export function showTraceback(f: Factory, outcome: WsOutcome | null): void {
   if (outcome?.kind !== 'error' || !outcome.traceback) return;
   for (const line of sanitize(outcome.traceback).split('\n')) f.io.debug(line);
+}
+
+/**
+ * After a run with --previews: how many were saved, or why none were (a run that sent none, or
+ * frames that came while other prompts executed too). One line either way.
+ */
+export function reportPreviews(f: Factory, result: FollowResult, dir: string): void {
+  if (result.previewsSaved > 0) return f.io.info(`saved ${result.previewsSaved} preview(s) in ${dir}`);
+  if (result.previewsUnattributed > 0) {
+    return f.io.warn(`warning: no preview saved in ${dir}: ${result.previewsUnattributed} preview frame(s) came while other prompts were executing too, so none could be told as this prompt's`);
+  }
+  f.io.warn(`warning: no preview saved in ${dir}: the server sent none for prompt ${result.promptId} (an engine sends them only from samplers, and only when started with --preview-method)`);
 }

@@ -6,6 +6,7 @@
 import type { Factory } from '../../factory.js';
 import { LegacyClient } from '../../clients/legacy/client.js';
 import type { EngineIdentity } from '../../clients/legacy/engine.js';
+import type { LegacySession } from '../../clients/legacy/session.js';
 import type { StatusReader } from '../../clients/legacy/prompt-state.js';
 import { engineOf, jobApiBesideOf, statusReader } from './engine.js';
 
@@ -22,16 +23,6 @@ export const V2_REPLACEMENT: Record<string, string> = {
   interrupt: '`wes jobs cancel ID`',
   view: '`wes jobs download ID` (or `wes assets download ID`)',
 };
-
-export interface LegacySession {
-  client: LegacyClient;
-  /** Which server this is; null when it could not be asked now (the first status read finds out). */
-  identity: EngineIdentity | null;
-  /** A self-hosted ComfyUI engine (known as one). */
-  engine: boolean;
-  /** The REST status reader that fits the server. */
-  reader(): StatusReader;
-}
 
 async function identityOf(f: Factory): Promise<EngineIdentity | null> {
   try {

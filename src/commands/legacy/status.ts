@@ -5,7 +5,8 @@ import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { segment } from '../../http/links.js';
 import { failureOf, showTraceback } from './report.js';
-import { pollToEnd } from './wait.js';
+import { pollToEnd } from '../../features/legacy/poll-prompt.js';
+import { PromptView } from './prompt-view.js';
 import { intervalMs } from '../poll-interval.js';
 import { legacyClient } from './shared.js';
 import type { LegacyStatusOptions } from './options.js';
@@ -21,7 +22,9 @@ export async function run(f: Factory, args: string[], opts: LegacyStatusOptions)
     if (state.errorMessage && !f.io.json) f.io.info(`error_message: ${sanitizeLine(state.errorMessage)}`);
     return 0;
   }
-  const state = await pollToEnd(f, reader, promptId, intervalMs(opts.interval, 1));
+  const view = await PromptView.open(f.io, promptId, 'checking');
+  const state = await pollToEnd(f, reader, promptId, intervalMs(opts.interval, 1), view);
+  await view.end(state.status);
   if (f.io.json) f.io.printJson({ status: state.status, ...(state.errorMessage ? { error_message: state.errorMessage } : {}) });
   else f.io.println(sanitizeLine(state.status));
   showTraceback(f, state.outcome);

@@ -5,7 +5,7 @@
 // only when the named job is the only one running.
 import { ExitCode, WesError } from '../../errors.js';
 import type { QueueState } from '../../clients/legacy/queue-state.js';
-import type { LegacySession } from './shared.js';
+import type { LegacySession } from '../../clients/legacy/session.js';
 
 function notRunning(promptId: string, queue: QueueState): WesError {
   const hint = queue.pending.has(promptId)

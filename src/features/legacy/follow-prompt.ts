@@ -1,6 +1,6 @@
-// Follows a v1 prompt over the WebSocket for `legacy watch` and `legacy prompt --ws`: a spinner
-// with the executing node and step, NDJSON of the prompt's messages with --json, previews saved
-// with --previews. The socket reconnects after a drop; after every (re)connect, and now and then
+// Follows a v1 prompt over the WebSocket for `legacy watch` and `legacy prompt --ws`, telling its
+// reporter the executing node and step, the prompt's messages and frames (the --json stream),
+// preview pictures, and what happened on the way; previews are saved with --previews. The socket reconnects after a drop; after every (re)connect, and now and then
 // while connected, the REST status is read so a finish the socket missed still ends the wait.
 // On a self-hosted engine the socket's ending message is final by itself: the engine has no status
 // route, and its history may be written a moment after the message. An engine sends a prompt's
@@ -8,10 +8,7 @@
 // the submit; a prompt submitted elsewhere is followed by REST, with what progress the engine
 // broadcasts.
 import { randomUUID } from 'node:crypto';
-import type { Factory } from '../../factory.js';
 import { InterruptedError } from '../../errors.js';
-import type { ProgressDisplay } from '../../render/progress-display.js';
-import { openProgressDisplay } from '../../render/open-progress.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { LegacyClient } from '../../clients/legacy/client.js';
 import { FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT, type BinaryFrame } from '../../protocol/legacy-frames.js';
@@ -20,10 +17,12 @@ import { openLegacySocket, type LegacySocket, type SocketEvent } from '../../cli
 import { PromptTracker, type WsOutcome } from '../../clients/legacy/tracker.js';
 import { isV1Success, isV1Terminal } from '../../protocol/legacy.js';
 import type { StatusReader } from '../../clients/legacy/prompt-state.js';
-import { PreviewSaver } from '../../features/legacy/files.js';
+import { PreviewSaver } from './files.js';
 import type { ExistingPolicy } from '../../files/existing.js';
 import { shellWord } from '../../util/shell-word.js';
-import type { PreviewPictures } from '../../render/pictures/preview.js';
+import type { FeatureContext } from '../context.js';
+import type { FollowReporter, Reporter } from '../reporter.js';
+import type { PromptProgress } from './prompt-progress.js';
 
 export interface FollowPromptOptions {
   previewsDir?: string;
@@ -33,8 +32,6 @@ export interface FollowPromptOptions {
   workflow?: Record<string, unknown>;
   /** How often the REST status is read while the socket is quiet. */
   checkEveryMs: number;
-  /** Draw the latest preview picture under the progress line (`--preview`). */
-  preview?: boolean;
   /** The server is a self-hosted engine: one prompt at a time, and it asks for type-4 previews without asking /features. */
   engine?: boolean;
 }
@@ -65,7 +62,7 @@ export class PromptFollower {
   private socket: LegacySocket | null = null;
   private readonly buffered: SocketEvent[] = [];
   private tracker: PromptTracker | null = null;
-  private progress: ProgressDisplay | null = null;
+  private view: FollowReporter<PromptProgress> | null = null;
   private chain: Promise<void> = Promise.resolve();
   /** Events on the chain, not yet handled. */
   private waiting = 0;
@@ -86,24 +83,23 @@ export class PromptFollower {
   readonly clientId = randomUUID();
   /** The last TEXT frame, as received: sanitized only when the spinner shows it. */
   private lastText: { node: string; text: string } = { node: '', text: '' };
-  /** The spinner's last text, raw and sanitized: most messages change nothing it shows. */
-  private lastSpinner = { raw: '', line: '' };
   private readonly saver: PreviewSaver | null;
-  private pictures: PreviewPictures | null = null;
 
+  /** `notices`: what is said before the follow has its reporter (the socket's --verbose lines, preview files that cannot be written). */
   constructor(
-    private readonly f: Factory,
+    private readonly f: FeatureContext,
     private readonly client: LegacyClient,
     private readonly reader: StatusReader,
     private readonly settings: FollowPromptOptions,
+    private readonly notices: Reporter,
   ) {
-    this.saver = settings.previewsDir ? new PreviewSaver(settings.previewsDir, { existing: settings.existing, warn: (line) => f.io.warn(line) }) : null;
+    this.saver = settings.previewsDir ? new PreviewSaver(settings.previewsDir, { existing: settings.existing, warn: (line) => notices.notice('warn', line) }) : null;
     this.done.catch(() => undefined);
   }
 
   /** Opens the socket first, so a prompt submitted afterwards cannot finish unseen. */
   async connect(): Promise<void> {
-    const { io } = this.f;
+    const { notices } = this;
     // An engine that does not know `feature_flags` ignores it (0.3.18): only the cloud is asked first.
     const previewMetadata = this.settings.engine === true || (await this.client.features()).supports_preview_metadata;
     this.socket = openLegacySocket({
@@ -111,7 +107,7 @@ export class PromptFollower {
       clientId: this.clientId,
       previewMetadata,
       signal: this.f.signal,
-      debug: io.verbose ? (line) => io.debug(line) : undefined,
+      debug: notices.verbose ? (line) => notices.notice('debug', line) : undefined,
       onEvent: (event) => {
         if (this.tracker) this.enqueue(event);
         else this.buffered.push(event);
@@ -121,12 +117,11 @@ export class PromptFollower {
     await this.socket.ready;
   }
 
-  async follow(promptId: string): Promise<FollowResult> {
+  /** Follows `promptId` to its end, told to `view` (opened after connect(): events are handled once the tracker is set, and they go to it). */
+  async follow(promptId: string, view: FollowReporter<PromptProgress>): Promise<FollowResult> {
     if (!this.socket) await this.connect();
-    // The display first: events are handled once the tracker is set, and they draw on it.
-    this.progress = await openProgressDisplay(this.f.io, `prompt ${promptId}: waiting for the first message`);
+    this.view = view;
     const tracker = (this.tracker = new PromptTracker(promptId, { oneAtATime: this.settings.engine === true }));
-    if (this.settings.preview) this.pictures = await (await import('../../render/pictures/preview.js')).PreviewPictures.open(this.f.io, this.progress);
     for (const event of this.buffered.splice(0)) this.enqueue(event);
     const timer = setInterval(() => this.checkStatus(), this.settings.checkEveryMs);
     this.checkStatus();
@@ -134,7 +129,7 @@ export class PromptFollower {
     try {
       status = await this.done;
     } catch (err) {
-      this.progress.stop();
+      view.stop();
       if (err instanceof InterruptedError) {
         // Previews being written finish first, so the count told is what is on disk.
         this.ended = true;
@@ -190,7 +185,7 @@ export class PromptFollower {
 
   private handle(event: SocketEvent): void {
     if (this.ended) return;
-    const { io } = this.f;
+    const view = this.view!;
     const tracker = this.tracker!;
     switch (event.kind) {
       case 'open':
@@ -198,20 +193,20 @@ export class PromptFollower {
         if (event.reconnected) {
           this.reconnects++;
           tracker.forgetOthers();
-          this.progress!.log('WebSocket reconnected; re-checking the status');
+          view.event('WebSocket reconnected; re-checking the status');
           this.checkStatus();
         }
         return;
       case 'drop':
-        this.progress!.log(`WebSocket connection lost (${sanitizeLine(event.reason)}); reconnecting in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`);
+        view.event(`WebSocket connection lost (${sanitizeLine(event.reason)}); reconnecting in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`);
         return;
       case 'malformed':
-        io.debug(`skipped a malformed WebSocket frame: ${event.reason}`);
+        view.notice('debug', `skipped a malformed WebSocket frame: ${event.reason}`);
         return;
       case 'message': {
         if (!tracker.accept(event.message)) return;
         this.oursSeen++;
-        if (io.json) io.printJson(event.message, true);
+        view.data?.(event.message);
         this.render(event.message.type, event.message.data);
         if (tracker.outcome) this.finishFromSocket(tracker.outcome);
         return;
@@ -224,39 +219,34 @@ export class PromptFollower {
 
   private render(type: string, data: Record<string, unknown>): void {
     const tracker = this.tracker!;
-    const progress = this.progress!;
+    const view = this.view!;
     if (type === 'execution_cached' && tracker.cached.length > 0) {
-      progress.log(`cached nodes (not run again): ${tracker.cached.map((n) => sanitizeLine(n)).join(', ')}`);
+      view.event(`cached nodes (not run again): ${tracker.cached.map((n) => sanitizeLine(n)).join(', ')}`);
     } else if (type === 'executed') {
       const node = typeof data.node === 'string' ? data.node : '';
-      for (const ref of tracker.outputs.filter((o) => o.node === node)) progress.log(`output of node ${sanitizeLine(node)}: ${sanitizeLine(ref.filename)} (${sanitizeLine(ref.type)})`);
+      for (const ref of tracker.outputs.filter((o) => o.node === node)) view.event(`output of node ${sanitizeLine(node)}: ${sanitizeLine(ref.filename)} (${sanitizeLine(ref.type)})`);
     } else if (type === 'notification' && typeof data.value === 'string') {
-      this.f.io.debug(`notification: ${sanitizeLine(data.value)}`);
+      view.notice('debug', `notification: ${sanitizeLine(data.value)}`);
     }
     this.showProgress();
   }
 
-  /**
-   * Most messages change nothing the spinner shows (a preview, a node's text under a step count):
-   * the line is sanitized again only when its raw text changed. It is handed to the display every
-   * time, which draws it only when it differs from what is shown (a retry note may have replaced it).
-   */
+  /** The prompt's state now, for the live line. */
   private showProgress(): void {
-    const raw = this.rawSpinnerText();
-    if (raw !== this.lastSpinner.raw) this.lastSpinner = { raw, line: sanitizeLine(raw) };
-    this.progress!.update(this.lastSpinner.line);
-  }
-
-  private rawSpinnerText(): string {
     const tracker = this.tracker!;
-    const id = tracker.promptId;
-    if (tracker.outcome) return `prompt ${id}: finishing`;
-    if (!tracker.currentNode) return this.restStatus ? `prompt ${id}: ${this.restStatus}` : `prompt ${id}: waiting`;
-    const node = this.settings.workflow?.[tracker.currentNode] as { class_type?: unknown } | undefined;
-    const cls = typeof node?.class_type === 'string' ? ` (${node.class_type})` : '';
-    // A node's progress text often repeats its step count; it is shown only when there is no step.
-    const detail = tracker.step ? ` step ${tracker.step.value}/${tracker.step.max}` : this.lastText.node === tracker.currentNode && this.lastText.text ? ` · ${sanitizeLine(this.lastText.text).slice(0, 80)}` : '';
-    return `prompt ${id}: node ${tracker.currentNode}${cls}${detail}`;
+    const node = tracker.currentNode;
+    const cls = node ? (this.settings.workflow?.[node] as { class_type?: unknown } | undefined)?.class_type : undefined;
+    this.view!.progress({
+      kind: 'live',
+      promptId: tracker.promptId,
+      finishing: tracker.outcome !== null,
+      status: this.restStatus,
+      node,
+      ...(typeof cls === 'string' ? { classType: cls } : {}),
+      ...(tracker.step ? { step: tracker.step } : {}),
+      // A node's progress text often repeats its step count; the view shows it only when there is no step.
+      ...(node && this.lastText.node === node && this.lastText.text ? { text: this.lastText.text } : {}),
+    });
   }
 
   /** Which node a frame belongs to when it is ours; null when it is another prompt's (or unknowable). */
@@ -270,7 +260,7 @@ export class PromptFollower {
     if (!claim.ours) {
       if (claim.reason.includes('cannot be attributed')) {
         if (frame.type !== FRAME_TEXT) this.previewsUnattributed++;
-        this.f.io.debug(`skipped a ${FRAME_NAMES[frame.type]} frame: ${claim.reason}`);
+        this.view!.notice('debug', `skipped a ${FRAME_NAMES[frame.type]} frame: ${claim.reason}`);
       }
       return { ours: false };
     }
@@ -286,22 +276,23 @@ export class PromptFollower {
     if (frame.type !== FRAME_TEXT && this.saver) {
       file = (await this.saver.save(owner.node, frame.format, frame.image)).path;
       this.previewsSaved++;
-      this.f.io.debug(`preview saved: ${file}`);
+      this.view!.notice('debug', `preview saved: ${file}`);
     }
     this.reportFrame(frame, owner, file);
   }
 
   private reportFrame(frame: BinaryFrame, owner = this.ownerNode(frame), file?: string): void {
     if (!owner.ours) return;
-    if (frame.type !== FRAME_TEXT) this.pictures?.offer(frame.image);
+    const view = this.view!;
+    if (frame.type !== FRAME_TEXT) view.preview?.(frame.image);
     if (frame.type === FRAME_TEXT) {
       this.lastText = { node: frame.nodeId, text: frame.text };
-      if (this.f.io.verbose) this.f.io.debug(`node ${sanitizeLine(frame.nodeId)}: ${sanitizeLine(frame.text).slice(0, 80)}`);
+      if (view.verbose) view.notice('debug', `node ${sanitizeLine(frame.nodeId)}: ${sanitizeLine(frame.text).slice(0, 80)}`);
       this.showProgress();
     }
-    if (this.f.io.json) {
+    if (view.data) {
       const bytes = frame.type === FRAME_TEXT ? Buffer.byteLength(frame.text) : frame.image.length;
-      this.f.io.printJson(
+      view.data(
         {
           type: FRAME_NAMES[frame.type],
           node_id: owner.node,
@@ -309,7 +300,6 @@ export class PromptFollower {
           ...(frame.type === FRAME_TEXT ? { text: frame.text } : { format: frame.format }),
           ...(file ? { file } : {}),
         },
-        true,
       );
     }
   }
@@ -352,30 +342,10 @@ export class PromptFollower {
     );
   }
 
-  /** One line ends the run: the success line here, or the error the command reports for any other ending. */
+  /** The run ended with `status` (the command renders the ending: the success line, or the error it reports). */
   private finish(status: string): void {
     if (this.ended) return;
     this.ended = true;
-    const id = this.tracker!.promptId;
-    const end = (): void => {
-      if (isV1Success(status)) this.progress!.succeed(`prompt ${id}: ${sanitizeLine(status)}`);
-      else this.progress!.stop();
-      this.resolveDone(status);
-    };
-    // The preview being drawn lands under the line before the line ends.
-    if (this.pictures) void this.pictures.settled().then(end);
-    else end();
+    this.resolveDone(status);
   }
-}
-
-/**
- * After a run with --previews: how many were saved, or why none were (a run that sent none, or
- * frames that came while other prompts executed too). One line either way.
- */
-export function reportPreviews(f: Factory, result: FollowResult, dir: string): void {
-  if (result.previewsSaved > 0) return f.io.info(`saved ${result.previewsSaved} preview(s) in ${dir}`);
-  if (result.previewsUnattributed > 0) {
-    return f.io.warn(`warning: no preview saved in ${dir}: ${result.previewsUnattributed} preview frame(s) came while other prompts were executing too, so none could be told as this prompt's`);
-  }
-  f.io.warn(`warning: no preview saved in ${dir}: the server sent none for prompt ${result.promptId} (an engine sends them only from samplers, and only when started with --preview-method)`);
 }
