@@ -4,7 +4,7 @@
 import type { IOStreams } from './io.js';
 import { ApiError, InterruptedError, toWesError, type WesError } from '../errors.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
-import { toSafeJson } from './json.js';
+import { toSafeJson } from '../util/safe-json.js';
 import { renderTable } from './table.js';
 import { bounded, CELL_LIMIT } from './bounded.js';
 

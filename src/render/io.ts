@@ -1,7 +1,7 @@
 // One object decides what a command may write where: data to stdout, everything else to stderr;
 // colour and live redraw only when the stream is a terminal and the user allows it.
 import type { Readable, Writable } from 'node:stream';
-import { toSafeJson } from './json.js';
+import { toSafeJson } from '../util/safe-json.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { loadStyles, stylesFor, type TextStyles } from './styles.js';
 

@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
-import type { BatchResult } from '../../src/clients/jobs/batch-run.js';
+import type { BatchResult } from '../../src/features/batch/runner.js';
 import type { Json } from '../helpers/dev-server.js';
 
 /** A quick job: an image saved under a prefix carrying the tag and the line's number. */

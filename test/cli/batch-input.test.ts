@@ -3,7 +3,7 @@
 // with its line number, and standard input spooled so it can be checked and then run.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readBatch, type BatchLine } from '../../src/commands/jobs/batch-input.js';
+import { readBatch, type BatchLine } from '../../src/features/batch/input.js';
 import { applyAssignments } from '../../src/features/jobs/inputs.js';
 import { stringifyJsonExact } from '../../src/util/exact-json.js';
 import { useTempDir, writeTemp } from './jobs-env.js';

@@ -4,11 +4,11 @@
 // batch.test.ts.)
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { lineId } from '../../src/commands/jobs/batch-input.js';
-import { planLine, ResultBook, type Previous } from '../../src/commands/jobs/batch-results.js';
-import { Journal } from '../../src/commands/jobs/batch-journal.js';
+import { lineId } from '../../src/features/batch/input.js';
+import { planLine, ResultBook, type Previous } from '../../src/features/batch/results.js';
+import { Journal } from '../../src/features/batch/journal.js';
 import { worstExitCode } from '../../src/commands/jobs/batch.js';
-import type { BatchResult } from '../../src/clients/jobs/batch-run.js';
+import type { BatchResult } from '../../src/features/batch/runner.js';
 
 function result(index: number, status: string, key = 'K', error: BatchResult['error'] = null): BatchResult {
   return { index, job_id: status === 'not_submitted' ? null : `job-${index}`, status, outputs: [], error, idempotency_key: key };

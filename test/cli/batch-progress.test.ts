@@ -5,7 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { BatchProgress, liveLine } from '../../src/commands/jobs/batch-progress.js';
 import { IOStreams } from '../../src/render/io.js';
-import type { BatchResult } from '../../src/clients/jobs/batch-run.js';
+import type { BatchResult } from '../../src/features/batch/runner.js';
 
 function captured(terminal: boolean): { io: IOStreams; text: () => string } {
   const stream = new PassThrough();

@@ -3,7 +3,7 @@
 // mixed outcomes and the exit code, --set per line and per batch, --download folders, local
 // refusals, a refused credential halting the batch, and Ctrl-C followed by --resume.
 import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { lineId } from '../../src/commands/jobs/batch-input.js';
+import { lineId } from '../../src/features/batch/input.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addFaults, postJson, useDevServer } from '../helpers/dev-server.js';

@@ -1,6 +1,6 @@
 // The pacing of one batch endpoint (AIMD on the lines in flight) and when it is set aside.
 import { describe, expect, it } from 'vitest';
-import { Endpoint, SET_ASIDE_AFTER } from '../../src/clients/jobs/batch-endpoints.js';
+import { Endpoint, SET_ASIDE_AFTER } from '../../src/features/batch/endpoint.js';
 import type { JobsClient } from '../../src/clients/jobs/client.js';
 
 function endpoint(concurrency: number): Endpoint {

@@ -2,7 +2,7 @@
 // (API key, router token, partner key) only when its origin is the configured base URL's.
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/settings.js';
-import { urlSettings } from '../../src/commands/jobs/batch-via.js';
+import { urlSettings } from '../../src/features/batch/via.js';
 
 const base = resolveSettings({}, { WES_BASE_URL: 'https://api.example.com/v', WES_API_KEY: 'k-1', WES_PARTNER_KEY: 'p-1', WES_ROUTER_TOKEN: 'r-1' }, undefined);
 

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applyAssignments, parseSet, parseValue } from '../../src/features/jobs/inputs.js';
-import { isUiFormat, parseWorkflow } from '../../src/commands/jobs/workflow-file.js';
-import { findJsonProblem, lineAndColumn } from '../../src/commands/jobs/json-position.js';
+import { isUiFormat, parseWorkflow } from '../../src/workflows/workflow-file.js';
+import { findJsonProblem, lineAndColumn } from '../../src/workflows/json-position.js';
 import { exitCodeFor } from '../../src/commands/jobs/watch-job.js';
 import { intervalMs, pollInterval } from '../../src/commands/poll-interval.js';
 import { InvalidArgumentError } from 'commander';

@@ -7,7 +7,7 @@ import { buildCommandTree } from '../../src/command-tree.js';
 import { UsageError } from '../../src/errors.js';
 import { assetsUploadOptions } from '../../src/commands/assets/options.js';
 import { pollInterval } from '../../src/commands/poll-interval.js';
-import { formatVia, parseVia } from '../../src/commands/jobs/via-target.js';
+import { formatVia, parseVia } from '../../src/features/batch/via-target.js';
 import { nonEmpty, repeatableOption } from '../../src/commands/typed-options.js';
 
 function commandsOf(cmd: Command): Command[] {

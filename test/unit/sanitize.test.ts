@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sanitize, sanitizeLine, sanitizeDeep } from '../../src/util/sanitize.js';
-import { toSafeJson } from '../../src/render/json.js';
+import { toSafeJson } from '../../src/util/safe-json.js';
 
 const DANGEROUS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 

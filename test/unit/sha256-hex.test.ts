@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EngineCache } from '../../src/clients/legacy/engine-cache.js';
 import { ObjectInfoCache } from '../../src/clients/legacy/object-info-cache.js';
-import { lineId } from '../../src/commands/jobs/batch-input.js';
+import { lineId } from '../../src/features/batch/input.js';
 import { JobHistory } from '../../src/config/history.js';
 import { ProfileStore } from '../../src/config/store.js';
 import { sha256Hex } from '../../src/util/sha256-hex.js';

@@ -4,7 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { IOStreams } from '../../render/io.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
-import { toSafeJson } from '../../render/json.js';
+import { toSafeJson } from '../../util/safe-json.js';
 
 export interface Answer {
   status: number;

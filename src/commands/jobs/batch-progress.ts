@@ -1,11 +1,14 @@
-// What a person sees while a batch runs. On a terminal: one live line (done / running / queued /
-// failed, rate, ETA) redrawn at most a few times a second, with only failed lines printed above
-// it. Elsewhere (CI logs, pipes): one plain line per finished line, as before.
+// What a person sees while a batch runs (src/features/batch/batch.ts). On a terminal: one live
+// line (done / running / queued / failed, rate, ETA) redrawn at most a few times a second, with
+// only failed lines printed above it. Elsewhere (CI logs, pipes): one plain line per finished
+// line, as before. The results go to stdout as they become printable.
 import type { IOStreams } from '../../render/io.js';
+import type { BatchReporter } from '../../features/batch/batch.js';
+import { reporterOn } from '../reporters.js';
 import type { ProgressDisplay } from '../../render/progress-display.js';
 import { openProgressDisplay } from '../../render/open-progress.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import type { BatchResult } from '../../clients/jobs/batch-run.js';
+import type { BatchResult } from '../../features/batch/runner.js';
 
 const REDRAW_MS = 250;
 
@@ -93,4 +96,19 @@ export class BatchProgress {
     this.draw(true);
     this.live?.stop();
   }
+}
+
+/** The batch's reporter on the command's streams. */
+export function batchView(io: IOStreams): BatchReporter {
+  let progress: BatchProgress | undefined;
+  return {
+    ...reporterOn(io),
+    start: async (total, running) => {
+      progress = await BatchProgress.start(io, total, running);
+    },
+    progress: (line) => (line.kind === 'carried' ? progress!.carried() : progress!.finished(line.result, line.ok)),
+    event: (line) => progress!.note(line),
+    data: (text) => void io.stdout.write(text),
+    stop: () => progress!.stop(),
+  };
 }

@@ -7,7 +7,7 @@ import { existingFileOptions, existingFileRules, idempotencyKey, type ExistingFi
 import { checked, choice, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { intervalOption } from '../poll-interval.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/options.js';
-import { MAX_CONCURRENCY, parseVia, type ViaTarget } from './via-target.js';
+import { MAX_CONCURRENCY, parseVia, type ViaTarget } from '../../features/batch/via-target.js';
 import { checkSetSyntax } from '../../features/jobs/set-syntax.js';
 import { labelProblem } from '../../clients/jobs/label.js';
 

@@ -8,7 +8,7 @@ import { JobsClient } from '../../clients/jobs/client.js';
 import type { JobWorkflowResponse } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { convertForCommand } from '../workflows/conversion.js';
-import { isUiFormat } from './workflow-file.js';
+import { isUiFormat } from '../../workflows/workflow-file.js';
 import { checkFollowTargets, watchJobOptions } from './watch-job.js';
 import { submitWorkflow } from './submit-workflow.js';
 import { readByRef } from './read-job.js';

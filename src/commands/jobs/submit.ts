@@ -5,7 +5,7 @@
 import { basename } from 'node:path';
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { readWorkflow } from './workflow-file.js';
+import { readWorkflow } from '../../workflows/workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { checkFollowTargets, watchJobOptions } from './watch-job.js';
 import { submitWorkflow } from './submit-workflow.js';

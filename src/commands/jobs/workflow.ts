@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { existingPolicy, writeUnderPolicy } from '../../files/existing.js';
 import { checkFileTarget } from '../../files/targets.js';
-import { escapeUnsafeJsonText } from '../../render/json.js';
+import { escapeUnsafeJsonText } from '../../util/safe-json.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { shellWord } from '../../util/shell-word.js';
 import { stringifyJsonExact } from '../../util/exact-json.js';

@@ -13,7 +13,7 @@ import { nodeErrorRows } from '../../render/error.js';
 import { isRecord } from '../../clients/legacy/client.js';
 import type { LegacySession } from '../../clients/legacy/session.js';
 import { isV1Success, type V1PromptResponse } from '../../protocol/legacy.js';
-import { readWorkflow } from '../jobs/workflow-file.js';
+import { readWorkflow } from '../../workflows/workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { checkLegacyTargets } from '../../features/legacy/files.js';
 import { PromptFollower, type FollowResult } from '../../features/legacy/follow-prompt.js';

@@ -3,7 +3,7 @@
 // the committed-spend figures with --verbose, and with --json all of it as one metadata object on
 // stderr (stdout holds the model's output unchanged).
 import type { Factory } from '../../factory.js';
-import { toSafeJson } from '../../render/json.js';
+import { toSafeJson } from '../../util/safe-json.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { ROUTER_HEADERS } from '../../protocol/models.js';
 import type { ModelRef } from '../../protocol/model-ids.js';

@@ -3,7 +3,7 @@
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { printTable } from '../../render/table.js';
-import { escapeUnsafeJsonText } from '../../render/json.js';
+import { escapeUnsafeJsonText } from '../../util/safe-json.js';
 import { SchemaDocumentError } from '../../protocol/openapi-document.js';
 import { fieldRows } from '../../clients/models/schema-fields.js';
 import { modelArg, schemaSource } from './context.js';

@@ -4,9 +4,9 @@ import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { existingPolicy, writeUnderPolicy } from '../../files/existing.js';
 import { sameFile } from '../../files/same-file.js';
-import { escapeUnsafeJsonText } from '../../render/json.js';
+import { escapeUnsafeJsonText } from '../../util/safe-json.js';
 import { stringifyJsonExact } from '../../util/exact-json.js';
-import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../jobs/workflow-file.js';
+import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../../workflows/workflow-file.js';
 import { convertForCommand } from './conversion.js';
 import type { WorkflowsConvertOptions } from './options.js';
 

@@ -4,7 +4,7 @@ import type { Factory } from '../../factory.js';
 import { UsageError, WesError } from '../../errors.js';
 import { LegacyClient, readObjectInfo } from '../../clients/legacy/client.js';
 import { ObjectInfoCache } from '../../clients/legacy/object-info-cache.js';
-import { readLocalText } from '../jobs/workflow-file.js';
+import { readLocalText } from '../../workflows/workflow-file.js';
 import type { ObjectInfo } from '../../workflows/node-defs.js';
 
 export interface LoadedObjectInfo {

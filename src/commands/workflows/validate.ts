@@ -7,7 +7,7 @@ import { ExitCode, WesError } from '../../errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { validateApiWorkflow } from '../../workflows/validate.js';
 import { convertUiWorkflow } from '../../workflows/convert.js';
-import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../jobs/workflow-file.js';
+import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../../workflows/workflow-file.js';
 import { asNodeErrors, conversionError, warnNotes } from './conversion.js';
 import { loadObjectInfo } from './object-info.js';
 import type { WorkflowsValidateOptions } from './options.js';

@@ -4,10 +4,10 @@
 // and anything that is not an object. Numbers keep every digit (64-bit seeds).
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { UsageError } from '../../errors.js';
-import { isLosslessNumber, JsonRefusedError, parseJsonExact } from '../../util/exact-json.js';
+import { UsageError } from '../errors.js';
+import { isLosslessNumber, JsonRefusedError, parseJsonExact } from '../util/exact-json.js';
 import { findJsonProblem } from './json-position.js';
-import { whyUnreadable } from '../../files/unreadable.js';
+import { whyUnreadable } from '../files/unreadable.js';
 
 export const UI_FORMAT_HINT = 'convert it with `wes workflows convert FILE -o api.json`, or export the workflow in API format (the editor\'s "Export (API)" menu item)';
 /** The hint of a command that converts on request. */

@@ -3,18 +3,19 @@
 // for submits and reads, one shared by the event streams of its jobs. A profile brings its own
 // stored credential; a bare URL gets the command's key (flag, environment or profile) only when its
 // origin is the configured base URL's: a key never goes to a server it was not configured for.
-import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { normalizeBaseUrl, resolveSettings, type Settings } from '../../config/settings.js';
 import { withoutPassword } from '../../config/keys.js';
 import { JobsClient } from '../../clients/jobs/client.js';
-import { Endpoint } from '../../clients/jobs/batch-endpoints.js';
-import { EngineLines, type SaveEngineOutputs } from '../../clients/legacy/batch-engine.js';
+import { Endpoint } from './endpoint.js';
+import { EngineLines, type SaveEngineOutputs } from './engine-lines.js';
 import { LegacyClient } from '../../clients/legacy/client.js';
 import { jobApiBeside, resolveEngine } from '../../clients/legacy/engine.js';
 import { EngineCache } from '../../clients/legacy/engine-cache.js';
-import { downloadOutputs } from '../../features/legacy/files.js';
+import { downloadOutputs } from '../legacy/files.js';
 import type { ViaTarget } from './via-target.js';
+import type { FeatureContext } from '../context.js';
+import type { Reporter } from '../reporter.js';
 
 /** Where a line went, as the journal records it: the base URL without credentials. */
 export function endpointUrl(baseUrl: string): string {
@@ -42,14 +43,14 @@ export function urlSettings(base: Settings, url: string, flag = '--via'): { sett
   return { settings: { ...settings, apiKey: undefined, routerToken: undefined, partnerKey: undefined }, withheld };
 }
 
-function settingsFor(f: Factory, via: ViaTarget): { name: string; settings: Settings } {
+function settingsFor(f: FeatureContext, via: ViaTarget, reporter: Reporter): { name: string; settings: Settings } {
   if (/^https?:\/\//i.test(via.target)) {
     const base = f.settings();
     const flag = via.flag ?? '--via';
     const { settings, withheld } = urlSettings(base, via.target, flag);
     const name = endpointUrl(settings.baseUrl);
     if (withheld) {
-      f.io.warn(`${flag} ${name}: sent without the API key, which is configured for ${endpointUrl(base.baseUrl)}; for a server with its own key, make a profile (wes auth login --profile NAME) and use --via NAME`);
+      reporter.notice('warn', `${flag} ${name}: sent without the API key, which is configured for ${endpointUrl(base.baseUrl)}; for a server with its own key, make a profile (wes auth login --profile NAME) and use --via NAME`);
     }
     return { name, settings };
   }
@@ -64,7 +65,7 @@ function settingsFor(f: Factory, via: ViaTarget): { name: string; settings: Sett
  * `wes legacy` does) and its base URL does not serve the job API v2, which is used wherever it is
  * served, also beside an engine's v1.
  */
-async function isEngine(f: Factory, settings: Settings, signal: AbortSignal): Promise<boolean> {
+async function isEngine(f: FeatureContext, settings: Settings, signal: AbortSignal): Promise<boolean> {
   if (settings.engine === 'cloud') return false;
   const http = f.httpFor(settings, signal, 1);
   const cache = new EngineCache(f.store(), settings.profile);
@@ -97,9 +98,9 @@ export interface EndpointPlan {
  * A self-hosted ComfyUI engine gets its lines as v1 prompts. Clients abort with the plan's signal
  * and keep enough connections for their lines and the lines' event streams.
  */
-export async function buildEndpoints(f: Factory, vias: ViaTarget[], plan: EndpointPlan): Promise<Endpoint[]> {
+export async function buildEndpoints(f: FeatureContext, vias: ViaTarget[], plan: EndpointPlan, reporter: Reporter): Promise<Endpoint[]> {
   const { concurrency, signal, events } = plan;
-  const targets = vias.length ? vias.map((v) => ({ ...settingsFor(f, v), concurrency: v.concurrency ?? concurrency })) : [{ name: f.settings().profile, settings: f.settings(), concurrency }];
+  const targets = vias.length ? vias.map((v) => ({ ...settingsFor(f, v, reporter), concurrency: v.concurrency ?? concurrency })) : [{ name: f.settings().profile, settings: f.settings(), concurrency }];
   const seen = new Set<string>();
   for (const { name, settings } of targets) {
     const url = endpointUrl(settings.baseUrl);

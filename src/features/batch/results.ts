@@ -8,9 +8,9 @@ import { createWriteStream, existsSync, openSync, readSync } from 'node:fs';
 import { lstat, rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { UsageError } from '../../errors.js';
-import { toSafeJson } from '../../render/json.js';
-import { NOT_SUBMITTED, REFUSED, type BatchResult } from '../../clients/jobs/batch-run.js';
-import { journalPathFor, recordsOfFile, type Journal, type Place } from './batch-journal.js';
+import { toSafeJson } from '../../util/safe-json.js';
+import { NOT_SUBMITTED, REFUSED, type BatchResult } from './runner.js';
+import { journalPathFor, recordsOfFile, type Journal, type Place } from './journal.js';
 
 /** What an earlier run left for a line: its latest result and its latest send, whichever came last. */
 export interface Previous {

@@ -14,17 +14,17 @@ import { join } from 'node:path';
 import { ApiError, ExitCode, InDoubtError, NetworkError, WesError, endedInDoubt, toWesError } from '../../errors.js';
 import { backoffDelay, isConnectFailure, sleep } from '../../http/retry.js';
 import { safeFileName } from '../../files/safe-name.js';
-import { SET_ASIDE_AFTER, type Endpoint } from './batch-endpoints.js';
-import type { FetchedJob } from './client.js';
-import { downloadOutputs } from './download.js';
-import { followJob } from './follow-job.js';
-import { awaitJobByKey, findJobByKey, type KeySearch } from './find-by-key.js';
-import { submitLabel } from './label.js';
-import { isKeyReuse, sendLabelled, findCommand } from './submit-keyed.js';
+import { SET_ASIDE_AFTER, type Endpoint } from './endpoint.js';
+import type { FetchedJob } from '../../clients/jobs/client.js';
+import { downloadOutputs } from '../../clients/jobs/download.js';
+import { followJob } from '../../clients/jobs/follow-job.js';
+import { awaitJobByKey, findJobByKey, type KeySearch } from '../../clients/jobs/find-by-key.js';
+import { submitLabel } from '../../clients/jobs/label.js';
+import { isKeyReuse, sendLabelled, findCommand } from '../../clients/jobs/submit-keyed.js';
 import type { Output, SubmitRequest } from '../../protocol/jobs.js';
-import { batchStatusOf, type EngineLines } from '../legacy/batch-engine.js';
-import type { PromptState } from '../legacy/prompt-state.js';
-import type { NodeFileRef } from '../legacy/tracker.js';
+import { batchStatusOf, type EngineLines } from './engine-lines.js';
+import type { PromptState } from '../../clients/legacy/prompt-state.js';
+import type { NodeFileRef } from '../../clients/legacy/tracker.js';
 
 /** What an earlier run left of a line: a job to follow, or a key whose job to look for (on `pinnedTo`). */
 export type EarlierAttempt = { kind: 'follow'; jobId: string; key: string } | { kind: 'find'; key: string; sentAt?: number };

@@ -14,9 +14,9 @@ import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonRefusedError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
 import { sha256Hex } from '../../util/sha256-hex.js';
-import { findJsonProblem } from './json-position.js';
-import { parseSet, type InputAssignment } from '../../features/jobs/inputs.js';
-import { isUiFormat, UI_FORMAT_HINT } from './workflow-file.js';
+import { findJsonProblem } from '../../workflows/json-position.js';
+import { parseSet, type InputAssignment } from '../jobs/inputs.js';
+import { isUiFormat, UI_FORMAT_HINT } from '../../workflows/workflow-file.js';
 import { whyUnreadable } from '../../files/unreadable.js';
 
 export interface BatchLine {

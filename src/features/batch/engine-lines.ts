@@ -14,11 +14,11 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, ExitCode, WesError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { sleep } from '../../http/retry.js';
-import { isRecord } from '../shared/response-check.js';
-import type { LegacyClient } from './client.js';
-import { entryId, stateOfHistory, type PromptState } from './prompt-state.js';
-import { openLegacySocket, type LegacySocket, type SocketEvent } from './socket.js';
-import { errorOutcome, fileRefsOf, type NodeFileRef } from './tracker.js';
+import { isRecord } from '../../clients/shared/response-check.js';
+import type { LegacyClient } from '../../clients/legacy/client.js';
+import { entryId, stateOfHistory, type PromptState } from '../../clients/legacy/prompt-state.js';
+import { openLegacySocket, type LegacySocket, type SocketEvent } from '../../clients/legacy/socket.js';
+import { errorOutcome, fileRefsOf, type NodeFileRef } from '../../clients/legacy/tracker.js';
 
 /** The extra_data key that names the batch line a prompt was made for. */
 export const BATCH_KEY = 'wes_batch_key';

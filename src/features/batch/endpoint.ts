@@ -3,9 +3,9 @@
 // most once per Retry-After period, so one burst of refusals counts once), every accepted submit
 // grows it by 1/window, back up to the concurrency asked for. An endpoint that fails repeatedly
 // (connection refused, 5xx after retries) is set aside for the rest of the run.
-import type { JobsClient } from './client.js';
-import type { OpenClient } from './events.js';
-import type { EngineLines } from '../legacy/batch-engine.js';
+import type { JobsClient } from '../../clients/jobs/client.js';
+import type { OpenClient } from '../../clients/jobs/events.js';
+import type { EngineLines } from './engine-lines.js';
 
 /** Consecutive endpoint failures (not line refusals) after which an endpoint is set aside. */
 export const SET_ASIDE_AFTER = 5;
