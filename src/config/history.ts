@@ -15,7 +15,7 @@ import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openS
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
-import { replaceFileSync } from '../files/replace-file.js';
+import { replaceFileSync } from './replace-file.js';
 import { sha256Hex } from '../util/sha256-hex.js';
 
 export interface HistoryEntry {
