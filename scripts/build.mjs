@@ -12,8 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { llhttpWasmFiles, programFirst, skipUnusedBuiltins } from './build-plugins.mjs';
+import { writeCommandManifest } from './command-manifest.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// First, its own step: the command manifest (src/commands/manifest.ts) from the verbs' declarations.
+await writeCommandManifest();
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Build beside dist/ and swap it in, so a `wes` started during a rebuild never finds it half-empty.
 const dist = `${root}dist`;

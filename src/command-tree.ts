@@ -1,10 +1,10 @@
 // The command tree: the root `wes` command with its global options and every command group,
-// definitions only (each command's module loads when it runs). Built by runProgram with the
+// from the generated manifest (src/commands/registry.ts; a verb's module loads when it runs). Built by runProgram with the
 // action that runs a command; help and completion get the live tree from the command they run in,
 // so nothing under src/commands imports this module or src/program.ts.
 import { Command, Option } from 'commander';
 import { VERSION } from './factory-version.js';
-import type { ActionFactory } from './commands/types.js';
+import type { ActionFactory } from './commands/verb.js';
 import { registerCommands } from './commands/registry.js';
 import { ENGINE_KINDS, ROUTER_API_SETTINGS } from './config/keys.js';
 

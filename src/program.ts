@@ -3,8 +3,8 @@
 // renderer.
 import { Command, CommanderError } from 'commander';
 import type { Factory, GlobalOptions } from './factory.js';
-import { InterruptedError, TimeoutError, UsageError, WesError, type StopSignal } from './errors.js';
-import type { ActionFactory } from './commands/types.js';
+import { InterruptedError, TimeoutError, UsageError, type StopSignal } from './errors.js';
+import { argsFor, type ActionFactory } from './commands/verb.js';
 import { buildCommandTree } from './command-tree.js';
 
 export interface ProgramIO {
@@ -78,15 +78,14 @@ export async function runProgram(io: ProgramIO): Promise<number> {
         stdout = jqOut = new JqOutput(globals.jq, io.stdout, io.stdoutIsTTY);
         stdoutIsTTY = false;
       }
-      const mod = await load();
-      factory = await Factory.create({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal, settingsUse: mod.settingsUse });
-      const positional = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])).map(String);
-      // Commander has parsed every option (a verb's typed declaration says into what).
-      const opts = cmd.opts() as Parameters<typeof mod.run>[2];
-      if (globals.baseUrls && !mod.takesSeveralBaseUrls?.(opts)) {
+      const verb = await load();
+      factory = await Factory.create({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal, settingsUse: verb.settingsUse });
+      // Commander has parsed every argument and option (the verb's typed declaration says into what).
+      const opts = cmd.opts();
+      if (globals.baseUrls && !verb.takesSeveralBaseUrls?.(opts)) {
         throw new UsageError(`--base-url was given ${globals.baseUrls.length} times; this command talks to one server`, 'give --base-url once; only `wes jobs submit --batch FILE` spreads its lines over several (--base-url A --base-url B, or --via)');
       }
-      const code = await mod.run(factory, positional, opts, cmd);
+      const code = await verb.run(factory, argsFor(verb, cmd.processedArgs as unknown[]), opts, cmd);
       exitCode = typeof code === 'number' ? code : 0;
       if (jqOut) {
         const out = jqOut;
@@ -124,12 +123,8 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     // A reader that went away (`| head`) stops the command as Ctrl-C does (cli.ts): the write that
     // found the pipe closed is that interruption, not a failure of its own.
     if (isBrokenPipe(err) && controller.signal.reason instanceof InterruptedError) return renderError(errIo, controller.signal.reason);
-    const { isMissingJobApi, explainMissingJobApi } = await import('./commands/legacy/missing-job-api.js');
-    if (isMissingJobApi(err) && factory) return renderError(errIo, await explainMissingJobApi(factory, err));
-    if (err instanceof WesError && err.code === 'network_error' && factory) {
-      const { explainConnectionFailure } = await import('./commands/doctor/connection-hint.js');
-      explainConnectionFailure(err, () => factory!.settings());
-    }
+    // What the command groups know about an error that the error alone does not say (registered by each group).
+    if (factory) err = await explainError(factory, err);
     return renderError(errIo, err);
   } finally {
     if (timer) clearTimeout(timer);
@@ -170,4 +165,11 @@ function usageError(err: CommanderError, cmd: Command): UsageError {
 
 function allCommands(cmd: Command): Command[] {
   return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
+}
+
+/** The error as the command groups' explainers leave it (src/commands/group.ts), each asked in turn. */
+async function explainError(f: Factory, err: unknown): Promise<unknown> {
+  const { ERROR_EXPLAINERS } = await import('./commands/registry.js');
+  for (const load of ERROR_EXPLAINERS) err = await (await load()).explain(f, err);
+  return err;
 }

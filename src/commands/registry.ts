@@ -1,59 +1,98 @@
-// The command tree. Each group's index.ts only declares its commands; the modules that do the
-// work load when a command runs.
-import type { Command } from 'commander';
-import type { ActionFactory } from './types.js';
-import { registerAuth } from './auth/index.js';
-import { registerConfig } from './config/index.js';
-import { registerProfiles } from './profiles/index.js';
-import { registerHelp } from './help/index.js';
-import { registerVersion } from './version/index.js';
-import { registerDevServer } from './dev-server/index.js';
-import { registerDoctor } from './doctor/index.js';
-import { registerApi } from './api/index.js';
-import { registerCompletion } from './completion/index.js';
-import { registerJobs } from './jobs/index.js';
-import { registerAssets } from './assets/index.js';
-import { registerModels } from './models/index.js';
-import { registerLegacy } from './legacy/index.js';
-import { registerWorkflows } from './workflows/index.js';
+// The command tree, built from src/commands/manifest.ts: each group's commands as data, their
+// verbs loaded only when a command line names one (just before commander parses its options, so
+// their parsers and rules are in place: attachVerb).
+import { Argument, Option, type Command } from 'commander';
+import type { ArgData, CommandData, GroupData, OptionData, VerbData } from './manifest-types.js';
+import { MANIFEST } from './manifest.js';
+import { attachVerb, type ActionFactory, type Verb } from './verb.js';
 
 type Register = (program: Command, action: ActionFactory) => void;
 
+/** The verb behind each command built from the manifest (for the hook that loads it). */
+const verbLoaders = new WeakMap<Command, () => Promise<Verb>>();
+/** Commands that load their subcommand's verb before it parses. */
+const hooked = new WeakSet<Command>();
+
+/** Before commander parses a verb's options: its module loaded, its parsers and rules attached. */
+async function loadVerb(_parent: Command, sub: Command): Promise<void> {
+  const load = verbLoaders.get(sub);
+  if (load) attachVerb(sub, await load());
+}
+
+function option(data: OptionData): Option {
+  const o = new Option(data.flags, data.description);
+  if ('default' in data) o.default(data.default, data.defaultDescription);
+  if (data.choices) o.choices(data.choices);
+  if (data.conflicts) o.conflicts(data.conflicts);
+  if (data.implies) o.implies(data.implies);
+  if (data.mandatory) o.makeOptionMandatory();
+  if (data.hidden) o.hideHelp();
+  return o;
+}
+
+function argument(data: ArgData): Argument {
+  const a = new Argument(data.syntax, data.description);
+  if (data.choices) a.choices(data.choices);
+  // Completion reads what values the argument takes (src/completion/values.ts).
+  if (data.values) Object.assign(a, { values: data.values });
+  return a;
+}
+
+function addCommand(parent: Command, data: CommandData): Command {
+  const cmd = parent.command(data.name, data.hidden ? { hidden: true } : undefined).description(data.summary);
+  if (data.group) cmd.helpGroup(data.group);
+  for (const text of data.after) cmd.addHelpText('after', text);
+  return cmd;
+}
+
+function addVerb(parent: Command, data: VerbData, action: ActionFactory): void {
+  const cmd = addCommand(parent, data);
+  for (const a of data.args) cmd.addArgument(argument(a));
+  for (const o of data.options) cmd.addOption(option(o));
+  const load = async () => (await data.load()).default;
+  verbLoaders.set(cmd, load);
+  cmd.action(action(load));
+  if (!hooked.has(parent)) {
+    hooked.add(parent);
+    parent.hook('preSubcommand', loadVerb);
+  }
+}
+
+function addGroup(program: Command, group: GroupData, action: ActionFactory): void {
+  const top = group.command ? addCommand(program, group.command) : program;
+  for (const verb of group.verbs) {
+    let parent = top;
+    for (const word of verb.parent.slice(group.command ? 1 : 0)) parent = parent.commands.find((c) => c.name() === word)!;
+    addVerb(parent, verb, action);
+  }
+}
+
 /** Every command group with the top-level command names it adds, in the order help lists them. */
-export const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; register: Register }> = [
-  { names: ['jobs'], register: registerJobs },
-  { names: ['workflows'], register: registerWorkflows },
-  { names: ['assets'], register: registerAssets },
-  { names: ['models'], register: registerModels },
-  { names: ['legacy'], register: registerLegacy },
-  { names: ['auth'], register: registerAuth },
-  { names: ['config'], register: registerConfig },
-  { names: ['profiles'], register: registerProfiles },
-  { names: ['dev-server'], register: registerDevServer },
-  { names: ['doctor'], register: registerDoctor },
-  { names: ['api'], register: registerApi },
-  { names: ['completion', '__complete'], register: registerCompletion },
-  { names: ['version'], register: registerVersion },
-  { names: ['help'], register: registerHelp },
-];
+export const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; register: Register }> = MANIFEST.map((g) => ({
+  names: g.names,
+  register: (program, action) => addGroup(program, g.data(), action),
+}));
 
 /** Commands that work on the whole tree (help describes it, completion scripts list it). */
 const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
 
 /**
  * Adds the command groups to `program`: every group, or, when the command line names one (`only`,
- * its first word), that group alone, as a command runs only its own group's definitions and
- * building all of them cost every run ~1.5 ms. The help command is always added (it configures
- * the root). help and completion, and any other word (a typo gets suggestions from every name),
- * get the whole tree.
+ * its first word), that group alone, as a command runs only its own group's definitions. The help
+ * command is always added. help and completion, and any other word (a typo gets suggestions from
+ * every name), get the whole tree.
  */
 export function registerCommands(program: Command, action: ActionFactory, only?: string): void {
+  program.helpCommand(false);
   program.commandsGroup('Job API v2:');
   program.commandsGroup('Model router:');
   program.commandsGroup('Cloud API v1 (deprecated):');
   program.commandsGroup('Setup and tools:');
   const named = only === undefined || WHOLE_TREE.has(only) ? undefined : COMMAND_GROUPS.find((g) => g.names.includes(only));
   for (const group of COMMAND_GROUPS) {
-    if (!named || group === named || group.register === registerHelp) group.register(program, action);
+    if (!named || group === named || group.names.includes('help')) group.register(program, action);
   }
 }
+
+/** The groups' error explainers, in the groups' order (each loaded when an error is reported). */
+export const ERROR_EXPLAINERS = MANIFEST.flatMap((g) => g.explainers);

@@ -1,10 +1,10 @@
-// Options declared once, with their type: a verb lists its options as `{ name: typedOption }`
-// against its own options interface, so the compiler checks that every field has a flag and that
-// each flag's parser returns the field's type; commander parses every value (argParser, choices,
-// conflicts, implies) before the command runs, so a malformed value or two flags of different
-// modes are a usage error (exit 2) before any request. The verb's run function takes the object.
+// Options declared once, with their type: a verb (src/commands/verb.ts) lists its options as
+// `{ name: typedOption }` against its own options interface, so the compiler checks that every
+// field has a flag and that each flag's parser returns the field's type; commander parses every
+// value (argParser, choices, conflicts, implies) before the command runs, so a malformed value or
+// two flags of different modes are a usage error (exit 2) before any request. The verb's run
+// function takes the object.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { ActionFactory, Loader } from './types.js';
 
 /** A commander Option that carries the type its parser produces (a phantom, for the compiler). */
 export type TypedOption<T> = Option & { readonly __value?: T };
@@ -58,28 +58,14 @@ export function needs<O>(key: keyof O, ...anyOf: Array<keyof O>): OptionsRule<O>
   return ({ given, flag }) => (given(key) && !anyOf.some(given) ? `${flag(key)} only applies with ${anyOf.map(flag).join(' or ')}` : undefined);
 }
 
-/**
- * Adds the declared options to `command` and makes it run `load`'s module, whose run function
- * takes exactly that options type (the compiler holds the two together). Each key must be the
- * option's own attribute name, which building the tree checks. `rules` run after parsing: a broken
- * one is a usage error before the module loads.
- */
-export function typedCommand<O>(command: Command, declaration: OptionsDeclaration<O>, action: ActionFactory, load: Loader<O>, rules: Array<OptionsRule<O>> = []): Command {
-  for (const [key, option] of Object.entries(declaration) as Array<[string, Option]>) {
-    if (option.attributeName() !== key) throw new Error(`option ${option.flags} fills "${option.attributeName()}", declared as "${key}"`);
-    command.addOption(option);
-  }
-  if (rules.length) command.hook('preAction', (_hooked, cmd) => checkRules(cmd, declaration, rules));
-  return command.action(action(load));
-}
-
-function checkRules<O>(cmd: Command, declaration: OptionsDeclaration<O>, rules: Array<OptionsRule<O>>): void {
+/** The rules of a verb, checked after parsing, before its run: a broken one is a usage error (exit 2). */
+export function checkRules<O>(cmd: Command, declaration: Record<string, Option>, rules: ReadonlyArray<OptionsRule<O>>): void {
   const fromUser = (source: string | undefined) => source !== undefined && source !== 'default';
   const check: OptionsCheck<O> = {
     opts: cmd.opts() as O,
     given: (key) => fromUser(cmd.getOptionValueSource(key as string)),
     givenGlobal: (key) => fromUser(cmd.getOptionValueSourceWithGlobals(key)),
-    flag: (key) => (declaration[key] as Option).long ?? String(key),
+    flag: (key) => declaration[key as string]!.long ?? String(key),
   };
   for (const rule of rules) {
     const problem = rule(check);

@@ -51,8 +51,8 @@ function optionSpec(path: string, option: Option): OptionSpec {
   return { names, description: firstLine(option.description ?? ''), ...(value ? { value } : {}) };
 }
 
-function argumentSpec(root: Command, path: string, index: number, arg: Argument): ArgumentSpec {
-  return { name: arg.name(), variadic: arg.variadic, value: argumentValue(root, path, index, arg) };
+function argumentSpec(root: Command, arg: Argument): ArgumentSpec {
+  return { name: arg.name(), variadic: arg.variadic, value: argumentValue(root, arg) };
 }
 
 function commandSpec(root: Command, cmd: Command, path: string, inherited: ReadonlySet<string>): CommandSpec {
@@ -65,7 +65,7 @@ function commandSpec(root: Command, cmd: Command, path: string, inherited: Reado
     name: cmd.name(),
     summary: firstLine(cmd.summary() || cmd.description()),
     options,
-    args: cmd.registeredArguments.map((a, i) => argumentSpec(root, path, i, a)),
+    args: cmd.registeredArguments.map((a) => argumentSpec(root, a)),
     subcommands: visibleSubcommands(cmd).map((sub) => commandSpec(root, sub, path ? `${path} ${sub.name()}` : sub.name(), seen)),
   };
 }

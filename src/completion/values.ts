@@ -1,12 +1,8 @@
 // What value an option or argument takes, for completion: fixed choices (commander's
-// `.choices()`, or a few known lists), profile names read at completion time, local paths, or
-// free text that cannot be completed (ids, URLs, numbers).
+// `.choices()`, or what a verb declares of its argument), profile names read at completion time,
+// local paths, or free text that cannot be completed (ids, URLs, numbers).
 import type { Argument, Command, Option } from 'commander';
-import { PROFILE_KEYS } from '../config/keys.js';
-import { HELP_TOPICS } from '../commands/help/topic-names.js';
 import { visibleSubcommands } from './tree.js';
-
-const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
 export type ValueSpec =
   | { kind: 'choices'; choices: string[] }
@@ -20,33 +16,29 @@ export type ValueSpec =
 
 const PROFILE_OPTIONS = new Set(['--profile']);
 
-/** Arguments whose values are known but not declared as commander choices. */
-function knownArgument(root: Command, path: string, index: number): ValueSpec | undefined {
-  switch (`${path}#${index}`) {
-    case 'profiles use#0':
+/**
+ * What a verb declares its positional argument takes (src/commands/verb.ts, carried on the
+ * argument by the manifest): job ids from the history, cached model ids, profile names, fixed
+ * choices, the help topics with the command names, or free text.
+ */
+export type ArgValues =
+  | { kind: 'jobs' | 'models' | 'profiles' | 'text' }
+  | { kind: 'choices'; choices: readonly string[] }
+  | { kind: 'help-topics'; topics: readonly string[] };
+
+function declared(root: Command, values: ArgValues): ValueSpec {
+  switch (values.kind) {
+    case 'jobs':
+    case 'models':
+      return { kind: 'dynamic', source: values.kind };
+    case 'profiles':
       return { kind: 'profiles' };
-    case 'jobs get#0':
-    case 'jobs watch#0':
-    case 'jobs cancel#0':
-    case 'jobs logs#0':
-    case 'jobs download#0':
-      return { kind: 'dynamic', source: 'jobs' };
-    case 'models show#0':
-    case 'models schema#0':
-    case 'models run#0':
-      return { kind: 'dynamic', source: 'models' };
-    case 'config get#0':
-    case 'config set#0':
-    case 'config unset#0':
-      return { kind: 'choices', choices: [...PROFILE_KEYS] };
-    case 'help#0':
-      return { kind: 'choices', choices: [...HELP_TOPICS, ...visibleSubcommands(root).map((c) => c.name()).filter((n) => n !== 'help')] };
-    case 'api#0':
-      return { kind: 'choices', choices: [...API_METHODS] };
-    case 'api#1':
+    case 'text':
       return { kind: 'text' };
-    default:
-      return undefined;
+    case 'choices':
+      return { kind: 'choices', choices: [...values.choices] };
+    case 'help-topics':
+      return { kind: 'choices', choices: [...values.topics, ...visibleSubcommands(root).map((c) => c.name()).filter((n) => n !== 'help')] };
   }
 }
 
@@ -76,7 +68,7 @@ export function optionValue(_path: string, option: Option): ValueSpec {
   return valueFromPlaceholder(placeholderOf(option.flags));
 }
 
-export function argumentValue(root: Command, path: string, index: number, arg: Argument): ValueSpec {
+export function argumentValue(root: Command, arg: Argument & { values?: ArgValues }): ValueSpec {
   if (arg.argChoices?.length) return { kind: 'choices', choices: [...arg.argChoices] };
-  return knownArgument(root, path, index) ?? valueFromPlaceholder(arg.name());
+  return arg.values ? declared(root, arg.values) : valueFromPlaceholder(arg.name());
 }

@@ -1,9 +1,9 @@
 // Options declared with their type (src/commands/typed-options.ts) are parsed by commander before
 // the command runs: a malformed value is a usage error (exit 2) that names the flag, and nothing
 // reaches the service; a well-formed value arrives in the verb already typed.
-import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { flag, typedCommand, valueOption, wholeNumber } from '../../src/commands/typed-options.js';
+import { flag, valueOption, wholeNumber } from '../../src/commands/typed-options.js';
+import { defineVerb } from '../../src/commands/verb.js';
 import { useDevServer } from '../helpers/dev-server.js';
 import { totalRequests, wesAgainst } from './models-env.js';
 
@@ -33,9 +33,8 @@ describe('typed options', () => {
   });
 
   it('refuses a declaration whose key is not the option it names', () => {
-    const noop = () => async () => {};
-    const load = async () => ({ run: async () => 0 });
-    expect(() => typedCommand(new Command('x'), { count: valueOption('--limit <n>', 'n', wholeNumber) }, noop, load)).toThrow(/fills "limit", declared as "count"/);
-    expect(typedCommand(new Command('x'), { all: flag('--all', 'every page') }, noop, load).options.map((o) => o.long)).toEqual(['--all']);
+    const verb = <O>(options: Parameters<typeof defineVerb<Record<string, never>, O>>[0]['options']) => defineVerb({ path: ['x'], args: {}, options, help: { summary: '' }, run: async () => 0 });
+    expect(() => verb({ count: valueOption('--limit <n>', 'n', wholeNumber) })).toThrow(/fills "limit", declared as "count"/);
+    expect(Object.values(verb({ all: flag('--all', 'every page') }).options).map((o) => o.long)).toEqual(['--all']);
   });
 });

@@ -106,6 +106,23 @@ describe('module boundaries of src/', () => {
     expect(show(bad)).toEqual([]);
   });
 
+  it('the layers of the client import downward only: commands over features over clients, render beside', () => {
+    // features/ tell what happens through a Reporter; they never print, and never reach the commands.
+    const features = all.filter((e) => under(e.from, 'src/features') && ['src/render', 'src/commands', 'src/factory.ts', 'src/program.ts', 'src/command-tree.ts'].some((dir) => under(e.to, dir)));
+    expect(show(features)).toEqual([]);
+    // Below the features nothing renders and nothing knows a use case or a command.
+    const lower = ['src/clients', 'src/http', 'src/files', 'src/config', 'src/workflows', 'src/protocol', 'src/util', 'src/completion'];
+    const up = all.filter((e) => lower.some((dir) => under(e.from, dir)) && ['src/render', 'src/features', 'src/commands', 'src/factory.ts'].some((dir) => under(e.to, dir)));
+    expect(show(up)).toEqual([]);
+    // render draws what it is given: no client, use case or command in it.
+    const render = all.filter((e) => under(e.from, 'src/render') && ['src/clients', 'src/features', 'src/commands'].some((dir) => under(e.to, dir)));
+    expect(show(render)).toEqual([]);
+  });
+
+  it('no two modules import each other, not even for a type', () => {
+    expect(cycles(all)).toEqual([]);
+  });
+
   it('the client never imports the dev-server, except the `wes dev-server` command that starts it', () => {
     const bad = all.filter((e) => !under(e.from, 'src/dev-server') && !under(e.from, 'src/commands/dev-server') && under(e.to, 'src/dev-server'));
     expect(show(bad)).toEqual([]);

@@ -5,7 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildCommandTree } from '../../src/command-tree.js';
 import { UsageError } from '../../src/errors.js';
-import { assetsUploadOptions } from '../../src/commands/assets/options.js';
+import assetsUpload from '../../src/commands/assets/upload.js';
 import { pollInterval } from '../../src/commands/poll-interval.js';
 import { formatVia, parseVia } from '../../src/features/batch/via-target.js';
 import { nonEmpty, repeatableOption } from '../../src/commands/typed-options.js';
@@ -57,7 +57,7 @@ describe('option declarations', () => {
   });
 
   it('--content-type: a media type, parameters allowed, no spaces or line breaks in the type', () => {
-    const option = assetsUploadOptions().contentType;
+    const option = assetsUpload.options.contentType;
     for (const good of ['image/png', 'application/vnd.api+json', 'text/plain; charset=utf-8']) expect(parseWith(option, good)).toBe(good);
     for (const bad of ['png', 'image/', 'image png', 'text/plain\r\nX-Evil: 1', '']) expect(() => parseWith(option, bad), JSON.stringify(bad)).toThrow(/media type/);
   });

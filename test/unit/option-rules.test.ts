@@ -1,9 +1,11 @@
 // The pieces verbs declare their options with (src/commands/typed-options.ts): value parsers that
 // refuse malformed text with commander's InvalidArgumentError, choices, and rules between options
-// that commander cannot declare, checked after parsing and before the verb's module loads.
+// that commander cannot declare, checked after parsing and before the verb runs (a verb's module
+// gives the tree its parsers and rules as it loads: attachVerb in src/commands/verb.ts).
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { choice, flag, needs, typedCommand, wholeNumberIn, type OptionsRule } from '../../src/commands/typed-options.js';
+import { choice, flag, needs, wholeNumberIn, type OptionsRule } from '../../src/commands/typed-options.js';
+import { attachVerb, defineVerb } from '../../src/commands/verb.js';
 import { intervalOption, pollInterval } from '../../src/commands/poll-interval.js';
 import { existingFileOptions } from '../../src/commands/option-values.js';
 
@@ -26,7 +28,10 @@ async function parse(argv: string[], rules: Array<OptionsRule<Demo>> = []): Prom
     interval: intervalOption('seconds'),
     kind: choice('--kind <k>', 'kind', ['a', 'b'] as const).default('a' as const),
   };
-  typedCommand<Demo>(verb, declaration, action, async () => ({ run: async () => 0 }), rules);
+  // As the tree does: the options as declared, then the verb's parsers and rules attached.
+  for (const option of Object.values(declaration)) verb.addOption(option);
+  attachVerb(verb, defineVerb<Record<string, never>, Demo>({ path: ['verb'], args: {}, options: declaration, rules, help: { summary: '' }, run: async () => 0 }));
+  verb.action(action());
   try {
     await root.parseAsync(['verb', ...argv], { from: 'user' });
     return ran!;
@@ -54,7 +59,7 @@ describe('option parsers', () => {
   });
 });
 
-describe('typedCommand rules and choices', () => {
+describe('verb rules and choices', () => {
   it('a well-formed line reaches the verb typed, with the default of a choice', async () => {
     expect(await parse(['--wait', '--interval', '1.5'])).toEqual({ wait: true, interval: 1.5, kind: 'a' });
   });
@@ -84,9 +89,10 @@ describe('typedCommand rules and choices', () => {
   it('--clobber and --skip-existing together are refused by commander before the verb runs', async () => {
     let ran = false;
     const verb = new Command('save').exitOverride().configureOutput({ writeErr: () => {} });
-    typedCommand(verb, existingFileOptions(), () => async () => {
+    for (const option of Object.values(existingFileOptions())) verb.addOption(option);
+    verb.action(() => {
       ran = true;
-    }, async () => ({ run: async () => 0 }));
+    });
     await expect(verb.parseAsync(['--clobber', '--skip-existing'], { from: 'user' })).rejects.toThrow(/'--skip-existing' cannot be used with option '--clobber'/);
     expect(ran).toBe(false);
   });

@@ -5,10 +5,50 @@ import type { Factory } from '../../factory.js';
 import type { HttpClient, HttpRequest } from '../../http/client.js';
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
 import { addQuery, fieldsObject, readLocal, typedField } from './fields.js';
-import type { Field } from './syntax.js';
-import type { ApiOptions } from './options.js';
-import { resolveTarget, type ApiTarget } from './target.js';
+import { familyAlias, resolveTarget, type ApiTarget } from './target.js';
 import { printBody, printHead, type Answer } from './print.js';
+import { Option } from 'commander';
+import { API_FAMILIES, type ApiFamily } from '../../protocol/api-families.js';
+import { flag, nonEmpty, repeatableOption, valueOption, type OptionsDeclaration, type OptionsRule, type TypedOption } from '../typed-options.js';
+import { parseHeader, rawField, readsStdin, typedFieldText, type Field } from './syntax.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
+
+interface ApiOptions {
+  /** --surface: which API family. */
+  surface?: ApiFamily;
+  rawField?: Field[];
+  /** -F as typed (KEY=VALUE checked); @FILE values are read when the request is built. */
+  field?: string[];
+  header?: Array<[string, string]>;
+  input?: string;
+  include?: boolean;
+  paginate?: boolean;
+}
+
+/** --surface jobs|models|legacy; the old name `router` still means models. */
+function familyOption(): TypedOption<ApiFamily> {
+  const option = new Option('--surface <family>', 'the API family whose base URL and credential to use (default: from the path)').choices(API_FAMILIES);
+  const strict = option.parseArg!;
+  return option.argParser((value: string, previous: unknown) => strict(familyAlias(value), previous) as ApiFamily);
+}
+
+const options = (): OptionsDeclaration<ApiOptions> => ({
+  surface: familyOption(),
+  rawField: repeatableOption('-f, --raw-field <key=value>', 'a string parameter (repeatable; key[]=v appends to an array)', rawField),
+  field: repeatableOption('-F, --field <key=value>', 'a typed parameter: JSON when it parses (5, true, null, {...}), @FILE reads a file (repeatable)', typedFieldText),
+  header: repeatableOption('-H, --header <header>', 'an extra request header "Name: value" (repeatable)', parseHeader),
+  input: valueOption('--input <file>', 'the request body from a file, or - for standard input (fields then go to the query)', nonEmpty),
+  include: flag('-i, --include', 'print the status line and response headers before the body'),
+  paginate: flag('--paginate', 'follow router pages (next_cursor while has_more) and print every page\'s data as one JSON array').conflicts('include'),
+});
+
+/** Standard input can be read once: by --input - or by one -F KEY=@-. */
+const oneStdinReader: OptionsRule<ApiOptions> = ({ opts }) => {
+  const readers = (opts.input === '-' ? 1 : 0) + (opts.field ?? []).filter(readsStdin).length;
+  return readers > 1 ? 'standard input can be read once: give it to --input - or to one -F KEY=@-, not both' : undefined;
+};
+
+const rules: Array<OptionsRule<ApiOptions>> = [oneStdinReader];
 
 /** Far beyond any real catalog: a server that never stops saying has_more is a server bug. */
 const MAX_PAGES = 10_000;
@@ -91,11 +131,13 @@ async function paginate(http: HttpClient, req: HttpRequest): Promise<unknown[]> 
   throw new WesError(`stopped after ${MAX_PAGES} pages: the server keeps answering has_more`, { exitCode: ExitCode.ERROR, code: 'bad_response' });
 }
 
-export async function run(f: Factory, args: string[], opts: ApiOptions): Promise<number> {
-  const method = parseMethod(args[0]!);
+const positional = { method: arg('<method>', undefined, { values: { kind: 'choices', choices: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] } }), path: arg('<path>', undefined, { values: { kind: 'text' } }) };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ApiOptions): Promise<number> {
+  const method = parseMethod(args.method);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows pages of a GET request');
   const s = f.settings();
-  const target = resolveTarget(args[1]!, { baseUrl: s.baseUrl, routerUrl: s.routerUrl }, opts.surface);
+  const target = resolveTarget(args.path, { baseUrl: s.baseUrl, routerUrl: s.routerUrl }, opts.surface);
   const req = await buildRequest(f, method, target, opts);
   const http = f.http();
   if (opts.paginate) {
@@ -123,3 +165,33 @@ export async function run(f: Factory, args: string[], opts: ApiOptions): Promise
   if (method !== 'HEAD') printBody(f.io, answer);
   return 0;
 }
+
+export default defineVerb({
+  path: ['api'],
+  args: positional,
+  options: options(),
+  rules,
+  help: {
+    summary: 'Send an authenticated request to any path of any API family and print the answer as received',
+    group: 'Setup and tools:',
+    after: [
+      `
+The API family follows from the path: /api/v2/... is jobs, the job API (Authorization: Bearer API
+key), /v1/... and /v2/models/... models, the model router (Bearer router token), any other
+/api/... legacy, the cloud API v1 (X-API-Key).
+Paths are appended to the configured base URL; a full URL is accepted only on a configured
+origin. Fields go to the query string for GET and HEAD, else into a JSON body. The configured
+credential wins over a -H with the same name; an Idempotency-Key header makes a POST retryable.
+Redirects are not followed (--include shows the Location).
+
+Output: the body exactly as received when piped; on a terminal JSON is indented and control
+characters are removed. An HTTP error still prints its body, then exits by \`wes help exit-codes\`.
+
+Examples:
+  $ wes api GET /api/v2/jobs/$JOB_ID --include
+  $ wes api GET /v1/models -F limit=100 --paginate | jq -r '.[].id'
+  $ wes api POST /api/prompt --input workflow-body.json`,
+    ],
+  },
+  run,
+});

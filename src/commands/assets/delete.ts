@@ -5,6 +5,10 @@ import type { Factory } from '../../factory.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { sanitizeLine } from '../../util/sanitize.js';
+import { noOptions } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
+
+const positional = { ids: arg('<id...>') };
 
 interface Deleted {
   id: string;
@@ -20,11 +24,11 @@ function refusal(err: unknown, id: string): { message: string; exitCode: number;
   return undefined;
 }
 
-export async function run(f: Factory, args: string[]): Promise<number> {
+async function run(f: Factory, { ids }: ArgsOf<typeof positional>): Promise<number> {
   const client = new JobsClient(f.http());
   const results: Deleted[] = [];
   let exitCode: number = ExitCode.OK;
-  for (const id of args) {
+  for (const id of ids) {
     try {
       await client.deleteAsset(id);
       results.push({ id, deleted: true });
@@ -40,3 +44,22 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   if (f.io.json) f.io.printJson(results);
   return exitCode;
 }
+
+export default defineVerb({
+  path: ['assets', 'delete'],
+  args: positional,
+  options: noOptions(),
+  help: {
+    summary: 'Delete asset records (their bytes stay while another asset uses them); every id is tried',
+    after: [
+      `
+Exit 0 when every record was deleted; 5 for an id that is no asset of yours; 6 for one the service still
+depends on (asset_in_use).
+
+Examples:
+  $ wes assets delete "$ASSET"
+  $ wes assets delete "$A" "$B" --json | jq -r '.[] | select(.deleted | not) | .id'`,
+    ],
+  },
+  run,
+});

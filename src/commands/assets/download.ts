@@ -6,14 +6,17 @@ import { existingPolicy } from '../../files/existing.js';
 import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import { isFolder, saveAsset } from '../../features/transfers/asset-download.js';
 import { reporterOn } from '../reporters.js';
-import type { AssetsDownloadOptions } from './options.js';
+import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[], opts: AssetsDownloadOptions): Promise<number> {
+const positional = { id: arg('<id>'), path: arg('[path]') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ExistingFileOptions): Promise<number> {
   const existing = existingPolicy(opts);
-  const path = args[1];
+  const path = args.path;
   if (path !== undefined) await ((await isFolder(path)) ? checkFolderTarget(path, 'the folder') : checkFileTarget(path, 'the file'));
   const client = new JobsClient(f.http());
-  const record = await client.getAsset(args[0]!);
+  const record = await client.getAsset(args.id);
   const saved = await saveAsset(client, record, path, existing, reporterOn(f.io));
   if (f.io.json) f.io.printJson(saved);
   else f.io.println(saved.path);
@@ -23,3 +26,19 @@ export async function run(f: Factory, args: string[], opts: AssetsDownloadOption
   if (saved.declared_size_bytes !== undefined) f.io.info(`note: the asset record declared ${saved.declared_size_bytes} bytes; the whole transfer delivered ${saved.bytes}`);
   return 0;
 }
+
+export default defineVerb({
+  path: ['assets', 'download'],
+  args: positional,
+  options: existingFileOptions(),
+  help: {
+    summary: 'Save an asset\'s bytes to PATH (a file, or a folder; default: its name in the current folder), blake3-checked',
+    after: [
+      `
+Examples:
+  $ wes assets download "$ASSET"
+  $ wes assets download "$ASSET" out/cat.png`,
+    ],
+  },
+  run,
+});

@@ -3,9 +3,13 @@ import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { renderFields } from '../../render/table.js';
 import { formatBytes } from '../../util/byte-count.js';
+import { noOptions } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[]): Promise<number> {
-  const { asset } = await new JobsClient(f.http()).getAsset(args[0]!);
+const positional = { id: arg('<id>') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
+  const { asset } = await new JobsClient(f.http()).getAsset(args.id);
   if (f.io.json) {
     f.io.printJson(asset);
     return 0;
@@ -25,3 +29,19 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   );
   return 0;
 }
+
+export default defineVerb({
+  path: ['assets', 'get'],
+  args: positional,
+  options: noOptions(),
+  help: {
+    summary: 'Show an asset record (file path, content type, size, hash, producing job, expiry)',
+    after: [
+      `
+Examples:
+  $ wes assets get "$ASSET"
+  $ wes assets get "$ASSET" --json | jq -r .hash`,
+    ],
+  },
+  run,
+});

@@ -4,11 +4,32 @@ import { JobsClient } from '../../clients/jobs/client.js';
 import { uploadAsset } from '../../features/transfers/uploads.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { transferReporterOn } from '../reporters.js';
-import type { AssetsUploadOptions } from './options.js';
+import { checked, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';
+import { ASSET_EXPIRES_IN_MAX, ASSET_EXPIRES_IN_MIN } from '../../protocol/jobs.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[], opts: AssetsUploadOptions): Promise<number> {
+/** type/subtype with optional parameters, in RFC 9110's token characters (no spaces, no line breaks). */
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;[^\r\n]*)?$/;
+
+interface AssetsUploadOptions {
+  contentType?: string;
+  name?: string;
+  tag?: string[];
+  expiresIn?: number;
+}
+
+const options = (): OptionsDeclaration<AssetsUploadOptions> => ({
+  contentType: valueOption('--content-type <type>', 'media type (default: from the file extension)', checked((raw) => (MEDIA_TYPE.test(raw) ? undefined : 'it must be a media type such as image/png'))),
+  name: valueOption('--name <file-path>', 'the name to record (default: the file name); workflows may refer to it', nonEmpty),
+  tag: repeatableOption('--tag <tag>', 'a category tag to record on the asset, e.g. input (repeatable)', nonEmpty),
+  expiresIn: valueOption('--expires-in <seconds>', `keep the asset this long instead of the service's default retention (${ASSET_EXPIRES_IN_MIN} to ${ASSET_EXPIRES_IN_MAX}: one minute to seven days)`, wholeNumberIn(ASSET_EXPIRES_IN_MIN, ASSET_EXPIRES_IN_MAX)),
+});
+
+const positional = { file: arg('<file>') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: AssetsUploadOptions): Promise<number> {
   const { io } = f;
-  const path = args[0]!;
+  const path = args.file;
   const placed = await uploadAsset(new JobsClient(f.http()), path, { contentType: opts.contentType, filePath: opts.name, tags: opts.tag, expiresIn: opts.expiresIn }, transferReporterOn(io));
   if (io.json) io.printJson(placed.asset);
   else io.println(placed.asset.id);
@@ -21,3 +42,22 @@ export async function run(f: Factory, args: string[], opts: AssetsUploadOptions)
   );
   return 0;
 }
+
+export default defineVerb({
+  path: ['assets', 'upload'],
+  args: positional,
+  options: options(),
+  help: {
+    summary: 'Upload a file as an asset (sends no bytes when the service already holds them); prints the asset id',
+    after: [
+      `
+A workflow refers to it with --set NODE.INPUT=asset:ID (or uploads it itself with --set NODE.INPUT=@FILE).
+
+Examples:
+  $ wes assets upload cat.png
+  $ wes assets upload mask.png --name masks/cat-mask.png --tag input --json
+  $ wes assets upload clip.mp4 --expires-in 3600`,
+    ],
+  },
+  run,
+});

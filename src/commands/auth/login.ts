@@ -7,7 +7,27 @@ import { SETTING_CHECKS } from '../../config/checks.js';
 import { probeAll } from '../../clients/probe.js';
 import { prompt, readStdinLines } from './read-secret.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import type { AuthLoginOptions } from './options.js';
+import { flag, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { defineVerb } from '../verb.js';
+
+interface AuthLoginOptions {
+  withToken?: boolean;
+  routerTokenStdin?: boolean;
+  /** False with --no-verify. */
+  verify: boolean;
+}
+
+const options = (): OptionsDeclaration<AuthLoginOptions> => ({
+  withToken: flag('--with-token', 'read the API key from standard input (first line)'),
+  routerTokenStdin: flag('--router-token-stdin', 'read the router credential from standard input (next line)'),
+  verify: flag('--no-verify', 'do not check the credential against the server'),
+});
+
+/** A credential read from standard input and given as a flag too: which one to save is not clear. */
+const rules: Array<OptionsRule<AuthLoginOptions>> = [
+  ({ given, givenGlobal }) => (given('withToken') && givenGlobal('apiKey') ? '--with-token reads the API key from standard input, and --api-key gives one too; pass one of them' : undefined),
+  ({ given, givenGlobal }) => (given('routerTokenStdin') && givenGlobal('routerToken') ? '--router-token-stdin reads the router credential from standard input, and --router-token gives one too; pass one of them' : undefined),
+];
 
 /** What login is about to save, as the flags that would carry it. */
 function asFlags(updates: Partial<Record<ProfileKey, string>>): GlobalFlags {
@@ -16,9 +36,9 @@ function asFlags(updates: Partial<Record<ProfileKey, string>>): GlobalFlags {
 }
 
 /** Runs whatever is stored (it may be the repair), and creates the profile it is given. */
-export const settingsUse: SettingsUse = { tolerateBadValues: true, createsProfile: true };
+const settingsUse: SettingsUse = { tolerateBadValues: true, createsProfile: true };
 
-export async function run(f: Factory, _args: string[], opts: AuthLoginOptions): Promise<number> {
+async function run(f: Factory, _args: unknown, opts: AuthLoginOptions): Promise<number> {
   const { io } = f;
   const store = f.store();
   const profile = f.settings().profile;
@@ -94,3 +114,22 @@ export async function run(f: Factory, _args: string[], opts: AuthLoginOptions): 
   if (io.json) io.printJson({ profile, saved, config_path: store.path });
   return 0;
 }
+
+export default defineVerb({
+  path: ['auth', 'login'],
+  args: {},
+  options: options(),
+  rules,
+  help: {
+    summary: 'Store a base URL and credentials in the selected profile (prompts on a terminal)',
+    after: [
+      `
+Examples:
+  $ wes auth login
+  $ echo "$WES_KEY" | wes auth login --base-url https://api.example.com --with-token
+  $ printf '%s\\n%s\\n' "$KEY" "$ROUTER_JWT" | wes --profile prod auth login --with-token --router-token-stdin`,
+    ],
+  },
+  settingsUse,
+  run,
+});

@@ -1,10 +1,9 @@
 // wes auth logout: forgets the credentials of the selected profile; URLs stay.
 import type { Factory } from '../../factory.js';
-import type { SettingsUse } from '../../config/settings.js';
+import { noOptions } from '../typed-options.js';
+import { defineVerb } from '../verb.js';
 
-export const settingsUse: SettingsUse = { tolerateBadValues: true };
-
-export async function run(f: Factory): Promise<number> {
+async function run(f: Factory): Promise<number> {
   const store = f.store();
   const profile = f.settings().profile;
   const removed: string[] = [];
@@ -13,3 +12,12 @@ export async function run(f: Factory): Promise<number> {
   f.io.info(removed.length ? `✓ removed ${removed.join(' and ')} from profile ${profile}` : `profile ${profile} holds no credentials; nothing to remove`);
   return 0;
 }
+
+export default defineVerb({
+  path: ['auth', 'logout'],
+  args: {},
+  options: noOptions(),
+  help: { summary: 'Remove the stored API key and router credential from the selected profile', after: ['\nExamples:\n  $ wes auth logout\n  $ wes --profile staging auth logout'] },
+  settingsUse: { tolerateBadValues: true },
+  run,
+});

@@ -3,18 +3,25 @@
 import type { Factory } from '../../factory.js';
 import { ExitCode, HOW_TO_GIVE_A_KEY } from '../../errors.js';
 import { withoutPassword } from '../../config/keys.js';
-import { shownSettings, type SettingsUse } from '../../config/settings.js';
+import { shownSettings } from '../../config/settings.js';
 import { warnSettingProblems } from '../config/setting-problems.js';
 import { probeAll, type ProbeResult } from '../../clients/probe.js';
 import { renderFields, renderTable } from '../../render/table.js';
-import type { AuthStatusOptions } from './options.js';
+import { flag, type OptionsDeclaration } from '../typed-options.js';
+import { defineVerb } from '../verb.js';
 
-export const settingsUse: SettingsUse = { tolerateBadValues: true };
+interface AuthStatusOptions {
+  offline?: boolean;
+}
+
+const options = (): OptionsDeclaration<AuthStatusOptions> => ({
+  offline: flag('--offline', 'do not contact the server'),
+});
 
 /** What to do when no key is configured at all (after `auth logout`, or before any login). */
 const NO_KEY_HINT = `no API key is configured: ${HOW_TO_GIVE_A_KEY}`;
 
-export async function run(f: Factory, _args: string[], opts: AuthStatusOptions): Promise<number> {
+async function run(f: Factory, _args: unknown, opts: AuthStatusOptions): Promise<number> {
   const { io } = f;
   const s = f.settings();
   warnSettingProblems(f);
@@ -54,3 +61,12 @@ export async function run(f: Factory, _args: string[], opts: AuthStatusOptions):
   if (probes.some((r) => r.verdict === 'unreachable' || r.verdict === 'error')) return ExitCode.ERROR;
   return 0;
 }
+
+export default defineVerb({
+  path: ['auth', 'status'],
+  args: {},
+  options: options(),
+  help: { summary: 'Show the profile in use, its URLs, masked credentials, and whether the server accepts them', after: ['\nExamples:\n  $ wes auth status\n  $ wes auth status --json | jq .surfaces'] },
+  settingsUse: { tolerateBadValues: true },
+  run,
+});

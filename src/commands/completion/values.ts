@@ -7,6 +7,9 @@ import { isValidProfileName } from '../../config/store.js';
 import { jobHistory } from '../../features/jobs/history.js';
 import { cachedModelIds, refreshModelIds } from './model-ids.js';
 import { setTargets } from './set-targets.js';
+import { DYNAMIC_KINDS } from '../../completion/kinds.js';
+import { noOptions } from '../typed-options.js';
+import { arg, choiceArg, defineVerb, type ArgsOf } from '../verb.js';
 
 const SAFE_JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 const MAX_JOBS = 50;
@@ -24,9 +27,11 @@ function jobs(f: Factory): string[] {
   return ids.length ? ['@last', ...ids] : [];
 }
 
-export async function run(f: Factory, args: string[]): Promise<number> {
+const positional = { kind: choiceArg('<kind>', undefined, DYNAMIC_KINDS), context: arg('[context]', 'for set: the workflow file named on the command line') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
   try {
-    switch (args[0]) {
+    switch (args.kind) {
       case 'profiles':
         for (const name of profiles(f)) f.io.println(name);
         break;
@@ -40,7 +45,7 @@ export async function run(f: Factory, args: string[]): Promise<number> {
         await refreshModelIds(f);
         break;
       case 'set':
-        for (const target of setTargets(args[1])) f.io.println(target);
+        for (const target of setTargets(args.context)) f.io.println(target);
         break;
     }
   } catch {
@@ -48,3 +53,12 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   }
   return 0;
 }
+
+export default defineVerb({
+  path: ['__complete'],
+  args: positional,
+  options: noOptions(),
+  // Asked by the completion scripts for values that live in the configuration.
+  help: { summary: 'Print completion values of one kind, one a line', hidden: true },
+  run,
+});

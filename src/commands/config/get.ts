@@ -1,14 +1,22 @@
 import type { Factory } from '../../factory.js';
-import { ENV_FOR_KEY, shownValue } from '../../config/keys.js';
+import { ENV_FOR_KEY, PROFILE_KEYS, shownValue } from '../../config/keys.js';
 import { parseKey } from './key-arg.js';
-import type { ConfigGetOptions } from './options.js';
-import type { SettingsUse } from '../../config/settings.js';
 import { warnSettingProblems } from './setting-problems.js';
+import { flag, type OptionsDeclaration } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export const settingsUse: SettingsUse = { tolerateBadValues: true };
+interface ConfigGetOptions {
+  reveal?: boolean;
+}
 
-export async function run(f: Factory, args: string[], opts: ConfigGetOptions): Promise<number> {
-  const key = parseKey(args[0]);
+const options = (): OptionsDeclaration<ConfigGetOptions> => ({
+  reveal: flag('--reveal', 'print a secret in full'),
+});
+
+const positional = { key: arg('<key>', undefined, { values: { kind: 'choices', choices: PROFILE_KEYS } }) };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ConfigGetOptions): Promise<number> {
+  const key = parseKey(args.key);
   const s = f.settings();
   warnSettingProblems(f);
   // The URL settings report what commands will use (default and {deployment} applied).
@@ -23,3 +31,12 @@ export async function run(f: Factory, args: string[], opts: ConfigGetOptions): P
   else f.io.println(shown);
   return 0;
 }
+
+export default defineVerb({
+  path: ['config', 'get'],
+  args: positional,
+  options: options(),
+  help: { summary: 'Print the value a setting resolves to', after: ['\nExamples:\n  $ wes config get base_url\n  $ wes config get api_key --reveal'] },
+  settingsUse: { tolerateBadValues: true },
+  run,
+});

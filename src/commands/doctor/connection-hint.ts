@@ -3,7 +3,8 @@
 import type { Settings } from '../../config/settings.js';
 import { describeSource } from '../../config/settings.js';
 import { withoutPassword } from '../../config/keys.js';
-import type { WesError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { WesError } from '../../errors.js';
 
 export interface TriedUrl {
   url: string;
@@ -50,4 +51,10 @@ export function explainConnectionFailure(err: WesError, settings: () => Settings
   } catch {
     // settings that do not resolve fail on their own with a usage error
   }
+}
+
+/** The error path's explainer (registered by doctor/group.ts): a failed connection says which URL, from where, and what to do. */
+export async function explain(f: Factory, err: unknown): Promise<unknown> {
+  if (err instanceof WesError && err.code === 'network_error') explainConnectionFailure(err, () => f.settings());
+  return err;
 }

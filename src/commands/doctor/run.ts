@@ -4,6 +4,8 @@ import type { Factory } from '../../factory.js';
 import { openProgressDisplay } from '../../render/open-progress.js';
 import { renderTable } from '../../render/table.js';
 import { doctorExitCode, runChecks, type Check, type CheckStatus } from './checks.js';
+import { noOptions } from '../typed-options.js';
+import { defineVerb } from '../verb.js';
 
 const LABEL: Record<CheckStatus, string> = { pass: '✓ pass', warn: '! warn', fail: '✗ fail', skip: '- skip' };
 
@@ -18,7 +20,7 @@ function hintsOf(checks: Check[]): Map<string, string[]> {
   return out;
 }
 
-export async function run(f: Factory): Promise<number> {
+async function run(f: Factory): Promise<number> {
   const { io } = f;
   const progress = io.json ? undefined : await openProgressDisplay(io, 'checking configuration, API families and clock…');
   let checks: Check[];
@@ -39,3 +41,28 @@ export async function run(f: Factory): Promise<number> {
   }
   return doctorExitCode(checks);
 }
+
+export default defineVerb({
+  path: ['doctor'],
+  args: {},
+  options: noOptions(),
+  help: {
+    summary: 'Check the configuration, each API family\'s reachability and credential, and the clock',
+    group: 'Setup and tools:',
+    after: [
+      `
+Checks, in order: the settings resolve; the config file is private (mode 0600); each API family
+(jobs, models, legacy) answers; each accepts its credential; the local clock is within 60 s of
+the servers' Date header (a warning, not a failure). --json prints the array of checks.
+
+Exit code: 0 when nothing failed; otherwise that of the most basic failure: 2 settings do not
+resolve, 1 config file readable by others or an API unreachable, 4 a credential refused.
+
+Examples:
+  $ wes doctor
+  $ wes --profile prod doctor --json | jq -r '.[] | select(.status != "pass") | .detail'
+  $ wes doctor --base-url http://127.0.0.1:8188 --api-key wes-dev-key`,
+    ],
+  },
+  run,
+});

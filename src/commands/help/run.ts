@@ -1,11 +1,12 @@
 // wes help [topic | command...]: topics print their text; anything else shows that command's help.
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
-import { rootCommand } from '../types.js';
-import type { NoOptions } from '../typed-options.js';
+import { noOptions, type NoOptions } from '../typed-options.js';
 import { EXIT_CODE_TABLE, UsageError } from '../../errors.js';
 import { exitCodesTopic, environmentTopic, formattingTopic } from './topics.js';
-import { HELP_TOPICS } from './topic-names.js';
+import { arg, defineVerb, rootCommand, type ArgsOf } from '../verb.js';
+
+const HELP_TOPICS = ['exit-codes', 'environment', 'formatting'] as const;
 
 const TOPICS: Record<(typeof HELP_TOPICS)[number], () => string> = {
   'exit-codes': exitCodesTopic,
@@ -13,8 +14,11 @@ const TOPICS: Record<(typeof HELP_TOPICS)[number], () => string> = {
   formatting: formattingTopic,
 };
 
-export async function run(f: Factory, args: string[], _opts: NoOptions, command: Command): Promise<number> {
-  const topic = args.join(' ');
+const positional = { topic: arg('[topic...]', undefined, { values: { kind: 'help-topics', topics: HELP_TOPICS } }) };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, _opts: NoOptions, command: Command): Promise<number> {
+  const words = args.topic;
+  const topic = words.join(' ');
   if (topic === 'exit-codes' && f.io.json) {
     f.io.printJson(EXIT_CODE_TABLE.map(([code, meaning]) => ({ code, meaning })));
     return 0;
@@ -24,7 +28,7 @@ export async function run(f: Factory, args: string[], _opts: NoOptions, command:
     return 0;
   }
   let cmd = rootCommand(command);
-  for (const word of args) {
+  for (const word of words) {
     const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!next) throw new UsageError(`no help topic or command ${JSON.stringify(topic)}`, `topics: ${HELP_TOPICS.join(', ')}; commands: wes --help`);
     cmd = next;
@@ -32,3 +36,15 @@ export async function run(f: Factory, args: string[], _opts: NoOptions, command:
   f.io.stdout.write(cmd.helpInformation());
   return 0;
 }
+
+export default defineVerb({
+  path: ['help'],
+  args: positional,
+  options: noOptions(),
+  help: {
+    summary: `Help for a command, or a topic: ${HELP_TOPICS.join(', ')}`,
+    group: 'Setup and tools:',
+    after: ['\nExamples:\n  $ wes help exit-codes\n  $ wes help jobs submit\n  $ wes help formatting'],
+  },
+  run,
+});

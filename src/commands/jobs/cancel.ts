@@ -8,14 +8,30 @@ import { isTerminal } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { followAndReport, watchJobOptions } from './watch-job.js';
 import { recordStatus } from '../../features/jobs/history.js';
-import { readJob } from './read-job.js';
-import type { JobsCancelOptions } from './options.js';
+import { JOB_ID_HELP, readJob } from './read-job.js';
+import { flag, needs, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { followDeclaration, type FollowFlags } from './options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[], opts: JobsCancelOptions): Promise<number> {
+interface JobsCancelOptions extends FollowFlags {
+  wait?: boolean;
+}
+
+const jobsCancelOptions = (): OptionsDeclaration<JobsCancelOptions> => ({
+  wait: flag('--wait', 'then wait until the job has ended'),
+  ...followDeclaration(),
+});
+
+/** `cancel` follows the job only with --wait. */
+const jobsCancelRules = (): Array<OptionsRule<JobsCancelOptions>> => [needs('interval', 'wait'), needs('events', 'wait'), needs('cancelOnInterrupt', 'wait')];
+
+const positional = { id: arg('<id>', undefined, { values: { kind: 'jobs' } }) };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsCancelOptions): Promise<number> {
   const { io } = f;
   const follow = watchJobOptions(opts);
   const client = new JobsClient(f.http());
-  const current = await readJob(f, client, args[0]!);
+  const current = await readJob(f, client, args.id);
   if (isTerminal(current.job.status)) {
     io.info(sanitizeLine(`job ${current.job.id} has already ended (${current.job.status}); nothing to cancel`));
     if (io.json) io.printJson(current.job);
@@ -28,3 +44,21 @@ export async function run(f: Factory, args: string[], opts: JobsCancelOptions): 
   if (io.json) io.printJson(after.job);
   return 0;
 }
+
+export default defineVerb({
+  path: ['jobs', 'cancel'],
+  args: positional,
+  options: jobsCancelOptions(),
+  rules: jobsCancelRules(),
+  help: {
+    summary: 'Cancel a job (follows its cancel link); prints the Job with --json',
+    after: [
+      `
+Examples:
+  $ wes jobs cancel "$ID"
+  $ wes jobs cancel "$ID" --wait`,
+      `\n${JOB_ID_HELP}`,
+    ],
+  },
+  run,
+});

@@ -7,19 +7,50 @@ import { existingPolicy } from '../../files/existing.js';
 import { checkFolderTarget } from '../../files/targets.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { saveOutputs } from './save-outputs.js';
-import { readJob } from './read-job.js';
-import type { JobsDownloadOptions } from './options.js';
+import { JOB_ID_HELP, readJob } from './read-job.js';
+import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
+import { flag, type OptionsDeclaration } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[], opts: JobsDownloadOptions): Promise<number> {
+type JobsDownloadOptions = ExistingFileOptions & { show?: boolean };
+
+const jobsDownloadOptions = (): OptionsDeclaration<JobsDownloadOptions> => ({
+  ...existingFileOptions(),
+  show: flag('--show', 'show each saved picture under its path (kitty, iTerm2 or sixel terminals)'),
+});
+
+const positional = { id: arg('<id>', undefined, { values: { kind: 'jobs' } }), dir: arg('[dir]') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsDownloadOptions): Promise<number> {
   const existing = existingPolicy(opts);
-  if (args[1] !== undefined) await checkFolderTarget(args[1], 'the folder');
+  if (args.dir !== undefined) await checkFolderTarget(args.dir, 'the folder');
   const client = new JobsClient(f.http());
-  const current = await readJob(f, client, args[0]!);
-  const dir = args[1] ?? safeFileName(current.job.id, 'job');
-  if (args[1] === undefined) await checkFolderTarget(dir, 'the folder');
+  const current = await readJob(f, client, args.id);
+  const dir = args.dir ?? safeFileName(current.job.id, 'job');
+  if (args.dir === undefined) await checkFolderTarget(dir, 'the folder');
   if (!isTerminal(current.job.status)) {
     f.io.info(sanitizeLine(`note: job ${current.job.id} is still ${current.job.status}; saving the outputs committed so far`));
   }
   await saveOutputs(f, client, current, dir, { toStdout: true, existing, show: opts.show === true });
   return 0;
 }
+
+export default defineVerb({
+  path: ['jobs', 'download'],
+  args: positional,
+  options: jobsDownloadOptions(),
+  help: {
+    summary: 'Save every output of a job into DIR (default ./<job-id>), blake3-checked, plus job.json',
+    after: [
+      `
+Examples:
+  $ wes jobs download "$ID" out/ --json | jq -r '.[].path'
+  $ wes jobs download "$ID" out/ --skip-existing
+  $ wes jobs download @last --show
+
+An interrupted download keeps its NAME.part; running the same command again resumes it.`,
+      `\n${JOB_ID_HELP}`,
+    ],
+  },
+  run,
+});

@@ -7,13 +7,23 @@ import { JobsClient } from '../../clients/jobs/client.js';
 import { findJobByKey } from '../../clients/jobs/find-by-key.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { recordStatus } from '../../features/jobs/history.js';
-import type { JobsFindOptions } from './options.js';
+import { idempotencyKey } from '../option-values.js';
+import { valueOption, type OptionsDeclaration } from '../typed-options.js';
+import { defineVerb } from '../verb.js';
+
+interface JobsFindOptions {
+  key: string;
+}
+
+const jobsFindOptions = (): OptionsDeclaration<JobsFindOptions> => ({
+  key: valueOption('--key <key>', 'the Idempotency-Key the submit was sent with (an in-doubt error names it)', idempotencyKey).makeOptionMandatory(),
+});
 
 function notFound(message: string, hint: string, key: string): WesError {
   return new WesError(message, { exitCode: ExitCode.NOT_FOUND, code: 'not_found', hint, origin: 'jobs', details: { idempotency_key: key } });
 }
 
-export async function run(f: Factory, _args: string[], opts: JobsFindOptions): Promise<number> {
+async function run(f: Factory, _args: unknown, opts: JobsFindOptions): Promise<number> {
   const key = opts.key;
   const search = await findJobByKey(new JobsClient(f.http()), key);
   if (search.kind === 'no-list') {
@@ -39,3 +49,22 @@ export async function run(f: Factory, _args: string[], opts: JobsFindOptions): P
   f.io.info(sanitizeLine(`job ${job.id} carries Idempotency-Key ${key} (${job.status}); follow it with: wes jobs watch ${job.id}`));
   return 0;
 }
+
+export default defineVerb({
+  path: ['jobs', 'find'],
+  args: {},
+  options: jobsFindOptions(),
+  help: {
+    summary: 'Find the job a submit made by its Idempotency-Key (after a submit in doubt, exit 11)',
+    after: [
+      `
+Every submit carries its key in the job's metadata label; the server's job list is searched for it
+(servers without a job list cannot be searched). Exit 0 found, 5 not found.
+
+Examples:
+  $ wes jobs find --key 3f0c9a52-6d1e-4b7a-9f00-1c2d3e4f5a6b
+  $ wes jobs find --key "$KEY" --json | jq -r .status`,
+    ],
+  },
+  run,
+});

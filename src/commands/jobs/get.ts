@@ -3,10 +3,14 @@
 // (tables, colour) loads only when it is printed: scripts call `--json` in loops.
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
-import { readJob } from './read-job.js';
+import { JOB_ID_HELP, readJob } from './read-job.js';
+import { noOptions } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[]): Promise<number> {
-  const { job } = await readJob(f, new JobsClient(f.http()), args[0]!);
+const positional = { id: arg('<id>', undefined, { values: { kind: 'jobs' } }) };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
+  const { job } = await readJob(f, new JobsClient(f.http()), args.id);
   if (f.io.json) {
     f.io.printJson(job);
     return 0;
@@ -17,3 +21,25 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   for (const hint of view.hints) f.io.info(hint);
   return 0;
 }
+
+export default defineVerb({
+  path: ['jobs', 'get'],
+  args: positional,
+  options: noOptions(),
+  help: {
+    summary: 'Show a job: status, progress, timings, metrics, outputs, error and log (--verbose adds the traceback)',
+    after: [
+      `
+ID is a job id, @last / @N (the N-th latest job submitted from here), or the start of the id of
+a job in the history (the 8 characters progress lines show). Piped, every line is key<TAB>value
+(outputs as "output<TAB>name<TAB>type<TAB>size<TAB>node"); hints go to stderr.
+
+Examples:
+  $ wes jobs get 7d7c0b7e-2f1e-4a43-9a4c-2d1f0f5f8e11
+  $ wes jobs get @last | grep ^output | cut -f2
+  $ wes jobs get "$ID" --json | jq '.outputs[].name'`,
+      `\n${JOB_ID_HELP}`,
+    ],
+  },
+  run,
+});

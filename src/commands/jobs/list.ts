@@ -8,12 +8,21 @@ import { settleExpired } from '../../clients/jobs/expired-race.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
 import { jobHistory } from '../../features/jobs/history.js';
-import { GONE, type JobsListOptions } from './options.js';
+import { flag, choice, valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';
+import { GONE, LISTED_STATUSES, type JobsListOptions } from './options.js';
+import { defineVerb } from '../verb.js';
+
+const jobsListOptions = (): OptionsDeclaration<JobsListOptions> => ({
+  remote: flag('--remote', 'list the server\'s own jobs (GET /api/v2/jobs, where the server has a list) instead of this machine\'s history').conflicts('refresh'),
+  refresh: flag('--refresh', 'ask the service for the current status of the unfinished ones first'),
+  status: choice('--status <status>', 'only jobs with this status', LISTED_STATUSES),
+  limit: valueOption('--limit <n>', 'at most N jobs (default 20)', wholeNumberIn(1, 10_000)),
+});
 
 const REFRESH_CONCURRENCY = 4;
 const DEFAULT_LIMIT = 20;
 
-export async function run(f: Factory, _args: string[], opts: JobsListOptions): Promise<number> {
+async function run(f: Factory, _args: unknown, opts: JobsListOptions): Promise<number> {
   const limit = opts.limit ?? DEFAULT_LIMIT;
   if (opts.remote && (await (await import('./list-remote.js')).listRemote(f, opts, limit, age))) return 0;
   const status = opts.status;
@@ -67,3 +76,24 @@ export function age(ms: number): string {
   if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
   return `${Math.floor(s / 86_400)} d ago`;
 }
+
+export default defineVerb({
+  path: ['jobs', 'list'],
+  args: {},
+  options: jobsListOptions(),
+  help: {
+    summary: 'List the jobs submitted from this machine (this profile and base URL), newest first, with their last known status',
+    after: [
+      `
+The history lives in the state folder (WES_STATE_DIR, or $XDG_STATE_HOME/wes); every
+\`wes jobs submit\` adds to it. Job commands take @last (or @N, the N-th latest) for an id.
+
+Examples:
+  $ wes jobs list --refresh
+  $ wes jobs list --status failed --limit 5
+  $ wes jobs list --json --jq '.[].id'
+Then: wes jobs watch @last, wes jobs download @2 out/`,
+    ],
+  },
+  run,
+});

@@ -11,7 +11,10 @@ import { readJobLogs, type JobLogsRead } from '../../clients/jobs/job-logs.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { streamSanitized } from './stream-text.js';
-import { readJob } from './read-job.js';
+import { JOB_ID_HELP, readJob } from './read-job.js';
+import { noOptions } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
+
 
 async function logsOf(client: JobsClient, current: Awaited<ReturnType<typeof readJob>>): Promise<JobLogsRead> {
   try {
@@ -28,10 +31,12 @@ async function logsOf(client: JobsClient, current: Awaited<ReturnType<typeof rea
   }
 }
 
-export async function run(f: Factory, args: string[]): Promise<number> {
+const positional = { id: arg('<id>', undefined, { values: { kind: 'jobs' } }) };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
   const { io } = f;
   const client = new JobsClient(f.http());
-  const current = await readJob(f, client, args[0]!);
+  const current = await readJob(f, client, args.id);
   const id = current.job.id;
   const read = await logsOf(client, current);
   if (read.kind === 'none') {
@@ -60,3 +65,23 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   if (logs.truncated) io.info(logs.text === '' ? 'the service captured this log and then shed it entirely to fit its bounds' : sanitizeLine(`(this is the tail of a longer log: the service kept its last part; captured ${logs.captured_at})`));
   return 0;
 }
+
+export default defineVerb({
+  path: ['jobs', 'logs'],
+  args: positional,
+  options: noOptions(),
+  help: {
+    summary: 'Print what the run printed (on deployments that keep logs)',
+    after: [
+      `
+The log comes from the job itself (its "logs" object) or its logs link; stderr says when the
+service kept only the tail of a longer log. --json: {job_id, logs, reason}.
+
+Examples:
+  $ wes jobs logs "$ID"
+  $ wes jobs logs "$ID" > run.log`,
+      `\n${JOB_ID_HELP}`,
+    ],
+  },
+  run,
+});

@@ -8,6 +8,9 @@ import type { FetchedJob, JobsClient } from '../../clients/jobs/client.js';
 import { settleExpired } from '../../clients/jobs/expired-race.js';
 import { recordStatus, resolveJobRef } from '../../features/jobs/history.js';
 
+/** What the help of every verb that takes a job id says of it. */
+export const JOB_ID_HELP = 'ID: a job id, or @last (the latest job submitted from this machine for this profile and base URL), or @N (the N-th latest; @1 is @last); see `wes jobs list`.';
+
 /** Words people type for "the latest job" (or the N-th), which only the @ form means. */
 const REF_WITHOUT_AT = /^(last|latest|[1-9]\d{0,5})$/i;
 

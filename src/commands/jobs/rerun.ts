@@ -11,8 +11,30 @@ import { convertForCommand } from '../workflows/conversion.js';
 import { isUiFormat } from '../../workflows/workflow-file.js';
 import { checkFollowTargets, watchJobOptions } from './watch-job.js';
 import { submitWorkflow } from './submit-workflow.js';
-import { readByRef } from './read-job.js';
-import type { JobsRerunOptions } from './rerun-options.js';
+import { JOB_ID_HELP, readByRef } from './read-job.js';
+import { needs, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import type { ObjectInfoOptions } from '../workflows/object-info.js';
+import { objectInfoDeclaration } from '../workflows/convert-options.js';
+import { downloadDeclaration, downloadRules, followDeclaration, submitFlagsDeclaration, type DownloadFlags, type FollowFlags, type SubmitFlags } from './options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
+
+type JobsRerunOptions = ObjectInfoOptions & FollowFlags & DownloadFlags & SubmitFlags;
+
+const jobsRerunOptions = (): OptionsDeclaration<JobsRerunOptions> => {
+  const download = downloadDeclaration();
+  download.download.implies({ wait: true });
+  return { ...submitFlagsDeclaration(), ...followDeclaration(), ...download, ...objectInfoDeclaration() };
+};
+
+/** The follow flags need a rerun that follows (--wait, implied by --download). */
+const jobsRerunRules = (): Array<OptionsRule<JobsRerunOptions>> => [
+  needs('interval', 'wait', 'download'),
+  needs('events', 'wait', 'download'),
+  needs('cancelOnInterrupt', 'wait', 'download'),
+  ...downloadRules<JobsRerunOptions>(),
+];
+
+const positional = { id: arg('<id>') };
 
 function unusable(id: string, why: string): WesError {
   return new WesError(sanitizeLine(`the workflow of job ${id} cannot be submitted again: ${why}`), { exitCode: ExitCode.ERROR, code: 'bad_response', origin: 'jobs' });
@@ -32,12 +54,33 @@ async function apiWorkflow(f: Factory, id: string, answer: JobWorkflowResponse, 
   throw unusable(id, `its format is ${format}, neither api nor save`);
 }
 
-export async function run(f: Factory, args: string[], opts: JobsRerunOptions): Promise<number> {
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsRerunOptions): Promise<number> {
   const follow = watchJobOptions(opts);
   await checkFollowTargets(follow);
   const client = new JobsClient(f.http());
-  const { id, value: answer } = await readByRef(f, args[0]!, (resolved) => client.workflow(resolved));
+  const { id, value: answer } = await readByRef(f, args.id, (resolved) => client.workflow(resolved));
   const workflow = await apiWorkflow(f, id, answer, opts);
   f.io.info(sanitizeLine(`submitting the ${answer.format}-format workflow of job ${id} again`));
   return submitWorkflow(f, { workflow, source: `rerun ${id}`, command: ['wes', 'jobs', 'rerun', id] }, opts, follow);
 }
+
+export default defineVerb({
+  path: ['jobs', 'rerun'],
+  args: positional,
+  options: jobsRerunOptions(),
+  rules: jobsRerunRules(),
+  help: {
+    summary: 'Submit the workflow behind a job again as a new job (--set changes inputs; as jobs submit)',
+    after: [
+      `
+A workflow the service keeps in the editor's save format is converted to the API format first, as
+\`jobs submit --convert\` does (--object-info / --refresh choose the node definitions).
+
+Examples:
+  $ wes jobs rerun @last --set 3.seed=43 --wait
+  $ wes jobs rerun "$ID" --download out/`,
+      `\n${JOB_ID_HELP}`,
+    ],
+  },
+  run,
+});

@@ -9,13 +9,68 @@ import { readWorkflow } from '../../workflows/workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { checkFollowTargets, watchJobOptions } from './watch-job.js';
 import { submitWorkflow } from './submit-workflow.js';
-import type { JobsSubmitOptions } from './options.js';
+import { sameFile } from '../../files/same-file.js';
+import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { convertDeclaration, convertRules } from '../workflows/convert-options.js';
+import { MAX_CONCURRENCY, parseVia } from '../../features/batch/via-target.js';
+import { downloadDeclaration, downloadRules, followDeclaration, submitFlagsDeclaration, type JobsSubmitOptions } from './options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-/** A batch spreads its lines over every --base-url given. */
-export const takesSeveralBaseUrls = (opts: JobsSubmitOptions): boolean => opts.batch !== undefined;
+/**
+ * One workflow, or --batch FILE.jsonl: flags of the other mode are refused (commander's conflicts
+ * here, `needs` in jobsSubmitRules). --download and --batch imply --wait: both follow their jobs.
+ */
+const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
+  const follow = followDeclaration();
+  const convert = convertDeclaration();
+  const download = downloadDeclaration();
+  const submit = submitFlagsDeclaration();
+  convert.convert.conflicts('batch');
+  follow.cancelOnInterrupt.conflicts('batch');
+  submit.idempotencyKey.conflicts('batch');
+  submit.strict.conflicts('batch');
+  download.download.implies({ wait: true });
+  return {
+    ...convert,
+    ...submit,
+    batch: valueOption('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order', nonEmpty).implies({ wait: true }),
+    concurrency: valueOption('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)', wholeNumberIn(1, MAX_CONCURRENCY)),
+    results: valueOption('--results <file>', 'with --batch: write the results to FILE instead of stdout (journaled in FILE.journal while running)', nonEmpty),
+    resume: valueOption('--resume <results.jsonl>', 'with --batch: go on from an earlier run (its results, or its journal after a crash): follow the jobs it made, look for the jobs of submits left without an answer, run the rest', nonEmpty),
+    resubmitInDoubt: flag('--resubmit-in-doubt', 'with --batch: send a line whose earlier submit may have made a job that cannot be found under a new key (it may then run twice)'),
+    retryFailed: flag('--retry-failed', 'with --resume: submit lines whose job failed, was canceled or expired again, as new jobs'),
+    via: repeatableOption('--via <profile[:n]|url[,n]>', 'with --batch: spread the lines over this endpoint too, n in flight there (repeatable)', parseVia),
+    ...follow,
+    ...download,
+  };
+};
 
-export async function run(f: Factory, args: string[], opts: JobsSubmitOptions): Promise<number> {
-  const source = args[0];
+/** The results replace their file when the batch ends: naming the batch file there would lose its lines. */
+const resultsNotTheBatch: OptionsRule<JobsSubmitOptions> = ({ opts, flag }) =>
+  opts.results !== undefined && opts.batch !== undefined && opts.batch !== '-' && sameFile(opts.results, opts.batch)
+    ? `${flag('results')} ${opts.results} is the batch file itself: the results would replace its lines; write them to another file`
+    : undefined;
+
+/** Batch-only flags need --batch; the follow flags need a mode that follows (--wait, implied by the others). */
+const jobsSubmitRules = (): Array<OptionsRule<JobsSubmitOptions>> => [
+  needs('concurrency', 'batch'),
+  needs('results', 'batch'),
+  needs('resume', 'batch'),
+  needs('resubmitInDoubt', 'batch'),
+  needs('retryFailed', 'resume'),
+  needs('via', 'batch'),
+  needs('interval', 'wait', 'download', 'batch'),
+  needs('events', 'wait', 'download', 'batch'),
+  needs('cancelOnInterrupt', 'wait', 'download'),
+  ...downloadRules<JobsSubmitOptions>(),
+  ...convertRules<JobsSubmitOptions>(),
+  resultsNotTheBatch,
+];
+
+const positional = { workflow: arg('[workflow]') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsSubmitOptions): Promise<number> {
+  const source = args.workflow;
   if (opts.batch !== undefined) {
     if (source !== undefined) throw new UsageError('give either a workflow file or --batch FILE.jsonl, not both');
     return (await import('./batch.js')).run(f, opts.batch, opts);
@@ -27,3 +82,38 @@ export async function run(f: Factory, args: string[], opts: JobsSubmitOptions): 
   const workflow = await readWorkflow(source, io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: io.stdinIsTTY, say: (line) => io.info(line) });
   return submitWorkflow(f, { workflow, source: source === '-' ? '-' : basename(source), command: ['wes', 'jobs', 'submit', source] }, opts, follow);
 }
+
+export default defineVerb({
+  path: ['jobs', 'submit'],
+  args: positional,
+  options: jobsSubmitOptions(),
+  rules: jobsSubmitRules(),
+  help: {
+    summary: 'Submit an API-format workflow file (- reads standard input); prints the job id, or the Job with --json',
+    after: [
+      `
+The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_service_org.
+
+Examples:
+  $ wes jobs submit flow.json
+  $ wes jobs submit flow.json --set 3.seed=42 --set 10.image=@cat.png --wait
+  $ cat flow.json | wes jobs submit - --download out/
+  $ wes jobs submit flow.json --json | jq -r .id
+
+Batches: each line's Idempotency-Key is derived from the file, the line number and the line, so a
+retried or resumed line never makes a second job. Exit 0 when every line succeeded, else the
+gravest line's code (130 when interrupted; the results then say where to resume).
+  $ wes jobs submit --batch jobs.jsonl --concurrency 8 --download out/ --results results.jsonl
+  $ wes jobs submit --batch jobs.jsonl --resume results.jsonl --results results.jsonl
+  $ wes jobs submit --batch jobs.jsonl --via gpu-a:8 --via gpu-b:4 --results results.jsonl
+
+Flags of one mode are refused in the other (exit 2): --concurrency, --results, --resume and --via
+need --batch; --idempotency-key, --convert and --cancel-on-interrupt go with one workflow only;
+--interval and --no-events need --wait, --download or --batch; --clobber and --skip-existing need
+--download.`,
+    ],
+  },
+  /** A batch spreads its lines over every --base-url given. */
+  takesSeveralBaseUrls: (opts) => opts.batch !== undefined,
+  run,
+});

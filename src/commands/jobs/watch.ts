@@ -2,12 +2,49 @@
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { checkFollowTargets, followAndReport, watchJobOptions } from './watch-job.js';
-import { readJob } from './read-job.js';
-import type { JobsWatchOptions } from './options.js';
+import { JOB_ID_HELP, readJob } from './read-job.js';
+import { flag, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { downloadDeclaration, downloadRules, followDeclaration, type DownloadFlags, type FollowFlags } from './options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[], opts: JobsWatchOptions): Promise<number> {
+type JobsWatchOptions = FollowFlags & DownloadFlags & { preview?: boolean };
+
+const jobsWatchOptions = (): OptionsDeclaration<JobsWatchOptions> => ({
+  ...followDeclaration(),
+  ...downloadDeclaration(),
+  preview: flag('--preview', 'draw the latest preview picture under the progress line (kitty, iTerm2 or sixel terminals)'),
+});
+
+const jobsWatchRules = (): Array<OptionsRule<JobsWatchOptions>> => downloadRules<JobsWatchOptions>();
+
+const positional = { id: arg('<id>', undefined, { values: { kind: 'jobs' } }) };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsWatchOptions): Promise<number> {
   const follow = watchJobOptions(opts);
   await checkFollowTargets(follow);
   const client = new JobsClient(f.http());
-  return followAndReport(f, client, await readJob(f, client, args[0]!), follow);
+  return followAndReport(f, client, await readJob(f, client, args.id), follow);
 }
+
+export default defineVerb({
+  path: ['jobs', 'watch'],
+  args: positional,
+  options: jobsWatchOptions(),
+  rules: jobsWatchRules(),
+  help: {
+    summary: 'Follow a job until it ends; exit 0 succeeded, 3 failed or expired, 10 canceled',
+    after: [
+      `
+Live progress comes from the job's event stream; --json prints the polled Job objects, each with
+the stream's latest progress in it. Ctrl-C leaves the job running and prints the command that
+resumes the watch with the same flags.
+
+Examples:
+  $ wes jobs watch "$ID" --preview
+  $ wes jobs watch @last --json > snapshots.ndjson
+  $ wes jobs watch "$ID" --download out/ --timeout 600`,
+      `\n${JOB_ID_HELP}`,
+    ],
+  },
+  run,
+});

@@ -10,8 +10,23 @@ import { escapeUnsafeJsonText } from '../../util/safe-json.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { shellWord } from '../../util/shell-word.js';
 import { stringifyJsonExact } from '../../util/exact-json.js';
-import { readByRef } from './read-job.js';
-import type { JobsWorkflowOptions } from './rerun-options.js';
+import { JOB_ID_HELP, readByRef } from './read-job.js';
+import { existingFileOptions, existingFileRules, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
+import { nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
+
+interface JobsWorkflowOptions extends ExistingFileOptions {
+  output?: string;
+}
+
+const jobsWorkflowOptions = (): OptionsDeclaration<JobsWorkflowOptions> => ({
+  output: valueOption('-o, --output <file>', 'write the workflow to FILE (- for standard output) instead of printing it', nonEmpty),
+  ...existingFileOptions(),
+});
+
+const jobsWorkflowRules = (): Array<OptionsRule<JobsWorkflowOptions>> => [...existingFileRules<JobsWorkflowOptions>('output'), noFileFlagsWithStdout()];
+
+const positional = { id: arg('<id>') };
 
 /** What the format means for the next step. */
 export function formatLine(format: string, id: string): string {
@@ -26,13 +41,13 @@ export function formatLine(format: string, id: string): string {
   }
 }
 
-export async function run(f: Factory, args: string[], opts: JobsWorkflowOptions): Promise<number> {
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsWorkflowOptions): Promise<number> {
   const { io } = f;
   const existing = existingPolicy(opts);
   const target = opts.output === '-' ? undefined : opts.output;
   if (target !== undefined) await checkFileTarget(target, '-o');
   const client = new JobsClient(f.http());
-  const { id, value: answer } = await readByRef(f, args[0]!, (resolved) => client.workflow(resolved));
+  const { id, value: answer } = await readByRef(f, args.id, (resolved) => client.workflow(resolved));
   const json = (value: unknown, indent?: number) => stringifyJsonExact(value, indent) + '\n';
   if (target !== undefined) {
     const outcome = await writeUnderPolicy(target, json(answer.workflow, 2), existing);
@@ -47,3 +62,21 @@ export async function run(f: Factory, args: string[], opts: JobsWorkflowOptions)
   io.info(formatLine(answer.format, id));
   return 0;
 }
+
+export default defineVerb({
+  path: ['jobs', 'workflow'],
+  args: positional,
+  options: jobsWorkflowOptions(),
+  rules: jobsWorkflowRules(),
+  help: {
+    summary: 'Print the workflow behind a job (or write it with -o); stderr says its format: api or save',
+    after: [
+      `
+Examples:
+  $ wes jobs workflow @last -o flow.json
+  $ wes jobs workflow "$ID" --json | jq -r .format`,
+      `\n${JOB_ID_HELP}`,
+    ],
+  },
+  run,
+});

@@ -4,11 +4,16 @@ import type { Factory } from '../../factory.js';
 import { readQueue } from '../../clients/legacy/queue-state.js';
 import { legacyClient } from './shared.js';
 import { interruptOnly } from './stop-running.js';
+import { noOptions } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[]): Promise<number> {
+
+const positional = { promptId: arg('[prompt_id]') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
   const session = await legacyClient(f, 'interrupt');
   const queue = await readQueue(session.client);
-  const named = args[0];
+  const named = args.promptId;
   let interrupted: string[];
   if (named !== undefined) {
     await interruptOnly(session, [named], queue);
@@ -22,3 +27,11 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   else f.io.info(`interrupted ${interrupted.join(', ')}${named === undefined ? ' (running when asked)' : ''}`);
   return 0;
 }
+
+export default defineVerb({
+  path: ['legacy', 'interrupt'],
+  args: positional,
+  options: noOptions(),
+  help: { summary: 'Stop the prompt running now, or the named one and no other (nothing is sent when it is not running)', after: ['\nExamples:\n  $ wes legacy interrupt "$PROMPT_ID"\n  $ wes legacy interrupt --quiet && wes legacy queue'] },
+  run,
+});

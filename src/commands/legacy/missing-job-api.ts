@@ -23,3 +23,8 @@ export async function explainMissingJobApi(f: Factory, err: ApiError): Promise<W
     { exitCode: ExitCode.NOT_FOUND, code: 'no_job_api', status: 404, origin: 'jobs' },
   );
 }
+
+/** The error path's explainer (registered by legacy/group.ts): a job API 404 or 405 from an engine, said as such. */
+export async function explain(f: Factory, err: unknown): Promise<unknown> {
+  return isMissingJobApi(err) ? explainMissingJobApi(f, err) : err;
+}

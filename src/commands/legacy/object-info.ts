@@ -4,6 +4,9 @@ import { ExitCode, WesError } from '../../errors.js';
 import { printTable, renderTable, type Cell } from '../../render/table.js';
 import { isRecord, type LegacyClient } from '../../clients/legacy/client.js';
 import { legacyClient } from './shared.js';
+import { noOptions } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
+
 
 function requiredInputs(def: unknown): Record<string, unknown> {
   return isRecord(def) && isRecord(def.input) && isRecord(def.input.required) ? def.input.required : {};
@@ -59,9 +62,11 @@ async function noSuchClass(client: LegacyClient, className: string): Promise<Wes
   });
 }
 
-export async function run(f: Factory, args: string[]): Promise<number> {
+const positional = { className: arg('[class]') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
   const { client } = await legacyClient(f, 'object-info');
-  const className = args[0];
+  const className = args.className;
   if (className === undefined) return listAll(f, client);
   const def = await client.objectInfoOf(className);
   if (def === null) throw await noSuchClass(client, className);
@@ -80,3 +85,11 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   else f.io.println(renderTable(f.io, ['input', 'type', 'default', 'range or choices', 'group'], rows));
   return 0;
 }
+
+export default defineVerb({
+  path: ['legacy', 'object-info'],
+  args: positional,
+  options: noOptions(),
+  help: { summary: 'List node classes, or show one class\'s inputs (--json: object_info as sent)', after: ['\nExamples:\n  $ wes legacy object-info\n  $ wes legacy object-info Sample\n  $ wes legacy object-info --json | jq keys'] },
+  run,
+});

@@ -25,7 +25,42 @@ import { legacyClient } from './shared.js';
 import { PromptView } from './prompt-view.js';
 import { reporterOn } from '../reporters.js';
 import { existingPolicy } from '../../files/existing.js';
-import type { LegacyPromptOptions } from './options.js';
+import { existingFileOptions, existingFileRules, type ExistingFileOptions } from '../option-values.js';
+import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { intervalOption } from '../poll-interval.js';
+import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/convert-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
+
+interface LegacyPromptOptions extends ConvertOptions, ExistingFileOptions {
+  wait?: boolean;
+  ws?: boolean;
+  previews?: string;
+  download?: string;
+  interval?: number;
+}
+
+const legacyPromptOptions = (): OptionsDeclaration<LegacyPromptOptions> => ({
+  ...convertDeclaration(),
+  wait: flag('--wait', 'poll the status until the prompt ends; exit code by outcome'),
+  ws: flag('--ws', 'follow the WebSocket instead: live node and step progress'),
+  previews: valueOption('--previews <dir>', 'save preview images into DIR (follows the WebSocket)', nonEmpty),
+  download: valueOption('--download <dir>', 'when the prompt succeeds, save its outputs into DIR (follows the WebSocket)', nonEmpty),
+  interval: intervalOption('seconds between status polls (default 1; 5 as a safety net while on the WebSocket)'),
+  ...existingFileOptions(),
+});
+
+/**
+ * Without --wait or a WebSocket flag the prompt is only submitted: nothing is polled or saved, so
+ * --interval and the file flags would be silently ignored. (--wait beside --ws is not refused:
+ * both wait for the end, the socket with live progress.)
+ */
+const legacyPromptRules: Array<OptionsRule<LegacyPromptOptions>> = [
+  ...convertRules<LegacyPromptOptions>(),
+  needs('interval', 'wait', 'ws', 'previews', 'download'),
+  ...existingFileRules<LegacyPromptOptions>('download', 'previews'),
+];
+
+const positional = { workflow: arg('<workflow>') };
 
 function refusal(answer: V1PromptResponse): WesError | null {
   if (answer.error === undefined || answer.error === null) return null;
@@ -75,9 +110,9 @@ function runsOn(err: unknown, promptId: string): unknown {
   return wes;
 }
 
-export async function run(f: Factory, args: string[], opts: LegacyPromptOptions): Promise<number> {
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: LegacyPromptOptions): Promise<number> {
   await checkLegacyTargets(opts);
-  const workflow = await readWorkflow(args[0]!, f.io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: f.io.stdinIsTTY, say: (line) => f.io.info(line) });
+  const workflow = await readWorkflow(args.workflow, f.io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: f.io.stdinIsTTY, say: (line) => f.io.info(line) });
   const session = await legacyClient(f, 'prompt');
   const existing = existingPolicy(opts);
   const follower = opts.ws || opts.download || opts.previews
@@ -127,3 +162,23 @@ export async function run(f: Factory, args: string[], opts: LegacyPromptOptions)
   if (failure) throw failure;
   return 0;
 }
+
+export default defineVerb({
+  path: ['legacy', 'prompt'],
+  args: positional,
+  options: legacyPromptOptions(),
+  rules: legacyPromptRules,
+  help: {
+    summary: 'Submit an API-format workflow (- reads standard input); prints the prompt id',
+    after: [
+      `
+The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_service_org.
+
+Examples:
+  $ wes legacy prompt flow.json
+  $ wes legacy prompt flow.json --ws --download out/
+  $ cat flow.json | wes legacy prompt - --wait --json`,
+    ],
+  },
+  run,
+});

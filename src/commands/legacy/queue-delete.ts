@@ -11,7 +11,18 @@ import { readQueue } from '../../clients/legacy/queue-state.js';
 import { legacyClient } from './shared.js';
 import type { LegacySession } from '../../clients/legacy/session.js';
 import { interruptOnly } from './stop-running.js';
-import type { LegacyQueueDeleteOptions } from './options.js';
+import { flag, type OptionsDeclaration } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
+
+interface LegacyQueueDeleteOptions {
+  running?: boolean;
+}
+
+const legacyQueueDeleteOptions = (): OptionsDeclaration<LegacyQueueDeleteOptions> => ({
+  running: flag('--running', 'also stop a named prompt that is running (as `legacy interrupt ID` does), instead of leaving it'),
+});
+
+const positional = { promptIds: arg('<prompt_id...>') };
 
 interface Outcome {
   deleted: string[];
@@ -34,10 +45,10 @@ async function deletePending(session: LegacySession, ids: string[]): Promise<{ d
   return { deleted, started, kept };
 }
 
-export async function run(f: Factory, args: string[], opts: LegacyQueueDeleteOptions): Promise<number> {
+async function run(f: Factory, { promptIds }: ArgsOf<typeof positional>, opts: LegacyQueueDeleteOptions): Promise<number> {
   const session = await legacyClient(f, 'queue delete');
   const before = await readQueue(session.client);
-  const ids = [...new Set(args)];
+  const ids = [...new Set(promptIds)];
   const { deleted, started, kept } = await deletePending(session, ids.filter((id) => before.pending.has(id)));
   const running = [...ids.filter((id) => before.running.has(id)), ...started];
   const outcome: Outcome = { deleted, interrupted: [], running: [], not_queued: ids.filter((id) => !before.pending.has(id) && !before.running.has(id)), kept };
@@ -63,3 +74,11 @@ export async function run(f: Factory, args: string[], opts: LegacyQueueDeleteOpt
     origin: 'legacy',
   });
 }
+
+export default defineVerb({
+  path: ['legacy', 'queue', 'delete'],
+  args: positional,
+  options: legacyQueueDeleteOptions(),
+  help: { summary: 'Take pending prompts off the queue; a running one is left (exit 6) unless --running stops it', after: ['\nExamples:\n  $ wes legacy queue delete "$PROMPT_ID"\n  $ wes legacy queue delete "$ID1" "$ID2" --running'] },
+  run,
+});

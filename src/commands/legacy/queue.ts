@@ -4,6 +4,9 @@ import { printTable, type Cell } from '../../render/table.js';
 import { isRecord } from '../../clients/legacy/client.js';
 import { entryOutputs } from '../../clients/legacy/queue-state.js';
 import { legacyClient } from './shared.js';
+import { noOptions } from '../typed-options.js';
+import { defineVerb } from '../verb.js';
+
 
 /** One queue tuple (an engine's or the cloud's shape), read defensively. */
 export function queueRow(state: string, entry: unknown): Cell[] {
@@ -14,7 +17,7 @@ export function queueRow(state: string, entry: unknown): Cell[] {
   return [state, number, id, nodes, entryOutputs(tuple).join(', ')];
 }
 
-export async function run(f: Factory): Promise<number> {
+async function run(f: Factory): Promise<number> {
   const { client } = await legacyClient(f, 'queue');
   const queue = await client.queue();
   if (f.io.json) {
@@ -26,3 +29,11 @@ export async function run(f: Factory): Promise<number> {
   f.io.info(`${queue.queue_running.length} running, ${queue.queue_pending.length} pending`);
   return 0;
 }
+
+export default defineVerb({
+  path: ['legacy', 'queue'],
+  args: {},
+  options: noOptions(),
+  help: { summary: 'Show running and pending prompts; `queue delete` takes pending ones off', after: ['\nExamples:\n  $ wes legacy queue\n  $ wes legacy queue delete "$PROMPT_ID"'] },
+  run,
+});

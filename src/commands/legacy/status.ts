@@ -7,12 +7,26 @@ import { segment } from '../../http/links.js';
 import { failureOf, showTraceback } from './report.js';
 import { pollToEnd } from '../../features/legacy/poll-prompt.js';
 import { PromptView } from './prompt-view.js';
-import { intervalMs } from '../poll-interval.js';
+import { intervalMs, intervalOption } from '../poll-interval.js';
 import { legacyClient } from './shared.js';
-import type { LegacyStatusOptions } from './options.js';
+import { flag, needs, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[], opts: LegacyStatusOptions): Promise<number> {
-  const promptId = args[0]!;
+interface LegacyStatusOptions {
+  wait?: boolean;
+  interval?: number;
+}
+
+const legacyStatusOptions = (): OptionsDeclaration<LegacyStatusOptions> => ({
+  wait: flag('--wait', 'poll until a terminal status; exit 0 success, 3 failed or lost, 10 cancelled'),
+  interval: intervalOption('seconds between polls (default 1; with --wait)'),
+});
+
+const legacyStatusRules: Array<OptionsRule<LegacyStatusOptions>> = [needs('interval', 'wait')];
+
+const positional = { promptId: arg('<prompt_id>') };
+
+async function run(f: Factory, { promptId }: ArgsOf<typeof positional>, opts: LegacyStatusOptions): Promise<number> {
   segment(promptId); // an id that would change the request path is refused before any request, the server's probe included
   const reader = (await legacyClient(f, 'status')).reader();
   if (!opts.wait) {
@@ -32,3 +46,12 @@ export async function run(f: Factory, args: string[], opts: LegacyStatusOptions)
   if (failure) throw failure;
   return 0;
 }
+
+export default defineVerb({
+  path: ['legacy', 'status'],
+  args: positional,
+  options: legacyStatusOptions(),
+  rules: legacyStatusRules,
+  help: { summary: 'Print the v1 status; --wait polls until success, error, non_retryable_error, lost or cancelled', after: ['\nExamples:\n  $ wes legacy status "$PROMPT_ID"\n  $ wes legacy status "$PROMPT_ID" --wait --timeout 600'] },
+  run,
+});

@@ -11,10 +11,31 @@ import { checkFileTarget } from '../../files/targets.js';
 import { saveViewedFile } from '../../features/legacy/view.js';
 import { reporterOn } from '../reporters.js';
 import { legacyClient } from './shared.js';
-import type { LegacyViewOptions } from './options.js';
+import { existingFileOptions, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
+import { choice, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[], opts: LegacyViewOptions): Promise<number> {
-  const ref = { filename: args[0]!, subfolder: opts.subfolder, type: opts.type };
+const VIEW_TYPES = ['output', 'temp', 'input'] as const;
+
+interface LegacyViewOptions extends ExistingFileOptions {
+  subfolder: string;
+  type: (typeof VIEW_TYPES)[number];
+  output?: string;
+}
+
+const legacyViewOptions = (): OptionsDeclaration<LegacyViewOptions> => ({
+  subfolder: valueOption('--subfolder <subfolder>', 'subfolder of the file reference', (raw) => raw).default(''),
+  type: choice('--type <type>', 'output for final outputs, temp for previews', VIEW_TYPES).default('output' as const),
+  output: valueOption('-o, --output <file>', 'write to FILE (- for stdout)', nonEmpty),
+  ...existingFileOptions(),
+});
+
+const legacyViewRules: Array<OptionsRule<LegacyViewOptions>> = [noFileFlagsWithStdout()];
+
+const positional = { filename: arg('<filename>') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: LegacyViewOptions): Promise<number> {
+  const ref = { filename: args.filename, subfolder: opts.subfolder, type: opts.type };
   const existing = existingPolicy(opts);
   const target = opts.output;
   if (target !== undefined && target !== '-') await checkFileTarget(target, '-o');
@@ -38,3 +59,12 @@ export async function run(f: Factory, args: string[], opts: LegacyViewOptions): 
   else if (!saved.kept) f.io.info(`saved ${saved.path} (${saved.bytes} bytes)`);
   return 0;
 }
+
+export default defineVerb({
+  path: ['legacy', 'view'],
+  args: positional,
+  options: legacyViewOptions(),
+  rules: legacyViewRules,
+  help: { summary: 'Fetch an output file (the signed redirect is followed with no key); to -o FILE, or stdout when piped', after: ['\nExamples:\n  $ wes legacy view wes_00001_.png -o cat.png\n  $ wes legacy view wes_00001_.png > cat.png'] },
+  run,
+});

@@ -6,16 +6,35 @@ import type { Factory } from '../../factory.js';
 import { PromptFollower } from '../../features/legacy/follow-prompt.js';
 import { checkLegacyTargets } from '../../features/legacy/files.js';
 import { failureOf, reportPreviews, showTraceback } from './report.js';
-import { intervalMs } from '../poll-interval.js';
+import { intervalMs, intervalOption } from '../poll-interval.js';
 import { legacyClient } from './shared.js';
 import { PromptView } from './prompt-view.js';
 import { reporterOn } from '../reporters.js';
 import { existingPolicy } from '../../files/existing.js';
 import { segment } from '../../http/links.js';
-import type { LegacyWatchOptions } from './options.js';
+import { existingFileOptions, existingFileRules, type ExistingFileOptions } from '../option-values.js';
+import { flag, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[], opts: LegacyWatchOptions): Promise<number> {
-  const promptId = args[0]!;
+interface LegacyWatchOptions extends ExistingFileOptions {
+  previews?: string;
+  preview?: boolean;
+  interval?: number;
+}
+
+const legacyWatchOptions = (): OptionsDeclaration<LegacyWatchOptions> => ({
+  previews: valueOption('--previews <dir>', 'save preview images into DIR, named by node and sequence', nonEmpty),
+  preview: flag('--preview', 'draw the latest preview picture under the progress line (kitty, iTerm2 or sixel terminals)'),
+  interval: intervalOption('seconds between REST status checks while the socket is quiet (default 5)'),
+  ...existingFileOptions(),
+});
+
+/** Only previews are saved by a watch: the file flags mean something with --previews alone. */
+const legacyWatchRules: Array<OptionsRule<LegacyWatchOptions>> = existingFileRules('previews');
+
+const positional = { promptId: arg('<prompt_id>') };
+
+async function run(f: Factory, { promptId }: ArgsOf<typeof positional>, opts: LegacyWatchOptions): Promise<number> {
   segment(promptId); // an id that would change the request path is refused before any request, the server's probe included
   await checkLegacyTargets(opts);
   const session = await legacyClient(f, 'watch');
@@ -38,3 +57,12 @@ export async function run(f: Factory, args: string[], opts: LegacyWatchOptions):
   if (failure) throw failure;
   return 0;
 }
+
+export default defineVerb({
+  path: ['legacy', 'watch'],
+  args: positional,
+  options: legacyWatchOptions(),
+  rules: legacyWatchRules,
+  help: { summary: 'Follow a prompt over the WebSocket; exit 0 success, 3 error, 10 interrupted', after: ['\nExamples:\n  $ wes legacy watch "$PROMPT_ID" --preview\n  $ wes legacy watch "$PROMPT_ID" --previews previews/ --json > messages.ndjson'] },
+  run,
+});

@@ -7,8 +7,13 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { sendByRouterRules } from '../../clients/models/run.js';
 import { modelsClient } from './context.js';
 import { recordState, requestArgs } from './requests-context.js';
+import { noOptions } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[]): Promise<number> {
+
+const positional = { model: arg('<provider/model|@last>'), requestId: arg('[request-id]') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
   const { ref, requestId } = requestArgs(f, args, 'cancel');
   const client = modelsClient(f);
   const read = await sendByRouterRules(() => client.requests.cancel(ref, requestId), { retries: f.http().retries, signal: f.signal });
@@ -23,3 +28,11 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   if (f.io.json) f.io.printJson(read.value);
   return 0;
 }
+
+export default defineVerb({
+  path: ['models', 'cancel'],
+  args: positional,
+  options: noOptions(),
+  help: { summary: 'Ask the router to cancel a queued request (a run already at the provider may still complete)', after: ['\nExamples:\n  $ wes models cancel dev/slow 6f1a1a6e-6a53-4a5f-9d3a-2b3b0a1f9c21\n  $ wes models cancel @last'] },
+  run,
+});

@@ -3,7 +3,21 @@ import type { Factory } from '../../factory.js';
 import { LIST_LIMIT_MAX, type RouterModelListEntry } from '../../protocol/models.js';
 import { walkCatalog } from '../../clients/models/walk.js';
 import { modelsClient } from './context.js';
-import type { ModelsListOptions } from './options.js';
+import { segmentProblem } from '../../protocol/model-ids.js';
+import { checked, flag, valueOption, wholeNumber, type OptionsDeclaration } from '../typed-options.js';
+import { defineVerb } from '../verb.js';
+
+interface ModelsListOptions {
+  all?: boolean;
+  limit?: number;
+  provider?: string;
+}
+
+const modelsListOptions = (): OptionsDeclaration<ModelsListOptions> => ({
+  all: flag('--all', 'walk every page of the catalog'),
+  limit: valueOption('--limit <n>', 'page size to ask for (the router clamps it; default 20, 100 with --all)', wholeNumber),
+  provider: valueOption('--provider <provider>', 'only models of this provider', checked((raw) => segmentProblem('provider', raw))),
+});
 
 const ALL_STRIDE = LIST_LIMIT_MAX;
 
@@ -13,7 +27,7 @@ async function printEntries(f: Factory, entries: RouterModelListEntry[]): Promis
   printTable(f.io, ['id', 'provider', 'model', 'charged if refused'], entries.map((e) => [e.id, e.provider, e.model, e.billing.charges_on_policy_rejection]), { keep: [0], drop: [1, 2] });
 }
 
-export async function run(f: Factory, _args: string[], opts: ModelsListOptions): Promise<number> {
+async function run(f: Factory, _args: unknown, opts: ModelsListOptions): Promise<number> {
   const { limit, provider } = opts;
   const keep = (e: RouterModelListEntry) => provider === undefined || e.provider === provider;
   const client = modelsClient(f);
@@ -42,3 +56,11 @@ export async function run(f: Factory, _args: string[], opts: ModelsListOptions):
   }
   return 0;
 }
+
+export default defineVerb({
+  path: ['models', 'list'],
+  args: {},
+  options: modelsListOptions(),
+  help: { summary: 'List runnable models: one page, or every page with --all', after: ['\nExamples:\n  $ wes models list\n  $ wes models list --all --provider acme\n  $ wes models list --all --json | jq -r \'.[].id\''] },
+  run,
+});

@@ -1,29 +1,9 @@
-// The typed options of the models verbs that read the catalog, declared once: models/index.ts
-// adds them to the commands, and each verb's run function takes the parsed object.
+// The typed options of `wes models run` (src/commands/models/run.ts), which its queued and keyed
+// sends (queue-run.ts, send-keyed.ts) read too.
 import { InvalidArgumentError } from 'commander';
 import { segmentProblem } from '../../protocol/model-ids.js';
 import { existingFileOptions, existingFileRules, idempotencyKey, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
 import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumber, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
-
-export interface ModelsListOptions {
-  all?: boolean;
-  limit?: number;
-  provider?: string;
-}
-
-export const modelsListOptions = (): OptionsDeclaration<ModelsListOptions> => ({
-  all: flag('--all', 'walk every page of the catalog'),
-  limit: valueOption('--limit <n>', 'page size to ask for (the router clamps it; default 20, 100 with --all)', wholeNumber),
-  provider: valueOption('--provider <provider>', 'only models of this provider', checked((raw) => segmentProblem('provider', raw))),
-});
-
-export interface ModelsSchemaOptions {
-  refresh?: boolean;
-}
-
-export const modelsSchemaOptions = (): OptionsDeclaration<ModelsSchemaOptions> => ({
-  refresh: flag('--refresh', 'ignore the cached copy and fetch the document again'),
-});
 
 export interface ModelsRunOptions extends ExistingFileOptions {
   input?: string;
@@ -101,32 +81,3 @@ export const modelsRunRules: Array<OptionsRule<ModelsRunOptions>> = [
   noFileFlagsWithStdout(),
 ];
 
-export interface ModelsResultOptions extends ExistingFileOptions {
-  output?: string;
-  download?: string;
-  show?: boolean;
-  /** Wait until the result is ready instead of answering "not yet". */
-  wait?: boolean;
-}
-
-export const modelsResultOptions = (): OptionsDeclaration<ModelsResultOptions> => ({
-  output: valueOption('-o, --output <file>', 'write the output to a file instead of standard output (- for standard output)', nonEmpty),
-  download: valueOption('--download <dir>', 'save every http(s) URL found in the output (or a binary output itself) into this folder', nonEmpty),
-  show: flag('--show', 'with --download: show the saved pictures (kitty, iTerm2 or sixel terminals)'),
-  wait: flag('--wait', 'wait for the request to finish (queue position, then status), then collect the output'),
-  ...existingFileOptions(),
-});
-
-export const modelsResultRules: Array<OptionsRule<ModelsResultOptions>> = [...existingFileRules<ModelsResultOptions>('output', 'download'), needs('show', 'download'), noFileFlagsWithStdout()];
-
-export interface ModelsRequestsOptions {
-  refresh?: boolean;
-  limit?: number;
-  model?: string;
-}
-
-export const modelsRequestsOptions = (): OptionsDeclaration<ModelsRequestsOptions> => ({
-  refresh: flag('--refresh', 'ask the router for the current state of the unfinished ones first'),
-  limit: valueOption('--limit <n>', 'at most N requests (default 20)', wholeNumberIn(1, 10_000)),
-  model: valueOption('--model <provider/model>', 'only requests of this model', nonEmpty),
-});

@@ -45,8 +45,8 @@ function fromHistory(f: Factory, arg: string): HistoryEntry {
 }
 
 /** `MODEL REQUEST_ID`, or `@last` / `@N` alone (or in place of the id). */
-export function requestArgs(f: Factory, args: string[], verb: string): { ref: ModelRef; requestId: string } {
-  const [first, second] = args;
+export function requestArgs(f: Factory, args: { model: string; requestId?: string }, verb: string): { ref: ModelRef; requestId: string } {
+  const { model: first, requestId: second } = args;
   if (second === undefined) {
     if (first?.startsWith('@')) {
       const entry = fromHistory(f, first);

@@ -9,7 +9,20 @@ import { GONE, historyStatus, isFinished } from '../../clients/models/request-hi
 import { age } from '../jobs/list.js';
 import { modelArg, modelsClient } from './context.js';
 import { historyOf } from './requests-context.js';
-import type { ModelsRequestsOptions } from './options.js';
+import { flag, nonEmpty, valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';
+import { defineVerb } from '../verb.js';
+
+interface ModelsRequestsOptions {
+  refresh?: boolean;
+  limit?: number;
+  model?: string;
+}
+
+const modelsRequestsOptions = (): OptionsDeclaration<ModelsRequestsOptions> => ({
+  refresh: flag('--refresh', 'ask the router for the current state of the unfinished ones first'),
+  limit: valueOption('--limit <n>', 'at most N requests (default 20)', wholeNumberIn(1, 10_000)),
+  model: valueOption('--model <provider/model>', 'only requests of this model', nonEmpty),
+});
 
 const DEFAULT_LIMIT = 20;
 
@@ -27,7 +40,7 @@ async function refresh(f: Factory, unfinished: HistoryEntry[]): Promise<void> {
   }
 }
 
-export async function run(f: Factory, _args: string[], opts: ModelsRequestsOptions): Promise<number> {
+async function run(f: Factory, _args: unknown, opts: ModelsRequestsOptions): Promise<number> {
   const model = opts.model === undefined ? undefined : modelArg(opts.model).id;
   const history = historyOf(f);
   const mine = (e: HistoryEntry) => model === undefined || e.source === model;
@@ -47,3 +60,11 @@ export async function run(f: Factory, _args: string[], opts: ModelsRequestsOptio
   if (!opts.refresh && shown.some((e) => !isFinished(e))) f.io.info('(states as last seen; --refresh asks the router about the unfinished ones)');
   return 0;
 }
+
+export default defineVerb({
+  path: ['models', 'requests'],
+  args: {},
+  options: modelsRequestsOptions(),
+  help: { summary: 'List the model requests queued from this machine, newest first, with their last known state', after: ['\nExamples:\n  $ wes models requests\n  $ wes models requests --refresh --model dev/slow\n  $ wes models requests --json | jq -r \'.[0].request_id\''] },
+  run,
+});

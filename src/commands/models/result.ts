@@ -8,11 +8,43 @@ import { modelsClient } from './context.js';
 import { collectQueued } from './follow.js';
 import { checkTargets } from './output.js';
 import { requestArgs } from './requests-context.js';
-import type { ModelsResultOptions } from './options.js';
+import { existingFileOptions, existingFileRules, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
+import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[], opts: ModelsResultOptions): Promise<number> {
+interface ModelsResultOptions extends ExistingFileOptions {
+  output?: string;
+  download?: string;
+  show?: boolean;
+  /** Wait until the result is ready instead of answering "not yet". */
+  wait?: boolean;
+}
+
+const modelsResultOptions = (): OptionsDeclaration<ModelsResultOptions> => ({
+  output: valueOption('-o, --output <file>', 'write the output to a file instead of standard output (- for standard output)', nonEmpty),
+  download: valueOption('--download <dir>', 'save every http(s) URL found in the output (or a binary output itself) into this folder', nonEmpty),
+  show: flag('--show', 'with --download: show the saved pictures (kitty, iTerm2 or sixel terminals)'),
+  wait: flag('--wait', 'wait for the request to finish (queue position, then status), then collect the output'),
+  ...existingFileOptions(),
+});
+
+const modelsResultRules: Array<OptionsRule<ModelsResultOptions>> = [...existingFileRules<ModelsResultOptions>('output', 'download'), needs('show', 'download'), noFileFlagsWithStdout()];
+
+const positional = { model: arg('<provider/model|@last>'), requestId: arg('[request-id]') };
+
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsResultOptions): Promise<number> {
   const { ref, requestId } = requestArgs(f, args, 'result');
   const target = { output: opts.output, download: opts.download, show: opts.show, existing: existingPolicy(opts) };
   if (!(await checkTargets(f, target, 'the result was not collected'))) return 0;
   return collectQueued(f, modelsClient(f), ref, requestId, target, opts.wait === true);
 }
+
+export default defineVerb({
+  path: ['models', 'result'],
+  args: positional,
+  options: modelsResultOptions(),
+  rules: modelsResultRules,
+  help: { summary: "Collect a queued request's output (exit 8 while it is not ready; --wait follows it until it is)", after: ['\nExamples:\n  $ wes models result dev/slow 6f1a1a6e-6a53-4a5f-9d3a-2b3b0a1f9c21 --wait\n  $ wes models result @last -o out.json\n  $ wes models result @2 --download out/ --wait'] },
+  run,
+});

@@ -16,7 +16,8 @@ import type { LoadedSchema, SchemaSource } from '../../clients/models/schema-sou
 import { modelArg, modelsClient, schemaSource } from './context.js';
 import { checkTargets, deliverOutput } from './output.js';
 import { sendKeyed } from './send-keyed.js';
-import type { ModelsRunOptions } from './options.js';
+import { modelsRunOptions, modelsRunRules, type ModelsRunOptions } from './options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
 async function readInputFile(f: Factory, path: string, flag: string): Promise<InputBytes> {
   if (path === '-') {
@@ -68,8 +69,10 @@ async function checkLocally(f: Factory, ref: ModelRef, schemas: SchemaSource, sc
   });
 }
 
-export async function run(f: Factory, args: string[], opts: ModelsRunOptions): Promise<number> {
-  const ref = modelArg(args[0]);
+const positional = { model: arg('<provider/model>', undefined, { values: { kind: 'models' } }) };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsRunOptions): Promise<number> {
+  const ref = modelArg(args.model);
   const target = { output: opts.output, download: opts.download, show: opts.show, existing: existingPolicy(opts) };
   // An input file is read while the targets are checked; its error, if any, still comes after
   // theirs. Standard input, or a run --skip-existing may skip, is read only once the run is on.
@@ -100,3 +103,21 @@ export async function run(f: Factory, args: string[], opts: ModelsRunOptions): P
   );
   return 0;
 }
+
+export default defineVerb({
+  path: ['models', 'run'],
+  args: positional,
+  options: modelsRunOptions(),
+  rules: modelsRunRules,
+  help: {
+    summary: "Run a model: its own JSON in, its own output out (printed exactly as the router sent it); --queue for queued delivery",
+    after: [
+      `
+Examples:
+  $ wes models run dev/echo -d '{"message":"hi"}'
+  $ wes --router-api v2 models run dev/speech -i text=hello -o hello.wav
+  $ wes models run dev/slow -d '{"duration_ms":5000}' --queue --wait -o slow.json`,
+    ],
+  },
+  run,
+});

@@ -7,12 +7,23 @@ import { escapeUnsafeJsonText } from '../../util/safe-json.js';
 import { SchemaDocumentError } from '../../protocol/openapi-document.js';
 import { fieldRows } from '../../clients/models/schema-fields.js';
 import { modelArg, schemaSource } from './context.js';
-import type { ModelsSchemaOptions } from './options.js';
+import { flag, type OptionsDeclaration } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
+
+interface ModelsSchemaOptions {
+  refresh?: boolean;
+}
+
+const modelsSchemaOptions = (): OptionsDeclaration<ModelsSchemaOptions> => ({
+  refresh: flag('--refresh', 'ignore the cached copy and fetch the document again'),
+});
+
+const positional = { model: arg('<provider/model>', undefined, { values: { kind: 'models' } }) };
 
 const SOURCE_NOTE = { cache: 'from the cache', not_modified: 'cached copy, unchanged on the router (304)', fetched: 'fetched from the router' } as const;
 
-export async function run(f: Factory, args: string[], opts: ModelsSchemaOptions): Promise<number> {
-  const ref = modelArg(args[0]);
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsSchemaOptions): Promise<number> {
+  const ref = modelArg(args.model);
   const loaded = await schemaSource(f).load(ref, { refresh: opts.refresh === true });
   if (f.io.json) {
     // The document as the router sent it (key order, number precision), terminal-safe.
@@ -35,3 +46,11 @@ export async function run(f: Factory, args: string[], opts: ModelsSchemaOptions)
   f.io.debug(`${ref.id} input schema: ${SOURCE_NOTE[loaded.source]}`);
   return 0;
 }
+
+export default defineVerb({
+  path: ['models', 'schema'],
+  args: positional,
+  options: modelsSchemaOptions(),
+  help: { summary: "Show a model's input fields (cached per profile, revalidated with its ETag)", after: ['\nExamples:\n  $ wes models schema dev/upscale\n  $ wes models schema dev/upscale --json > upscale.openapi.json'] },
+  run,
+});

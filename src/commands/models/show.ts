@@ -4,9 +4,14 @@ import { joinBase } from '../../http/links.js';
 import { renderFields } from '../../render/table.js';
 import { modelPath } from '../../protocol/model-ids.js';
 import { modelArg, modelsClient } from './context.js';
+import { noOptions } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[]): Promise<number> {
-  const ref = modelArg(args[0]);
+
+const positional = { model: arg('<provider/model>', undefined, { values: { kind: 'models' } }) };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
+  const ref = modelArg(args.model);
   const detail = await modelsClient(f).show(ref);
   if (f.io.json) {
     f.io.printJson(detail);
@@ -38,3 +43,11 @@ export function shownSchemaUrl(published: string, fetched: URL): string {
     return published;
   }
 }
+
+export default defineVerb({
+  path: ['models', 'show'],
+  args: positional,
+  options: noOptions(),
+  help: { summary: 'Show one catalog entry, with the link to its input schema', after: ['\nExamples:\n  $ wes models show dev/echo\n  $ wes models show dev/echo --json'] },
+  run,
+});

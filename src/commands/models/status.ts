@@ -9,8 +9,13 @@ import { sendByRouterRules } from '../../clients/models/run.js';
 import { historyStatus } from '../../clients/models/request-history.js';
 import { modelsClient } from './context.js';
 import { recordState, requestArgs } from './requests-context.js';
+import { noOptions } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[]): Promise<number> {
+
+const positional = { model: arg('<provider/model|@last>'), requestId: arg('[request-id]') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
   const { ref, requestId } = requestArgs(f, args, 'status');
   const client = modelsClient(f);
   const read = await sendByRouterRules(() => client.requests.status(ref, requestId), { retries: f.http().retries, signal: f.signal });
@@ -37,3 +42,11 @@ export async function run(f: Factory, args: string[]): Promise<number> {
   } else f.io.info(sanitizeLine(`collect it: wes models result ${ref.id} ${requestId}`));
   return 0;
 }
+
+export default defineVerb({
+  path: ['models', 'status'],
+  args: positional,
+  options: noOptions(),
+  help: { summary: 'Show the state of a queued request: IN_QUEUE (with its position), IN_PROGRESS or COMPLETED', after: ['\nExamples:\n  $ wes models status dev/slow 6f1a1a6e-6a53-4a5f-9d3a-2b3b0a1f9c21\n  $ wes models status @last --json'] },
+  run,
+});

@@ -1,13 +1,20 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { isValidProfileName } from '../../config/store.js';
-import type { ProfilesUseOptions } from './options.js';
-import type { SettingsUse } from '../../config/settings.js';
+import { flag, type OptionsDeclaration } from '../typed-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export const settingsUse: SettingsUse = { tolerateBadValues: true };
+interface ProfilesUseOptions {
+  create?: boolean;
+}
 
-export async function run(f: Factory, args: string[], opts: ProfilesUseOptions): Promise<number> {
-  const name = args[0]!;
+const options = (): OptionsDeclaration<ProfilesUseOptions> => ({
+  create: flag('--create', 'create the profile when it does not exist'),
+});
+
+const positional = { name: arg('<name>', undefined, { values: { kind: 'profiles' } }) };
+
+async function run(f: Factory, { name }: ArgsOf<typeof positional>, opts: ProfilesUseOptions): Promise<number> {
   const store = f.store();
   if (!isValidProfileName(name)) throw new UsageError(`invalid profile name ${JSON.stringify(name)}`, 'use letters, digits, ".", "_" and "-"');
   if (!store.hasProfile(name)) {
@@ -22,3 +29,12 @@ export async function run(f: Factory, args: string[], opts: ProfilesUseOptions):
   f.io.info(`✓ now using profile ${name}`);
   return 0;
 }
+
+export default defineVerb({
+  path: ['profiles', 'use'],
+  args: positional,
+  options: options(),
+  help: { summary: 'Make a profile the default for later commands', after: ['\nExamples:\n  $ wes profiles use prod\n  $ wes profiles use staging --create'] },
+  settingsUse: { tolerateBadValues: true },
+  run,
+});

@@ -2,10 +2,24 @@
 import type { Factory } from '../../factory.js';
 import { VERSION } from '../../factory-version.js';
 import { blake3Backend } from '../../util/blake3.js';
+import { noOptions } from '../typed-options.js';
+import { defineVerb } from '../verb.js';
 
-export async function run(f: Factory): Promise<number> {
+async function run(f: Factory): Promise<number> {
   const info = { version: VERSION, node: process.versions.node, platform: `${process.platform}-${process.arch}`, blake3: blake3Backend() };
   if (f.io.json) f.io.printJson(info);
   else f.io.println(`wes ${info.version} (node ${info.node}, ${info.platform})`);
   return 0;
 }
+
+export default defineVerb({
+  path: ['version'],
+  args: {},
+  options: noOptions(),
+  help: {
+    summary: 'Print the version of wes, Node.js and the platform (--json for scripts and bug reports)',
+    group: 'Setup and tools:',
+    after: ['\nExamples:\n  $ wes version\n  $ wes version --json'],
+  },
+  run,
+});

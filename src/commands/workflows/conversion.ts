@@ -5,7 +5,7 @@ import { ExitCode, WesError } from '../../errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { convertUiWorkflow, type ApiWorkflow, type NodeProblem } from '../../workflows/convert.js';
 import { loadObjectInfo, type LoadedObjectInfo, type ObjectInfoOptions } from './object-info.js';
-import type { ConvertOptions } from './options.js';
+import type { ConvertOptions } from './convert-options.js';
 
 /** Problems in the engine's node_errors shape, so the error renderer prints them as a table. */
 export function asNodeErrors(problems: { node: string; classType: string; type: string; message: string; details?: string }[]): Record<string, unknown> {

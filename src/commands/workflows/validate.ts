@@ -10,10 +10,14 @@ import { convertUiWorkflow } from '../../workflows/convert.js';
 import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../../workflows/workflow-file.js';
 import { asNodeErrors, conversionError, warnNotes } from './conversion.js';
 import { loadObjectInfo } from './object-info.js';
-import type { WorkflowsValidateOptions } from './options.js';
+import type { ObjectInfoOptions } from './object-info.js';
+import { objectInfoDeclaration } from './convert-options.js';
+import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-export async function run(f: Factory, args: string[], opts: WorkflowsValidateOptions): Promise<number> {
-  const { text, source } = await readWorkflowText(args[0]!, f.io.stdin);
+const positional = { workflow: arg('<workflow>') };
+
+async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ObjectInfoOptions): Promise<number> {
+  const { text, source } = await readWorkflowText(args.workflow, f.io.stdin);
   const value = parseWorkflowJson(text, source);
   const ui = isUiFormat(value);
   const workflow = ui ? undefined : parseWorkflow(text, source);
@@ -41,3 +45,23 @@ export async function run(f: Factory, args: string[], opts: WorkflowsValidateOpt
   });
   throw error;
 }
+
+export default defineVerb({
+  path: ['workflows', 'validate'],
+  args: positional,
+  options: objectInfoDeclaration(),
+  help: {
+    summary: 'Check a workflow (either format) against the node definitions as the server would, without submitting',
+    after: [
+      `
+Checks link types, required inputs, number ranges and combo choices of every node that feeds an
+output node, and lists every problem with the server's error types. Exit 0 when valid, 6 when the
+server would refuse it, 2 when a UI-format file cannot be converted.
+
+Examples:
+  $ wes workflows validate api.json
+  $ wes workflows validate ui.json --object-info object_info.json --json | jq .node_errors`,
+    ],
+  },
+  run,
+});

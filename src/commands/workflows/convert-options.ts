@@ -1,9 +1,7 @@
-// The typed options of the commands that convert workflows, declared once (see
-// src/commands/typed-options.ts): where node definitions come from, and --convert on the commands
-// that submit a workflow file.
+// The options of every command that converts workflows (see src/commands/typed-options.ts):
+// where node definitions come from, and --convert on the commands that submit a workflow file.
 import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import type { ObjectInfoOptions } from './object-info.js';
-import { existingFileOptions, existingFileRules, type ExistingFileOptions } from '../option-values.js';
 
 /** --object-info (a saved file, offline) or --refresh (ask the server again): one or the other. */
 export const objectInfoDeclaration = (): OptionsDeclaration<ObjectInfoOptions> => ({
@@ -23,21 +21,3 @@ export const convertDeclaration = (): OptionsDeclaration<ConvertOptions> => ({
 
 /** The definition flags mean something only with --convert. */
 export const convertRules = <O extends ConvertOptions>(): Array<OptionsRule<O>> => [needs<O>('objectInfo', 'convert'), needs<O>('refresh', 'convert')];
-
-export interface WorkflowsConvertOptions extends ObjectInfoOptions, ExistingFileOptions {
-  output?: string;
-}
-
-/** --clobber and --skip-existing decide about an existing -o file (the same bytes are always kept). */
-export const workflowsConvertOptions = (): OptionsDeclaration<WorkflowsConvertOptions> => ({
-  ...objectInfoDeclaration(),
-  output: valueOption('-o, --output <file>', 'write the API-format workflow to FILE instead of standard output', nonEmpty),
-  ...existingFileOptions(),
-});
-
-/** --clobber and --skip-existing are about the -o file: alone they would mean nothing. */
-export const workflowsConvertRules = (): Array<OptionsRule<WorkflowsConvertOptions>> => existingFileRules('output');
-
-export type WorkflowsValidateOptions = ObjectInfoOptions;
-
-export const workflowsValidateOptions = (): OptionsDeclaration<WorkflowsValidateOptions> => objectInfoDeclaration();

@@ -1,0 +1,4 @@
+// `wes api`.
+import { defineGroup } from '../group.js';
+
+export default defineGroup({ verbs: ['run'] });
