@@ -96,6 +96,14 @@ export class Factory {
     return this.httpInstance;
   }
 
+  /**
+   * A typed client over this command's HTTP client (one with `signal` of its own, as http()): the
+   * one place commands and use cases get their clients from, so a test can hand them others.
+   */
+  client<C>(make: new (http: HttpClient) => C, signal?: AbortSignal): C {
+    return new make(this.http(signal));
+  }
+
   /** A client for other settings (another profile or base URL), closed with the rest. */
   httpFor(settings: Settings, signal: AbortSignal, connections?: number): HttpClient {
     const client = this.buildHttp(signal, settings, connections);

@@ -6,6 +6,7 @@ import type { Factory, GlobalOptions } from './factory.js';
 import { InterruptedError, TimeoutError, UsageError, type StopSignal } from './errors.js';
 import { argsFor, type ActionFactory } from './commands/verb.js';
 import { buildCommandTree } from './command-tree.js';
+import { ERROR_EXPLAINERS } from './commands/registry.js';
 
 export interface ProgramIO {
   argv: string[];
@@ -169,7 +170,6 @@ function allCommands(cmd: Command): Command[] {
 
 /** The error as the command groups' explainers leave it (src/commands/group.ts), each asked in turn. */
 async function explainError(f: Factory, err: unknown): Promise<unknown> {
-  const { ERROR_EXPLAINERS } = await import('./commands/registry.js');
   for (const load of ERROR_EXPLAINERS) err = await (await load()).explain(f, err);
   return err;
 }

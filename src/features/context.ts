@@ -15,6 +15,8 @@ export interface FeatureContext {
   retries(): number | undefined;
   /** The command's HTTP client; with `signal`, one of its own (closed with the rest). */
   http(signal?: AbortSignal): HttpClient;
+  /** A typed client (JobsClient, LegacyClient, ...) over http(signal): where a test can hand in another. */
+  client<C>(make: new (http: HttpClient) => C, signal?: AbortSignal): C;
   /** A client for other settings (another profile or base URL), closed with the rest. */
   httpFor(settings: Settings, signal: AbortSignal, connections?: number): HttpClient;
 }

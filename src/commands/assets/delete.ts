@@ -25,7 +25,7 @@ function refusal(err: unknown, id: string): { message: string; exitCode: number;
 }
 
 async function run(f: Factory, { ids }: ArgsOf<typeof positional>): Promise<number> {
-  const client = new JobsClient(f.http());
+  const client = f.client(JobsClient);
   const results: Deleted[] = [];
   let exitCode: number = ExitCode.OK;
   for (const id of ids) {

@@ -15,7 +15,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ExistingFi
   const existing = existingPolicy(opts);
   const path = args.path;
   if (path !== undefined) await ((await isFolder(path)) ? checkFolderTarget(path, 'the folder') : checkFileTarget(path, 'the file'));
-  const client = new JobsClient(f.http());
+  const client = f.client(JobsClient);
   const record = await client.getAsset(args.id);
   const saved = await saveAsset(client, record, path, existing, reporterOn(f.io));
   if (f.io.json) f.io.printJson(saved);

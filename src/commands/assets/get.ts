@@ -9,7 +9,7 @@ import { arg, defineVerb, type ArgsOf } from '../verb.js';
 const positional = { id: arg('<id>') };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
-  const { asset } = await new JobsClient(f.http()).getAsset(args.id);
+  const { asset } = await f.client(JobsClient).getAsset(args.id);
   if (f.io.json) {
     f.io.printJson(asset);
     return 0;

@@ -53,7 +53,7 @@ function wesBin(): string | undefined {
 
 /** Reads one catalog page and replaces the cache (exclusive temp file, then rename). */
 export async function refreshModelIds(f: Factory): Promise<void> {
-  const page = await new ModelsClient(f.http(AbortSignal.any([f.signal, AbortSignal.timeout(REFRESH_DEADLINE_MS)]))).listPage({ limit: PAGE });
+  const page = await f.client(ModelsClient, AbortSignal.any([f.signal, AbortSignal.timeout(REFRESH_DEADLINE_MS)])).listPage({ limit: PAGE });
   const ids = page.data.map((m) => m.id).filter((id) => SAFE_MODEL_ID.test(id));
   const path = cachePath(f);
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });

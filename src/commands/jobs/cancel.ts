@@ -30,7 +30,7 @@ const positional = { id: arg('<id>', undefined, { values: { kind: 'jobs' } }) };
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsCancelOptions): Promise<number> {
   const { io } = f;
   const follow = watchJobOptions(opts);
-  const client = new JobsClient(f.http());
+  const client = f.client(JobsClient);
   const current = await readJob(f, client, args.id);
   if (isTerminal(current.job.status)) {
     io.info(sanitizeLine(`job ${current.job.id} has already ended (${current.job.status}); nothing to cancel`));

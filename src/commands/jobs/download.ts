@@ -24,7 +24,7 @@ const positional = { id: arg('<id>', undefined, { values: { kind: 'jobs' } }), d
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsDownloadOptions): Promise<number> {
   const existing = existingPolicy(opts);
   if (args.dir !== undefined) await checkFolderTarget(args.dir, 'the folder');
-  const client = new JobsClient(f.http());
+  const client = f.client(JobsClient);
   const current = await readJob(f, client, args.id);
   const dir = args.dir ?? safeFileName(current.job.id, 'job');
   if (args.dir === undefined) await checkFolderTarget(dir, 'the folder');

@@ -25,7 +25,7 @@ function notFound(message: string, hint: string, key: string): WesError {
 
 async function run(f: Factory, _args: unknown, opts: JobsFindOptions): Promise<number> {
   const key = opts.key;
-  const search = await findJobByKey(new JobsClient(f.http()), key);
+  const search = await findJobByKey(f.client(JobsClient), key);
   if (search.kind === 'no-list') {
     throw notFound(
       `${search.reason}: a job made with Idempotency-Key ${key} cannot be looked up here`,

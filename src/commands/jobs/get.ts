@@ -10,7 +10,7 @@ import { arg, defineVerb, type ArgsOf } from '../verb.js';
 const positional = { id: arg('<id>', undefined, { values: { kind: 'jobs' } }) };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
-  const { job } = await readJob(f, new JobsClient(f.http()), args.id);
+  const { job } = await readJob(f, f.client(JobsClient), args.id);
   if (f.io.json) {
     f.io.printJson(job);
     return 0;

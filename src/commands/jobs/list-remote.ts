@@ -21,7 +21,7 @@ export async function listRemote(f: Factory, opts: JobsListOptions, limit: numbe
   if (opts.status === GONE) throw new UsageError(`--status ${GONE} is a status of this machine's history only`, 'drop --remote to list the history');
   let answer;
   try {
-    answer = await new JobsClient(f.http()).list({ status: opts.status, limit: Math.min(limit, JOB_LIST_LIMIT_MAX) });
+    answer = await f.client(JobsClient).list({ status: opts.status, limit: Math.min(limit, JOB_LIST_LIMIT_MAX) });
   } catch (err) {
     if (!(err instanceof ApiError) || err.origin !== 'jobs' || ![404, 405, 501].includes(err.status ?? 0)) throw err;
     f.io.notice(`this server keeps no job list (GET /api/v2/jobs answered ${err.status}); showing the jobs submitted from this machine instead`);

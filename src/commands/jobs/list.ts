@@ -50,7 +50,7 @@ async function run(f: Factory, _args: unknown, opts: JobsListOptions): Promise<n
 }
 
 async function refresh(f: Factory, unfinished: HistoryEntry[]): Promise<void> {
-  const client = new JobsClient(f.http());
+  const client = f.client(JobsClient);
   const history = jobHistory(f);
   const queue = [...unfinished];
   const worker = async () => {

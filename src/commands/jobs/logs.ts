@@ -35,7 +35,7 @@ const positional = { id: arg('<id>', undefined, { values: { kind: 'jobs' } }) };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
   const { io } = f;
-  const client = new JobsClient(f.http());
+  const client = f.client(JobsClient);
   const current = await readJob(f, client, args.id);
   const id = current.job.id;
   const read = await logsOf(client, current);

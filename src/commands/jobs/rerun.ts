@@ -57,7 +57,7 @@ async function apiWorkflow(f: Factory, id: string, answer: JobWorkflowResponse, 
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsRerunOptions): Promise<number> {
   const follow = watchJobOptions(opts);
   await checkFollowTargets(follow);
-  const client = new JobsClient(f.http());
+  const client = f.client(JobsClient);
   const { id, value: answer } = await readByRef(f, args.id, (resolved) => client.workflow(resolved));
   const workflow = await apiWorkflow(f, id, answer, opts);
   f.io.info(sanitizeLine(`submitting the ${answer.format}-format workflow of job ${id} again`));

@@ -29,7 +29,7 @@ export async function submitWorkflow(f: Factory, prepared: PreparedWorkflow, opt
   const { workflow } = prepared;
   const assignments = (opts.set ?? []).map((arg) => parseSet(arg, workflow));
   await checkInputNames(f, workflow, assignments, opts.strict === true);
-  const client = new JobsClient(f.http());
+  const client = f.client(JobsClient);
   const submitted = await submitJob(
     f,
     client,

@@ -22,7 +22,7 @@ const positional = { id: arg('<id>', undefined, { values: { kind: 'jobs' } }) };
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsWatchOptions): Promise<number> {
   const follow = watchJobOptions(opts);
   await checkFollowTargets(follow);
-  const client = new JobsClient(f.http());
+  const client = f.client(JobsClient);
   return followAndReport(f, client, await readJob(f, client, args.id), follow);
 }
 

@@ -46,7 +46,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsWorkfl
   const existing = existingPolicy(opts);
   const target = opts.output === '-' ? undefined : opts.output;
   if (target !== undefined) await checkFileTarget(target, '-o');
-  const client = new JobsClient(f.http());
+  const client = f.client(JobsClient);
   const { id, value: answer } = await readByRef(f, args.id, (resolved) => client.workflow(resolved));
   const json = (value: unknown, indent?: number) => stringifyJsonExact(value, indent) + '\n';
   if (target !== undefined) {

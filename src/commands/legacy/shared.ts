@@ -45,7 +45,7 @@ async function noteReplacement(f: Factory, command: keyof typeof V2_REPLACEMENT,
 export async function legacyClient(f: Factory, command: keyof typeof V2_REPLACEMENT): Promise<LegacySession> {
   const identity = await identityOf(f);
   await noteReplacement(f, command, identity);
-  const client = new LegacyClient(f.http());
+  const client = f.client(LegacyClient);
   let reader: StatusReader | undefined;
   return { client, identity, engine: identity?.kind === 'self-hosted', reader: () => (reader ??= statusReader(f, client, identity)) };
 }

@@ -41,7 +41,7 @@ export async function loadObjectInfo(f: Factory, opts: ObjectInfoOptions): Promi
       return { info, origin: `${settings.engineUrl} (cached ${cached.fetchedAt})`, cachedAt: cached.fetchedAt };
     }
   }
-  const { text, info } = await new LegacyClient(f.http()).objectInfoExact().catch((err: unknown) => {
+  const { text, info } = await f.client(LegacyClient).objectInfoExact().catch((err: unknown) => {
     if (err instanceof WesError && !err.hint) err.hint = 'the node definitions come from the server\'s /api/object_info; give a saved copy with --object-info FILE instead';
     throw err;
   });

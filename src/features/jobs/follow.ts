@@ -40,7 +40,7 @@ export async function followToEnd(f: FeatureContext, client: JobsClient, start: 
     const snapshots = followJob(client, start, {
       intervalMs: follow.intervalMs,
       signal: f.signal,
-      openEvents: follow.events ? (signal) => new JobsClient(f.http(AbortSignal.any([f.signal, signal]))) : undefined,
+      openEvents: follow.events ? (signal) => f.client(JobsClient, AbortSignal.any([f.signal, signal])) : undefined,
       debug,
       notice: (line) => reporter.notice('info', sanitizeLine(line)),
       onPreview: reporter.preview ? (preview) => reporter.preview!(preview.bytes) : undefined,
@@ -73,7 +73,7 @@ async function interrupted(f: FeatureContext, last: FetchedJob, follow: JobFollo
   const id = last.job.id;
   if (!follow.cancelOnInterrupt) return stop.tell(`job ${id} keeps running on the service`, resumeLine(id, follow.resume));
   // The command's signal is aborted now: the cancel needs a client of its own, with a deadline.
-  const client = new JobsClient(f.http(AbortSignal.timeout(CANCEL_DEADLINE_MS)));
+  const client = f.client(JobsClient, AbortSignal.timeout(CANCEL_DEADLINE_MS));
   try {
     const after = await client.cancel(last);
     recordStatus(f, after.job, (line) => reporter.notice('debug', line));
