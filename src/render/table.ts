@@ -140,3 +140,9 @@ export function renderFields(io: IOStreams, fields: Array<[string, Cell]>): stri
   const keyWidth = Math.max(0, ...shown.map(([k]) => k.length));
   return shown.map(([k, v]) => `${io.outStyle.bold(cellText(k).padEnd(keyWidth))}  ${cellText(v)}`).join('\n');
 }
+
+/** A record on stdout: the service's object unchanged with --json, else its fields (`fields` is read only then). */
+export function printRecord(io: IOStreams, value: unknown, fields: () => Array<[string, Cell]>): void {
+  if (io.json) io.printJson(value);
+  else io.println(renderFields(io, fields()));
+}

@@ -1,7 +1,7 @@
 // wes assets get <id>: the asset record; --json prints it unchanged.
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
-import { renderFields } from '../../render/table.js';
+import { printRecord } from '../../render/table.js';
 import { formatBytes } from '../../util/byte-count.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
@@ -10,23 +10,17 @@ const positional = { id: arg('<id>') };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
   const { asset } = await f.client(JobsClient).getAsset(args.id);
-  if (f.io.json) {
-    f.io.printJson(asset);
-    return 0;
-  }
-  f.io.println(
-    renderFields(f.io, [
-      ['id', asset.id],
-      ['file path', asset.file_path ?? undefined],
-      ['content type', asset.content_type],
-      ['size', typeof asset.size_bytes === 'number' ? `${formatBytes(asset.size_bytes)} (${asset.size_bytes} bytes)` : undefined],
-      ['hash', asset.hash ?? 'not computed yet'],
-      ['job', asset.job_id ?? undefined],
-      ['created', asset.created_at],
-      ['expires', asset.expires_at === undefined ? undefined : (asset.expires_at ?? 'never')],
-      ['url expires', asset.url_expires_at],
-    ]),
-  );
+  printRecord(f.io, asset, () => [
+    ['id', asset.id],
+    ['file path', asset.file_path ?? undefined],
+    ['content type', asset.content_type],
+    ['size', typeof asset.size_bytes === 'number' ? `${formatBytes(asset.size_bytes)} (${asset.size_bytes} bytes)` : undefined],
+    ['hash', asset.hash ?? 'not computed yet'],
+    ['job', asset.job_id ?? undefined],
+    ['created', asset.created_at],
+    ['expires', asset.expires_at === undefined ? undefined : (asset.expires_at ?? 'never')],
+    ['url expires', asset.url_expires_at],
+  ]);
   return 0;
 }
 

@@ -29,7 +29,6 @@ export function worstExitCode(codes: number[]): number {
   return failing.reduce((worst, c) => (rank(c) < rank(worst) ? c : worst));
 }
 
-
 /** The first line of the summary: counts by status, and what an earlier run already did. */
 function summary(total: number, counts: Map<string, number>, resumed: number): string {
   const parts = [...counts].map(([status, n]) => `${n} ${status}`);

@@ -15,7 +15,6 @@ import { JOB_ID_HELP, readJob } from './read-job.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-
 async function logsOf(client: JobsClient, current: Awaited<ReturnType<typeof readJob>>): Promise<JobLogsRead> {
   try {
     return await readJobLogs(client, current);

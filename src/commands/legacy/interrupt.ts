@@ -7,7 +7,6 @@ import { interruptOnly } from './stop-running.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-
 const positional = { promptId: arg('[prompt_id]') };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {

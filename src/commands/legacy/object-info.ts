@@ -7,7 +7,6 @@ import { legacyClient } from './shared.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-
 function requiredInputs(def: unknown): Record<string, unknown> {
   return isRecord(def) && isRecord(def.input) && isRecord(def.input.required) ? def.input.required : {};
 }

@@ -19,7 +19,7 @@ import { checkLegacyTargets } from '../../features/legacy/files.js';
 import { PromptFollower, type FollowResult } from '../../features/legacy/follow-prompt.js';
 import { pollToEnd } from '../../features/legacy/poll-prompt.js';
 import { savePromptOutputs } from '../../features/legacy/prompt-outputs.js';
-import { failureOf, reportPreviews, showTraceback } from './report.js';
+import { endOfPrompt, reportPreviews } from './report.js';
 import { intervalMs } from '../poll-interval.js';
 import { legacyClient } from './shared.js';
 import { PromptView } from './prompt-view.js';
@@ -157,10 +157,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: LegacyProm
     if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status, ...(opts.download ? { files } : {}) }, true);
     if (opts.previews) reportPreviews(f, result, opts.previews);
   } else if (f.io.json) f.io.printJson({ ...answer, status: ended.status });
-  showTraceback(f, ended.outcome);
-  const failure = failureOf(promptId, ended.status, ended.outcome, ended.errorMessage);
-  if (failure) throw failure;
-  return 0;
+  return endOfPrompt(f, promptId, ended);
 }
 
 export default defineVerb({

@@ -7,7 +7,6 @@ import { legacyClient } from './shared.js';
 import { noOptions } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
 
-
 /** One queue tuple (an engine's or the cloud's shape), read defensively. */
 export function queueRow(state: string, entry: unknown): Cell[] {
   const tuple = Array.isArray(entry) ? entry : [];

@@ -38,6 +38,14 @@ export function showTraceback(f: Factory, outcome: WsOutcome | null): void {
   for (const line of sanitize(outcome.traceback).split('\n')) f.io.debug(line);
 }
 
+/** How a followed prompt ends the command: its traceback with --verbose, then exit 0, or its failure thrown. */
+export function endOfPrompt(f: Factory, promptId: string, ended: { status: string; outcome: WsOutcome | null; errorMessage?: string }): number {
+  showTraceback(f, ended.outcome);
+  const failure = failureOf(promptId, ended.status, ended.outcome, ended.errorMessage);
+  if (failure) throw failure;
+  return 0;
+}
+
 /**
  * After a run with --previews: how many were saved, or why none were (a run that sent none, or
  * frames that came while other prompts executed too). One line either way.

@@ -4,7 +4,7 @@
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { segment } from '../../http/links.js';
-import { failureOf, showTraceback } from './report.js';
+import { endOfPrompt } from './report.js';
 import { pollToEnd } from '../../features/legacy/poll-prompt.js';
 import { PromptView } from './prompt-view.js';
 import { intervalMs, intervalOption } from '../poll-interval.js';
@@ -41,10 +41,7 @@ async function run(f: Factory, { promptId }: ArgsOf<typeof positional>, opts: Le
   await view.end(state.status);
   if (f.io.json) f.io.printJson({ status: state.status, ...(state.errorMessage ? { error_message: state.errorMessage } : {}) });
   else f.io.println(sanitizeLine(state.status));
-  showTraceback(f, state.outcome);
-  const failure = failureOf(promptId, state.status, state.outcome, state.errorMessage);
-  if (failure) throw failure;
-  return 0;
+  return endOfPrompt(f, promptId, state);
 }
 
 export default defineVerb({

@@ -5,7 +5,7 @@
 import type { Factory } from '../../factory.js';
 import { PromptFollower } from '../../features/legacy/follow-prompt.js';
 import { checkLegacyTargets } from '../../features/legacy/files.js';
-import { failureOf, reportPreviews, showTraceback } from './report.js';
+import { endOfPrompt, reportPreviews } from './report.js';
 import { intervalMs, intervalOption } from '../poll-interval.js';
 import { legacyClient } from './shared.js';
 import { PromptView } from './prompt-view.js';
@@ -52,10 +52,7 @@ async function run(f: Factory, { promptId }: ArgsOf<typeof positional>, opts: Le
   if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status }, true);
   else f.io.println(result.status);
   if (opts.previews) reportPreviews(f, result, opts.previews);
-  showTraceback(f, result.outcome);
-  const failure = failureOf(promptId, result.status, result.outcome, result.errorMessage);
-  if (failure) throw failure;
-  return 0;
+  return endOfPrompt(f, promptId, result);
 }
 
 export default defineVerb({

@@ -10,7 +10,6 @@ import { recordState, requestArgs } from './requests-context.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
-
 const positional = { model: arg('<provider/model|@last>'), requestId: arg('[request-id]') };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {

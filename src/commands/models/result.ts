@@ -32,7 +32,6 @@ const modelsResultRules: Array<OptionsRule<ModelsResultOptions>> = [...existingF
 
 const positional = { model: arg('<provider/model|@last>'), requestId: arg('[request-id]') };
 
-
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsResultOptions): Promise<number> {
   const { ref, requestId } = requestArgs(f, args, 'result');
   const target = { output: opts.output, download: opts.download, show: opts.show, existing: existingPolicy(opts) };

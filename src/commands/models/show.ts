@@ -1,32 +1,27 @@
 // wes models show <provider/model>: one catalog entry.
 import type { Factory } from '../../factory.js';
 import { joinBase } from '../../http/links.js';
-import { renderFields } from '../../render/table.js';
+import { printRecord } from '../../render/table.js';
 import { modelPath } from '../../protocol/model-ids.js';
 import { modelArg, modelsClient } from './context.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
-
 
 const positional = { model: arg('<provider/model>', undefined, { values: { kind: 'models' } }) };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
   const ref = modelArg(args.model);
   const detail = await modelsClient(f).show(ref);
-  if (f.io.json) {
-    f.io.printJson(detail);
-    return 0;
-  }
-  const schemaUrl = detail.input_schema_url === undefined ? undefined : shownSchemaUrl(detail.input_schema_url, joinBase(f.settings().routerUrl, `${modelPath(ref)}/openapi.json`));
-  f.io.println(
-    renderFields(f.io, [
+  printRecord(f.io, detail, () => {
+    const schemaUrl = detail.input_schema_url === undefined ? undefined : shownSchemaUrl(detail.input_schema_url, joinBase(f.settings().routerUrl, `${modelPath(ref)}/openapi.json`));
+    return [
       ['id', detail.id],
       ['provider', detail.provider],
       ['model', detail.model],
       ['charges on policy rejection', detail.billing.charges_on_policy_rejection],
       ['input schema', schemaUrl ?? '(none published)'],
-    ]),
-  );
+    ];
+  });
   return 0;
 }
 

@@ -3,7 +3,7 @@
 // cancelled with. A look, so exit 0 whatever the state; `models result` collects.
 import type { Factory } from '../../factory.js';
 import { WesError, exitCodeForApi } from '../../errors.js';
-import { renderFields } from '../../render/table.js';
+import { printRecord } from '../../render/table.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { sendByRouterRules } from '../../clients/models/run.js';
 import { historyStatus } from '../../clients/models/request-history.js';
@@ -11,7 +11,6 @@ import { modelsClient } from './context.js';
 import { recordState, requestArgs } from './requests-context.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
-
 
 const positional = { model: arg('<provider/model|@last>'), requestId: arg('[request-id]') };
 
@@ -21,19 +20,14 @@ async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number>
   const read = await sendByRouterRules(() => client.requests.status(ref, requestId), { retries: f.http().retries, signal: f.signal });
   const state = read.value;
   recordState(f, requestId, historyStatus(state));
-  if (f.io.json) {
-    f.io.printJson(state);
-    return 0;
-  }
-  f.io.println(
-    renderFields(f.io, [
-      ['request', state.request_id],
-      ['model', ref.id],
-      ['status', state.status],
-      ['queue position', state.queue_position === undefined ? undefined : String(state.queue_position)],
-      ['error type', state.error_type],
-    ]),
-  );
+  printRecord(f.io, state, () => [
+    ['request', state.request_id],
+    ['model', ref.id],
+    ['status', state.status],
+    ['queue position', state.queue_position === undefined ? undefined : String(state.queue_position)],
+    ['error type', state.error_type],
+  ]);
+  if (f.io.json) return 0;
   if (state.status !== 'COMPLETED') f.io.info(sanitizeLine(`collect it once done: wes models result ${ref.id} ${requestId} --wait`));
   else if (state.error_type) {
     const { hintFor } = await import('../../render/error.js');
