@@ -80,7 +80,7 @@ function checkedProfileName(name: string, from: string): string {
   return name;
 }
 
-/** What a command allows of the configured settings (src/commands/types.ts: a command module's `settingsUse`). */
+/** What a command allows of the configured settings (src/commands/verb.ts: a verb's `settingsUse`). */
 export interface SettingsUse {
   /**
    * A value from the environment or the profile that fails its check is set aside (the default is

@@ -1,4 +1,4 @@
-// The typed options of `wes assets` (src/commands/assets/options.ts): a malformed media type, an
+// The typed options of `wes assets` (src/commands/assets/upload.ts, download.ts): a malformed media type, an
 // empty name and both file flags are usage errors (exit 2) before any request; well-formed values
 // reach the upload as given.
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The typed options of the `wes jobs` verbs (src/commands/jobs/options.ts): a flag of another mode,
+// The typed options of the `wes jobs` verbs (src/commands/jobs/*.ts, their shared flags in options.ts): a flag of another mode,
 // a flag that needs one not given, two that exclude each other and a malformed value are each a
 // usage error (exit 2) naming the flag, with nothing on stdout and no request to the service; the
 // well-formed lines they guard still run, with what --download and --batch imply.

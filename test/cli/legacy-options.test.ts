@@ -1,7 +1,7 @@
 // The options of `wes legacy` are parsed and checked against each other before anything is sent:
 // a malformed value, a value outside the choices, two flags that contradict each other, or a flag
 // without the one it needs is a usage error (exit 2) that names the flags, and the dev-server
-// counts no request. Well-formed values arrive typed (src/commands/legacy/options.ts).
+// counts no request. Well-formed values arrive typed (each verb of src/commands/legacy declares its own).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The typed options of `wes workflows` (src/commands/workflows/options.ts): --object-info (offline)
+// The typed options of `wes workflows` (src/commands/workflows/convert.ts, validate.ts): --object-info (offline)
 // and --refresh (ask the server again) exclude each other, and empty file names are refused, all
 // before any request; a well-formed -o writes the file.
 import { readFileSync, writeFileSync } from 'node:fs';

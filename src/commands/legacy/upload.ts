@@ -34,7 +34,7 @@ const positional = { file: arg('<file>') };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: LegacyUploadOptions): Promise<number> {
   const path = args.file;
-  // The options' rules hold --mask and --original together (src/commands/legacy/options.ts):
+  // The options' rules above hold --mask and --original together:
   // --original given is a mask upload.
   const originalRef = opts.original;
   const size = await checkLocalFile(path);
