@@ -13,6 +13,7 @@
 //   times what small ones did.
 import { writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import type { Blake3 } from '../util/blake3.js';
 
 /** The most one write() is given: small chunks are gathered up to it, larger ones written in pieces of it. */
 const WRITE_BYTES = 64 * 1024;
@@ -47,4 +48,61 @@ export class PartAppender {
   private write(bytes: Uint8Array): void {
     for (let at = 0; at < bytes.length; ) at += writeSync(this.part.fd, bytes, at, Math.min(WRITE_BYTES, bytes.length - at));
   }
+}
+
+/** What has been written and hashed since the last settle, and the write that failed, if one did. */
+export interface Settled {
+  bytes: number;
+  failure?: unknown;
+}
+
+/**
+ * A download's part file and the hash of what is written to it: each chunk is appended and
+ * hashed, here (LocalPart) or on another thread (part-thread.ts).
+ */
+export interface PartStream {
+  /** Appends and hashes one chunk, valid only during the call; throws when a write failed. */
+  add(chunk: Uint8Array): void;
+  /** Waits until every chunk added is written and hashed. */
+  settle(): Promise<Settled>;
+  /** Lowercase hex of the blake3 of every byte hashed; the stream is spent afterwards. */
+  digest(): Promise<string>;
+  /** Gives the stream up (a restarted download): what it hashed is not wanted. */
+  drop(): void;
+}
+
+/** A part stream on this thread: synchronous writes (PartAppender), then the hash. */
+export class LocalPart implements PartStream {
+  private readonly appender: PartAppender;
+  private bytes = 0;
+
+  constructor(
+    handle: FileHandle,
+    private readonly hasher: Blake3,
+  ) {
+    this.appender = new PartAppender(handle);
+  }
+
+  add(chunk: Uint8Array): void {
+    this.appender.add(chunk);
+    this.hasher.update(chunk);
+    this.bytes += chunk.length;
+  }
+
+  async settle(): Promise<Settled> {
+    const bytes = this.bytes;
+    this.bytes = 0;
+    try {
+      this.appender.flush();
+      return { bytes };
+    } catch (failure) {
+      return { bytes, failure };
+    }
+  }
+
+  async digest(): Promise<string> {
+    return this.hasher.hex();
+  }
+
+  drop(): void {}
 }
