@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { holdReadSlot, isReadSlotChunk } from '../http/reused-read-socket.js';
 import { blake3Backend } from '../util/blake3.js';
-import type { PartStream, Settled } from './part-writer.js';
+import { WRITE_BYTES, type PartStream, type Settled } from './part-writer.js';
 
 /** Transfers smaller than this stay on the receiving thread: starting the thread costs more. */
 export const THREAD_MIN_BYTES = 32 * 1024 * 1024;
@@ -22,25 +22,29 @@ export const THREAD_MIN_CORES = 4;
 /** Copied bytes the thread may be behind by before add() waits for it. */
 const COPIED_IN_FLIGHT = 16 * 1024 * 1024;
 /** Copies are gathered into pieces of this size before they are moved to the thread. */
-const COPY_PIECE_BYTES = 256 * 1024;
+const COPY_PIECE_BYTES = WRITE_BYTES;
 const WAIT_SLICE_MS = 1_000;
 
 /** WES_PART_THREAD: `1` always writes and hashes large downloads on the thread, `0` never, unset: when it pays. */
 export type PartThreadSetting = '0' | '1' | undefined;
 
 // The thread's program (CommonJS, run with eval: the built CLI is bundled and has no file for it).
-// Writes are at most 64 KiB each, as on the receiving thread (see part-writer.ts).
+// Writes end on WRITE_BYTES boundaries in the file, as on the receiving thread (see part-writer.ts).
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { writeSync } = require('node:fs');
 const { Blake3Hasher } = require(workerData.binding);
 const copied = new Int32Array(workerData.copied);
-const WRITE_BYTES = 64 * 1024;
+const WRITE_BYTES = ${WRITE_BYTES};
 const streams = new Map();
 function take(s, bytes) {
   if (s.error) return;
   try {
-    for (let at = 0; at < bytes.length; ) at += writeSync(s.fd, bytes, at, Math.min(WRITE_BYTES, bytes.length - at));
+    for (let at = 0; at < bytes.length; ) {
+      const n = writeSync(s.fd, bytes, at, Math.min(bytes.length - at, WRITE_BYTES - (s.position % WRITE_BYTES)));
+      at += n;
+      s.position += n;
+    }
   } catch (err) {
     s.error = { message: err.message, code: err.code, errno: err.errno, syscall: err.syscall };
     Atomics.store(s.failed, 0, 1);
@@ -51,7 +55,7 @@ function take(s, bytes) {
 }
 parentPort.on('message', (m) => {
   if (m.open) {
-    streams.set(m.id, { fd: m.open.fd, failed: m.open.failed, hasher: new Blake3Hasher(), bytes: 0, error: undefined });
+    streams.set(m.id, { fd: m.open.fd, failed: m.open.failed, hasher: new Blake3Hasher(), position: 0, bytes: 0, error: undefined });
     return;
   }
   const s = streams.get(m.id);
@@ -249,8 +253,8 @@ export function threadPays(first: Uint8Array, total: number | undefined, setting
 }
 
 /**
- * A part stream on the thread for the part file open as `fd`, starting empty (nothing hashed
- * yet); undefined when the thread cannot serve (blake3 is not native here, or the thread failed).
+ * A part stream on the thread for the part file open as `fd`, which must be empty (nothing
+ * written or hashed yet); undefined when the thread cannot serve (blake3 is not native here, or the thread failed).
  */
 export function partOnThread(fd: number): PartStream | undefined {
   if (thread?.failure) return undefined;

@@ -89,7 +89,7 @@ export class IntegrityError extends WesError {
 async function localPartFrom(handle: FileHandle, bytes: number): Promise<PartStream> {
   const hasher = await createBlake3();
   await updateFromFile(hasher, handle, 0, bytes);
-  return new LocalPart(handle, hasher);
+  return new LocalPart(handle, hasher, bytes);
 }
 
 /** WES_PART_THREAD from the program's environment: `0` or `1`, else unset (decided per transfer). */
