@@ -252,16 +252,31 @@ export function threadPays(first: Uint8Array, total: number | undefined, setting
   return total !== undefined && total >= THREAD_MIN_BYTES && cores >= THREAD_MIN_CORES;
 }
 
-/**
- * A part stream on the thread for the part file open as `fd`, which must be empty (nothing
- * written or hashed yet); undefined when the thread cannot serve (blake3 is not native here, or the thread failed).
- */
-export function partOnThread(fd: number): PartStream | undefined {
+/** The thread, started now when it is not running yet; undefined when it cannot serve. */
+function startedThread(): PartThread | undefined {
   if (thread?.failure) return undefined;
   if (!thread) {
     const binding = nativeBinding();
     if (!binding) return undefined;
     thread = new PartThread(binding);
   }
-  return thread.open(fd);
+  return thread;
+}
+
+/**
+ * Starts the thread ahead of a transfer that is declared large (its start takes ~25 ms, which
+ * then overlaps the request instead of holding up the first chunks). Only a hint: whether the
+ * transfer goes to the thread is decided at its first chunk (threadPays).
+ */
+export function warmPartThread(declaredBytes: number | null | undefined, setting: PartThreadSetting, cores = availableParallelism()): void {
+  if (setting === '0' || declaredBytes == null || declaredBytes < THREAD_MIN_BYTES || (setting !== '1' && cores < THREAD_MIN_CORES)) return;
+  startedThread();
+}
+
+/**
+ * A part stream on the thread for the part file open as `fd`, which must be empty (nothing
+ * written or hashed yet); undefined when the thread cannot serve (blake3 is not native here, or the thread failed).
+ */
+export function partOnThread(fd: number): PartStream | undefined {
+  return startedThread()?.open(fd);
 }

@@ -17,7 +17,7 @@ import { unlink } from 'node:fs/promises';
 import { ApiError, ExitCode, InterruptedError, TimeoutError, WesError } from '../errors.js';
 import { chunksOf, type ChunkedBody } from '../http/chunked-body.js';
 import { createBlake3, sameHash } from './blake3.js';
-import { partOnThread, threadPays, type PartThreadSetting } from './part-thread.js';
+import { partOnThread, threadPays, warmPartThread, type PartThreadSetting } from './part-thread.js';
 import { blake3SettingEnv } from '../util/blake3-setting.js';
 import { updateFromFile } from '../util/blake3.js';
 import { checkExisting, type ExistingPolicy } from './existing.js';
@@ -245,6 +245,7 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
   if (verdict.action === 'keep') {
     return { path: finalPath, name: opts.name, bytes: verdict.bytes, hash: verdict.hash, verified: verdict.same, kept: verdict.same ? 'same' : 'skip-existing' };
   }
+  warmPartThread(opts.expectedSize, partThreadSetting());
   const part = await openPart(finalPath, opts.warn ?? (() => undefined));
   const download = new Download(opts, part.handle);
   let integrityFailed = false;
