@@ -41,6 +41,18 @@ async function blake3Hex(bytes: Buffer): Promise<string> {
 
 const native = blake3Backend() === 'native';
 
+/** Downloads `body` into a new file through a part stream on the thread: every byte written, counted and hashed. */
+async function expectThroughThread(http: HttpClient & { blob: URL }, body: Buffer, name: string): Promise<void> {
+  const path = join(dir, name);
+  const handle = await open(path, 'a');
+  const part = partOnThread(handle.fd)!;
+  await (await http.signedChunks(http.blob)).body.forEach((chunk) => part.add(chunk));
+  expect(await part.settle()).toEqual({ bytes: body.length });
+  expect(await part.digest()).toBe(await blake3Hex(body));
+  await handle.close();
+  expect(readFileSync(path).equals(body)).toBe(true);
+}
+
 describe('the part thread', () => {
   it('is used for a large download from a bulk socket on a machine with cores to spare, or when asked, never for other chunks', async () => {
     const http = await serving(randomBytes(2 << 20));
@@ -57,17 +69,9 @@ describe('the part thread', () => {
     expect(threadPays(Buffer.alloc(1 << 20), big, '1', 64)).toBe(false);
   });
 
-  it.runIf(native)('writes every byte in order after those already in the file and hashes exactly them', async () => {
+  it.runIf(native)('writes every byte in order and hashes exactly them', async () => {
     const body = randomBytes(20 << 20);
-    const http = await serving(body);
-    const path = join(dir, 'whole.part');
-    const handle = await open(path, 'a');
-    const part = partOnThread(handle.fd)!;
-    await (await http.signedChunks(http.blob)).body.forEach((chunk) => part.add(chunk));
-    expect(await part.settle()).toEqual({ bytes: body.length });
-    expect(await part.digest()).toBe(await blake3Hex(body));
-    await handle.close();
-    expect(readFileSync(path).equals(body)).toBe(true);
+    await expectThroughThread(await serving(body), body, 'whole.part');
   });
 
   it.runIf(native)('a write it cannot make stops that download with the disk\'s error; the thread serves the next one', async () => {
@@ -85,14 +89,7 @@ describe('the part thread', () => {
     broken.drop();
     await readOnly.close();
 
-    const path = join(dir, 'after.part');
-    const handle = await open(path, 'a');
-    const next = partOnThread(handle.fd)!;
-    await (await http.signedChunks(http.blob)).body.forEach((chunk) => next.add(chunk));
-    expect(await next.settle()).toEqual({ bytes: body.length });
-    expect(await next.digest()).toBe(await blake3Hex(body));
-    await handle.close();
-    expect(readFileSync(path).equals(body)).toBe(true);
+    await expectThroughThread(http, body, 'after.part');
   });
 
   it.skipIf(native)('is not started without the native blake3 (the WASM fallback hashes where the bytes arrive)', async () => {
