@@ -104,6 +104,12 @@ class PartThreadFailed extends Error {
   }
 }
 
+/** What the receiving side knows of one stream: its failure flag, and the hold counters of the sockets whose slots it handed over since its last settle. */
+interface StreamState {
+  failed: Int32Array;
+  holds: Set<Int32Array>;
+}
+
 class PartThread {
   private readonly worker: Worker;
   /** Bytes copied to the thread and not yet written and hashed. */
@@ -111,9 +117,8 @@ class PartThread {
   /** Who waits for an answer, per stream, in the order asked (the thread answers in that order). */
   private readonly waiting = new Map<number, Waiting[]>();
   private waitingCount = 0;
-  /** The hold counters of the slots handed over, and every stream's failure flag: released by hand if the thread dies. */
-  private readonly slotHolds = new Set<Int32Array>();
-  private readonly failedFlags = new Set<Int32Array>();
+  /** The streams not yet spent: if the thread dies, their holds are released and their next chunk fails. */
+  private readonly streams = new Set<StreamState>();
   private nextId = 1;
   failure: Error | undefined;
 
@@ -128,9 +133,9 @@ class PartThread {
 
   open(fd: number): PartStream {
     const id = this.nextId++;
-    const failed = new Int32Array(new SharedArrayBuffer(4));
-    this.failedFlags.add(failed);
-    this.worker.postMessage({ id, open: { fd, failed } });
+    const state: StreamState = { failed: new Int32Array(new SharedArrayBuffer(4)), holds: new Set() };
+    this.streams.add(state);
+    this.worker.postMessage({ id, open: { fd, failed: state.failed } });
     let gathered: Uint8Array<ArrayBuffer> | undefined;
     let used = 0;
     const sendGathered = () => {
@@ -141,10 +146,10 @@ class PartThread {
     };
     return {
       add: (chunk) => {
-        if (Atomics.load(failed, 0) !== 0) throw new PartThreadFailed();
+        if (Atomics.load(state.failed, 0) !== 0) throw new PartThreadFailed();
         if (isReadSlotChunk(chunk)) {
           sendGathered();
-          this.sendHeld(id, chunk);
+          this.sendHeld(id, state, chunk);
           return;
         }
         for (let at = 0; at < chunk.length; ) {
@@ -159,25 +164,25 @@ class PartThread {
       settle: async (): Promise<Settled> => {
         sendGathered();
         const answer = await this.ask(id, { id, settle: true });
+        state.holds.clear(); // the thread took every chunk asked before the settle, and released their slots
         return answer.error ? { bytes: answer.bytes!, failure: Object.assign(new Error(answer.error.message), answer.error) } : { bytes: answer.bytes! };
       },
       digest: async () => {
-        this.failedFlags.delete(failed);
+        this.streams.delete(state);
         return (await this.ask(id, { id, digest: true })).hex!;
       },
       drop: () => {
-        this.failedFlags.delete(failed);
+        this.streams.delete(state);
         gathered = undefined;
         if (!this.failure) this.worker.postMessage({ id, drop: true });
       },
     };
   }
 
-  private sendHeld(id: number, chunk: Uint8Array): void {
+  private sendHeld(id: number, state: StreamState, chunk: Uint8Array): void {
     const held = holdReadSlot(chunk)!;
-    this.slotHolds.add(held.holds);
-    if (this.failure) this.fail(this.failure); // releases the hold just taken
-    else this.worker.postMessage({ id, memory: held.memory, holds: held.holds, slot: held.slot, offset: held.offset, length: held.length });
+    state.holds.add(held.holds);
+    this.worker.postMessage({ id, memory: held.memory, holds: held.holds, slot: held.slot, offset: held.offset, length: held.length });
   }
 
   private sendCopy(id: number, bytes: Uint8Array<ArrayBuffer>): void {
@@ -218,12 +223,14 @@ class PartThread {
     this.failure ??= new Error(`the thread that writes and hashes downloads failed: ${err.message}`);
     // Nothing will take what is held any more: let the sockets read into those slots again, and
     // stop every stream at its next chunk.
-    for (const holds of this.slotHolds) {
-      holds.fill(0);
-      for (let slot = 0; slot < holds.length; slot++) Atomics.notify(holds, slot);
+    for (const state of this.streams) {
+      for (const holds of state.holds) {
+        holds.fill(0);
+        for (let slot = 0; slot < holds.length; slot++) Atomics.notify(holds, slot);
+      }
+      state.holds.clear();
+      Atomics.store(state.failed, 0, 1);
     }
-    this.slotHolds.clear();
-    for (const failed of this.failedFlags) Atomics.store(failed, 0, 1);
     Atomics.store(this.copied, 0, 0);
     Atomics.notify(this.copied, 0);
     for (const queue of this.waiting.values()) for (const w of queue) w.reject(this.failure);
