@@ -175,6 +175,8 @@ describe('watch helpers', () => {
     expect(progressLine(job())).toBe('11111111 running 46% · nodes 1/3 · Sample (node 2) · step 9/20 · sampling');
     expect(progressLine(job({ status: 'queued', queue_position: 2, progress: null }))).toBe('11111111 queued · queue position 2');
     expect(progressLine(job({ progress: { value: 0.5, nodes_done: 1, nodes_total: 2, message: 'x\u001b[2Jy' } }))).toBe('11111111 running 50% · nodes 1/2 · xy');
+    // The reference server's polled running job: no progress known, not "0 of 0 nodes".
+    expect(progressLine(job({ progress: { value: 0, nodes_done: 0, nodes_total: 0 } }))).toBe('11111111 running');
     expect(outputLine(output)).toBe('+ a.png (image, 2.0 KiB, node 3)');
   });
 

@@ -39,7 +39,10 @@ export function progressLine(job: Job): string {
   const parts: string[] = [`${job.id.slice(0, 8)} ${job.status}`];
   if (typeof job.queue_position === 'number') parts.push(`queue position ${job.queue_position}`);
   const p = job.progress;
-  if (p && job.status !== 'queued') {
+  // The reference self-hosted server polls a running job as {value: 0, nodes_done: 0, nodes_total: 0}:
+  // no progress known (the event stream carries it), not "0 of 0 nodes".
+  const unknown = p !== null && p.value === 0 && p.nodes_total === 0 && !p.current_node_class && typeof p.step !== 'number';
+  if (p && !unknown && job.status !== 'queued') {
     const pct = percent(p.value);
     if (pct) parts[0] += ` ${pct}`;
     if (typeof p.nodes_done === 'number' && typeof p.nodes_total === 'number') parts.push(`nodes ${p.nodes_done}/${p.nodes_total}`);
