@@ -1,6 +1,7 @@
 // `npm run bench`: wes against the tools a user would otherwise use, on this machine, in one
-// run. Prints a table (case, wes median, reference median, ratio, target, result) and never
-// fails: a missing tool or command makes its case 'not available', an error makes it 'error'.
+// run. Prints a table (case, wes median, reference median, ratio, target, result): a missing
+// tool or command makes its case 'not available', an error makes it 'error'. It exits 0, unless
+// `--check` is given and a row missed its target (bench/lib/targets.mjs) or could not be measured.
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { parseOptions } from './lib/options.mjs';
 import { setupTools } from './lib/setup.mjs';
 import { removeScratch, useGnuTime } from './lib/measure.mjs';
 import { startServer } from './lib/server.mjs';
-import { failed, markdownTable, printTable, writeJson } from './lib/report.mjs';
+import { checkRows, failed, markdownTable, printTable, writeJson } from './lib/report.mjs';
 import { writeFileSync } from 'node:fs';
 import { MiB } from './lib/stats.mjs';
 import { profileWesInto, removeTempDirs } from './lib/wes.mjs';
@@ -107,3 +108,10 @@ if (options.markdown) {
   log(`bench: wrote ${options.markdown}`);
 }
 process.exitCode = 0;
+if (options.check) {
+  const { missed, unchecked } = checkRows(rows);
+  for (const r of missed) log(`bench --check: MISSED ${r.title}: ${r.ratio !== null ? `${r.ratio.toFixed(2)}× ` : ''}against ${r.target.text}`);
+  for (const r of unchecked) log(`bench --check: NOT MEASURED ${r.title}: ${r.note}`);
+  if (missed.length + unchecked.length > 0) process.exitCode = 1;
+  else log(`bench --check: all ${rows.filter((r) => r.pass !== null).length} rows with a target meet it`);
+}

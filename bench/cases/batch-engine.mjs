@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { failureNote } from '../lib/compare.mjs';
 import { failed, row, unavailable } from '../lib/report.mjs';
 import { missingCommand, runWes, tempDir } from '../lib/wes.mjs';
+import { TARGETS, ratioTarget } from '../lib/targets.mjs';
 
 const CONCURRENCY = 16;
 const LINES = 10_000;
@@ -43,7 +44,8 @@ async function batchOn(ctx, serverOptions, lines, label) {
 
 export async function run(ctx) {
   const title = `batch ${LINES.toLocaleString('en')} quick lines on a self-hosted engine (WebSocket) vs the v2 path, concurrency ${CONCURRENCY}`;
-  const target = { max: 1.25 };
+  const target = ratioTarget('batch-engine');
+  const { rssMb, rssGrowth } = TARGETS['batch-engine'];
   const missing = missingCommand(['jobs', 'submit'], ['--batch']);
   if (missing) return [unavailable('batch-engine', title, missing, target)];
   const small = await batchOn(ctx, { ...SERVER, engineOnly: true }, SMALL, 'small');
@@ -53,7 +55,7 @@ export async function run(ctx) {
     if (result.code !== 0) return [failed('batch-engine', title, `${side}: ${failureNote({ side: 'wes', result })}`, target)];
   }
   const rss = engine.maxRssMb;
-  const also = Number.isFinite(rss) ? [{ text: 'peak RSS ≤ 150 MB', pass: rss <= 150 }, { text: 'RSS within 10 % of 1 000 lines', pass: Number.isFinite(small.maxRssMb) ? rss <= small.maxRssMb * 1.1 : null }] : [];
+  const also = Number.isFinite(rss) ? [{ text: `peak RSS ≤ ${rssMb} MB`, pass: rss <= rssMb }, { text: `RSS within ${Math.round((rssGrowth - 1) * 100)} % of 1 000 lines`, pass: Number.isFinite(small.maxRssMb) ? rss <= small.maxRssMb * rssGrowth : null }] : [];
   return [
     row('batch-engine', title, {
       wes: { value: engine.wallMs, unit: 'ms' },

@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { failureNote } from '../lib/compare.mjs';
 import { failed, row, unavailable } from '../lib/report.mjs';
 import { missingCommand, runWes, tempDir } from '../lib/wes.mjs';
+import { TARGETS, ratioTarget } from '../lib/targets.mjs';
 
 const CONCURRENCY = 64;
 const SIZES = [1_000, 100_000];
@@ -65,7 +66,8 @@ export async function run(ctx) {
   let smallRss = null;
   for (const lines of SIZES) {
     const title = `batch ${lines.toLocaleString('en')} quick lines, concurrency ${CONCURRENCY}`;
-    const target = { min: 0.8 };
+    const target = ratioTarget('batch-scale');
+    const { rssMb, rssGrowth } = TARGETS['batch-scale'];
     if (missing) {
       rows.push(unavailable('batch-scale', title, missing, target));
       continue;
@@ -89,9 +91,9 @@ export async function run(ctx) {
       const also = [];
       let versus = '';
       if (lines === 100_000 && Number.isFinite(rss)) {
-        also.push({ text: 'peak RSS < 150 MB', pass: rss < 150 });
+        also.push({ text: `peak RSS < ${rssMb} MB`, pass: rss < rssMb });
         if (Number.isFinite(smallRss)) {
-          also.push({ text: 'RSS within 10 % of 1 000 lines', pass: rss <= smallRss * 1.1 });
+          also.push({ text: `RSS within ${Math.round((rssGrowth - 1) * 100)} % of 1 000 lines`, pass: rss <= smallRss * rssGrowth });
           versus = ` (1 000 lines: ${smallRss.toFixed(0)} MB; ratio ${(rss / smallRss).toFixed(2)})`;
         }
       }

@@ -11,6 +11,7 @@ import { randomFile } from '../lib/files.mjs';
 import { failed, row, unavailable } from '../lib/report.mjs';
 import { formatSize, mbPerSecond, median } from '../lib/stats.mjs';
 import { NODE } from '../lib/wes.mjs';
+import { ratioTarget } from '../lib/targets.mjs';
 
 const CANDIDATE_DIR = '/tmp/wes-bench-blake3-candidates';
 const HASH_CLIENT = fileURLToPath(new URL('../clients/hash-file.mjs', import.meta.url));
@@ -86,7 +87,7 @@ export async function run(ctx) {
   const reference = referenceTool(ctx.tools);
   const size = ctx.sizes.blake3;
   const title = `blake3 ${formatSize(size)}`;
-  const target = { min: 0.5 };
+  const target = ratioTarget('blake3');
   const bundle = await bundleWesBlake3();
   const file = randomFile(ctx.scratch, `blake3-${size}.bin`, size);
   const runs = ctx.runs(3);

@@ -4,8 +4,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { row } from '../lib/report.mjs';
 import { GiB, median } from '../lib/stats.mjs';
+import { ratioTarget } from '../lib/targets.mjs';
 
-const TARGET = { limit: { max: 100, unit: 'ms' } };
+const TARGET = ratioTarget('dev-server-commit');
 
 async function timedGet(server, id) {
   const started = performance.now();

@@ -4,11 +4,12 @@ import { interleave, summary, failureNote } from '../lib/compare.mjs';
 import { measure } from '../lib/measure.mjs';
 import { failed, row, unavailable } from '../lib/report.mjs';
 import { NODE, missingCommand, runWes, tempDir } from '../lib/wes.mjs';
+import { TARGETS, ratioTarget } from '../lib/targets.mjs';
 
 const ID = 'jobs-get';
 const TITLE = 'wes jobs get ID --json';
-const TARGET = { max: 1.5 };
-const RSS_MARGIN_MB = 15;
+const TARGET = ratioTarget(ID);
+const RSS_MARGIN_MB = TARGETS[ID].rssOverNodeMb;
 
 export async function run(ctx) {
   const missing = missingCommand(['jobs', 'get']);

@@ -5,6 +5,7 @@ import { summary, failureNote } from '../lib/compare.mjs';
 import { repeat } from '../lib/measure.mjs';
 import { failed, row, unavailable } from '../lib/report.mjs';
 import { missingCommand, runWes, tempDir } from '../lib/wes.mjs';
+import { ratioTarget } from '../lib/targets.mjs';
 
 const SHORT_S = 2;
 const TIMED_OUT = 8; // exit code of --timeout
@@ -12,7 +13,7 @@ const TIMED_OUT = 8; // exit code of --timeout
 export async function run(ctx) {
   const idleS = ctx.sizes.watchIdleS;
   const title = `jobs watch idle ${idleS} s (CPU share)`;
-  const target = { limit: { max: 1, unit: '%' } };
+  const target = ratioTarget('jobs-watch-idle');
   const missing = missingCommand(['jobs', 'watch']);
   if (missing) return [unavailable('jobs-watch-idle', title, missing, target)];
   if (!ctx.tools.time) return [unavailable('jobs-watch-idle', title, 'not available (CPU time needs GNU time)', target)];

@@ -9,6 +9,7 @@ import { summary, failureNote } from '../lib/compare.mjs';
 import { measure } from '../lib/measure.mjs';
 import { failed, row, unavailable } from '../lib/report.mjs';
 import { NODE, missingCommand, runWes, tempDir } from '../lib/wes.mjs';
+import { ratioTarget } from '../lib/targets.mjs';
 
 const WS_CLIENT = fileURLToPath(new URL('../clients/ws-count.mjs', import.meta.url));
 const MESSAGES = 50_000;
@@ -54,7 +55,7 @@ async function followFlood(server, startClient) {
 
 export async function run(ctx) {
   const title = `legacy watch, ${MESSAGES.toLocaleString('en')} WS messages (CPU)`;
-  const target = { max: 1.2 };
+  const target = ratioTarget('legacy-watch');
   const missing = missingCommand(['legacy', 'watch']);
   if (missing) return [unavailable('legacy-watch', title, missing, target)];
   const server = await ctx.startServer({ stepMs: 0 });

@@ -3,10 +3,11 @@ import { interleave, summary, failureNote } from '../lib/compare.mjs';
 import { measure } from '../lib/measure.mjs';
 import { failed, row } from '../lib/report.mjs';
 import { NODE, tempDir, wesArgs } from '../lib/wes.mjs';
+import { ratioTarget } from '../lib/targets.mjs';
 
 const CASES = [
-  { id: 'version', title: 'wes --version', args: ['--version'], target: { max: 1.5 } },
-  { id: 'help', title: 'wes --help', args: ['--help'], target: { max: 2 } },
+  { id: 'version', title: 'wes --version', args: ['--version'], target: ratioTarget('version') },
+  { id: 'help', title: 'wes --help', args: ['--help'], target: ratioTarget('help') },
 ];
 
 export async function run(ctx) {

@@ -1,6 +1,7 @@
 // Command-line options of `npm run bench`.
 
-const USAGE = `usage: npm run bench -- [--full] [--json FILE] [--only NAME[,NAME]] [--no-setup] [--runs N] [--cpu-prof DIR]
+const USAGE = `usage: npm run bench -- [--check] [--full] [--json FILE] [--only NAME[,NAME]] [--no-setup] [--runs N] [--cpu-prof DIR]
+  --check      exit 1 when a row misses its target (bench/lib/targets.mjs) or could not be measured
   --full       large sizes (1 GiB download and blake3, 256 MiB upload, 30 s idle watch)
   --json FILE  also write the results as JSON
   --markdown FILE  also write the machine, the table and the notes as Markdown
@@ -10,10 +11,11 @@ const USAGE = `usage: npm run bench -- [--full] [--json FILE] [--only NAME[,NAME
   --cpu-prof DIR  write a V8 CPU profile of every wes run into DIR (node --cpu-prof; timings then include the profiler)`;
 
 export function parseOptions(argv) {
-  const options = { full: false, json: null, markdown: null, only: [], setup: true, runs: null, cpuProf: null };
+  const options = { check: false, full: false, json: null, markdown: null, only: [], setup: true, runs: null, cpuProf: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--full') options.full = true;
+    if (arg === '--check') options.check = true;
+    else if (arg === '--full') options.full = true;
     else if (arg === '--quick') options.full = false;
     else if (arg === '--json') options.json = argv[++i];
     else if (arg.startsWith('--json=')) options.json = arg.slice('--json='.length);

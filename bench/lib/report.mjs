@@ -77,6 +77,14 @@ export function markdownTable(rows) {
   return lines.join('\n');
 }
 
+/** For --check: the rows that missed their target, and those with a target that could not be measured (missing tool, error). */
+export function checkRows(rows) {
+  return {
+    missed: rows.filter((r) => r.pass === false),
+    unchecked: rows.filter((r) => r.status !== 'ok' && !r.target.report),
+  };
+}
+
 export function writeJson(file, payload) {
   writeFileSync(file, `${JSON.stringify(payload, null, 2)}\n`);
 }

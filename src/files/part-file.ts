@@ -2,7 +2,7 @@
 // run goes on from its last byte. It is reopened only after lstat shows a regular file of this
 // user with no other link; anything else found at that name (a planted link, someone else's file)
 // is moved aside with a warning and the download starts fresh in a file created exclusively.
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../util/random-hex.js';
 import { constants, type Stats } from 'node:fs';
 import { rename, unlink, type FileHandle } from 'node:fs/promises';
 import { createFresh, lstatOrNone, notOwnPlainFile, openOwnFile } from './safe-file.js';
@@ -47,7 +47,7 @@ export async function openPart(finalPath: string, warn: (line: string) => void):
   if (kept) return kept;
   const found = await lstatOrNone(path);
   if (found) {
-    const aside = `${path}.set-aside-${randomBytes(4).toString('hex')}`;
+    const aside = `${path}.set-aside-${randomHex(4)}`;
     await rename(path, aside);
     warn(`warning: ${path} is ${notOwnPlainFile(found) ?? 'not a file wes can resume'}; moved it to ${aside} and starting the download afresh`);
   }

@@ -3,7 +3,7 @@
 // so a link planted in advance is never written through (wget's CVE-2014-4877); then moved to
 // its final name by an operation that replaces a link instead of following it (rename), or that
 // refuses any existing name at all, links included (link + unlink: no-clobber without a race).
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../util/random-hex.js';
 import { constants, type Stats } from 'node:fs';
 import { link, lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, parse, resolve } from 'node:path';
@@ -20,7 +20,7 @@ export interface FreshFile {
 
 /** `.NAME.<random>.tmp` in the same folder: hidden, unpredictable, never a name wes keeps. */
 function tempName(dir: string, name: string): string {
-  return join(dir, `.${name.slice(0, 120)}.${randomBytes(8).toString('hex')}.tmp`);
+  return join(dir, `.${name.slice(0, 120)}.${randomHex(8)}.tmp`);
 }
 
 /** A new empty file under a fresh unpredictable name next to `finalPath`, created exclusively. */

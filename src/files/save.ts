@@ -16,11 +16,13 @@ import type { FileHandle } from 'node:fs/promises';
 import { unlink } from 'node:fs/promises';
 import { ApiError, ExitCode, InterruptedError, TimeoutError, WesError } from '../errors.js';
 import { chunksOf, type ChunkedBody } from '../http/chunked-body.js';
-import { createBlake3, formatBlake3, sameHash, type Blake3Hasher } from './blake3.js';
+import { createBlake3, sameHash } from './blake3.js';
+import { partOnThread, threadPays, warmPartThread, type PartThreadSetting } from './part-thread.js';
+import { blake3SettingEnv } from '../util/blake3-setting.js';
 import { updateFromFile } from '../util/blake3.js';
 import { checkExisting, type ExistingPolicy } from './existing.js';
 import { openPart } from './part-file.js';
-import { PartAppender } from './part-writer.js';
+import { LocalPart, type PartStream } from './part-writer.js';
 import { commitFile } from './safe-file.js';
 
 export interface OpenedBody {
@@ -83,42 +85,17 @@ export class IntegrityError extends WesError {
   }
 }
 
-/**
- * Appends a body to the part file, hashing what arrives. When the body breaks, every byte that
- * did arrive is still written out, so the file holds exactly the hashed bytes (a write that fails
- * part-way is caught by fetchRest, which trusts the file) and the download can go on from there.
- */
-async function appendBody(
-  opened: ChunkedBody | Readable,
-  handle: FileHandle,
-  from: number,
-  hasher: Blake3Hasher,
-  onProgress?: (bytes: number) => void,
-): Promise<{ received: number; failure?: unknown }> {
-  const body = opened instanceof Readable ? chunksOf(opened) : opened;
-  const part = new PartAppender(handle);
-  let received = 0;
-  let failure: unknown;
-  try {
-    await body.forEach((chunk) => {
-      part.add(chunk);
-      hasher.update(chunk);
-      received += chunk.length;
-      onProgress?.(from + received);
-    });
-  } catch (err) {
-    failure = err;
-    body.destroy();
-  }
-  part.flush();
-  return { received, failure };
-}
-
-/** A hasher fed with the first `bytes` bytes of the file (the part kept by an earlier run). */
-async function hashPrefix(handle: FileHandle, bytes: number): Promise<Blake3Hasher> {
+/** A local part stream whose hash starts from the first `bytes` bytes of the file (the part kept by an earlier run). */
+async function localPartFrom(handle: FileHandle, bytes: number): Promise<PartStream> {
   const hasher = await createBlake3();
   await updateFromFile(hasher, handle, 0, bytes);
-  return hasher;
+  return new LocalPart(handle, hasher, bytes);
+}
+
+/** WES_PART_THREAD from the program's environment: `0` or `1`, else unset (decided per transfer). */
+function partThreadSetting(): PartThreadSetting {
+  const value = blake3SettingEnv().WES_PART_THREAD;
+  return value === '0' || value === '1' ? value : undefined;
 }
 
 /** Ctrl-C, SIGTERM or --timeout: the body broke because the command is stopping, not the network. */
@@ -152,7 +129,8 @@ export class TransferMismatchError extends WesError {
 }
 
 class Download {
-  hasher!: Blake3Hasher;
+  /** The part file and the hash of its bytes, from the first byte on. */
+  part!: PartStream;
   written = 0;
 
   constructor(
@@ -161,14 +139,14 @@ class Download {
   ) {}
 
   async resumeFrom(kept: number): Promise<void> {
-    this.hasher = await hashPrefix(this.handle, kept);
+    this.part?.drop();
+    this.part = await localPartFrom(this.handle, kept);
     this.written = kept;
   }
 
   async restart(): Promise<void> {
     await this.handle.truncate(0);
-    this.hasher = await createBlake3();
-    this.written = 0;
+    await this.resumeFrom(0);
   }
 
   /**
@@ -197,7 +175,7 @@ class Download {
         });
       }
       const total = statedTotal(res);
-      const { received, failure } = await appendBody(res.body, this.handle, this.written, this.hasher, this.opts.onProgress);
+      const { received, failure } = await this.append(res.body, total);
       this.written += received;
       // undici holds a body to its Content-Length; a range that ends short of its stated total is not the whole content.
       const short = failure === undefined && total !== undefined && this.written !== total ? new TransferMismatchError(`${this.opts.name}: the server stated ${total} bytes and sent ${this.written}`) : undefined;
@@ -212,12 +190,46 @@ class Download {
   }
 
   /**
+   * Appends a body to the part file, hashing what arrives. When the body breaks, every byte that
+   * did arrive is still written out, so the file holds exactly the hashed bytes (a write that fails
+   * part-way is caught by fetchRest, which trusts the file) and the download can go on from there.
+   */
+  private async append(opened: ChunkedBody | Readable, total: number | undefined): Promise<{ received: number; failure?: unknown }> {
+    const body = opened instanceof Readable ? chunksOf(opened) : opened;
+    let arrived = 0;
+    let failure: unknown;
+    try {
+      await body.forEach((chunk) => {
+        if (arrived === 0 && this.written === 0) this.moveToThreadIfItPays(chunk, total);
+        this.part.add(chunk);
+        arrived += chunk.length;
+        this.opts.onProgress?.(this.written + arrived);
+      });
+    } catch (err) {
+      failure = err;
+      body.destroy();
+    }
+    const settled = await this.part.settle();
+    // A write that failed is why the body was given up, if it was.
+    return { received: settled.bytes, failure: settled.failure ?? failure };
+  }
+
+  /** At the first byte of a transfer: its writes and hash go to the part thread when that pays (see part-thread.ts). */
+  private moveToThreadIfItPays(first: Uint8Array, total: number | undefined): void {
+    if (!threadPays(first, total, partThreadSetting())) return;
+    const threaded = partOnThread(this.handle.fd);
+    if (!threaded) return;
+    this.part.drop();
+    this.part = threaded;
+  }
+
+  /**
    * The integrity problem with what is in the file (a declared hash it does not have), or its
    * digest, with the declared size when that disagrees with the bytes (not a failure by itself:
    * the transfer was whole).
    */
   async problem(): Promise<{ message: string } | { hash: string; verified: boolean; declaredSize?: number }> {
-    const hash = formatBlake3(this.hasher);
+    const hash = `blake3:${await this.part.digest()}`;
     const { name, expectedSize } = this.opts;
     const expected = this.opts.expectedHash || (await this.opts.lateExpectedHash?.());
     if (expected && !sameHash(expected, hash)) return { message: `${name}: blake3 mismatch (expected ${expected}, got ${hash})` };
@@ -233,6 +245,7 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
   if (verdict.action === 'keep') {
     return { path: finalPath, name: opts.name, bytes: verdict.bytes, hash: verdict.hash, verified: verdict.same, kept: verdict.same ? 'same' : 'skip-existing' };
   }
+  warmPartThread(opts.expectedSize, partThreadSetting());
   const part = await openPart(finalPath, opts.warn ?? (() => undefined));
   const download = new Download(opts, part.handle);
   let integrityFailed = false;

@@ -7,8 +7,8 @@
 // env is honoured. The choice stays process-wide rather than per command: both backends give the
 // same digests, so two runs in one process that disagree differ only in speed.
 import { createRequire } from 'node:module';
+import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { readsInto } from './file-reads.js';
 import { blake3SettingEnv } from './blake3-setting.js';
 
 /** An incremental hasher: feed it bytes (a file's prefix from disk, then a stream), then digest. */
@@ -56,23 +56,32 @@ export async function createBlake3(backend: Blake3Backend = blake3Backend()): Pr
   return { update: (data) => void hasher.update(data), hex: () => hasher.digest('hex') };
 }
 
-const READ_BYTES = 1 << 20;
+/** Each read of a file being hashed: small enough that the hash finds the bytes still in the core's cache. */
+const READ_BYTES = 256 * 1024;
+/** Reads between two turns of the event loop (so a long hash does not hold up timers and sockets). */
+const READS_PER_TURN = 16;
 
 /**
- * Feeds bytes [start, end) of a file (a path, or a handle left open) into `hasher`, in 1 MiB reads
- * into one buffer used again: fresh memory for every read cost more in page faults than the hash
- * (64 MiB: 68-119 ms with a stream's new buffers, 24-56 ms reusing one). Returns the bytes hashed.
+ * Feeds bytes [start, end) of a file (a path, or a handle left open) into `hasher`, in 256 KiB
+ * synchronous reads into one buffer used again, letting the event loop turn every 4 MiB. Fresh
+ * memory for every read cost more in page faults than the hash (64 MiB: 68-119 ms with a stream's
+ * new buffers, 24-56 ms reusing one); 1 MiB reads through the thread pool, one promise each, cost
+ * 256 MiB 112-117 ms against 104-107 ms this way (bench/RESULTS.md, issue 31). Returns the bytes hashed.
  */
 export async function updateFromFile(hasher: Blake3, file: string | FileHandle, start = 0, end = Infinity): Promise<number> {
   if (end <= start) return 0;
   const handle = typeof file === 'string' ? await open(file, 'r') : file;
   try {
-    let bytes = 0;
-    for await (const piece of readsInto(handle, [Buffer.allocUnsafe(READ_BYTES)], start, end)) {
-      hasher.update(piece);
-      bytes += piece.length;
+    const buffer = Buffer.allocUnsafe(READ_BYTES);
+    let position = start;
+    for (let reads = 1; position < end; reads++) {
+      const n = readSync(handle.fd, buffer, 0, Math.min(READ_BYTES, end - position), position);
+      if (n === 0) break;
+      hasher.update(n === READ_BYTES ? buffer : buffer.subarray(0, n));
+      position += n;
+      if (reads % READS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    return bytes;
+    return position - start;
   } finally {
     if (handle !== file) await handle.close();
   }

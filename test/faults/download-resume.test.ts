@@ -4,47 +4,20 @@
 // file and no .part. The message says what was kept and the command that goes on.
 import { existsSync, linkSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { addFaults, bytesWorkflow, submitJob, waitForJob, type Json } from '../helpers/dev-server.js';
+import { addFaults, bytesWorkflow } from '../helpers/dev-server.js';
 import { useTempDir, wesAgainst, writeTemp } from '../cli/jobs-env.js';
 import { blake3File } from '../../src/files/blake3.js';
-import { filesUnder, sleep, useFaultServer } from './kit.js';
+import { filesUnder, finishedBytesJob, partSize, signalWhenPart, sleep, useFaultServer } from './kit.js';
 
 const MIB = 1024 * 1024;
-
-function partSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
-
-/** onSpawn: sends `signal` once the file at `path` holds at least `bytes` bytes. */
-function signalWhenPart(path: string, bytes: number, signal: NodeJS.Signals): (child: ChildProcess) => void {
-  return (child) => {
-    const timer = setInterval(() => {
-      if (partSize(path) >= bytes) {
-        clearInterval(timer);
-        child.kill(signal);
-      }
-    }, 5);
-    child.on('exit', () => clearInterval(timer));
-  };
-}
 
 describe('an interrupted download goes on where it stopped', () => {
   const fx = useFaultServer();
   const wes = wesAgainst(() => fx.server);
   const dir = useTempDir();
 
-  async function finishedJob(size: number): Promise<{ id: string; output: Json; signed: string }> {
-    const id = (await submitJob(fx.server, bytesWorkflow(size))).body.id as string;
-    const job = await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
-    const output = job.outputs[0];
-    return { id, output, signed: new URL(output.url).pathname };
-  }
+  const finishedJob = (size: number) => finishedBytesJob(fx.server, size);
 
   it('Ctrl-C in `jobs download` keeps the .part and says how to go on; the rerun resumes with Range and verifies the whole file', async () => {
     const size = 3 * MIB;

@@ -1,10 +1,12 @@
 // Shared pieces of the fault suite: a dev-server with faults and a request log, request-count
-// deltas, jobs counted in the engine itself, and the Idempotency-Keys a --verbose run sent.
+// deltas, jobs counted in the engine itself, the Idempotency-Keys a --verbose run sent, and a
+// download's job, part file and the signal that cuts it short.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { DevServerHandle, DevServerOptions } from '../../src/dev-server/index.js';
 import { runWes, type RunOptions, type RunResult } from '../helpers/cli.js';
-import { useDevServer } from '../helpers/dev-server.js';
+import { bytesWorkflow, submitJob, useDevServer, waitForJob, type Json } from '../helpers/dev-server.js';
 
 export interface FaultServer {
   readonly server: DevServerHandle;
@@ -82,4 +84,34 @@ export { until } from '../helpers/until.js';
 export function wesAt(baseUrl: string, args: string[], opts: RunOptions & { apiKey?: string } = {}): Promise<RunResult> {
   const { apiKey, env, ...rest } = opts;
   return runWes(args, { ...rest, env: { WES_BASE_URL: baseUrl, ...(apiKey ? { WES_API_KEY: apiKey } : {}), ...env } });
+}
+
+/** A finished job whose one output is `size` bytes (SaveBytes): its id, the output, and the signed URL's path. */
+export async function finishedBytesJob(server: DevServerHandle, size: number): Promise<{ id: string; output: Json; signed: string }> {
+  const id = (await submitJob(server, bytesWorkflow(size))).body.id as string;
+  const job = await waitForJob(server, `/api/v2/jobs/${id}`, ['succeeded']);
+  const output = job.outputs[0];
+  return { id, output, signed: new URL(output.url).pathname };
+}
+
+/** The size of the file at `path`, 0 when there is none. */
+export function partSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** onSpawn: sends `signal` once the file at `path` holds at least `bytes` bytes. */
+export function signalWhenPart(path: string, bytes: number, signal: NodeJS.Signals): (child: ChildProcess) => void {
+  return (child) => {
+    const timer = setInterval(() => {
+      if (partSize(path) >= bytes) {
+        clearInterval(timer);
+        child.kill(signal);
+      }
+    }, 5);
+    child.on('exit', () => clearInterval(timer));
+  };
 }

@@ -77,6 +77,21 @@ describe('blake3 implementations', () => {
         hasher.update(input.subarray(1_500_001));
         expect(hasher.hex()).toBe(digest);
       });
+
+      it('hashes any range of a file, across read boundaries, and stops at its end', async () => {
+        const bytes = Buffer.from(Array.from({ length: 5_000_003 }, (_, i) => (i * 2654435761) >>> 24));
+        const file = join(dir, `${backend}-range.bin`);
+        writeFileSync(file, bytes);
+        for (const [start, end] of [[0, Infinity], [1, 262_145], [262_144, 4_456_449], [4_999_000, 9_000_000], [7, 7]] as const) {
+          const fromFile = await createBlake3(backend);
+          const hashed = await updateFromFile(fromFile, file, start, end);
+          const slice = bytes.subarray(start, Math.min(end, bytes.length));
+          expect(hashed, `${start}-${end}`).toBe(slice.length);
+          const direct = await createBlake3(backend);
+          direct.update(slice);
+          expect(fromFile.hex(), `${start}-${end}`).toBe(direct.hex());
+        }
+      });
     });
   }
 

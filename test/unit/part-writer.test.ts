@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PartAppender } from '../../src/files/part-writer.js';
+import { PartAppender, pieceAt, WRITE_BYTES } from '../../src/files/part-writer.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -23,7 +23,7 @@ describe('PartAppender', () => {
     const path = tempFile();
     writeFileSync(path, 'kept ');
     const handle = await open(path, 'a');
-    const part = new PartAppender(handle);
+    const part = new PartAppender(handle, 'kept '.length);
     const source = randomBytes(6 << 20);
     const scratch = Buffer.alloc(2 << 20);
     for (let at = 0, n = 1; at < source.length; n++) {
@@ -51,12 +51,38 @@ describe('PartAppender', () => {
     await handle.close();
   });
 
+  it('writes in pieces that end on the boundaries they cross, so the page cache is filled in aligned blocks', () => {
+    // A 1 MiB chunk that lands 1000 bytes into the file: up to the first boundary, whole pieces, then the rest.
+    const pieces: number[] = [];
+    for (let position = 1000, left = 1 << 20; left > 0; ) {
+      const n = pieceAt(position, left);
+      pieces.push(n);
+      position += n;
+      left -= n;
+    }
+    expect(pieces).toEqual([WRITE_BYTES - 1000, WRITE_BYTES, WRITE_BYTES, WRITE_BYTES, 1000]);
+    expect(pieceAt(3 * WRITE_BYTES, 10)).toBe(10);
+  });
+
+  it('writes gathered small chunks as soon as they reach the next boundary, without waiting for a flush', async () => {
+    const path = tempFile();
+    writeFileSync(path, 'x'.repeat(100));
+    const handle = await open(path, 'a');
+    const part = new PartAppender(handle, 100);
+    const record = Buffer.alloc(16 * 1024, 1);
+    for (let i = 0; i < WRITE_BYTES / record.length; i++) part.add(record); // ends 100 bytes past the boundary
+    expect(statSync(path).size).toBe(WRITE_BYTES);
+    part.flush();
+    expect(statSync(path).size).toBe(WRITE_BYTES + 100);
+    await handle.close();
+  });
+
   it('throws the failure of a write', async () => {
     const path = tempFile();
     writeFileSync(path, '');
     const handle = await open(path, 'r'); // not open for writing: the write fails with EBADF
     const part = new PartAppender(handle);
-    expect(() => part.add(Buffer.alloc(100 * 1024))).toThrow(expect.objectContaining({ code: 'EBADF' }));
+    expect(() => part.add(Buffer.alloc(WRITE_BYTES))).toThrow(expect.objectContaining({ code: 'EBADF' }));
     await handle.close();
   });
 });

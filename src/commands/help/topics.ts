@@ -40,6 +40,8 @@ export function environmentTopic(): string {
     '  WES_CODE_CACHE=0   turns off the code cache (V8\'s compiled code of what wes runs, kept in code-cache/',
     '                     inside WES_CONFIG_DIR, else in $XDG_CACHE_HOME/wes, so later runs start sooner)',
     '  WES_BLAKE3         wasm hashes with the WebAssembly blake3 instead of the native one',
+    '  WES_PART_THREAD    1 writes and hashes every download from an http:// URL on a thread of its own,',
+    '                     0 never; default: a download of 32 MiB or more, on a machine with 4 cores or more',
     '',
     'Output:',
     '  NO_COLOR, CLICOLOR=0 turn colour off; CLICOLOR_FORCE=1 forces it; spinners appear only when stderr',
