@@ -35,6 +35,8 @@ export async function bundle(root, outdir, { off = [] } = {}) {
     // Native add-ons stay external: ws's optional ones (ws falls back without them) and the blake3
     // binding (src/util/blake3.ts loads it with require and falls back to WASM).
     ...(dependencies ? { external: ['bufferutil', 'utf-8-validate', '@napi-rs/blake-hash'] } : { packages: 'external' }),
+    // ES modules have no `require` for the bundled CommonJS packages to call: each chunk makes one.
+    ...(commonJs ? {} : { banner: { js: "import { createRequire as __wesCreateRequire } from 'node:module'; const require = __wesCreateRequire(import.meta.url);" } }),
     chunkNames: 'chunks/[name]-[hash]',
     // Without CommonJS there is no Module.prototype._compile to hook: no code cache (src/cli.ts).
     define: { __WES_VERSION__: JSON.stringify(pkg.version), __WES_BUILD_ID__: commonJs ? JSON.stringify(BUILD_ID_PLACEHOLDER) : 'undefined' },
