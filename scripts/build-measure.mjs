@@ -5,10 +5,11 @@
 // instructions under callgrind (valgrind), which a busy machine does not change. Prints a Markdown
 // table: README.md, Development, "How the build is made" holds its latest output.
 //
-//   node scripts/build-measure.mjs [--runs 15] [--callgrind 3] [--only full,commonjs,...]
+//   node scripts/build-measure.mjs [--runs 15] [--callgrind 3] [--only full,commonjs,...] [--cold]
 //
 // Each variant gets its own WES_CONFIG_DIR, so its code cache is its own and warm after the
-// warm-up runs (the `code-cache` variant is the full build run with WES_CODE_CACHE=0).
+// warm-up runs (the `code-cache` variant is the full build run with WES_CODE_CACHE=0). --cold runs
+// every variant without the code cache (as a first run after an install, or WES_CODE_CACHE=0).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -37,11 +38,11 @@ const VARIANTS = [
   ['lazy-child-process', ['lazy-child-process'], {}, 'commander loads node:child_process'],
 ];
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '15' }, callgrind: { type: 'string', default: '3' }, only: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '15' }, callgrind: { type: 'string', default: '3' }, only: { type: 'string' }, cold: { type: 'boolean', default: false } } });
 const runs = Number(args.runs);
 const callgrindRuns = Number(args.callgrind);
 const only = args.only?.split(',');
-const variants = VARIANTS.filter(([name]) => name === 'full' || !only || only.includes(name));
+const variants = VARIANTS.filter(([name]) => name === 'full' || ((!only || only.includes(name)) && !(args.cold && name === 'code-cache')));
 const log = (line) => process.stderr.write(`${line}\n`);
 const loads = [loadavg()[0]];
 /** How a run's CPU time is read: perf's task-clock (to the microsecond), else GNU time (to 10 ms), else not. */
@@ -80,7 +81,7 @@ const sides = [
   ...variants.map(([name, off, env]) => ({
     name,
     bin: join(built.get(off.join()), 'bin/wes.js'),
-    env: { ...env, WES_CONFIG_DIR: mkdtempSync(join(scratch, 'config-')) },
+    env: { ...env, ...(args.cold ? { WES_CODE_CACHE: '0' } : {}), WES_CONFIG_DIR: mkdtempSync(join(scratch, 'config-')) },
   })),
 ];
 const commands = [
@@ -91,6 +92,7 @@ const baseEnv = { ...process.env, WES_BASE_URL: server.url, WES_API_KEY: server.
 const argvOf = (side, command) => side.argv ?? [side.bin, ...command.args];
 
 const results = {};
+let spread = 0; // the widest gap between callgrind runs of one command and side: the noise of its counts
 for (const command of commands) {
   log(`timing ${command.title}: ${runs} runs of ${sides.length} after 2 warm-up rounds`);
   const times = Object.fromEntries(sides.map((s) => [s.name, []]));
@@ -108,6 +110,7 @@ for (const command of commands) {
       const counts = [];
       for (let i = 0; i < callgrindRuns; i++) counts.push(await callgrind(argvOf(side, command), { ...baseEnv, ...side.env }));
       instructions[side.name] = median(counts);
+      spread = Math.max(spread, Math.max(...counts) - Math.min(...counts));
     }
   }
   results[command.title] = { times, instructions };
@@ -198,7 +201,7 @@ function report() {
   };
   lines.push(
     `${when} UTC, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; 1-minute load ${loads.map((l) => l.toFixed(1)).join(' → ')} (start, after each command).`,
-    `Medians of ${runs} interleaved runs (CPU: ${cpuClock === 'perf' ? "perf's task-clock" : cpuClock === 'time' ? 'GNU time, to 10 ms' : 'not measured'}); instructions: median of ${callgrindRuns} callgrind runs (all threads). \`node -e 0\` in the same rounds: ${nodeRow(commands[1].title)}.`,
+    `Medians of ${runs} interleaved runs (CPU: ${cpuClock === 'perf' ? "perf's task-clock" : cpuClock === 'time' ? 'GNU time, to 10 ms' : 'not measured'}); instructions: median of ${callgrindRuns} callgrind runs (all threads; runs of one side differ by up to ${mi(spread)} M). \`node -e 0\` in the same rounds: ${nodeRow(commands[1].title)}.`,
     '',
     '| off (alone) | what that means | `--version` wall ms | `jobs get` wall ms | `jobs get` CPU ms | `--version` M instr. | `jobs get` M instr. |',
     '|---|---|---|---|---|---|---|',
@@ -208,7 +211,7 @@ function report() {
   const cpu = (r, name) => median(r.times[name].map((t) => t.cpuMs));
   for (const [name, , , what] of variants) {
     if (name === 'full') {
-      lines.push(`| nothing | ${what} | ${ms(wall(v, name))} | ${ms(wall(g, name))} | ${ms(cpu(g, name))} | ${mi(v.instructions[name])} | ${mi(g.instructions[name])} |`);
+      lines.push(`| nothing | ${args.cold ? 'the shipped build, no code cache (--cold)' : what} | ${ms(wall(v, name))} | ${ms(wall(g, name))} | ${ms(cpu(g, name))} | ${mi(v.instructions[name])} | ${mi(g.instructions[name])} |`);
       continue;
     }
     const delta = (r, f) => signed(f(r, name) - f(r, 'full'));
