@@ -2,8 +2,9 @@
 // they run files under scripts/, which the package does not ship, and `prepare` (which builds dist/
 // on `npm ci`) is reported by npm 11 on every global install as an install script to allow. So
 // prepack (`strip`) sets the file aside and writes it without `scripts`, after building dist/
-// when a source is newer than it; postpack (`restore`) puts the file back. A pack that died between
-// the two leaves the saved file, which the next `strip` or `restore` puts back first.
+// when a source, a build script or the undici patch is newer than it; postpack (`restore`) puts
+// the file back. A pack that died between the two leaves the saved file, which the next `strip` or
+// `restore` puts back first.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ function newest(dir) {
 
 function buildWhenStale() {
   const built = join(root, 'dist', 'cli.js');
-  const sources = Math.max(newest(join(root, 'src')), statSync(manifest).mtimeMs);
+  const sources = Math.max(...['src', 'scripts', 'patches'].map((dir) => newest(join(root, dir))), statSync(manifest).mtimeMs);
   if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
   execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 }

@@ -1,8 +1,9 @@
 // undici's Agent and request API, imported from their own files rather than undici's index: the
 // index also builds fetch, WebSocket, caches, mocks, proxies and interceptors, which loads ~60 of
 // Node's own modules (http2, tls, crypto, worker_threads, zlib, Node's internal undici...) into
-// every command. These files are undici's internals, so test/http/undici-core.test.ts pins them
-// to the installed undici: an upgrade that moves or changes them fails the suite, not the CLI.
+// every command. These files are undici's internals: undici is pinned to one version (the build
+// checks it, scripts/build-undici.mjs) and test/http/undici-core.test.ts checks they are the very
+// objects its index exports. README.md, Development, "How the build is made" says what they buy.
 import type { Dispatcher, Agent as UndiciAgent, Pool as UndiciPool, ProxyAgent as UndiciProxyAgent, errors as UndiciErrors } from 'undici';
 // @ts-expect-error undici ships no declarations for its internal files; typed from its index below.
 import AgentImpl from 'undici/lib/dispatcher/agent.js';
@@ -12,7 +13,7 @@ import requestImpl from 'undici/lib/api/api-request.js';
 import errorsImpl from 'undici/lib/core/errors.js';
 // The proxy's dispatcher (src/http/proxy-dispatch.ts). Bundled here rather than loaded on demand:
 // a module loaded on demand that reaches undici splits the chunk every request loads in two. Its
-// SOCKS part, which wes does not offer, is left out of the bundle (scripts/build-plugins.mjs).
+// SOCKS part, which wes does not offer, is left out of the bundle (no-socks in patches/undici@*.patch).
 // @ts-expect-error as above
 import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js';
 // @ts-expect-error as above
@@ -41,7 +42,7 @@ export function request(dispatcher: Dispatcher, url: URL, options: RequestOption
 /**
  * Node's `--max-http-header-size` (what undici's Client reads from `http.maxHeaderSize` when it is
  * given no `maxHeaderSize`), without loading node:http unless the flag was given: the build makes
- * undici read node:http only for that default (scripts/build-plugins.mjs), so passing this value
+ * undici read node:http only for that default (lazy-http in patches/undici@*.patch), so passing this value
  * keeps node:http's 9 modules out of every request. 16 KiB is Node's default.
  */
 export function nodeMaxHeaderSize(): number {

@@ -1,5 +1,5 @@
 // In the bundle, wes's own imports of node:crypto (outside the dev-server) get functions that load
-// node:crypto when first called (skipUnusedBuiltins in scripts/build-plugins.mjs). This bundles a
+// node:crypto when first called (the lazy-crypto substitution of scripts/build-plugins.mjs). This bundles a
 // module as the build does and checks each function does what node:crypto's does, and that wes
 // imports no other name of node:crypto (esbuild would leave it undefined in a .ts file).
 import * as crypto from 'node:crypto';
@@ -10,7 +10,7 @@ import { join, sep } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error the build's plugins are plain JavaScript
-import { LAZY_CRYPTO, skipUnusedBuiltins } from '../../scripts/build-plugins.mjs';
+import { LAZY_CRYPTO, substitutions } from '../../scripts/build-plugins.mjs';
 
 const require = createRequire(import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'wes-lazy-crypto-'));
@@ -22,7 +22,7 @@ async function bundle(source: string): Promise<string> {
   const entry = join(src, `m${Math.random().toString(36).slice(2)}.ts`);
   writeFileSync(entry, source);
   const out = `${entry}.cjs`;
-  await build({ entryPoints: [entry], outfile: out, bundle: true, platform: 'node', format: 'cjs', plugins: [skipUnusedBuiltins], logLevel: 'silent' });
+  await build({ entryPoints: [entry], outfile: out, bundle: true, platform: 'node', format: 'cjs', plugins: [substitutions()], logLevel: 'silent' });
   return out;
 }
 
