@@ -37,6 +37,7 @@ export interface DevServerOptions {
   routerLimits?: { inFlight?: number; spendCents?: number }; // per credential (defaults 4 calls, 500 cents)
   forbiddenTokens?: string[]; // jobs/legacy credentials that authenticate but get 403 forbidden (default ['wes-dev-forbidden'])
   maxQueue?: number; // queued jobs beyond this: 429 queue_full (default 100)
+  queueFullRetryAfter?: number; // the Retry-After seconds of a queue_full (default 2; tests shorten it)
   keepaliveMs?: number; // SSE `: keepalive` comment interval (default 15000)
   maxUploadBytes?: number; // asset upload limit, 413 above (default 2 GiB)
   // Both lists below are valid v1 credentials for the core's X-API-Key and /ws token checks.

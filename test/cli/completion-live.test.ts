@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { imageWorkflow } from '../helpers/dev-server.js';
+import { until } from '../helpers/until.js';
 import { writeTemp } from './jobs-env.js';
 import { useKeptConfig } from './history-env.js';
 
@@ -27,7 +28,7 @@ describe('live completion values', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
     const cache = join(cfg.dir, 'state', 'cache');
-    for (let i = 0; i < 100 && !(existsSync(cache) && readdirSync(cache).some((f) => f.endsWith('.txt'))); i++) await new Promise((r) => setTimeout(r, 100));
+    await until(() => existsSync(cache) && readdirSync(cache).some((f) => f.endsWith('.txt')), 'the model cache filled in the background');
     const ids = (await run(['__complete', 'models'])).stdout.split('\n').filter(Boolean);
     expect(ids).toContain('dev/echo');
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/);

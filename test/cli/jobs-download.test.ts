@@ -25,7 +25,8 @@ async function withHashes(server: DevServerHandle, job: Json): Promise<Json> {
 }
 
 describe('wes jobs download', () => {
-  const ctx = useDevServer({ faults: true, hashDelayMs: HASH_DELAY_MS });
+  // Outputs hashed as they are committed, so no test waits for a hash; the next block hashes late.
+  const ctx = useDevServer({ faults: true, hashDelayMs: 0 });
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
 
@@ -50,24 +51,6 @@ describe('wes jobs download', () => {
     expect(JSON.parse(res.stdout)).toEqual([
       { name: 'js_00001_.png', path: join(out, 'js_00001_.png'), bytes: job.outputs[0].size_bytes, hash: job.outputs[0].hash, verified: true, asset_id: job.outputs[0].id },
     ]);
-  });
-
-  it('a hash still null when the download starts is asked for again once the bytes are in', async () => {
-    const job = await finishedJob(ctx.server, imageWorkflow({ prefix: 'late' }));
-    expect(job.outputs[0].hash).toBeNull();
-    // Hold the bytes back past the hash delay, so the one re-read finds the hash.
-    await addFaults(ctx.server, { match: 'GET /signed/**', action: 'delay', delay_ms: HASH_DELAY_MS + 200 });
-    const res = await wes(['jobs', 'download', job.id, join(dir(), 'late'), '--json']);
-    expect(res.code, res.stderr).toBe(0);
-    const [saved] = JSON.parse(res.stdout);
-    expect(saved.verified).toBe(true);
-    expect(saved.hash).toBe((await withHashes(ctx.server, job)).outputs[0].hash);
-
-    const early = await finishedJob(ctx.server, imageWorkflow({ prefix: 'early' }));
-    const unchecked = await wes(['jobs', 'download', early.id, join(dir(), 'early'), '--json']);
-    expect(unchecked.code).toBe(0);
-    expect(JSON.parse(unchecked.stdout)[0].verified).toBe(false);
-    expect(unchecked.stderr).toContain('1 file(s) not verified by hash (the service reported none); sizes checked against the transfer');
   });
 
   it('a corrupted body fails the blake3 check: exit 1 and no file, not even a .part', async () => {
@@ -114,5 +97,29 @@ describe('wes jobs download', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('this surface keeps no logs');
+  });
+});
+
+describe('wes jobs download of outputs the server hashes late', () => {
+  const ctx = useDevServer({ faults: true, hashDelayMs: HASH_DELAY_MS });
+  const wes = wesAgainst(() => ctx.server);
+  const dir = useTempDir();
+
+  it('a hash still null when the download starts is asked for again once the bytes are in', async () => {
+    const job = await finishedJob(ctx.server, imageWorkflow({ prefix: 'late' }));
+    expect(job.outputs[0].hash).toBeNull();
+    // Hold the bytes back past the hash delay, so the one re-read finds the hash.
+    await addFaults(ctx.server, { match: 'GET /signed/**', action: 'delay', delay_ms: HASH_DELAY_MS + 200 });
+    const res = await wes(['jobs', 'download', job.id, join(dir(), 'late'), '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const [saved] = JSON.parse(res.stdout);
+    expect(saved.verified).toBe(true);
+    expect(saved.hash).toBe((await withHashes(ctx.server, job)).outputs[0].hash);
+
+    const early = await finishedJob(ctx.server, imageWorkflow({ prefix: 'early' }));
+    const unchecked = await wes(['jobs', 'download', early.id, join(dir(), 'early'), '--json']);
+    expect(unchecked.code).toBe(0);
+    expect(JSON.parse(unchecked.stdout)[0].verified).toBe(false);
+    expect(unchecked.stderr).toContain('1 file(s) not verified by hash (the service reported none); sizes checked against the transfer');
   });
 });

@@ -45,7 +45,6 @@ describe('wes legacy watch', () => {
 
   it('saves type-4 previews byte-exact, named by node and sequence', async () => {
     const recorder = await WsRecorder.open(kit.server, { metadata: true });
-    await new Promise((r) => setTimeout(r, 20));
     const previews = join(kit.dir, 'meta');
     const res = await kit.wes(['legacy', 'prompt', kit.file('meta.json', sampleWorkflow(4, 'meta')), '--previews', previews]);
     expect(res.code, res.stderr).toBe(0);
@@ -147,7 +146,8 @@ describe('wes legacy watch', () => {
     const sockets = countOf(kit.server, 'GET /ws');
     const watching = kit.wes(['legacy', 'watch', id, '--json']);
     await until(() => countOf(kit.server, 'GET /ws') > sockets);
-    await new Promise((r) => setTimeout(r, 100));
+    // Its first status read comes once the socket is open and the prompt is being followed.
+    await until(() => [...kit.server.state.requestCounts.keys()].some((key) => key.startsWith('GET ') && key.includes(id)), 'the watch to read the prompt');
     await v1(kit.server, 'POST', '/api/interrupt', { prompt_id: id });
     const res = await watching;
     expect(res.code).toBe(10);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runWes } from '../helpers/cli.js';
 import { imageWorkflow, submitJob, useDevServer } from '../helpers/dev-server.js';
 
-const dev = useDevServer({ stepMs: 40 });
+const dev = useDevServer({ stepMs: 10 });
 const KITTY_ROWS = /\x1b_Ga=T,f=32,s=\d+,v=\d+,c=\d+,r=(\d+),i=1000771/g;
 
 async function previewRows(terminalRows: number): Promise<number[]> {

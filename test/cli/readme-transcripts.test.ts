@@ -23,7 +23,9 @@ describe('README transcripts', () => {
     expect(JSON.parse(ui)).toEqual(shown('ui.json'));
   });
 
-  it.each(checked.map((t) => [t.line, t] as const))('README.md:%i is what wes prints', async (_line, t) => {
+  // Each transcript has its own server and folder, and mostly waits on the processes it starts:
+  // they run side by side (vitest's maxConcurrency at a time), each with its own expect.
+  it.concurrent.for(checked.map((t) => [t.line, t] as const))('README.md:%i is what wes prints', async ([, t], { expect }) => {
     const server = await startFast({ stepMs: 10 });
     const dir = workspace();
     try {

@@ -105,9 +105,8 @@ describe('dev-server core: request limits and shutdown', () => {
     const stream = await fetch(`${server.url}${body.urls.events}`, { headers: v2Auth(server) });
     expect(stream.status).toBe(200);
     const reading = stream.text().catch((err: Error) => err);
-    const started = Date.now();
+    // The job runs for 50 s: a close that waited for the stream or the sockets would not return in the test's time.
     await server.close();
-    expect(Date.now() - started).toBeLessThan(1000);
     await reading; // the stream ended (or errored) instead of hanging
     await expect(fetch(`${server.url}/api/v2/jobs/x`)).rejects.toThrow();
   });

@@ -3,6 +3,7 @@ import {
   bytesWorkflow,
   getJson,
   imageWorkflow,
+  type Json,
   postJson,
   startFast,
   submitJob,
@@ -10,6 +11,7 @@ import {
   v2Auth,
   waitForJob,
 } from '../helpers/dev-server.js';
+import { until } from '../helpers/until.js';
 
 const JOB_FIELDS = ['id', 'status', 'created_at', 'started_at', 'completed_at', 'expires_at', 'queue_position', 'progress', 'outputs', 'error', 'metrics', 'urls'];
 const OUTPUT_FIELDS = ['node_id', 'name', 'type', 'content_type', 'size_bytes', 'id', 'hash', 'url', 'url_expires_at', 'job_id'];
@@ -318,8 +320,8 @@ describe('job API v2: lazy hashes', () => {
     try {
       const done = await waitForJob(server, (await submitJob(server, bytesWorkflow(64))).body.urls.self, ['succeeded']);
       expect(done.outputs[0].hash).toBeNull();
-      await new Promise((r) => setTimeout(r, 320));
-      const later = (await getJson(server, done.urls.self)).body;
+      let later: Json = done;
+      await until(async () => (later = (await getJson(server, done.urls.self)).body).outputs[0].hash !== null, 'the output hashed');
       expect(later.outputs[0].hash).toMatch(/^blake3:[0-9a-f]{64}$/);
     } finally {
       await server.close();

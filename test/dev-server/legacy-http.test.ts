@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeGradientPng } from '../../src/dev-server/models/stock/png.js';
 import { startFast, useDevServer } from '../helpers/dev-server.js';
+import { until } from '../helpers/until.js';
 import { failingWorkflow, sampleWorkflow, statusOf, submit, v1, waitForStatus } from './legacy-kit.js';
 
 const png = (seed: number) => encodeGradientPng(4, 4, seed);
@@ -68,15 +69,20 @@ describe('the legacy API REST', () => {
     expect(missing.status).toBe(400);
   });
 
-  it('submits a prompt and names its states through a run', async () => {
-    // Slow steps make the short first phases (two steps each) easy to observe even on a busy machine.
-    const slow = await startFast({ stepMs: 60 });
+  it('submits a prompt and names its states through a run, in order', async () => {
+    // The first phases last a window of time (legacy-status.test.ts walks each one on a clock); a
+    // poller on a busy machine may sleep through one, so the names read here must come in the
+    // run's order, whichever were caught, and end in success.
+    const slow = await startFast({ stepMs: 20 });
     try {
       const res = await v1(slow, 'POST', '/api/prompt', { prompt: sampleWorkflow(10, 'run'), client_id: 'ignored' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ prompt_id: expect.any(String), number: expect.any(Number), node_errors: {} });
       const seen = await waitForStatus(slow, res.body.prompt_id, ['success']);
-      expect(seen).toEqual(['submitted', 'preparing', 'executing', 'success']);
+      const order = ['submitted', 'preparing', 'executing', 'success'];
+      const ranks = seen.map((name) => order.indexOf(name));
+      expect(ranks.every((rank, i) => rank >= 0 && (i === 0 || rank > ranks[i - 1]!)), seen.join(' → ')).toBe(true);
+      expect(seen.at(-1)).toBe('success');
     } finally {
       await slow.close();
     }
@@ -85,7 +91,7 @@ describe('the legacy API REST', () => {
   it('names a queued job queued_waiting behind a running one, and a failed one error', async () => {
     const long = await submit(ctx.server, sampleWorkflow(150, 'long'));
     const behind = await submit(ctx.server, sampleWorkflow(2, 'behind'));
-    await new Promise((r) => setTimeout(r, 70));
+    await until(async () => (await statusOf(ctx.server, behind)) !== 'submitted', 'the end of the submitted window');
     expect(await statusOf(ctx.server, behind)).toBe('queued_waiting');
     await waitForStatus(ctx.server, behind, ['success'], 15_000);
     expect(await statusOf(ctx.server, long)).toBe('success');

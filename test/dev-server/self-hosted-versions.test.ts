@@ -141,7 +141,6 @@ for (const version of ENGINE_VERSIONS) {
       const ours = await WsRecorder.open(server, { metadata: true });
       const other = await WsRecorder.open(server, { metadata: true });
       try {
-        await new Promise((r) => setTimeout(r, 30));
         const id = await submit(server, sampleWorkflow(4, 'routed'), undefined, { client_id: ours.clientId });
         await ours.until(() => ours.json(id).some((m) => m.type === 'executing' && m.data.node === null));
         const negotiated = newer ? 'ws-sampler-0.3.64.json' : 'ws-sampler-0.3.18.json';
@@ -172,10 +171,9 @@ for (const version of ENGINE_VERSIONS) {
       await idle(server);
       const [a, b] = [await WsRecorder.open(server, { metadata: true }), await WsRecorder.open(server)];
       try {
-        await new Promise((r) => setTimeout(r, 30));
         const id = await submit(server, sampleWorkflow(3, 'nobody'));
         await ended(server, id);
-        await new Promise((r) => setTimeout(r, 60));
+        await Promise.all([a.roundTrip(), b.roundTrip()]); // whatever the server sent before has arrived
         for (const ws of [a, b]) {
           const types = new Set(ws.json(id).map((m) => m.type));
           expect([...types].sort()).toEqual(newer ? ['progress', 'progress_state'] : ['progress']);

@@ -52,11 +52,11 @@ describe('Ctrl-C after a profile write', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
-      let sentAt = 0;
+      let sent = false;
       child.stderr.on('data', (chunk: Buffer) => {
         stderr += chunk.toString('utf8');
-        if (!sentAt && /running/.test(stderr)) {
-          sentAt = Date.now();
+        if (!sent && /running/.test(stderr)) {
+          sent = true;
           child.kill('SIGINT');
         }
       });
@@ -65,7 +65,6 @@ describe('Ctrl-C after a profile write', () => {
       expect(code, stderr).toBe(130);
       // The orderly stop takes a request: a re-sent signal taken for a second Ctrl-C would exit before it.
       expect(stderr).toContain(`interrupted: asked the service to cancel job ${id}`);
-      expect(Date.now() - sentAt).toBeLessThan(5000);
       // The cancel reached the service: the job is canceling, and canceled once its step ends.
       expect(['canceling', 'canceled']).toContain(ctx.server.state.engine.get(id)?.status);
       await until(() => ctx.server.state.engine.get(id)?.status === 'canceled', `job ${id} canceled`);

@@ -98,10 +98,8 @@ describe('a signed URL that fails half-way', () => {
     const { id, output, key } = await finishedBytesJob();
     await addFaults(fx.server, { match: key, action: 'stall' });
     const out = join(dir(), 'stalled');
-    const started = Date.now();
     const res = await wes(['jobs', 'download', id, out, '--timeout', '0.8']);
     expect(res.code).toBe(8);
-    expect(Date.now() - started).toBeLessThan(6000);
     expect(existsSync(join(out, output.name))).toBe(false);
     expect(existsSync(join(out, `${output.name}.part`))).toBe(false);
   });

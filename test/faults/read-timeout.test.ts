@@ -29,12 +29,11 @@ describe('read timeout', () => {
       { match: self, action: 'stall', after_bytes: 20 },
     ]);
     const counts = countsFrom(fx.server);
-    const started = Date.now();
     const res = await wes(['jobs', 'get', id, '--json', '--read-timeout', '0.5']);
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ id, status: 'succeeded' });
+    // Three reads: the delayed answer would have come after 20 s and ended the command with one.
     expect(counts.delta(self)).toBe(3);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('names the read timeout when every attempt stalls (WES_READ_TIMEOUT)', async () => {

@@ -53,7 +53,6 @@ describe('faults on reads', () => {
     expect(res.stderr).toContain('timed out');
     expect(res.stdout).toBe('');
     expect(took).toBeGreaterThanOrEqual(600);
-    expect(took).toBeLessThan(5000);
     expect(counts.delta(self)).toBe(1);
   });
 

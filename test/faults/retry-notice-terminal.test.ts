@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { runProgram, tempConfigDir } from '../helpers/cli.js';
 import { addFaults, imageWorkflow, submitJob } from '../helpers/dev-server.js';
 import { testIO } from '../helpers/test-io.js';
-import { sleep, useFaultServer } from './kit.js';
+import { until } from '../helpers/until.js';
+import { useFaultServer } from './kit.js';
 
 const fx = useFaultServer({ stepMs: 20 });
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
@@ -18,7 +19,7 @@ describe('retry notice on a spinner', () => {
       const env = { WES_CONFIG_DIR: config.dir, WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey! };
       const watching = runProgram(['jobs', 'watch', id, '--no-events', '--interval', '0.05'], { io, env, terminal: true });
       // The fault goes in once the spinner is up, so the retry happens under it.
-      for (let waited = 0; !/[\u2800-\u28ff]/.test(io.stderr.text()) && waited < 10_000; waited += 20) await sleep(20);
+      await until(() => /[\u2800-\u28ff]/.test(io.stderr.text()), 'the spinner');
       await addFaults(fx.server, { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 503, retry_after: 1 });
       expect(await watching).toBe(0);
       const screen = io.stderr.text();

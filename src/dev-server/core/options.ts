@@ -28,6 +28,7 @@ export function resolveOptions(given: DevServerOptions): DevState['options'] {
     stepMs: given.stepMs ?? 40,
     slots: Math.max(1, given.slots ?? 1),
     maxQueue: given.maxQueue ?? 100,
+    queueFullRetryAfter: given.queueFullRetryAfter ?? 2, // seconds a client is told to wait on queue_full
     catalogSize: given.catalogSize ?? 60,
     faults: given.faults ?? false,
     urlTtlMs: given.urlTtlMs ?? 10 * 60 * 1000,

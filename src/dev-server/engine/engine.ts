@@ -29,8 +29,6 @@ import { errorCodeOf, formatTraceback } from './traceback.js';
 import { isUiFormat, validateWorkflow, type ValidationReport } from './validate.js';
 
 export const TERMINAL: ReadonlySet<EngineStatus> = new Set(['succeeded', 'failed', 'canceled', 'expired']);
-/** Seconds a client is told to wait on queue_full. */
-export const QUEUE_FULL_RETRY_AFTER = 2;
 
 type Dispatch = { plan: Plan } | { refusal: NonNullable<EngineJob['error']> };
 
@@ -88,7 +86,7 @@ export class DevEngine implements Engine {
       throw new SubmitRefused('insufficient_credits', 402, 'the partner-node account has insufficient credits for this workflow');
     }
     if (this.queue.length >= this.state.options.maxQueue) {
-      throw new SubmitRefused('queue_full', 429, `the queue is full (${this.state.options.maxQueue} jobs waiting)`, QUEUE_FULL_RETRY_AFTER);
+      throw new SubmitRefused('queue_full', 429, `the queue is full (${this.state.options.maxQueue} jobs waiting)`, this.state.options.queueFullRetryAfter);
     }
     const assetIds = this.assetsRead(workflow as Workflow, inputAssets);
     return this.enqueue(workflow as Workflow, extra, via, dispatch, { ...extras, inputAssets, assetIds });
