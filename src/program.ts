@@ -63,7 +63,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
         globals.baseUrls = baseUrl;
         delete globals.baseUrl;
       }
-      const { Factory, parseTimeout } = await import('./factory.js');
+      const { CliFactory, parseTimeout } = await import('./cli-factory.js');
       const timeoutMs = parseTimeout(globals.timeout);
       if (timeoutMs !== undefined) {
         timer = setTimeout(() => controller.abort(new TimeoutError()), timeoutMs);
@@ -80,7 +80,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
         stdoutIsTTY = false;
       }
       const verb = await load();
-      factory = await Factory.create({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal, settingsUse: verb.settingsUse });
+      factory = await CliFactory.create({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal, settingsUse: verb.settingsUse });
       // Commander has parsed every argument and option (the verb's typed declaration says into what).
       const opts = cmd.opts();
       if (globals.baseUrls && !verb.takesSeveralBaseUrls?.(opts)) {
@@ -116,10 +116,10 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')) return 0;
     const { renderError } = await import('./render/error.js');
-    const { Factory } = await import('./factory.js');
+    const { CliFactory } = await import('./cli-factory.js');
     // What the command printed before it failed (a watch's lines) still goes through jq.
     await jqOut?.finish().catch(() => undefined);
-    const errIo = factory?.io ?? (await Factory.create({ ...io, globals: { json: io.argv.includes('--json') || io.argv.some((a) => a === '--jq' || a.startsWith('--jq=')) }, signal: controller.signal })).io;
+    const errIo = factory?.io ?? (await CliFactory.create({ ...io, globals: { json: io.argv.includes('--json') || io.argv.some((a) => a === '--jq' || a.startsWith('--jq=')) }, signal: controller.signal })).io;
     if (err instanceof CommanderError) return renderError(errIo, usageError(err, failing));
     // A reader that went away (`| head`) stops the command as Ctrl-C does (cli.ts): the write that
     // found the pipe closed is that interruption, not a failure of its own.
