@@ -2,7 +2,7 @@
 // global options, the environment and the profile, and clients built lazily on the composition
 // root (src/compose.ts), closed when the command ends. Built in one place, src/program.ts.
 import type { HttpClient } from './http/client.js';
-import { IOStreams, type IOStreamsInit } from './render/io.js';
+import { IOStreams } from './render/io.js';
 import { NOTICE_FROM_MS, retryNotice } from './render/retry-notice.js';
 import { ProfileStore } from './config/store.js';
 import { resolveSettings, type Settings, type SettingsUse } from './config/settings.js';
@@ -10,16 +10,13 @@ import { proxySettings, type ProxySettings } from './http/proxy-env.js';
 import { hashSettingFrom, type HashSetting } from './util/blake3-setting.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { composeHttp, userAgentOf } from './compose/http.js';
-import { parseRetries, type Factory, type GlobalOptions } from './factory.js';
+import { parseRetries, type Factory, type FactoryInit, type GlobalOptions } from './factory.js';
 
 export { parseTimeout } from './factory.js';
 
-export interface FactoryInit extends Pick<IOStreamsInit, 'stdin' | 'stdout' | 'stderr' | 'stdinIsTTY' | 'stdoutIsTTY' | 'stderrIsTTY' | 'env' | 'columns'> {
-  globals: GlobalOptions;
-  /** Aborted on Ctrl-C (reason InterruptedError) or at the --timeout deadline (TimeoutError). */
-  signal: AbortSignal;
-  /** What the command allows of the configured settings (a command module's `settingsUse`). */
-  settingsUse?: SettingsUse;
+/** The invocation's IO as its global options set it (--json, --quiet, --verbose, --no-color); colour styles loaded if a stream gets colour. */
+export function openFactoryIO(init: FactoryInit): Promise<IOStreams> {
+  return IOStreams.open({ ...init, json: init.globals.json, quiet: init.globals.quiet, verbose: init.globals.verbose, noColor: init.globals.color === false });
 }
 
 export class CliFactory implements Factory {
@@ -39,14 +36,7 @@ export class CliFactory implements Factory {
 
   /** A Factory whose IO has loaded colour styles if a stream gets colour (IOStreams.open). */
   static async create(init: FactoryInit): Promise<CliFactory> {
-    const io = await IOStreams.open({
-      ...init,
-      json: init.globals.json,
-      quiet: init.globals.quiet,
-      verbose: init.globals.verbose,
-      noColor: init.globals.color === false,
-    });
-    return new CliFactory(init, io);
+    return new CliFactory(init, await openFactoryIO(init));
   }
 
   private constructor(init: FactoryInit, io: IOStreams) {

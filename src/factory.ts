@@ -2,7 +2,7 @@
 // settings, the profile store, the clock and the clients. An interface: the CLI's own is built in
 // one place (src/cli-factory.ts, on the composition root src/compose.ts); a unit test builds one
 // from buffers with the fake clients it wants (test/helpers/fake-factory.ts).
-import type { IOStreams } from './render/io.js';
+import type { IOStreams, IOStreamsInit } from './render/io.js';
 import type { GlobalFlags, SettingsUse } from './config/settings.js';
 import type { FeatureContext } from './features/context.js';
 import { UsageError } from './errors.js';
@@ -21,6 +21,15 @@ export interface GlobalOptions extends GlobalFlags {
   timeout?: string;
   retries?: string;
   maxAnswerMib?: string;
+}
+
+/** What a Factory is built from: the streams of the invocation, its global options and signal. */
+export interface FactoryInit extends Pick<IOStreamsInit, 'stdin' | 'stdout' | 'stderr' | 'stdinIsTTY' | 'stdoutIsTTY' | 'stderrIsTTY' | 'env' | 'columns'> {
+  globals: GlobalOptions;
+  /** Aborted on Ctrl-C (reason InterruptedError) or at the --timeout deadline (TimeoutError). */
+  signal: AbortSignal;
+  /** What the command allows of the configured settings (a verb's `settingsUse`). */
+  settingsUse?: SettingsUse;
 }
 
 export interface Factory extends FeatureContext {

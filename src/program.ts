@@ -2,7 +2,7 @@
 // --timeout through one AbortSignal, usage errors as exit 2, every failure rendered by one error
 // renderer.
 import { Command, CommanderError } from 'commander';
-import type { Factory, GlobalOptions } from './factory.js';
+import type { Factory, FactoryInit, GlobalOptions } from './factory.js';
 import { InterruptedError, TimeoutError, UsageError, type StopSignal } from './errors.js';
 import { argsFor, type ActionFactory } from './commands/verb.js';
 import { buildCommandTree } from './command-tree.js';
@@ -25,6 +25,8 @@ export interface ProgramIO {
   interrupt?: AbortSignal;
   /** Aborted when the reader of stdout went away (`| head`, cli.ts): the command stops as on Ctrl-C, quietly. */
   readerGone?: AbortSignal;
+  /** Builds the command's Factory: default the CLI's (cli-factory.ts); a unit test's has fake clients and clock (test/helpers/fake-factory.ts). */
+  factory?: (init: FactoryInit) => Promise<Factory>;
 }
 
 export async function runProgram(io: ProgramIO): Promise<number> {
@@ -80,7 +82,8 @@ export async function runProgram(io: ProgramIO): Promise<number> {
         stdoutIsTTY = false;
       }
       const verb = await load();
-      factory = await CliFactory.create({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal, settingsUse: verb.settingsUse });
+      const init: FactoryInit = { ...io, stdout, stdoutIsTTY, globals, signal: controller.signal, settingsUse: verb.settingsUse };
+      factory = await (io.factory ?? ((i: FactoryInit) => CliFactory.create(i)))(init);
       // Commander has parsed every argument and option (the verb's typed declaration says into what).
       const opts = cmd.opts();
       if (globals.baseUrls && !verb.takesSeveralBaseUrls?.(opts)) {
