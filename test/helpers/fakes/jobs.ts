@@ -53,6 +53,8 @@ export class FakeJobsClient {
   cancelAnswer?: (current: Job) => Job;
   /** Thrown by list() instead of answering (a server with no list). */
   listError?: unknown;
+  /** Thrown by deleteAsset for these ids (a 409 asset_in_use). */
+  readonly deleteErrors = new Map<string, unknown>();
   readonly http = { close: async () => undefined };
   private readonly reads = new Map<string, Job[]>();
 
@@ -108,6 +110,7 @@ export class FakeJobsClient {
 
   async deleteAsset(id: string): Promise<void> {
     this.calls.push({ method: 'deleteAsset', args: [id] });
+    if (this.deleteErrors.has(id)) throw this.deleteErrors.get(id);
     if (!this.assets[id]) throw notFound(`asset ${id}`);
     delete this.assets[id];
   }
