@@ -39,7 +39,8 @@ export class CliFactory implements Factory {
     return new CliFactory(init, await openFactoryIO(init));
   }
 
-  private constructor(init: FactoryInit, io: IOStreams) {
+  /** Protected: a unit test's FakeFactory (test/helpers/fake-factory.ts) is one with other clients and clock. */
+  protected constructor(init: FactoryInit, io: IOStreams) {
     this.env = init.env;
     this.globals = init.globals;
     this.signal = init.signal;

@@ -8,14 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProgram } from '../../src/program.js';
-import type { Factory, FactoryInit, GlobalOptions } from '../../src/factory.js';
+import type { FactoryInit } from '../../src/factory.js';
 import type { HttpClient } from '../../src/http/client.js';
 import type { IOStreams } from '../../src/render/io.js';
-import { openFactoryIO } from '../../src/cli-factory.js';
-import { ProfileStore } from '../../src/config/store.js';
-import { resolveSettings, type Settings, type SettingsUse } from '../../src/config/settings.js';
-import { parseRetries } from '../../src/factory.js';
-import { hashSettingFrom, type HashSetting } from '../../src/util/blake3-setting.js';
+import { CliFactory, openFactoryIO } from '../../src/cli-factory.js';
 import type { Clock } from '../../src/util/clock.js';
 import { FakeClock } from './fakes/clock.js';
 import { terminalEnv } from './cli.js';
@@ -24,65 +20,33 @@ import { testIO, type TestIOOptions } from './test-io.js';
 /** Fake clients by the constructor a verb asks for: `[[JobsClient, new FakeJobsClient(...)]]`. */
 export type FakeClients = ReadonlyArray<readonly [abstract new (...args: never[]) => unknown, unknown]>;
 
-export class FakeFactory implements Factory {
-  readonly env: NodeJS.ProcessEnv;
-  readonly globals: GlobalOptions;
-  readonly signal: AbortSignal;
-  readonly settingsUse: SettingsUse;
-  /** Every client the verb asked for, by constructor name, with the signal it gave (undefined: the command's). */
+/** The CLI's factory (settings, profile store, IO as a run has them) with fake clients and a test's clock. */
+export class FakeFactory extends CliFactory {
+  /** Every client the verb asked for, by constructor name, and whether with a signal of its own. */
   readonly asked: Array<{ client: string; ownSignal: boolean }> = [];
-  private storeInstance?: ProfileStore;
-  private settingsInstance?: Settings;
 
   constructor(
     init: FactoryInit,
-    readonly io: IOStreams,
+    io: IOStreams,
     private readonly clients: Map<unknown, unknown>,
-    readonly clock: Clock,
+    override readonly clock: Clock,
   ) {
-    this.env = init.env;
-    this.globals = init.globals;
-    this.signal = init.signal;
-    this.settingsUse = init.settingsUse ?? {};
+    super(init, io);
   }
 
-  store(): ProfileStore {
-    this.storeInstance ??= new ProfileStore(this.env.WES_CONFIG_DIR || undefined);
-    return this.storeInstance;
-  }
-
-  settings(): Settings {
-    this.settingsInstance ??= resolveSettings(this.globals, this.env, this.store(), this.settingsUse);
-    return this.settingsInstance;
-  }
-
-  retries(): number | undefined {
-    return parseRetries(this.globals.retries);
-  }
-
-  hashing(): HashSetting {
-    return hashSettingFrom(this.env);
-  }
-
-  http(): HttpClient {
+  override http(): HttpClient {
     throw new Error('a verb unit test has no HTTP client: register a fake for the client the verb asks for');
   }
 
-  client<C>(make: new (http: HttpClient, ...rest: never[]) => C, signal?: AbortSignal): C {
+  override client<C>(make: new (http: HttpClient, ...rest: never[]) => C, signal?: AbortSignal): C {
     this.asked.push({ client: make.name, ownSignal: signal !== undefined });
     if (!this.clients.has(make)) throw new Error(`no fake registered for ${make.name}`);
     return this.clients.get(make) as C;
   }
 
-  httpFor(): HttpClient {
+  override httpFor(): HttpClient {
     return this.http();
   }
-
-  async reload(): Promise<void> {
-    this.settingsInstance = undefined;
-  }
-
-  async dispose(): Promise<void> {}
 }
 
 export interface VerbRun {

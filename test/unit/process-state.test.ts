@@ -2,11 +2,11 @@
 // concurrent in-process runs live in one process. V8 flags are the entry point's (src/cli.ts,
 // src/runtime/batch-heap.ts), the hashing setting is a value each run passes down, and no module
 // under src/commands or src/features writes process.env, sets V8 flags or leaves a process handler.
-import { createRequire } from 'node:module';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isBatchInvocation } from '../../src/runtime/batch-heap.js';
+import { blake3Backend } from '../../src/util/blake3.js';
 import { runWes } from '../helpers/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -15,14 +15,8 @@ function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
 }
 
-function nativeInstalled(): boolean {
-  try {
-    createRequire(import.meta.url).resolve('@napi-rs/blake-hash');
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Whether this machine has the native blake3 (the process's own environment forces nothing). */
+const nativeHere = blake3Backend({ forceWasm: false, partThread: undefined }) === 'native';
 
 describe('process-wide state', () => {
   it('no command or use case sets V8 flags, writes process.env or installs a process handler', () => {
@@ -48,7 +42,7 @@ describe('process-wide state', () => {
     expect(isBatchInvocation(['jobs', 'get', '--batch'])).toBe(false);
   });
 
-  it.skipIf(!nativeInstalled())('concurrent in-process runs each hash with their own WES_BLAKE3', async () => {
+  it.skipIf(!nativeHere)('concurrent in-process runs each hash with their own WES_BLAKE3', async () => {
     const runs = await Promise.all(
       Array.from({ length: 6 }, (_, i) => (i % 2 ? { WES_BLAKE3: 'wasm' } : { WES_BLAKE3: undefined })).map(async (env) => {
         const r = await runWes(['version', '--json'], { env });
