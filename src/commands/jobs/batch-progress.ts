@@ -12,12 +12,18 @@ import type { BatchResult } from '../../features/batch/runner.js';
 
 const REDRAW_MS = 250;
 
-/** One stderr line about a finished line of the batch (people read these; scripts read the results). */
-export function describe(result: BatchResult): string {
+/**
+ * One stderr line about a finished line of the batch (people read these; scripts read the results).
+ * A word already said is not said again: a line stopped by Ctrl-C reads "line 3: interrupted", not
+ * "interrupted: interrupted: interrupted" (its status, its error's code and message).
+ */
+export function finishedLineText(result: BatchResult): string {
   const job = result.job_id ? `job ${result.job_id} ` : '';
   const outputs = result.outputs.length ? ` (${result.outputs.length} output${result.outputs.length === 1 ? '' : 's'})` : '';
-  const error = result.error ? `: ${result.error.code}: ${result.error.message}` : '';
-  return sanitizeLine(`line ${result.index}: ${job}${result.status}${outputs}${error}`);
+  const said = [result.status];
+  for (const word of result.error ? [result.error.code, result.error.message] : []) if (word && !said.includes(word)) said.push(word);
+  const [status, ...why] = said;
+  return sanitizeLine(`line ${result.index}: ${job}${status}${outputs}${why.map((w) => `: ${w}`).join('')}`);
 }
 
 function duration(seconds: number): string {
@@ -81,8 +87,8 @@ export class BatchProgress {
     if (ok) this.done++;
     else this.failed++;
     if (!this.live) {
-      if (result.status !== 'not_submitted') this.io.info(describe(result));
-    } else if (!ok && result.status !== 'not_submitted') this.live.log(describe(result));
+      if (result.status !== 'not_submitted') this.io.info(finishedLineText(result));
+    } else if (!ok && result.status !== 'not_submitted') this.live.log(finishedLineText(result));
     this.draw();
   }
 
