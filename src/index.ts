@@ -117,7 +117,7 @@ export interface ConfigClientOptions extends Pick<ClientOptions, 'retries' | 'si
   env?: NodeJS.ProcessEnv;
 }
 
-/** The clients the CLI would use: flags, then WES_* environment, then the selected profile, then defaults; the same composition as the CLI's (src/compose.ts). */
+/** The clients the CLI would use: flags, then WES_* environment, then the selected profile, then defaults; the same composition as the CLI's (src/compose/). */
 export function createClientsFromConfig(options: ConfigClientOptions = {}): Clients {
   const env = options.env ?? process.env;
   const s = resolveSettings(options.flags ?? {}, env, new ProfileStore(env.WES_CONFIG_DIR || undefined));
