@@ -20,9 +20,9 @@ export function modelArg(arg: string | undefined): ModelRef {
   }
 }
 
-/** The command's models client: its routes pinned by router_api, else discovered and remembered for the profile. */
-export function modelsClient(f: Factory): ModelsClient {
-  return f.client(ModelsClient, undefined, (http) => {
+/** The command's models client: its routes pinned by router_api, else discovered and remembered for the profile; `signal` overrides the command's own (a deadline). */
+export function modelsClient(f: Factory, signal?: AbortSignal): ModelsClient {
+  return f.client(ModelsClient, signal, (http) => {
     const s = f.settings();
     const memory = new GenerationCache(f.store(), s.profile);
     return composeModels(http, routerGeneration(s.routerUrl, s.routerApi, memory, async (info) => (await import('./no-router.js')).explainNoRouter(f, info)));
