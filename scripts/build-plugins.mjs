@@ -94,7 +94,7 @@ export function llhttpWasmFiles() {
  * chunk, and `jobs get` loaded 37 ES modules (each resolved, read and linked: ~0.8 M
  * instructions apiece). But every command module is loaded by program's action, after program and
  * factory: so each of the CLI's dynamic entries (from `firstBuild`'s metafile) now imports
- * program.ts and factory.ts first (factory.ts imports program.ts), which at run time are already
+ * program.ts and cli-factory.ts first (cli-factory.ts imports program.ts), which at run time are already
  * there, and all the modules of their closures share one set of entries: one chunk each. Nothing
  * the library entry (index.ts) or the dev-server entry can load, statically or dynamically, is
  * touched: they never load the CLI. `jobs get` loads 16 modules; `wes --help` 8 instead of 20.
@@ -102,7 +102,7 @@ export function llhttpWasmFiles() {
 export function programFirst(root, firstBuild) {
   const outputs = firstBuild.outputs;
   const program = resolve(root, 'src/program.ts');
-  const factory = resolve(root, 'src/factory.ts');
+  const factory = resolve(root, 'src/cli-factory.ts');
   const dynamicEntries = new Set(Object.values(outputs).flatMap((out) => (out.entryPoint ? [resolve(root, out.entryPoint)] : [])));
   const reach = (file, seen) => {
     if (seen.has(file)) return;
@@ -113,7 +113,7 @@ export function programFirst(root, firstBuild) {
   for (const [file, out] of Object.entries(outputs)) if (out.entryPoint && /^src\/(index|dev-server\/index)\.ts$/.test(out.entryPoint)) reach(file, notCli);
   const untouched = new Set([program, resolve(root, 'src/cli.ts')]);
   for (const file of notCli) for (const input of Object.keys(outputs[file].inputs)) untouched.add(resolve(root, input));
-  if (untouched.has(factory)) throw new Error('src/factory.ts is reachable from the library or the dev-server: update programFirst');
+  if (untouched.has(factory)) throw new Error('src/cli-factory.ts is reachable from the library or the dev-server: update programFirst');
   return {
     name: 'program-first',
     setup(b) {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { VERSION } from './factory-version.js';
 import { codeCacheDir, useCodeCache } from './runtime/code-cache.js';
+import { isBatchInvocation, keepHeapSmall } from './runtime/batch-heap.js';
 
 /** Set by scripts/build-commonjs.mjs to a hash of the built chunks; absent when the sources run (tests). */
 declare const __WES_BUILD_ID__: string | undefined;
@@ -37,6 +38,8 @@ export async function main(argv: string[]): Promise<number> {
     discardWrites(process.stderr);
   });
   const { runProgram } = await import('./program.js');
+  // A batch's heap tuning, for this process only: the command itself changes no process-wide state.
+  if (isBatchInvocation(argv)) keepHeapSmall();
   return runProgram({
     argv,
     env: process.env,

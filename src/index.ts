@@ -1,15 +1,18 @@
 // The library entry (`import { ... } from 'wes'`): the typed clients of the three API families, on the same HTTP
 // layer the CLI uses, so a script gets the same retries, link handling and errors.
-import { HttpClient, type HttpClientOptions, type RetryInfo } from './http/client.js';
-import { JobsClient } from './clients/jobs/client.js';
-import { ModelsClient } from './clients/models/client.js';
-import { LegacyClient } from './clients/legacy/client.js';
+import type { HttpClient, HttpClientOptions, RetryInfo } from './http/client.js';
+import type { JobsClient } from './clients/jobs/client.js';
+import type { ModelsClient } from './clients/models/client.js';
+import type { LegacyClient } from './clients/legacy/client.js';
 import { DEFAULT_BASE_URL, type RouterApiSetting } from './config/keys.js';
-import { RouterGeneration } from './clients/models/generation.js';
 import { normalizeBaseUrl, resolveSettings, validateDeployment, type GlobalFlags } from './config/settings.js';
 import { ProfileStore } from './config/store.js';
-import { VERSION } from './factory-version.js';
 import { proxySettings, type ProxySettings } from './http/proxy-env.js';
+import { composeHttp, userAgentOf } from './compose/http.js';
+import { composeClients } from './compose/clients.js';
+
+/** No proxy variable: every connection direct. */
+const NO_PROXIES = proxySettings({});
 
 export { HttpClient, type HttpClientOptions, type HttpRequest, type HttpResponse, type RetryInfo, type ApiFamily } from './http/client.js';
 /** @deprecated Renamed ApiFamily. */
@@ -65,8 +68,12 @@ export interface ClientOptions {
   debug?: HttpClientOptions['debug'];
   onRetry?: (info: RetryInfo) => void;
   userAgent?: string;
-  /** Proxies (`proxySettings(process.env)` reads HTTPS_PROXY, HTTP_PROXY and NO_PROXY); default: direct connections. */
+  /** Proxies (`proxySettings(process.env)` reads HTTPS_PROXY, HTTP_PROXY and NO_PROXY); default: those of `env`, and without `env` direct connections. */
   proxy?: ProxySettings;
+  /** The largest answer held in memory, in MiB (the CLI's --max-answer-mib); default WES_MAX_ANSWER_MIB of `env`, else 64. */
+  maxAnswerMib?: number;
+  /** Where WES_MAX_ANSWER_MIB and the proxy variables are read, as the CLI reads them; default none (createClientsFromConfig: process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Clients {
@@ -78,46 +85,41 @@ export interface Clients {
   close(): Promise<void>;
 }
 
-function clientsFor(http: HttpClient, routerApi: RouterApiSetting = 'auto'): Clients {
-  const models = new ModelsClient(http, new RouterGeneration(http.baseUrlFor('models'), routerApi));
-  return { http, jobs: new JobsClient(http), models, legacy: new LegacyClient(http), close: () => http.close() };
-}
-
-/** One HTTP client and the three API families' clients on it, from plain options (no config file, no environment). */
+/** One HTTP client and the three API families' clients on it, from plain options (no config file; no environment unless `env` is given). */
 export function createClients(options: ClientOptions = {}): Clients {
   const deployment = validateDeployment(options.deployment);
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, deployment, 'baseUrl');
   const routerUrl = options.routerUrl ? normalizeBaseUrl(options.routerUrl, deployment, 'routerUrl') : baseUrl;
   const engineUrl = options.engineUrl ? normalizeBaseUrl(options.engineUrl, deployment, 'engineUrl') : baseUrl;
-  return clientsFor(
-    new HttpClient({
-      baseUrl,
-      routerUrl,
-      engineUrl,
-      apiKey: options.apiKey,
-      routerToken: options.routerToken ?? options.apiKey,
-      retries: options.retries,
-      readTimeoutMs: options.readTimeoutMs,
-      signal: options.signal,
-      debug: options.debug,
-      onRetry: options.onRetry,
-      userAgent: options.userAgent ?? `wes-lib/${VERSION} node/${process.versions.node}`,
-      proxy: options.proxy,
-    }),
-    options.routerApi,
-  );
+  const env = options.env ?? {};
+  const http = composeHttp({
+    endpoints: { baseUrl, routerUrl, engineUrl, apiKey: options.apiKey, routerToken: options.routerToken ?? options.apiKey, readTimeoutMs: options.readTimeoutMs },
+    env,
+    maxAnswerMib: options.maxAnswerMib === undefined ? undefined : String(options.maxAnswerMib),
+    retries: options.retries,
+    signal: options.signal,
+    debug: options.debug,
+    onRetry: options.onRetry,
+    userAgent: options.userAgent ?? userAgentOf('wes-lib'),
+    // Without `env`, direct connections, as before; with it, its proxy variables.
+    proxy: options.proxy ?? (options.env ? undefined : NO_PROXIES),
+  });
+  return { http, ...composeClients(http, options.routerApi ?? 'auto'), close: () => http.close() };
 }
 
-export interface ConfigClientOptions extends Pick<ClientOptions, 'retries' | 'signal' | 'debug' | 'onRetry' | 'userAgent' | 'proxy'> {
+export interface ConfigClientOptions extends Pick<ClientOptions, 'retries' | 'signal' | 'debug' | 'onRetry' | 'userAgent' | 'proxy' | 'maxAnswerMib'> {
   /** Overrides like the CLI's flags (`profile`, `baseUrl`, `apiKey`, ...). */
   flags?: GlobalFlags;
-  /** Default process.env (WES_PROFILE, WES_BASE_URL, WES_API_KEY, ...; HTTPS_PROXY, HTTP_PROXY, NO_PROXY unless `proxy` is given). */
+  /**
+   * Default process.env: WES_PROFILE, WES_BASE_URL, WES_API_KEY and the other settings,
+   * WES_MAX_ANSWER_MIB, and HTTPS_PROXY, HTTP_PROXY, NO_PROXY, WES_PROXY_LOOPBACK unless `proxy` is given.
+   */
   env?: NodeJS.ProcessEnv;
 }
 
-/** The clients the CLI would use: flags, then WES_* environment, then the selected profile, then defaults. */
+/** The clients the CLI would use: flags, then WES_* environment, then the selected profile, then defaults; the same composition as the CLI's (src/compose/). */
 export function createClientsFromConfig(options: ConfigClientOptions = {}): Clients {
   const env = options.env ?? process.env;
   const s = resolveSettings(options.flags ?? {}, env, new ProfileStore(env.WES_CONFIG_DIR || undefined));
-  return createClients({ ...options, baseUrl: s.baseUrl, routerUrl: s.routerUrl, routerApi: s.routerApi, engineUrl: s.engineUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment, readTimeoutMs: s.readTimeoutMs, proxy: options.proxy ?? proxySettings(env) });
+  return createClients({ ...options, env, baseUrl: s.baseUrl, routerUrl: s.routerUrl, routerApi: s.routerApi, engineUrl: s.engineUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment, readTimeoutMs: s.readTimeoutMs });
 }

@@ -2,7 +2,7 @@
 // --timeout through one AbortSignal, usage errors as exit 2, every failure rendered by one error
 // renderer.
 import { Command, CommanderError } from 'commander';
-import type { Factory, GlobalOptions } from './factory.js';
+import type { Factory, FactoryInit, GlobalOptions } from './factory.js';
 import { InterruptedError, TimeoutError, UsageError, type StopSignal } from './errors.js';
 import { argsFor, type ActionFactory } from './commands/verb.js';
 import { buildCommandTree } from './command-tree.js';
@@ -25,6 +25,8 @@ export interface ProgramIO {
   interrupt?: AbortSignal;
   /** Aborted when the reader of stdout went away (`| head`, cli.ts): the command stops as on Ctrl-C, quietly. */
   readerGone?: AbortSignal;
+  /** Builds the command's Factory: default the CLI's (cli-factory.ts); a unit test's has fake clients and clock (test/helpers/fake-factory.ts). */
+  factory?: (init: FactoryInit) => Promise<Factory>;
 }
 
 export async function runProgram(io: ProgramIO): Promise<number> {
@@ -63,7 +65,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
         globals.baseUrls = baseUrl;
         delete globals.baseUrl;
       }
-      const { Factory, parseTimeout } = await import('./factory.js');
+      const { CliFactory, parseTimeout } = await import('./cli-factory.js');
       const timeoutMs = parseTimeout(globals.timeout);
       if (timeoutMs !== undefined) {
         timer = setTimeout(() => controller.abort(new TimeoutError()), timeoutMs);
@@ -80,7 +82,8 @@ export async function runProgram(io: ProgramIO): Promise<number> {
         stdoutIsTTY = false;
       }
       const verb = await load();
-      factory = await Factory.create({ ...io, stdout, stdoutIsTTY, globals, signal: controller.signal, settingsUse: verb.settingsUse });
+      const init: FactoryInit = { ...io, stdout, stdoutIsTTY, globals, signal: controller.signal, settingsUse: verb.settingsUse };
+      factory = await (io.factory ?? ((i: FactoryInit) => CliFactory.create(i)))(init);
       // Commander has parsed every argument and option (the verb's typed declaration says into what).
       const opts = cmd.opts();
       if (globals.baseUrls && !verb.takesSeveralBaseUrls?.(opts)) {
@@ -116,10 +119,10 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')) return 0;
     const { renderError } = await import('./render/error.js');
-    const { Factory } = await import('./factory.js');
+    const { CliFactory } = await import('./cli-factory.js');
     // What the command printed before it failed (a watch's lines) still goes through jq.
     await jqOut?.finish().catch(() => undefined);
-    const errIo = factory?.io ?? (await Factory.create({ ...io, globals: { json: io.argv.includes('--json') || io.argv.some((a) => a === '--jq' || a.startsWith('--jq=')) }, signal: controller.signal })).io;
+    const errIo = factory?.io ?? (await CliFactory.create({ ...io, globals: { json: io.argv.includes('--json') || io.argv.some((a) => a === '--jq' || a.startsWith('--jq=')) }, signal: controller.signal })).io;
     if (err instanceof CommanderError) return renderError(errIo, usageError(err, failing));
     // A reader that went away (`| head`) stops the command as Ctrl-C does (cli.ts): the write that
     // found the pipe closed is that interruption, not a failure of its own.

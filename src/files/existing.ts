@@ -9,15 +9,16 @@ import { dropCommittedPart } from './part-file.js';
 import { FileExistsError, lstatOrNone, notOwnPlainFile, openOwnFile, writeFileSafely } from './safe-file.js';
 
 import type { ExistingPolicy } from './existing-policy.js';
+import type { HashSetting } from '../util/blake3-setting.js';
 
 export { existingPolicy, type ExistingPolicy } from './existing-policy.js';
 
 /** blake3 of a plain file of ours, read through a handle opened without following links. */
-export async function hashOwnFile(path: string): Promise<string | undefined> {
+export async function hashOwnFile(path: string, hashing?: HashSetting): Promise<string | undefined> {
   const opened = await openOwnFile(path, constants.O_RDONLY);
   if (!opened) return undefined;
   try {
-    const hasher = await createBlake3();
+    const hasher = await createBlake3(hashing);
     await updateFromFile(hasher, opened.handle);
     return formatBlake3(hasher);
   } finally {
@@ -34,7 +35,7 @@ export type ExistingVerdict =
  * Decides about `path` before anything is fetched. Throws FileExistsError when the policy is
  * 'refuse' and the file there is (or may be) different.
  */
-export async function checkExisting(path: string, policy: ExistingPolicy, expected: { hash?: string | null; size?: number | null } = {}): Promise<ExistingVerdict> {
+export async function checkExisting(path: string, policy: ExistingPolicy, expected: { hash?: string | null; size?: number | null } = {}, hashing?: HashSetting): Promise<ExistingVerdict> {
   let stats = await lstatOrNone(path);
   // a download killed as it was being named is a finished file
   if (stats && (await dropCommittedPart(path, stats))) stats = await lstatOrNone(path);
@@ -42,7 +43,7 @@ export async function checkExisting(path: string, policy: ExistingPolicy, expect
   if (stats.isDirectory()) throw new FileExistsError(path, 'is a folder');
   const plain = notOwnPlainFile(stats) === undefined;
   const sizeFits = expected.size == null || expected.size === stats.size;
-  const hash = plain && (policy === 'skip' || (expected.hash && sizeFits)) ? await hashOwnFile(path) : undefined;
+  const hash = plain && (policy === 'skip' || (expected.hash && sizeFits)) ? await hashOwnFile(path, hashing) : undefined;
   if (hash && expected.hash && sameHash(hash, expected.hash)) return { action: 'keep', hash, bytes: stats.size, same: true };
   if (policy === 'skip') return { action: 'keep', hash: hash ?? null, bytes: stats.size, same: false };
   if (policy === 'clobber') return { action: 'write' };
@@ -57,11 +58,11 @@ export type WholeFileOutcome = 'written' | 'same' | 'skip-existing';
  * bytes already there are kept untouched, other bytes stop the command unless --clobber replaces
  * or --skip-existing keeps them. A file that appears meanwhile is never replaced without --clobber.
  */
-export async function writeUnderPolicy(path: string, data: string | Uint8Array, policy: ExistingPolicy): Promise<WholeFileOutcome> {
+export async function writeUnderPolicy(path: string, data: string | Uint8Array, policy: ExistingPolicy, hashing?: HashSetting): Promise<WholeFileOutcome> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  const hasher = await createBlake3();
+  const hasher = await createBlake3(hashing);
   hasher.update(bytes);
-  const verdict = await checkExisting(path, policy, { hash: formatBlake3(hasher), size: bytes.length });
+  const verdict = await checkExisting(path, policy, { hash: formatBlake3(hasher), size: bytes.length }, hashing);
   if (verdict.action === 'keep') return verdict.same ? 'same' : 'skip-existing';
   await writeFileSafely(path, bytes, { replace: policy === 'clobber' });
   return 'written';

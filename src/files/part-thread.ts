@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { holdReadSlot, isReadSlotChunk } from '../http/reused-read-socket.js';
 import { blake3Backend } from '../util/blake3.js';
+import type { HashSetting } from '../util/blake3-setting.js';
 import { WRITE_BYTES, type PartStream, type Settled } from './part-writer.js';
 
 /** Transfers smaller than this stay on the receiving thread: starting the thread costs more. */
@@ -243,8 +244,8 @@ class PartThread {
 let thread: PartThread | undefined;
 
 /** The native binding's file, for the thread to load; undefined when blake3 is not native here. */
-function nativeBinding(): string | undefined {
-  if (blake3Backend() !== 'native') return undefined;
+function nativeBinding(hashing?: HashSetting): string | undefined {
+  if (blake3Backend(hashing) !== 'native') return undefined;
   try {
     return createRequire(import.meta.url).resolve('@napi-rs/blake-hash');
   } catch {
@@ -260,10 +261,10 @@ export function threadPays(first: Uint8Array, total: number | undefined, setting
 }
 
 /** The thread, started now when it is not running yet; undefined when it cannot serve. */
-function startedThread(): PartThread | undefined {
-  if (thread?.failure) return undefined;
+function startedThread(hashing?: HashSetting): PartThread | undefined {
+  if (thread?.failure || hashing?.forceWasm) return undefined;
   if (!thread) {
-    const binding = nativeBinding();
+    const binding = nativeBinding(hashing);
     if (!binding) return undefined;
     thread = new PartThread(binding);
   }
@@ -275,15 +276,16 @@ function startedThread(): PartThread | undefined {
  * then overlaps the request instead of holding up the first chunks). Only a hint: whether the
  * transfer goes to the thread is decided at its first chunk (threadPays).
  */
-export function warmPartThread(declaredBytes: number | null | undefined, setting: PartThreadSetting, cores = availableParallelism()): void {
+export function warmPartThread(declaredBytes: number | null | undefined, hashing: HashSetting | undefined, cores = availableParallelism()): void {
+  const setting = hashing?.partThread;
   if (setting === '0' || declaredBytes == null || declaredBytes < THREAD_MIN_BYTES || (setting !== '1' && cores < THREAD_MIN_CORES)) return;
-  startedThread();
+  startedThread(hashing);
 }
 
 /**
  * A part stream on the thread for the part file open as `fd`, which must be empty (nothing
  * written or hashed yet); undefined when the thread cannot serve (blake3 is not native here, or the thread failed).
  */
-export function partOnThread(fd: number): PartStream | undefined {
-  return startedThread()?.open(fd);
+export function partOnThread(fd: number, hashing?: HashSetting): PartStream | undefined {
+  return startedThread(hashing)?.open(fd);
 }

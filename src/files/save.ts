@@ -17,8 +17,8 @@ import { unlink } from 'node:fs/promises';
 import { ApiError, ExitCode, InterruptedError, TimeoutError, WesError } from '../errors.js';
 import { chunksOf, type ChunkedBody } from '../http/chunked-body.js';
 import { createBlake3, sameHash } from './blake3.js';
-import { partOnThread, threadPays, warmPartThread, type PartThreadSetting } from './part-thread.js';
-import { blake3SettingEnv } from '../util/blake3-setting.js';
+import { partOnThread, threadPays, warmPartThread } from './part-thread.js';
+import type { HashSetting } from '../util/blake3-setting.js';
 import { updateFromFile } from '../util/blake3.js';
 import { checkExisting, type ExistingPolicy } from './existing.js';
 import { openPart } from './part-file.js';
@@ -55,10 +55,12 @@ export interface SaveOptions {
   warn?: (line: string) => void;
   /** Told when a download that did not finish left its bytes in a .part for the next run. */
   onKept?: (part: KeptPart) => void;
+  /** WES_BLAKE3 and WES_PART_THREAD of the run (the Factory's hashing()); default the process's environment. */
+  hashing?: HashSetting;
 }
 
-/** What the caller decides about the files on disk: an existing file, warnings, a kept .part. */
-export type FileChoices = Pick<SaveOptions, 'existing' | 'warn' | 'onKept'>;
+/** What the caller decides about the files on disk: an existing file, warnings, a kept .part, how to hash. */
+export type FileChoices = Pick<SaveOptions, 'existing' | 'warn' | 'onKept' | 'hashing'>;
 
 export interface KeptPart {
   path: string;
@@ -86,16 +88,10 @@ export class IntegrityError extends WesError {
 }
 
 /** A local part stream whose hash starts from the first `bytes` bytes of the file (the part kept by an earlier run). */
-async function localPartFrom(handle: FileHandle, bytes: number): Promise<PartStream> {
-  const hasher = await createBlake3();
+async function localPartFrom(handle: FileHandle, bytes: number, hashing: HashSetting | undefined): Promise<PartStream> {
+  const hasher = await createBlake3(hashing);
   await updateFromFile(hasher, handle, 0, bytes);
   return new LocalPart(handle, hasher, bytes);
-}
-
-/** WES_PART_THREAD from the program's environment: `0` or `1`, else unset (decided per transfer). */
-function partThreadSetting(): PartThreadSetting {
-  const value = blake3SettingEnv().WES_PART_THREAD;
-  return value === '0' || value === '1' ? value : undefined;
 }
 
 /** Ctrl-C, SIGTERM or --timeout: the body broke because the command is stopping, not the network. */
@@ -140,7 +136,7 @@ class Download {
 
   async resumeFrom(kept: number): Promise<void> {
     this.part?.drop();
-    this.part = await localPartFrom(this.handle, kept);
+    this.part = await localPartFrom(this.handle, kept, this.opts.hashing);
     this.written = kept;
   }
 
@@ -216,8 +212,8 @@ class Download {
 
   /** At the first byte of a transfer: its writes and hash go to the part thread when that pays (see part-thread.ts). */
   private moveToThreadIfItPays(first: Uint8Array, total: number | undefined): void {
-    if (!threadPays(first, total, partThreadSetting())) return;
-    const threaded = partOnThread(this.handle.fd);
+    if (!threadPays(first, total, this.opts.hashing?.partThread)) return;
+    const threaded = partOnThread(this.handle.fd, this.opts.hashing);
     if (!threaded) return;
     this.part.drop();
     this.part = threaded;
@@ -241,11 +237,11 @@ class Download {
 export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
   const finalPath = join(opts.dir, opts.name);
   const policy = opts.existing ?? 'refuse';
-  const verdict = await checkExisting(finalPath, policy, { hash: opts.expectedHash, size: opts.expectedSize });
+  const verdict = await checkExisting(finalPath, policy, { hash: opts.expectedHash, size: opts.expectedSize }, opts.hashing);
   if (verdict.action === 'keep') {
     return { path: finalPath, name: opts.name, bytes: verdict.bytes, hash: verdict.hash, verified: verdict.same, kept: verdict.same ? 'same' : 'skip-existing' };
   }
-  warmPartThread(opts.expectedSize, partThreadSetting());
+  warmPartThread(opts.expectedSize, opts.hashing);
   const part = await openPart(finalPath, opts.warn ?? (() => undefined));
   const download = new Download(opts, part.handle);
   let integrityFailed = false;

@@ -2,14 +2,13 @@
 // (@napi-rs/blake-hash, an optional dependency with a prebuilt addon per platform; ~9 GB/s here)
 // and, when it is not installed or cannot load, hash-wasm (~1 GB/s). WES_BLAKE3=wasm forces the
 // fallback (CI runs the suite both ways). Used by the client and the dev-server alike.
-// WES_BLAKE3 is read from the environment the program was given (readBlake3SettingFrom in
-// blake3-setting.ts, called by the Factory), so an in-process run or a library caller with its own
-// env is honoured. The choice stays process-wide rather than per command: both backends give the
-// same digests, so two runs in one process that disagree differ only in speed.
+// WES_BLAKE3 comes from the environment a run was given, as a HashSetting passed down to each
+// hash (the Factory's hashing(), blake3-setting.ts); without one, the process's own environment
+// (the dev-server, a library caller). Only the loaded native module is kept for the process.
 import { createRequire } from 'node:module';
 import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { blake3SettingEnv } from './blake3-setting.js';
+import { hashSettingFrom, type HashSetting } from './blake3-setting.js';
 
 /** An incremental hasher: feed it bytes (a file's prefix from disk, then a stream), then digest. */
 export interface Blake3 {
@@ -29,8 +28,8 @@ type NativeModule = { Blake3Hasher: new () => NativeHasher };
 let native: NativeModule | null | undefined;
 
 /** The native module, or null when it cannot load (or the fallback is forced); loaded once, on first use. */
-function loadNative(env: NodeJS.ProcessEnv = blake3SettingEnv()): NativeModule | null {
-  if (env.WES_BLAKE3 === 'wasm') return null;
+function loadNative(setting: HashSetting = hashSettingFrom(process.env)): NativeModule | null {
+  if (setting.forceWasm) return null;
   if (native === undefined) {
     try {
       native = createRequire(import.meta.url)('@napi-rs/blake-hash') as NativeModule;
@@ -41,9 +40,9 @@ function loadNative(env: NodeJS.ProcessEnv = blake3SettingEnv()): NativeModule |
   return native;
 }
 
-/** Which implementation createBlake3 uses in this process. */
-export function blake3Backend(): Blake3Backend {
-  return loadNative() ? 'native' : 'wasm';
+/** Which implementation createBlake3 uses under `setting` (default: the process's environment). */
+export function blake3Backend(setting?: HashSetting): Blake3Backend {
+  return loadNative(setting) ? 'native' : 'wasm';
 }
 
 export async function createBlake3(backend: Blake3Backend = blake3Backend()): Promise<Blake3> {

@@ -28,7 +28,7 @@ describe('job references, statuses in the history, resume and piped views', () =
     const last = await run(['jobs', 'get', 'last']);
     expect(last.code).toBe(5);
     expect(last.stderr).toContain('last is not a job id: for the latest job you submitted write @last');
-    // A number that is not the start of the one id in the history (which would name that job).
+    // A number that no id of the history starts with (a random id may start with 2: then 2 names it).
     const n = id.startsWith('2') ? '3' : '2';
     const second = await run(['jobs', 'get', n]);
     expect(second.stderr).toContain(`write @${n}`);

@@ -81,3 +81,13 @@ describe('doctor and auth status', () => {
     expect(surfaces.find((s) => s.family === 'jobs')).toMatchObject({ router_api: null });
   });
 });
+
+describe('completion of model ids', () => {
+  it("refreshes its cache through the profile's router routes: pinned v2 asks /v2 alone, and the ids come back", async () => {
+    const refresh = await wes(['__complete', 'models-refresh'], { WES_ROUTER_API: 'v2' });
+    expect(refresh.code, refresh.stderr).toBe(0);
+    expect(raw.seen()).toEqual(['GET /v2/models']);
+    const ids = await wes(['__complete', 'models'], { WES_ROUTER_API: 'v2' });
+    expect(ids.stdout.split('\n')).toContain('acme/chat');
+  });
+});

@@ -1,7 +1,7 @@
 // The CLI's shared modules are in few chunks (programFirst in scripts/build-plugins.mjs): each
 // module costs its resolve, read and compile on every start. This counts the modules the built CLI
 // loads for `jobs get` and `--help`, and checks the library entry still loads no CLI code
-// (program, commander, factory) although every command module now imports program and factory.
+// (program, commander, the CLI factory) although every command module now imports program and cli-factory.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -47,6 +47,6 @@ describe('modules loaded by the built CLI', () => {
     expect(run.status, run.stderr).toBe(0);
     const files = loaded(list);
     expect(files).toContain(join(DIST, 'index.js'));
-    for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toMatch(/^\/\/ (src\/program\.ts|src\/factory\.ts|node_modules\/commander\/)/m);
+    for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toMatch(/^\/\/ (src\/program\.ts|src\/factory\.ts|src\/cli-factory\.ts|node_modules\/commander\/)/m);
   });
 });

@@ -4,6 +4,7 @@
 // hash so the service can check it. An upload whose answer was lost is not sent again under its
 // spent single-use key: the blob is looked for by hash, and minted from when it arrived. One run
 // never sends the same file twice.
+import type { HashSetting } from '../../util/blake3-setting.js';
 import { basename, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ApiError, UsageError, endedInDoubt } from '../../errors.js';
@@ -43,7 +44,11 @@ export interface PlaceOptions {
 export class AssetPlacer {
   private readonly placed = new Map<string, Promise<PlacedAsset>>();
 
-  constructor(readonly client: JobsClient) {}
+  /** `hashing`: WES_BLAKE3 of the run (default the process's environment). */
+  constructor(
+    readonly client: JobsClient,
+    private readonly hashing?: HashSetting,
+  ) {}
 
   place(path: string, options: PlaceOptions = {}): Promise<PlacedAsset> {
     const key = JSON.stringify([resolve(path), options.contentType ?? null, options.filePath ?? null, options.tags ?? null, options.expiresIn ?? null]);
@@ -57,7 +62,7 @@ export class AssetPlacer {
 
   private async placeOnce(path: string, options: PlaceOptions): Promise<PlacedAsset> {
     const size = await checkLocalFile(path);
-    const hash = await blake3File(path).catch((err: Error) => {
+    const hash = await blake3File(path, this.hashing).catch((err: Error) => {
       throw new UsageError(`cannot read ${path}: ${err.message}`);
     });
     const filePath = options.filePath ?? basename(path);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ApiError } from '../../errors.js';
 import { UniqueNames } from '../../files/safe-name.js';
 import { saveToFile, type KeptPart, type OpenedBody, type SavedFile } from '../../files/save.js';
+import type { HashSetting } from '../../util/blake3-setting.js';
 import { checkExisting, type ExistingPolicy, type ExistingVerdict } from '../../files/existing.js';
 import { makeFolders, writeFileSafely } from '../../files/safe-file.js';
 import type { FetchedJob, JobsClient } from './client.js';
@@ -47,6 +48,8 @@ export interface DownloadOptions {
   warn?: (line: string) => void;
   /** Told of each download cut short whose bytes stay in a .part for the next run. */
   onKept?: (part: KeptPart) => void;
+  /** WES_BLAKE3 and WES_PART_THREAD of the run; default the process's environment. */
+  hashing?: HashSetting;
 }
 
 export interface DownloadResult {
@@ -144,6 +147,7 @@ async function saveOne(client: JobsClient, snapshots: JobSnapshots, output: Outp
     existing: options.existing,
     warn: options.warn,
     onKept: options.onKept,
+    hashing: options.hashing,
   });
   const saved = savedOutputOf(file, output.id);
   options.onSaved?.(saved);
@@ -181,7 +185,7 @@ export async function downloadOutputs(client: JobsClient, start: FetchedJob, opt
     outputs.map(async (output) => {
       const name = names.reserve(output.name, `output-${output.id}`);
       // Every conflict stops the command before any byte is fetched.
-      const verdict = await checkExisting(join(options.dir, name), options.existing ?? 'refuse', { hash: output.hash, size: output.size_bytes });
+      const verdict = await checkExisting(join(options.dir, name), options.existing ?? 'refuse', { hash: output.hash, size: output.size_bytes }, options.hashing);
       return { output, name, verdict };
     }),
   );

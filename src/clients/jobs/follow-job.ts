@@ -16,6 +16,7 @@ import type { FetchedJob, JobsClient } from './client.js';
 import { listenToJob, type EventListener, type OpenClient, type PreviewFrame } from './events.js';
 import { settleExpired } from './expired-race.js';
 import { isTerminal, type Job, type JobProgress } from '../../protocol/jobs.js';
+import { systemClock, type Clock } from '../../util/clock.js';
 
 export interface FollowJobOptions {
   /** Poll interval in ms (the contract's default is 1 s). */
@@ -42,6 +43,8 @@ export interface FollowJobOptions {
   notice?: (line: string) => void;
   /** Preview pictures the event stream carries (polling has none). */
   onPreview?: (preview: PreviewFrame) => void;
+  /** The time the polls are paced by (default the system's; a unit test's own). */
+  clock?: Clock;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -100,7 +103,8 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
   if (isTerminal(start.job.status)) return;
 
   const live = new LiveProgress(start.job);
-  const waker = new Waker(options.minGapMs ?? 100);
+  const clock = options.clock ?? systemClock;
+  const waker = new Waker(options.minGapMs ?? 100, clock);
   const wakes = (name: string) => options.wakeOn?.(name) ?? true;
   let listener: EventListener | undefined;
   const listen = () => {
@@ -120,7 +124,7 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
     void listener.done.then(() => live.streamOver());
   };
   if (options.firstReadMs === undefined) listen();
-  let readAt = Date.now() + (options.firstReadMs ?? options.intervalMs);
+  let readAt = clock.now() + (options.firstReadMs ?? options.intervalMs);
   let throttled = 0;
   try {
     for (;;) {
@@ -132,11 +136,11 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
           if (!(err instanceof ApiError) || (err.status !== 429 && err.status !== 503)) throw err;
           const delay = Math.min(MAX_BACKOFF_MS, Math.max(err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0, backoffDelay(throttled++)));
           debug(`* polling throttled (${err.code}); next read in ${delay} ms`);
-          readAt = Date.now() + delay;
+          readAt = clock.now() + delay;
           continue;
         }
         throttled = 0;
-        readAt = Date.now() + options.intervalMs;
+        readAt = clock.now() + options.intervalMs;
         waker.readDone();
         live.polled(polled.job);
       }
@@ -164,33 +168,36 @@ class Waker {
   private showWanted = false;
   private lastRead = 0;
   private lastShown = 0;
-  private resolveSleep?: () => void;
+  private wake?: AbortController;
 
-  constructor(private readonly minGapMs: number) {}
+  constructor(
+    private readonly minGapMs: number,
+    private readonly clock: Clock,
+  ) {}
 
   wantRead(): void {
     this.readWanted = true;
-    this.resolveSleep?.();
+    this.wake?.abort();
   }
 
   wantShow(): void {
     this.showWanted = true;
-    this.resolveSleep?.();
+    this.wake?.abort();
   }
 
   readDone(): void {
-    this.lastRead = Date.now();
+    this.lastRead = this.clock.now();
   }
 
   shown(): void {
-    this.lastShown = Date.now();
+    this.lastShown = this.clock.now();
     this.showWanted = false;
   }
 
   /** 'read' when a read is due, 'show' when only new live progress is. */
   async next(readAt: number, signal: AbortSignal): Promise<'read' | 'show'> {
     for (;;) {
-      const now = Date.now();
+      const now = this.clock.now();
       const readDue = this.readWanted ? Math.min(readAt, this.lastRead + this.minGapMs) : readAt;
       if (readDue <= now) {
         // Cleared as the read starts: an event during the read asks for the next one.
@@ -203,23 +210,20 @@ class Waker {
     }
   }
 
+  /** The clock's sleep, cut short (resolved) when an event asks for a read or a snapshot; rejects with the signal's reason. */
   private sleep(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const finish = () => {
-        clearTimeout(timer);
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const wake = (this.wake = new AbortController());
+    const onAbort = () => wake.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    return this.clock
+      .sleep(Math.max(0, ms), wake.signal)
+      .catch(() => {
+        if (signal.aborted) throw signal.reason;
+      })
+      .finally(() => {
         signal.removeEventListener('abort', onAbort);
-        this.resolveSleep = undefined;
-        resolve();
-      };
-      const onAbort = () => {
-        clearTimeout(timer);
-        this.resolveSleep = undefined;
-        reject(signal.reason);
-      };
-      const timer = setTimeout(finish, Math.max(0, ms));
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.resolveSleep = finish;
-    });
+        this.wake = undefined;
+      });
   }
 }

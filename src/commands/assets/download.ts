@@ -17,7 +17,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ExistingFi
   if (path !== undefined) await ((await isFolder(path)) ? checkFolderTarget(path, 'the folder') : checkFileTarget(path, 'the file'));
   const client = f.client(JobsClient);
   const record = await client.getAsset(args.id);
-  const saved = await saveAsset(client, record, path, existing, reporterOn(f.io));
+  const saved = await saveAsset(client, record, path, existing, reporterOn(f.io), f.hashing());
   if (f.io.json) f.io.printJson(saved);
   else f.io.println(saved.path);
   if (saved.kept === 'same') f.io.info(`✓ ${saved.path} already holds these bytes (blake3 checked); nothing downloaded`);

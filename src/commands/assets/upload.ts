@@ -30,7 +30,7 @@ const positional = { file: arg('<file>') };
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: AssetsUploadOptions): Promise<number> {
   const { io } = f;
   const path = args.file;
-  const placed = await uploadAsset(f.client(JobsClient), path, { contentType: opts.contentType, filePath: opts.name, tags: opts.tag, expiresIn: opts.expiresIn }, transferReporterOn(io));
+  const placed = await uploadAsset(f.client(JobsClient), path, { contentType: opts.contentType, filePath: opts.name, tags: opts.tag, expiresIn: opts.expiresIn }, transferReporterOn(io), f.hashing());
   if (io.json) io.printJson(placed.asset);
   else io.println(placed.asset.id);
   io.info(

@@ -7,7 +7,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Factory } from '../../factory.js';
 import { stateDir } from '../../config/history.js';
-import { ModelsClient } from '../../clients/models/client.js';
 import { writeFileSafely } from '../../files/safe-file.js';
 import { sha256Hex } from '../../util/sha256-hex.js';
 
@@ -53,7 +52,9 @@ function wesBin(): string | undefined {
 
 /** Reads one catalog page and replaces the cache (exclusive temp file, then rename). */
 export async function refreshModelIds(f: Factory): Promise<void> {
-  const page = await f.client(ModelsClient, AbortSignal.any([f.signal, AbortSignal.timeout(REFRESH_DEADLINE_MS)])).listPage({ limit: PAGE });
+  // The profile's router routes (router_api, or those remembered for it), as every models command uses.
+  const { modelsClient } = await import('../models/context.js');
+  const page = await modelsClient(f, AbortSignal.any([f.signal, AbortSignal.timeout(REFRESH_DEADLINE_MS)])).listPage({ limit: PAGE });
   const ids = page.data.map((m) => m.id).filter((id) => SAFE_MODEL_ID.test(id));
   const path = cachePath(f);
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });

@@ -3,7 +3,6 @@
 // progress shown (batch-progress.ts), then its outcome told: a summary, each endpoint's share,
 // where the results are, and when it stopped early, how to resume. Exit 0 when every line
 // succeeded, else the gravest line's code.
-import { setFlagsFromString } from 'node:v8';
 import type { Factory } from '../../factory.js';
 import { ExitCode, InterruptedError } from '../../errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
@@ -42,26 +41,9 @@ function endpointLine(e: EndpointStats): string {
   return sanitizeLine(`  ${e.name}: ${e.submitted} submitted, ${e.succeeded} succeeded, ${e.failed} failed, ${e.rate.toFixed(1)} jobs/s${pacing}${aside}`);
 }
 
-/**
- * A batch keeps V8's heap near what it holds, so its peak does not depend on its length. V8
- * doubles the young generation (up to 16 MB a semi-space, 48 MB in all) each time as many bytes
- * survived a scavenge as it holds; a batch's lines live for a few scavenges each (their requests
- * and follows), so over a long batch it always reached the maximum: 100 000 lines peaked ~30 MB
- * above 1 000 with no more data held. It stays at its starting 1 MB. The lines' objects then die
- * in the old generation, which V8 lets grow up to 4x its live size before a full collection; 1.5x
- * keeps the rest of the gap (128 -> ~114 MB over 20 000 lines). The cost is more collections:
- * 10-25 % more client CPU, the same wall time (bench/RESULTS.md). Both flags are read at each
- * resize, so setting them now takes effect.
- */
-function keepHeapSmall(): void {
-  setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--heap-growing-percent=50');
-}
-
 /** `jobs submit --batch FILE`: the options declared in options.ts say which flags go with it. */
 export async function run(f: Factory, batchPath: string, opts: JobsSubmitOptions): Promise<number> {
   const { io } = f;
-  keepHeapSmall();
   if (opts.download !== undefined) await checkFolderTarget(opts.download, '--download');
   // --base-url given more than once: one endpoint each, beside the --via ones.
   const vias = [...(opts.via ?? []), ...(f.globals.baseUrls ?? []).map(parseBaseUrlTarget)];

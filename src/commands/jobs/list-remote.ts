@@ -37,7 +37,7 @@ export async function listRemote(f: Factory, opts: JobsListOptions, limit: numbe
     f.io.info(`no jobs${opts.status ? ` with status ${opts.status}` : ''} on the server`);
     return true;
   }
-  const now = Date.now();
+  const now = f.clock.now();
   printTable(
     f.io,
     ['id', 'status', 'created', 'outputs', 'label'],

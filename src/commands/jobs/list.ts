@@ -38,7 +38,7 @@ async function run(f: Factory, _args: unknown, opts: JobsListOptions): Promise<n
     f.io.info(`no jobs${status ? ` with status ${status}` : ''} in the history of profile ${s.profile} at ${s.baseUrl}`);
     return 0;
   }
-  const now = Date.now();
+  const now = f.clock.now();
   printTable(
     f.io,
     ['id', 'status', 'submitted', 'source'],

@@ -19,7 +19,7 @@ export interface SaveReport {
 
 export async function saveOutputs(f: Factory, client: JobsClient, job: FetchedJob, dir: string, report: SaveReport): Promise<SavedOutput[]> {
   const { io } = f;
-  const result = await downloadJobOutputs(client, job, dir, report.existing, transferReporterOn(io), f.signal);
+  const result = await downloadJobOutputs(client, job, dir, report.existing, transferReporterOn(io), f);
   const { saved } = result;
   if (report.toStdout && io.json) io.printJson(saved);
   if (report.show) await (await import('../../render/pictures/show.js')).showSavedPictures(io, saved.map((s) => s.path), report.toStdout && !io.json);

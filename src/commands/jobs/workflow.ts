@@ -50,7 +50,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsWorkfl
   const { id, value: answer } = await readByRef(f, args.id, (resolved) => client.workflow(resolved));
   const json = (value: unknown, indent?: number) => stringifyJsonExact(value, indent) + '\n';
   if (target !== undefined) {
-    const outcome = await writeUnderPolicy(target, json(answer.workflow, 2), existing);
+    const outcome = await writeUnderPolicy(target, json(answer.workflow, 2), existing, f.hashing());
     if (outcome === 'written') io.info(`wrote ${target}`);
     else if (outcome === 'same') io.info(`${target} already holds the same bytes: kept as it is`);
     else io.info(`kept the existing ${target} as it is (--skip-existing)`);

@@ -47,7 +47,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: LegacyView
   }
   // A name the user gave is theirs; a name the server's file reference carries is made safe.
   const path = target ?? safeFileName(basename(ref.filename), 'download');
-  const viewed = await saveViewedFile(client, ref, path, existing, reporterOn(f.io));
+  const viewed = await saveViewedFile(client, ref, path, existing, reporterOn(f.io), f.hashing());
   if (viewed.kind === 'same') {
     f.io.info(`kept the existing ${path} (the same bytes)`);
     if (f.io.json) f.io.printJson({ path, bytes: viewed.bytes, hash: viewed.hash });

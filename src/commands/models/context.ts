@@ -4,7 +4,7 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { ModelsClient } from '../../clients/models/client.js';
-import { RouterGeneration } from '../../clients/models/generation.js';
+import { composeModels, routerGeneration } from '../../compose/clients.js';
 import { GenerationCache } from '../../clients/models/generation-cache.js';
 import { ModelIdError, parseModelId, type ModelRef } from '../../protocol/model-ids.js';
 import { SchemaCache } from '../../clients/models/schema-cache.js';
@@ -20,11 +20,13 @@ export function modelArg(arg: string | undefined): ModelRef {
   }
 }
 
-export function modelsClient(f: Factory): ModelsClient {
-  const s = f.settings();
-  const memory = new GenerationCache(f.store(), s.profile);
-  const generation = new RouterGeneration(s.routerUrl, s.routerApi, memory, async (info) => (await import('./no-router.js')).explainNoRouter(f, info));
-  return new ModelsClient(f.http(), generation);
+/** The command's models client: its routes pinned by router_api, else discovered and remembered for the profile; `signal` overrides the command's own (a deadline). */
+export function modelsClient(f: Factory, signal?: AbortSignal): ModelsClient {
+  return f.client(ModelsClient, signal, (http) => {
+    const s = f.settings();
+    const memory = new GenerationCache(f.store(), s.profile);
+    return composeModels(http, routerGeneration(s.routerUrl, s.routerApi, memory, async (info) => (await import('./no-router.js')).explainNoRouter(f, info)));
+  });
 }
 
 export function schemaSource(f: Factory, client: ModelsClient = modelsClient(f)): SchemaSource {

@@ -99,7 +99,7 @@ async function saveLinkedFiles(f: Factory, output: Buffer, dir: string, existing
   }
   const { reportKept } = await import('../../render/kept.js');
   const kept: KeptPart[] = [];
-  const choices = { existing, warn: (line: string) => f.io.warn(line), onKept: (part: KeptPart) => kept.push(part) };
+  const choices = { existing, warn: (line: string) => f.io.warn(line), onKept: (part: KeptPart) => kept.push(part), hashing: f.hashing() };
   const saved = await downloadUrls(f.http(), urls, dir, (file) => f.io.info(file.kept ? `kept the existing ${file.path}` : `saved ${file.path} (${file.bytes} bytes)`), choices).finally(() =>
     reportKept(f.io, kept, again),
   );

@@ -55,7 +55,7 @@ async function run(f: Factory, _args: unknown, opts: ModelsRequestsOptions): Pro
     f.io.info(`no model requests${model ? ` of ${model}` : ''} queued from here for profile ${s.profile} at ${s.routerUrl}`);
     return 0;
   }
-  const now = Date.now();
+  const now = f.clock.now();
   printTable(f.io, ['request', 'model', 'status', 'submitted'], shown.map((e) => [e.id, e.source, e.status, f.io.stdoutIsTTY ? age(now - Date.parse(e.submitted_at)) : e.submitted_at]), { keep: [0] });
   if (!opts.refresh && shown.some((e) => !isFinished(e))) f.io.info('(states as last seen; --refresh asks the router about the unfinished ones)');
   return 0;

@@ -6,7 +6,7 @@ import { noOptions } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
 
 async function run(f: Factory): Promise<number> {
-  const info = { version: VERSION, node: process.versions.node, platform: `${process.platform}-${process.arch}`, blake3: blake3Backend() };
+  const info = { version: VERSION, node: process.versions.node, platform: `${process.platform}-${process.arch}`, blake3: blake3Backend(f.hashing()) };
   if (f.io.json) f.io.printJson(info);
   else f.io.println(`wes ${info.version} (node ${info.node}, ${info.platform})`);
   return 0;

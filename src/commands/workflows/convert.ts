@@ -46,7 +46,7 @@ async function run(f: Factory, { workflow: file }: ArgsOf<typeof positional>, op
   }
   const json = stringifyJsonExact(workflow, 2) + '\n';
   if (opts.output !== undefined) {
-    const outcome = await writeUnderPolicy(opts.output, json, existing);
+    const outcome = await writeUnderPolicy(opts.output, json, existing, f.hashing());
     if (outcome === 'written') f.io.info(`wrote ${opts.output}`);
     else if (outcome === 'same') f.io.info(`${opts.output} already holds the same bytes: kept as it is`);
     else f.io.info(`kept the existing ${opts.output} as it is (--skip-existing)`);

@@ -151,7 +151,7 @@ async function runWithJournal(f: FeatureContext, run: BatchRun, input: BatchInpu
     if (code === ExitCode.AUTH) firstHaltLine ??= result.index;
   };
 
-  const placers = new Map(endpoints.map((e) => [e, new AssetPlacer(e.spec.client)]));
+  const placers = new Map(endpoints.map((e) => [e, new AssetPlacer(e.spec.client, f.hashing())]));
   const history = batchHistory(f, debug);
   // The history is of the job API, per profile and base URL: lines sent elsewhere, or to an engine, are not this one's.
   // Its URL is parsed once, at the first job API submit, not for every line.
@@ -199,6 +199,7 @@ async function runWithJournal(f: FeatureContext, run: BatchRun, input: BatchInpu
       signal,
       retries: f.retries() ?? DEFAULT_RETRIES,
       downloadDir: run.download,
+      hashing: f.hashing(),
       resubmitInDoubt: run.resubmitInDoubt,
       label: run.label,
       onSend: (item, endpoint, key, sentAt) => void journal.append(sentRecord({ index: item.index, idempotency_key: key, sent_to: endpoint.url, sent_at: sentAt, line_id: item.lineId })),

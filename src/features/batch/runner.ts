@@ -9,6 +9,7 @@
 // BatchResult (handed out, never kept), also when the run is stopped (Ctrl-C, --timeout), halted
 // by a refused credential, or left with no endpoint. A line whose job may exist on an endpoint is
 // never sent to another. No printing.
+import type { HashSetting } from '../../util/blake3-setting.js';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { ApiError, ExitCode, InDoubtError, NetworkError, WesError, endedInDoubt, toWesError } from '../../errors.js';
@@ -102,6 +103,8 @@ export interface BatchOptions {
   retries: number;
   /** Each job's outputs go to `<dir>/<index>-<job id>/`. */
   downloadDir?: string;
+  /** How those downloads hash (the run's WES_BLAKE3, WES_PART_THREAD). */
+  hashing?: HashSetting;
   /** Send a line under a new key when its earlier key's job cannot be found (the user's call: it may run twice). */
   resubmitInDoubt?: boolean;
   /** The user's own label, joined to each submit's key label in `metadata`. */
@@ -359,7 +362,7 @@ class ItemRun {
 
   private async download(job: FetchedJob): Promise<BatchResult> {
     const dir = join(this.options.downloadDir!, `${this.item.index}-${safeFileName(job.job.id, 'job')}`);
-    const { saved, errors } = await downloadOutputs(this.endpoint.spec.client, job, { dir });
+    const { saved, errors } = await downloadOutputs(this.endpoint.spec.client, job, { dir, hashing: this.options.hashing });
     if (this.options.signal.aborted) throw this.options.signal.reason;
     this.outputs = withSavedFiles(this.outputs, (o) => saved.find((s) => s.asset_id === o.id));
     return this.result(errors.length ? errorOf(errors[0]!.error) : null);

@@ -3,6 +3,7 @@
 // for submits and reads, one shared by the event streams of its jobs. A profile brings its own
 // stored credential; a bare URL gets the command's key (flag, environment or profile) only when its
 // origin is the configured base URL's: a key never goes to a server it was not configured for.
+import type { HashSetting } from '../../util/blake3-setting.js';
 import { UsageError } from '../../errors.js';
 import { normalizeBaseUrl, resolveSettings, type Settings } from '../../config/settings.js';
 import { withoutPassword } from '../../config/keys.js';
@@ -78,11 +79,13 @@ async function isEngine(f: FeatureContext, settings: Settings, signal: AbortSign
 }
 
 /** Saves an engine prompt's output files as `wes legacy prompt --download` does. */
-const saveEngineOutputs: SaveEngineOutputs = async (client, refs, dir) => {
-  const saved: Awaited<ReturnType<SaveEngineOutputs>> = [];
-  await downloadOutputs(client, refs, dir, (file, ref) => saved.push({ ref, path: file.path, hash: file.hash, verified: file.verified }));
-  return saved;
-};
+const engineOutputsSaver =
+  (hashing: HashSetting): SaveEngineOutputs =>
+  async (client, refs, dir) => {
+    const saved: Awaited<ReturnType<SaveEngineOutputs>> = [];
+    await downloadOutputs(client, refs, dir, (file, ref) => saved.push({ ref, path: file.path, hash: file.hash, verified: file.verified }), { hashing });
+    return saved;
+  };
 
 export interface EndpointPlan {
   concurrency: number;
@@ -114,7 +117,7 @@ export async function buildEndpoints(f: FeatureContext, vias: ViaTarget[], plan:
     const http = f.httpFor(settings, signal, connections);
     const client = new JobsClient(http);
     const spec = { name, url, client, concurrency: n, partnerKey: settings.partnerKey };
-    if (engines[i]) return new Endpoint({ ...spec, engine: new EngineLines(new LegacyClient(http), http, plan.intervalMs, signal, saveEngineOutputs) });
+    if (engines[i]) return new Endpoint({ ...spec, engine: new EngineLines(new LegacyClient(http), http, plan.intervalMs, signal, engineOutputsSaver(f.hashing())) });
     const streams = events ? new JobsClient(f.httpFor(settings, signal, connections)) : undefined;
     const openEvents = streams ? Object.assign(() => streams, { shared: true }) : undefined;
     return new Endpoint({ ...spec, openEvents });

@@ -39,6 +39,7 @@ export async function followToEnd(f: FeatureContext, client: JobsClient, start: 
   try {
     const snapshots = followJob(client, start, {
       intervalMs: follow.intervalMs,
+      clock: f.clock,
       signal: f.signal,
       openEvents: follow.events ? (signal) => f.client(JobsClient, AbortSignal.any([f.signal, signal])) : undefined,
       debug,

@@ -3,6 +3,7 @@
 // deduplicated by hash), one submit under a single-use Idempotency-Key whose label rides in
 // `metadata` (a lost answer's job is found by that label, never made twice), the job recorded in
 // the history. Shared by `jobs submit` and `jobs rerun`.
+import type { HashSetting } from '../../util/blake3-setting.js';
 import { InterruptedError } from '../../errors.js';
 import type { JobsClient } from '../../clients/jobs/client.js';
 import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
@@ -35,8 +36,8 @@ export interface SubmittedJob extends SubmitOutcome {
 }
 
 /** What `--set N.I=@FILE` and `--set N.I=asset:ID` put in, telling what was uploaded. */
-export function placeAssetsFor(client: JobsClient, reporter: TransferReporter): (input: AssetInput) => Promise<unknown> {
-  const placer = new AssetPlacer(client);
+export function placeAssetsFor(client: JobsClient, reporter: TransferReporter, hashing?: HashSetting): (input: AssetInput) => Promise<unknown> {
+  const placer = new AssetPlacer(client, hashing);
   return async (input) => {
     const { reference, placed } = await referenceFor(placer, input, { observeUpload: (file, size) => observeUpload(reporter, file, size) });
     if (placed) reporter.notice('info', sanitizeLine(`${placed.uploaded ? 'uploaded' : 'already on the service:'} ${placed.path} → asset ${placed.asset.id}`));
@@ -53,7 +54,7 @@ function recoveredLine(outcome: SubmitOutcome): string | undefined {
 }
 
 export async function submitJob(f: FeatureContext, client: JobsClient, submit: JobSubmit, reporter: TransferReporter): Promise<SubmittedJob> {
-  const ready = await applyAssignments(submit.workflow, submit.assignments, placeAssetsFor(client, reporter));
+  const ready = await applyAssignments(submit.workflow, submit.assignments, placeAssetsFor(client, reporter, f.hashing()));
   const { key } = submit;
   const request: SubmitRequest = { workflow: ready, metadata: submitLabel(key, submit.label) };
   const partnerKey = f.settings().partnerKey;

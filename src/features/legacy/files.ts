@@ -1,5 +1,6 @@
 // Saving what a v1 job produced: preview frames from the WebSocket (named by node and sequence)
 // and output files behind /api/view. Names are made safe and unique; files land via NAME.part.
+import type { HashSetting } from '../../util/blake3-setting.js';
 import { Readable } from 'node:stream';
 import { saveToFile, type FileChoices, type SavedFile } from '../../files/save.js';
 import { makeFolders } from '../../files/safe-file.js';
@@ -75,11 +76,11 @@ export async function downloadOutputs(
  * no hash, so the served bytes are hashed as they arrive (nothing is written). Null when there is
  * no plain file of ours at `path` to compare.
  */
-export async function holdsServedBytes(client: LegacyClient, ref: ViewRef, path: string): Promise<{ same: boolean; hash: string; bytes: number } | null> {
-  const local = await hashOwnFile(path);
+export async function holdsServedBytes(client: LegacyClient, ref: ViewRef, path: string, hashing?: HashSetting): Promise<{ same: boolean; hash: string; bytes: number } | null> {
+  const local = await hashOwnFile(path, hashing);
   if (local === undefined) return null;
   const res = await client.viewChunks(ref);
-  const hasher = await createBlake3();
+  const hasher = await createBlake3(hashing);
   let bytes = 0;
   await res.body.forEach((chunk) => {
     hasher.update(chunk);

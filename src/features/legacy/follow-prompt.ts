@@ -93,7 +93,7 @@ export class PromptFollower {
     private readonly settings: FollowPromptOptions,
     private readonly notices: Reporter,
   ) {
-    this.saver = settings.previewsDir ? new PreviewSaver(settings.previewsDir, { existing: settings.existing, warn: (line) => notices.notice('warn', line) }) : null;
+    this.saver = settings.previewsDir ? new PreviewSaver(settings.previewsDir, { existing: settings.existing, warn: (line) => notices.notice('warn', line), hashing: f.hashing() }) : null;
     this.done.catch(() => undefined);
   }
 

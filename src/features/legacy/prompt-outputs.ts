@@ -16,7 +16,7 @@ import type { Reporter } from '../reporter.js';
 import type { FollowResult } from './follow-prompt.js';
 import { downloadOutputs } from './files.js';
 
-async function outputsOf(f: Pick<FeatureContext, 'signal'>, session: LegacySession, result: FollowResult, reporter: Reporter): Promise<NodeFileRef[]> {
+async function outputsOf(f: Pick<FeatureContext, 'signal' | 'hashing'>, session: LegacySession, result: FollowResult, reporter: Reporter): Promise<NodeFileRef[]> {
   const reader = session.reader();
   if (reader.engine === null) await reader.read(result.promptId); // finds out which server this is
   if (reader.engine === 'self-hosted') return (await waitForTerminalStatus(reader, result.promptId, { intervalMs: 100, signal: f.signal })).outputs;
@@ -32,7 +32,7 @@ async function outputsOf(f: Pick<FeatureContext, 'signal'>, session: LegacySessi
 }
 
 /** The paths of the outputs saved into `dir`, each told as it lands. */
-export async function savePromptOutputs(f: Pick<FeatureContext, 'signal'>, session: LegacySession, result: FollowResult, dir: string, existing: ExistingPolicy, reporter: Reporter): Promise<string[]> {
+export async function savePromptOutputs(f: Pick<FeatureContext, 'signal' | 'hashing'>, session: LegacySession, result: FollowResult, dir: string, existing: ExistingPolicy, reporter: Reporter): Promise<string[]> {
   const refs = await outputsOf(f, session, result, reporter);
   if (!refs.some((r) => r.type === 'output')) {
     reporter.notice('warn', 'warning: the prompt reported no output files to download');
@@ -44,7 +44,7 @@ export async function savePromptOutputs(f: Pick<FeatureContext, 'signal'>, sessi
     refs,
     dir,
     (file, ref) => reporter.notice('info', `${file.kept ? 'kept the existing' : 'saved'} ${file.path} (${file.bytes} bytes, node ${sanitizeLine(ref.node)})`),
-    { existing, warn: (line) => reporter.notice('warn', line), onKept: (part) => kept.push(part) },
+    { existing, warn: (line) => reporter.notice('warn', line), onKept: (part) => kept.push(part), hashing: f.hashing() },
   ).finally(() => {
     for (const line of keptNotices(kept, `wes legacy view FILENAME -o ${dir}/FILENAME for each file above (the prompt's outputs stay on the service)`)) reporter.notice('notice', line);
   });

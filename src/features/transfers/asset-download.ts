@@ -1,6 +1,7 @@
 // Saving an asset's bytes (`wes assets download`): to a file, or into a folder under the asset's
 // own safe name; blake3-checked; a download cut short keeps its .part, told with the command that
 // resumes it.
+import type { HashSetting } from '../../util/blake3-setting.js';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { FetchedAsset, JobsClient } from '../../clients/jobs/client.js';
@@ -28,12 +29,12 @@ async function target(path: string | undefined, assetName: string | undefined, a
 }
 
 /** The asset `record` saved at `path` (default: its name in the current folder). */
-export async function saveAsset(client: JobsClient, record: FetchedAsset, path: string | undefined, existing: ExistingPolicy, reporter: Reporter): Promise<SavedOutput> {
+export async function saveAsset(client: JobsClient, record: FetchedAsset, path: string | undefined, existing: ExistingPolicy, reporter: Reporter, hashing?: HashSetting): Promise<SavedOutput> {
   const filePath = record.asset.file_path ?? undefined;
   const { dir, name } = await target(path, filePath?.split('/').pop(), record.asset.id);
   const kept: KeptPart[] = [];
   const resume = ['wes', 'assets', 'download', record.asset.id, ...(path === undefined ? [] : [path])].map(shellWord).join(' ');
-  return downloadAsset(client, record, dir, name, { existing, warn: (line) => reporter.notice('warn', line), onKept: (part) => kept.push(part) }).finally(() => {
+  return downloadAsset(client, record, dir, name, { existing, warn: (line) => reporter.notice('warn', line), onKept: (part) => kept.push(part), hashing }).finally(() => {
     for (const line of keptNotices(kept, resume)) reporter.notice('notice', line);
   });
 }

@@ -1,6 +1,7 @@
 // Saving every output of a job into a folder (`jobs download`, `--download DIR`): the files fetched
 // blake3-checked (src/clients/jobs/download.ts), shown as they go through the TransferReporter; a
 // download cut short keeps its .part files, told with the command that resumes them.
+import type { FeatureContext } from '../context.js';
 import type { FetchedJob, JobsClient } from '../../clients/jobs/client.js';
 import { downloadOutputs, type DownloadResult } from '../../clients/jobs/download.js';
 import type { ExistingPolicy } from '../../files/existing.js';
@@ -9,7 +10,7 @@ import { shellWord } from '../../util/shell-word.js';
 import type { TransferReporter } from '../reporter.js';
 
 /** The outputs saved and those that could not be; throws what stopped the download (Ctrl-C, --timeout). */
-export async function downloadJobOutputs(client: JobsClient, job: FetchedJob, dir: string, existing: ExistingPolicy, reporter: TransferReporter, signal: AbortSignal): Promise<DownloadResult> {
+export async function downloadJobOutputs(client: JobsClient, job: FetchedJob, dir: string, existing: ExistingPolicy, reporter: TransferReporter, f: Pick<FeatureContext, 'signal' | 'hashing'>): Promise<DownloadResult> {
   const shown = await reporter.transfer({ verb: 'downloading', sizes: job.job.outputs.map((o) => o.size_bytes ?? null) });
   const kept: KeptPart[] = [];
   let result: DownloadResult;
@@ -20,11 +21,12 @@ export async function downloadJobOutputs(client: JobsClient, job: FetchedJob, di
       existing,
       warn: (line) => reporter.notice('warn', line),
       onKept: (part) => kept.push(part),
+      hashing: f.hashing(),
     });
   } finally {
     shown?.done();
     for (const line of keptNotices(kept, `wes jobs download ${job.job.id} ${shellWord(dir)}`)) reporter.notice('notice', line);
   }
-  if (signal.aborted) throw signal.reason;
+  if (f.signal.aborted) throw f.signal.reason;
   return result;
 }

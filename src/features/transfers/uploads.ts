@@ -1,6 +1,7 @@
 // Files going up: a job API asset (hashed first, sent only when the service lacks the bytes,
 // src/clients/jobs/assets.ts) and a v1 input upload, each shown as it goes through the command's
 // TransferReporter.
+import type { HashSetting } from '../../util/blake3-setting.js';
 import { AssetPlacer, type PlacedAsset, type PlaceOptions, type UploadObserver } from '../../clients/jobs/assets.js';
 import type { JobsClient } from '../../clients/jobs/client.js';
 import type { LegacyClient, MaskUploadOptions } from '../../clients/legacy/client.js';
@@ -15,8 +16,8 @@ export async function observeUpload(reporter: TransferReporter, path: string, si
 }
 
 /** `wes assets upload`: the file as an asset, its bytes sent only when the service lacks them. */
-export function uploadAsset(client: JobsClient, path: string, options: Omit<PlaceOptions, 'observeUpload'>, reporter: TransferReporter): Promise<PlacedAsset> {
-  return new AssetPlacer(client).place(path, { ...options, observeUpload: (file, size) => observeUpload(reporter, file, size) });
+export function uploadAsset(client: JobsClient, path: string, options: Omit<PlaceOptions, 'observeUpload'>, reporter: TransferReporter, hashing?: HashSetting): Promise<PlacedAsset> {
+  return new AssetPlacer(client, hashing).place(path, { ...options, observeUpload: (file, size) => observeUpload(reporter, file, size) });
 }
 
 /** `wes legacy upload`: an input image (or a mask of an earlier one) of `size` bytes, already checked. */
