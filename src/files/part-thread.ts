@@ -126,10 +126,13 @@ class PartThread {
   constructor(binding: string) {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { binding, copied: this.copied.buffer }, stdout: false, stderr: false });
-    this.worker.unref();
     this.worker.on('message', (answer: Answer) => this.answered(answer));
     this.worker.on('error', (err: Error) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`it stopped (exit code ${code})`)));
+    // After the listeners: Node refs a worker's message port again when its first 'message'
+    // listener is added, and a thread started for a transfer that never used it (a resumed part,
+    // an https body) then held the process open for ever after the download was saved.
+    this.worker.unref();
   }
 
   open(fd: number): PartStream {

@@ -241,8 +241,9 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
   if (verdict.action === 'keep') {
     return { path: finalPath, name: opts.name, bytes: verdict.bytes, hash: verdict.hash, verified: verdict.same, kept: verdict.same ? 'same' : 'skip-existing' };
   }
-  warmPartThread(opts.expectedSize, opts.hashing);
   const part = await openPart(finalPath, opts.warn ?? (() => undefined));
+  // A resumed part stays on this thread (the thread's hash cannot start mid-file): no thread to start for it.
+  if (part.size === 0) warmPartThread(opts.expectedSize, opts.hashing);
   const download = new Download(opts, part.handle);
   let integrityFailed = false;
   try {

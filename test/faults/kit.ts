@@ -105,13 +105,23 @@ export function partSize(path: string): number {
 
 /** onSpawn: sends `signal` once the file at `path` holds at least `bytes` bytes. */
 export function signalWhenPart(path: string, bytes: number, signal: NodeJS.Signals): (child: ChildProcess) => void {
-  return (child) => {
+  return plannedSignal(path, bytes, signal).onSpawn;
+}
+
+/**
+ * signalWhenPart that also tells whether it sent its signal, so a test can tell its own kill from
+ * runWes's timeout (a process that never exited, which must fail the test, not pass for a kill).
+ */
+export function plannedSignal(path: string, bytes: number, signal: NodeJS.Signals): { onSpawn: (child: ChildProcess) => void; sent: () => boolean } {
+  let sent = false;
+  const onSpawn = (child: ChildProcess) => {
     const timer = setInterval(() => {
       if (partSize(path) >= bytes) {
         clearInterval(timer);
-        child.kill(signal);
+        sent = child.kill(signal);
       }
     }, 5);
     child.on('exit', () => clearInterval(timer));
   };
+  return { onSpawn, sent: () => sent };
 }
