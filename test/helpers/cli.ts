@@ -40,9 +40,7 @@ export type TerminalStreams = Pick<TestIOOptions, 'stdoutTTY' | 'stderrTTY' | 's
 /** A temp config folder, removed by the returned cleanup. */
 export function tempConfigDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'wes-cfg-'));
-  // maxRetries: a detached child of a run (the model-id completion's background refresh) may still be
-  // writing its V8 code cache there as the folder is removed (ENOTEMPTY).
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }) };
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 const SCRUBBED_ENV = ['WES_PROFILE', 'WES_BASE_URL', 'WES_ROUTER_URL', 'WES_API_KEY', 'WES_ROUTER_TOKEN', 'WES_DEPLOYMENT', 'WES_PARTNER_KEY', 'WES_ENGINE', 'WES_ROUTER_API', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'FORCE_COLOR'];
