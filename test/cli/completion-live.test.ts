@@ -9,7 +9,7 @@ import { writeTemp } from './jobs-env.js';
 import { useKeptConfig } from './history-env.js';
 
 describe('live completion values', () => {
-  const { dir, cfg, run } = useKeptConfig();
+  const { dir, cfg, run, wes } = useKeptConfig();
 
   it('job ids come from the history, newest first after @last; the scripts ask for them on job commands', async () => {
     expect((await run(['__complete', 'jobs'])).stdout).toBe('');
@@ -24,7 +24,9 @@ describe('live completion values', () => {
   });
 
   it('model ids answer from the cache at once; a missing cache is filled in the background', async () => {
-    const first = await run(['__complete', 'models']);
+    // The refresh runs in a process of its own that outlives the command; without a code cache to
+    // save at its exit, the cache file is the last thing it writes, so the folder can go after it.
+    const first = await wes(['__complete', 'models'], { configDir: cfg.dir, env: { WES_CODE_CACHE: '0' } });
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
     const cache = join(cfg.dir, 'state', 'cache');

@@ -81,7 +81,8 @@ describe('a picture in a real terminal', () => {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir(), DISPLAY: display, WES_CONFIG_DIR: join(dir(), 'config'), WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey };
     children.push(spawn('xterm', ['-ti', 'vt340', '-geometry', '100x40+0+0', '-xrm', 'XTerm*numColorRegisters: 256', '-e', 'sh', script], { env, stdio: 'ignore' }));
 
-    await until(() => existsSync(done), 'wes to finish inside xterm', 30_000);
+    // `echo $? > done` creates the file before it writes the status: wait for the line itself.
+    await until(() => existsSync(done) && readFileSync(done, 'utf8').endsWith('\n'), 'wes to finish inside xterm', 30_000);
     const stderr = readFileSync(join(dir(), 'stderr'), 'utf8');
     expect(readFileSync(done, 'utf8').trim(), stderr).toBe('0');
     expect(stderr).not.toMatch(/no pictures/);
