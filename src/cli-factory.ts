@@ -1,6 +1,6 @@
 // The CLI's Factory: IO on the process's streams (or a test's buffers), settings resolved from the
 // global options, the environment and the profile, and clients built lazily on the composition
-// root (src/compose.ts), closed when the command ends. Built in one place, src/program.ts.
+// root (src/compose/), closed when the command ends. Built in one place, src/program.ts.
 import type { HttpClient } from './http/client.js';
 import { IOStreams } from './render/io.js';
 import { NOTICE_FROM_MS, retryNotice } from './render/retry-notice.js';

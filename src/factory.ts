@@ -1,6 +1,6 @@
 // What every command gets (the `f` of a verb's run): IO streams, the global options, resolved
 // settings, the profile store, the clock and the clients. An interface: the CLI's own is built in
-// one place (src/cli-factory.ts, on the composition root src/compose.ts); a unit test builds one
+// one place (src/cli-factory.ts, on the composition root, src/compose/); a unit test builds one
 // from buffers with the fake clients it wants (test/helpers/fake-factory.ts).
 import type { IOStreams, IOStreamsInit } from './render/io.js';
 import type { GlobalFlags, SettingsUse } from './config/settings.js';
