@@ -7,9 +7,11 @@
 // passes maxLines the file is rewritten with the newest keepJobs jobs (exclusive temp file,
 // fsynced, renamed over it) by one process at a time, holding a lock file from before its read
 // until after the rename. A writer that finds the lock after its write waits for the rewrite to
-// end, and writes its line again if the file was replaced: the line may have reached the old file
-// after the rewriter read it (a repeated line changes nothing: the history folds by id, and the
-// writer's own later lines come after it). Files are opened with O_NOFOLLOW and the folder is
+// end (however long a loaded machine makes it, until the lock is stale), and writes its line again
+// if the file it wrote to was replaced: the line may have reached the old file after the rewriter
+// read it (a repeated line changes nothing: the history folds by id, and the writer's own later
+// lines come after it). "Replaced" is asked of the open descriptor (no links left), not only of
+// the inode number at the path: a file system may hand the old number to a later rewrite's file. Files are opened with O_NOFOLLOW and the folder is
 // checked to be a real folder of ours, so a planted symbolic link is never written through.
 import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -41,8 +43,6 @@ const DEFAULT_LIMITS: HistoryLimits = { maxLines: 2000, keepJobs: 500 };
 export const SYNC_EVERY_MS = 250;
 /** A rewrite's lock older than this was left by a process that died mid-rewrite. */
 const STALE_LOCK_MS = 10_000;
-/** The longest a writer waits for another process's rewrite (past it, it writes its line again anyway). */
-const LOCK_WAIT_MS = 2_000;
 const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_RDWR, O_WRONLY } = constants;
 
 /**
@@ -241,7 +241,7 @@ export class HistoryWriter {
     writeSync(this.fd, line);
     // Another process rewriting the file may have read it before this line arrived: once its
     // rewrite is over, a replaced file gets the line again (and the same holds for that write).
-    for (let tries = 0; tries < 10; tries++) {
+    for (;;) {
       waitForUnlock(`${this.history.path}.lock`);
       if (!this.replaced()) break;
       this.reopen();
@@ -294,6 +294,7 @@ export class HistoryWriter {
   }
 
   private replaced(): boolean {
+    if (fstatSync(this.fd).nlink === 0) return true; // renamed over (or removed) since it was opened
     try {
       return lstatSync(this.history.path).ino !== this.inode;
     } catch {
@@ -322,11 +323,16 @@ function linesWith(text: string, part: string): string[] {
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-/** Waits (blocking: a rewrite takes milliseconds) while another process holds the rewrite lock, at most LOCK_WAIT_MS. */
+/**
+ * Waits (blocking: a rewrite takes milliseconds, seconds on a loaded disk) while another process
+ * holds the rewrite lock. Giving up earlier would lose the line when the rewrite ends later; a lock
+ * left by a process that died mid-rewrite is stale after STALE_LOCK_MS and no longer waited for.
+ */
 function waitForUnlock(lock: string): void {
-  for (const deadline = Date.now() + LOCK_WAIT_MS; Date.now() < deadline; ) {
+  // Also bounded by this process's own count, for a lock whose time stamp is in the future.
+  for (const deadline = Date.now() + STALE_LOCK_MS; Date.now() < deadline; ) {
     try {
-      if (Date.now() - lstatSync(lock).mtimeMs >= STALE_LOCK_MS) return; // left by a process that died mid-rewrite
+      if (Date.now() - lstatSync(lock).mtimeMs >= STALE_LOCK_MS) return;
     } catch {
       return;
     }

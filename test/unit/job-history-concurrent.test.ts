@@ -57,6 +57,26 @@ describe('JobHistory with two processes appending at once', () => {
     expect(readdirSync(dirname(h.path))).toEqual([h.path.split('/').pop()]);
   });
 
+  it('keeps a line written while a slow rewrite (past 2 s, as on a loaded disk) had read the file without it', async () => {
+    const state = join(dir, 'slow');
+    const h = new JobHistory(state, 'p', 'http://a', LIMITS);
+    h.recordSubmitted('before', 'queued', 's');
+    const before = readFileSync(h.path, 'utf8');
+    writeFileSync(`${h.path}.lock`, '');
+    // The rewriter has read the file (only `before`) and takes 2.5 s to put its copy in place.
+    const rewriter = spawn(process.execPath, ['-e', `
+      const fs = require('node:fs');
+      setTimeout(() => {
+        fs.writeFileSync(${JSON.stringify(`${h.path}.new`)}, ${JSON.stringify(before)});
+        fs.renameSync(${JSON.stringify(`${h.path}.new`)}, ${JSON.stringify(h.path)});
+        fs.unlinkSync(${JSON.stringify(`${h.path}.lock`)});
+      }, 2500);`], { stdio: 'ignore' });
+    const ended = new Promise((resolve) => rewriter.on('exit', resolve));
+    h.recordSubmitted('during', 'queued', 's'); // blocks until the rewrite is over
+    expect(await ended).toBe(0);
+    expect(h.entries().map((e) => e.id).sort()).toEqual(['before', 'during']);
+  });
+
   it('takes over a rewrite lock left by a process that died mid-rewrite', () => {
     const state = join(dir, 'locks');
     const h = new JobHistory(state, 'p', 'http://a', { maxLines: 10, keepJobs: 5 });
