@@ -1,25 +1,39 @@
-// `npm run build` (and `prepare`, so `npm ci` builds): the steps below, in order. Each is one
-// function; a new step is one more entry. README.md, Development, "How the build is made" says
-// what each step buys, measured (scripts/build-measure.mjs).
+// `npm run build`: the steps below, in order. Each is one function; a new step is one more entry.
+// README.md, Development, "How the build is made" says what each step buys, measured
+// (scripts/build-measure.mjs). `prepare` (so `npm ci` and `npm pack`) runs it with --if-changed:
+// no build when dist/ was made from the same inputs (scripts/build-inputs.mjs).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
-import { bundle } from './build-bundle.mjs';
-import { pinnedUndici } from './build-undici.mjs';
-import { writeCommandManifest } from './command-manifest.mjs';
+import { buildInputs, distIsCurrent, INPUTS_STAMP } from './build-inputs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = `${root}dist`;
 // Built beside dist/ and swapped in, so a `wes` started during a rebuild never finds it half-empty.
 const staging = `${root}dist.build-${process.pid}`;
 
+if (process.argv.includes('--if-changed') && distIsCurrent(root)) {
+  console.error('build: dist/ is already built from these sources (npm run build builds it again)');
+  process.exit(0);
+}
+// Loaded only for a build: the check above answers in milliseconds without TypeScript and esbuild.
+const [{ default: ts }, { bundle }, { pinnedUndici }, { writeCommandManifest }] = await Promise.all([
+  import('typescript'),
+  import('./build-bundle.mjs'),
+  import('./build-undici.mjs'),
+  import('./command-manifest.mjs'),
+]);
+
+/** The inputs as the bundle reads them (after the manifest step), recorded in dist/ once every step is done. */
+let inputs = '';
+
 const steps = [
   ['command manifest', () => writeCommandManifest()], // src/commands/manifest.ts from the verbs' declarations, before the bundle reads it
   ['check undici', () => pinnedUndici(root)],
-  ['bundle', () => bundleIntoDist()],
+  ['bundle', () => ((inputs = buildInputs(root)), bundleIntoDist())],
   ['completions and declarations', () => Promise.all([writeCompletions(), emitDeclarations()])],
+  ['record the inputs', () => writeFileSync(`${dist}/${INPUTS_STAMP}`, `${inputs}\n`)],
 ];
 
 for (const [name, step] of steps) {

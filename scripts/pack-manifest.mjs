@@ -2,11 +2,12 @@
 // they run files under scripts/, which the package does not ship, and `prepare` (which builds dist/
 // on `npm ci`) is reported by npm 11 on every global install as an install script to allow. So
 // prepack (`strip`) sets the file aside and writes it without `scripts`, after building dist/
-// when a source, a build script or the undici patch is newer than it; postpack (`restore`) puts
+// when it was not made from the sources as they are (scripts/build-inputs.mjs); postpack (`restore`) puts
 // the file back. A pack that died between the two leaves the saved file, which the next `strip` or
 // `restore` puts back first.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { distIsCurrent } from './build-inputs.mjs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,20 +19,9 @@ function restore() {
   if (existsSync(saved)) renameSync(saved, manifest);
 }
 
-/** The newest modification time under `dir` (source files only). */
-function newest(dir) {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
+/** dist/ as the sources make it now: `prepare` runs after prepack, but a pack must not depend on that order. */
 function buildWhenStale() {
-  const built = join(root, 'dist', 'cli.js');
-  const sources = Math.max(...['src', 'scripts', 'patches'].map((dir) => newest(join(root, dir))), statSync(manifest).mtimeMs);
-  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
+  if (distIsCurrent(root)) return;
   execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 }
 

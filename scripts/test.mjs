@@ -1,4 +1,5 @@
-// `npm test`: build (the spawned-binary tests run bin/wes.js), then type-check and run the suite
+// `npm test`: build unless dist/ is already made from these sources (the spawned-binary tests run
+// bin/wes.js; right after `npm ci` it is), then type-check and run the suite
 // side by side. The suite mostly waits, so tsc's few seconds of CPU hide behind it instead of
 // adding to the wall time; tsc is incremental, its state kept under node_modules/.cache (a clean
 // clone simply checks everything). Arguments go to vitest (`npm test -- test/cli`). Exits non-zero
@@ -29,7 +30,7 @@ function run(script, args, { capture = false } = {}) {
   });
 }
 
-const build = await run(`${root}scripts/build.mjs`, []);
+const build = await run(`${root}scripts/build.mjs`, ['--if-changed']);
 if (build.code !== 0) process.exit(build.code);
 
 const tsc = run(bin('typescript', 'tsc'), ['-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/wes/tsconfig.tsbuildinfo'], { capture: true });

@@ -70,10 +70,15 @@ const PROGRESS = /^[0-9a-f]{8} (queued|running|canceling)\b|^prompt \S+: (checki
 /** An output committed while a job runs (`+ NAME (…)`): where it falls among the status lines depends on timing too. */
 const COMMITTED = /^\+ /;
 
-/** A command's lines as compared: in sequence, and the committed outputs apart (in any order). */
+/**
+ * A command's lines as compared: in sequence, and the committed outputs apart (in any order). Runs
+ * of equal lines count as one: a transcript that cuts lines short (`--json | cut -c1-80`) shows
+ * one `running` Job where a slower run prints two that differ only past the cut (their progress).
+ */
 export function comparable(lines: string[]): { sequence: string[]; committed: string[] } {
   const kept = lines.filter((l) => !PROGRESS.test(l)).map(normalise).filter((l, i, all) => l !== '' || i < all.length - 1);
-  return { sequence: kept.filter((l) => !COMMITTED.test(l)), committed: kept.filter((l) => COMMITTED.test(l)).sort() };
+  const sequence = kept.filter((l) => !COMMITTED.test(l)).filter((l, i, all) => i === 0 || l !== all[i - 1]);
+  return { sequence, committed: kept.filter((l) => COMMITTED.test(l)).sort() };
 }
 
 /** Whether `actual` is `expected`, where an expected line `…` stands for any lines. */
