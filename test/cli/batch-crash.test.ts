@@ -53,5 +53,5 @@ describe('jobs submit --batch killed with SIGKILL and resumed', () => {
     // The last run sent only what was unfinished, and left no journal or partial file behind.
     expect(seen(ctx.server, 'POST /api/v2/jobs') - posts).toBeLessThanOrEqual(30);
     expect(readdirSync(dir()).filter((name) => name.startsWith('crash-results'))).toEqual(['crash-results.jsonl']);
-  });
+  }, 90_000);
 });

@@ -88,5 +88,5 @@ describe('jobs submit --batch over two endpoints', () => {
     expect(engineJobs(a, 'twocrash').length + engineJobs(b, 'twocrash').length).toBe(30);
     expect(engineJobs(a, 'twocrash').length).toBeGreaterThan(0);
     expect(engineJobs(b, 'twocrash').length).toBeGreaterThan(0);
-  });
+  }, 90_000);
 });

@@ -17,6 +17,7 @@ describe('the npm package', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wes-pack-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  // npm pack and npm install -g start npm twice: seconds each on a loaded 2-core runner.
   it('ships dist and completions/ and no scripts; npm install -g of the tarball works offline, quietly, and runs', () => {
     const before = readFileSync(join(ROOT, 'package.json'), 'utf8');
     // With its scripts: prepack takes them out of the packed manifest, postpack puts the file back (scripts/pack-manifest.mjs).
@@ -51,5 +52,5 @@ describe('the npm package', () => {
     expect(JSON.parse(run('version', '--json')).version).toBe(manifest.version);
     expect(run('completion', 'bash')).toBe(readFileSync(join(installed, 'completions', 'wes.bash'), 'utf8'));
     expect(run('version', '--jq', '.node')).toBe(`${process.versions.node}\n`);
-  });
+  }, 120_000);
 });

@@ -132,7 +132,7 @@ describe('the build, when undici or its patch drift', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^build: check undici: package\.json: undici must be pinned to one exact version/m);
     expect(readdirSync(root)).not.toContain('dist');
-  });
+  }, 90_000);
 
   it('stops when a hunk does not apply, and leaves no dist/ behind', () => {
     const root = checkout((r) => {
@@ -144,5 +144,5 @@ describe('the build, when undici or its patch drift', () => {
     expect(run.stderr).toContain('lib/dispatcher/client.js: the no-h2 hunk @@ -58,6 does not apply: line 60 is "const connectH1 = require(\'./client-h1.js\')", the patch expects "const connectH1 = require(\'./client-h1.cjs\')"');
     expect(run.stderr).toMatch(/^build: bundle: /m);
     expect(readdirSync(root).filter((name) => name.startsWith('dist'))).toEqual([]);
-  });
+  }, 90_000);
 });
