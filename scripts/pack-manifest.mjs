@@ -7,7 +7,6 @@
 // `restore` puts back first.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { distIsCurrent } from './build-inputs.mjs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,8 +20,7 @@ function restore() {
 
 /** dist/ as the sources make it now: `prepare` runs after prepack, but a pack must not depend on that order. */
 function buildWhenStale() {
-  if (distIsCurrent(root)) return;
-  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-changed'], { cwd: root, stdio: 'inherit' });
 }
 
 const mode = process.argv[2];
