@@ -241,7 +241,9 @@ export class HistoryWriter {
     writeSync(this.fd, line);
     // Another process rewriting the file may have read it before this line arrived: once its
     // rewrite is over, a replaced file gets the line again (and the same holds for that write).
-    for (;;) {
+    // Bounded only against a file system that never answers "not replaced": each round needs
+    // another process's whole rewrite.
+    for (let round = 0; round < 100; round++) {
       waitForUnlock(`${this.history.path}.lock`);
       if (!this.replaced()) break;
       this.reopen();
