@@ -11,8 +11,9 @@
 // if the file it wrote to was replaced: the line may have reached the old file after the rewriter
 // read it (a repeated line changes nothing: the history folds by id, and the writer's own later
 // lines come after it). "Replaced" is asked of the open descriptor (no links left), not only of
-// the inode number at the path: a file system may hand the old number to a later rewrite's file. Files are opened with O_NOFOLLOW and the folder is
-// checked to be a real folder of ours, so a planted symbolic link is never written through.
+// the inode number at the path: a file system may hand the old number to a later rewrite's file.
+// Files are opened with O_NOFOLLOW and the folder is checked to be a real folder of ours, so a
+// planted symbolic link is never written through.
 import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
