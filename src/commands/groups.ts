@@ -12,6 +12,7 @@ import profiles from './profiles/group.js';
 import devServer from './dev-server/group.js';
 import doctor from './doctor/group.js';
 import api from './api/group.js';
+import mcp from './mcp/group.js';
 import completion from './completion/group.js';
 import version from './version/group.js';
 import help from './help/group.js';
@@ -29,6 +30,7 @@ export const GROUPS: ReadonlyArray<readonly [string, GroupSpec]> = [
   ['dev-server', devServer],
   ['doctor', doctor],
   ['api', api],
+  ['mcp', mcp],
   ['completion', completion],
   ['version', version],
   ['help', help],

@@ -517,6 +517,24 @@ export const MANIFEST: ManifestGroup[] = [
     }),
   },
   {
+    names: ["mcp"],
+    explainers: [],
+    data: () => ({
+      verbs: [
+        {
+          name: "mcp",
+          parent: [],
+          summary: "Serve wes to AI agents over the Model Context Protocol (stdio): submit, watch and download jobs, run models",
+          group: "Setup and tools:",
+          after: ["\nAn agent (a desktop assistant, a coding agent) launches it as {\"command\": \"wes\", \"args\": [\"mcp\"]}\nand talks JSON-RPC on its standard input and output; logs go to stderr. The profile, credentials\nand settings are wes's own (--profile, WES_* variables, the config file), as for any command.\nCredentials never appear in a tool's result; a failure is a result with isError, wes's error code\nand its hint.\n\nExamples:\n  $ wes mcp --list-tools\n  $ wes --profile staging mcp"],
+          args: [],
+          options: [{"flags":"--list-tools","description":"print the tools the server offers, with their inputs, and exit (nothing is served)"}],
+          load: () => import('./mcp/run.js'),
+        },
+      ],
+    }),
+  },
+  {
     names: ["completion","__complete"],
     explainers: [],
     data: () => ({

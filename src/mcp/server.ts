@@ -1,0 +1,119 @@
+// The MCP server behind `wes mcp`: the official SDK's stdio transport on wes's own standard input
+// and output, the tools of tools/index.ts, each call run on a Factory of its own (its signal: the
+// client's cancellation and wes's Ctrl-C). The low-level Server is used because the tools declare
+// plain JSON Schemas (what the client lists), checked here with ajv, so that a bad argument is a
+// result with wes's error code and hint like any other failure.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Factory } from '../factory.js';
+import type { Settings } from '../config/settings.js';
+import type { NoticeLevel } from '../features/reporter.js';
+import type { IOStreams } from '../render/io.js';
+import { VERSION } from '../factory-version.js';
+import { UsageError } from '../errors.js';
+import { ERROR_EXPLAINERS } from '../commands/registry.js';
+import { sanitizeLine } from '../util/sanitize.js';
+import { errorResult, successResult } from './result.js';
+import { InputChecker } from './input.js';
+import { TOOLS } from './tools/index.js';
+import type { Tool, ToolCall } from './tool.js';
+
+export interface McpServing {
+  /** The command's IO: the protocol on its stdin and stdout, logs on its stderr. */
+  io: IOStreams;
+  /** Ctrl-C or SIGTERM of `wes mcp`: the server closes. */
+  signal: AbortSignal;
+  settings(): Settings;
+  /** A Factory for one tool call, on `signal`; disposed when the call ends. */
+  openCall(signal: AbortSignal): Promise<Factory>;
+}
+
+/** The tools as tools/list gives them. */
+export function listedTools(tools: readonly Tool[] = TOOLS) {
+  return tools.map((t) => ({ name: t.name, title: t.annotations.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations }));
+}
+
+/** The credentials of the profile, never to appear in a result (settings that do not resolve have none to leak). */
+function secretsOf(s: McpServing): string[] {
+  try {
+    const { apiKey, routerToken, partnerKey } = s.settings();
+    return [apiKey, routerToken, partnerKey].filter((v): v is string => typeof v === 'string');
+  } catch {
+    return [];
+  }
+}
+
+function logLine(io: IOStreams, level: NoticeLevel, line: string): void {
+  if (level === 'debug' && !io.verbose) return;
+  if (level === 'info' && io.quiet) return;
+  io.stderr.write(`wes mcp: ${sanitizeLine(line)}\n`);
+}
+
+/** What the command groups know about an error that the error alone does not say, as the CLI asks them. */
+async function explained(f: Factory, err: unknown): Promise<unknown> {
+  for (const load of ERROR_EXPLAINERS) err = await (await load()).explain(f, err).catch(() => err);
+  return err;
+}
+
+async function runTool(s: McpServing, checker: InputChecker, name: string, args: Record<string, unknown> | undefined, signal: AbortSignal, progress: ToolCall['progress']): Promise<CallToolResult> {
+  const secrets = secretsOf(s);
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) return errorResult(new UsageError(`no tool ${JSON.stringify(name)}`, `the tools are: ${TOOLS.map((t) => t.name).join(', ')}`), secrets);
+  let f: Factory | undefined;
+  const more: Factory[] = [];
+  try {
+    const checked = checker.check(tool, args);
+    f = await s.openCall(signal);
+    const open = async (own: AbortSignal) => {
+      const opened = await s.openCall(AbortSignal.any([signal, own]));
+      more.push(opened);
+      return opened;
+    };
+    const call: ToolCall = { f, progress, open, log: (level, line) => logLine(s.io, level, `${name}: ${line}`) };
+    call.log('debug', 'called');
+    return successResult(await tool.run(call, checked), secrets);
+  } catch (err) {
+    const said = f ? await explained(f, err) : err;
+    logLine(s.io, 'info', `${name}: failed: ${(said as Error).message ?? String(said)}`);
+    return errorResult(said, secrets);
+  } finally {
+    await Promise.all([f, ...more].map((opened) => opened?.dispose().catch(() => undefined)));
+  }
+}
+
+/** Serves until the client closes standard input (or Ctrl-C); resolves to the exit code. */
+export async function serveMcp(s: McpServing): Promise<number> {
+  const server = new Server({ name: 'wes', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const checker = new InputChecker();
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    let last = 0;
+    const progress: ToolCall['progress'] = (fraction, message) => {
+      if (token === undefined) return;
+      // MCP wants each notification's progress above the one before: the fraction in percent, nudged up when it stands still.
+      const next = Math.max(fraction === undefined ? 0 : fraction * 100, last + 0.01);
+      last = next;
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: Number(next.toFixed(2)), ...(next <= 100 ? { total: 100 } : {}), message: sanitizeLine(message) } }).catch(() => undefined);
+    };
+    return runTool(s, checker, request.params.name, request.params.arguments, AbortSignal.any([s.signal, extra.signal]), progress);
+  });
+  const transport = new StdioServerTransport(s.io.stdin, s.io.stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    s.signal.addEventListener('abort', () => void server.close(), { once: true });
+  });
+  server.onerror = (err) => logLine(s.io, 'warn', `protocol: ${err.message}`);
+  await server.connect(transport);
+  // The SDK's stdio transport does not see standard input end: the client going away ends the server.
+  s.io.stdin.once('end', () => void server.close());
+  logLine(s.io, 'info', `serving ${TOOLS.length} tools on stdio (wes ${VERSION})`);
+  await closed;
+  return 0;
+}
+
+const INSTRUCTIONS = `wes runs node-graph workflows on a workflow execution service (job API v2) and calls partner AI models through its model router.
+Typical use: submit_job (a workflow graph or file, inputs as {"NODE.INPUT": value}) with wait=true, or then wait_job; download_outputs saves the outputs (verified by hash) and shows small images.
+A submit whose answer was lost is never sent twice: it is looked up by its Idempotency-Key and reported found or in doubt (error code in_doubt: do not resubmit; look again with get_job or list_jobs).
+Failures are results with isError, wes's error code, exit code and a hint saying what to do.`;

@@ -1,0 +1,8 @@
+// Every tool `wes mcp` offers, in the order tools/list gives them.
+import { JOB_TOOLS } from './jobs.js';
+import { FILE_TOOLS } from './files.js';
+import { MODEL_TOOLS } from './models.js';
+import { WORKFLOW_TOOLS } from './workflows.js';
+import type { Tool } from '../tool.js';
+
+export const TOOLS: readonly Tool[] = [...JOB_TOOLS, ...FILE_TOOLS, ...MODEL_TOOLS, ...WORKFLOW_TOOLS];

@@ -1,0 +1,135 @@
+// The model router's tools: the catalog, a model's input schema, and a run (its output as the
+// router sent it; JSON as a value, a picture also as image content, other bytes saved to a file
+// when asked), synchronously by the router's retry rules (one Idempotency-Key for every attempt:
+// a call still running is collected, never run twice) or queued.
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { runWithRetries, sendByRouterRules } from '../../clients/models/run.js';
+import { walkCatalog } from '../../clients/models/walk.js';
+import { fieldRows } from '../../clients/models/schema-fields.js';
+import { writeUnderPolicy } from '../../files/existing.js';
+import { modelArg, modelsClient, schemaSource } from '../../commands/models/context.js';
+import { recordQueued } from '../../commands/models/requests-context.js';
+import { LIST_LIMIT_MAX } from '../../protocol/models.js';
+import { defineTool, str, type ToolCall, type ToolImage, type ToolOutput } from '../tool.js';
+import { IMAGE_CONTENT_MAX_BYTES } from './files.js';
+
+const MODEL = str('The model id, provider/model (list_models lists them).', { minLength: 3 });
+
+const list = defineTool<{ provider?: string; all?: boolean; limit?: number; cursor?: string }>({
+  name: 'list_models',
+  description: 'List the runnable models of the model router (id, provider, model, billing): one page (limit, cursor), or the whole catalog with all. Filter by provider.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      provider: str('Only models of this provider.', { minLength: 1 }),
+      all: { type: 'boolean', description: 'Walk every page of the catalog (default false: one page).' },
+      limit: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, description: 'Page size to ask for (the router clamps it; default 20).' },
+      cursor: str('The next_cursor of the page before, for the next page.', { minLength: 1 }),
+    },
+    additionalProperties: false,
+  },
+  annotations: { title: 'List models', readOnlyHint: true, openWorldHint: true },
+  async run(call, args) {
+    const client = modelsClient(call.f);
+    const keep = (e: { provider: string }) => args.provider === undefined || e.provider === args.provider;
+    if (args.all) {
+      const models = (await walkCatalog(client, { limit: args.limit ?? LIST_LIMIT_MAX, onRestart: (reason) => call.log('info', `the catalog changed during the walk (${reason}); starting over`) })).filter(keep);
+      return { summary: `${models.length} model(s)`, structured: { models, has_more: false } };
+    }
+    const page = await client.listPage({ limit: args.limit, cursor: args.cursor });
+    const models = page.data.filter(keep);
+    return {
+      summary: `${models.length} model(s)${page.has_more ? '; more follow (call again with cursor, or all: true)' : ''}`,
+      structured: { models, has_more: page.has_more, ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}) },
+    };
+  },
+});
+
+const schema = defineTool<{ model: string; refresh?: boolean }>({
+  name: 'get_model_schema',
+  description: "Read a model's input schema: its fields (name, type, required, default, constraints, description) and the OpenAPI document itself. Read it before run_model to build the input.",
+  inputSchema: {
+    type: 'object',
+    properties: { model: MODEL, refresh: { type: 'boolean', description: 'Fetch the document again instead of the cached copy (default false).' } },
+    required: ['model'],
+    additionalProperties: false,
+  },
+  annotations: { title: "Get a model's input schema", readOnlyHint: true, openWorldHint: true },
+  async run(call, args) {
+    const ref = modelArg(args.model);
+    const loaded = await schemaSource(call.f).load(ref, { refresh: args.refresh === true });
+    const fields = fieldRows(loaded.doc);
+    return { summary: `${ref.id} takes ${fields.length} input field(s): ${fields.map((r) => `${r.name}${r.required ? '*' : ''}`).join(', ')}`, structured: { model: ref.id, fields, schema: JSON.parse(loaded.text) as unknown } };
+  },
+});
+
+interface RunArgs {
+  model: string;
+  input: Record<string, unknown>;
+  queue?: boolean;
+  output_path?: string;
+  idempotency_key?: string;
+}
+
+/** The model's output as a tool answers it: JSON as a value, text as text, a small picture shown, other bytes saved to `output_path`. */
+async function outputOf(call: ToolCall, model: string, body: Buffer, headers: Record<string, string>, args: RunArgs, key: string): Promise<ToolOutput> {
+  const type = (headers['content-type'] ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase();
+  const about = { model, idempotency_key: key, content_type: type, size_bytes: body.length };
+  let saved: string | undefined;
+  if (args.output_path !== undefined) {
+    await writeUnderPolicy(args.output_path, body, 'clobber', call.f.hashing());
+    saved = resolve(args.output_path);
+  }
+  const where = saved ? { saved_to: saved } : {};
+  if (type === 'application/json' || type.endsWith('+json')) {
+    return { summary: `${model} answered${saved ? ` (saved to ${saved})` : ''}`, structured: { ...about, ...where, output: JSON.parse(body.toString('utf8')) as unknown } };
+  }
+  if (type.startsWith('text/')) return { summary: `${model} answered ${type}`, structured: { ...about, ...where, output: body.toString('utf8') } };
+  const images: ToolImage[] = type.startsWith('image/') && body.length <= IMAGE_CONTENT_MAX_BYTES ? [{ data: body, mimeType: type }] : [];
+  if (!saved && images.length === 0) throw new UsageError(`${model} answered ${body.length} bytes of ${type}, which a tool result cannot carry`, 'call again with output_path to save the bytes to a file (the same idempotency_key collects the same output)');
+  return { summary: `${model} answered ${body.length} bytes of ${type}${saved ? `, saved to ${saved}` : ''}`, structured: { ...about, ...where }, images };
+}
+
+const run = defineTool<RunArgs>({
+  name: 'run_model',
+  description:
+    'Run a model of the router with its own JSON input (get_model_schema says which fields). Synchronous by default: waits for the output (JSON comes back as a value, a small picture as an image, other bytes need output_path). ' +
+    'With queue: true, queues it instead and returns the request handle (request_id, status). Every attempt carries one Idempotency-Key, so a call still running is collected, never run (or billed) twice.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      model: MODEL,
+      input: { type: 'object', description: "The model's input, as its schema describes it. Example for dev/echo: {\"prompt\": \"hello\"}." },
+      queue: { type: 'boolean', description: 'Queue the run (the router\'s queued delivery) and return its handle instead of waiting (default false).' },
+      output_path: str('Save the output bytes to this local file too (replaced if it exists); needed for audio, video or large outputs.', { minLength: 1 }),
+      idempotency_key: str('The Idempotency-Key (default: a new one). The same key collects the same output again.', { minLength: 1, maxLength: 255 }),
+    },
+    required: ['model', 'input'],
+    additionalProperties: false,
+  },
+  annotations: { title: 'Run a model', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  async run(call, args) {
+    const { f } = call;
+    const ref = modelArg(args.model);
+    const client = modelsClient(f);
+    const body = Buffer.from(JSON.stringify(args.input));
+    const key = args.idempotency_key ?? randomUUID();
+    if (args.queue) {
+      const submitted = await sendByRouterRules(() => client.requests.submit(ref, body, key), { retries: f.http().retries, signal: f.signal });
+      recordQueued(f, ref, submitted.value);
+      const handle = submitted.value;
+      return { summary: `queued ${ref.id} as request ${handle.request_id} (${handle.status}); collect it with: wes models result ${ref.id} ${handle.request_id} --wait`, structured: { model: ref.id, idempotency_key: key, replayed: submitted.replayed, request: handle } };
+    }
+    const answer = await runWithRetries(client, ref, body, {
+      retries: f.http().retries,
+      signal: f.signal,
+      idempotencyKey: key,
+      onWait: (w) => call.progress(undefined, `${ref.id}: ${w.kind === 'collect' ? 'collecting the running call' : 'retrying'} in ${Math.round(w.delayMs / 1000)} s (${w.error.message})`),
+    });
+    return outputOf(call, ref.id, answer.body, answer.headers, args, key);
+  },
+});
+
+export const MODEL_TOOLS = [list, schema, run];
