@@ -99,6 +99,22 @@ describe('wes mcp against a cloud dev-server', () => {
     expect(structured(missing).error).toMatchObject({ exit_code: 5, status: 404 });
   });
 
+  it('wait_job past its timeout_seconds answers finished: false (no error); cancel_job then ends the job, and the wait says canceled (exit code 10)', async () => {
+    const submitted = await mcp().call('submit_job', { workflow: imageWorkflow({ prefix: 'mcp-cancel', steps: 100 }) });
+    expect(submitted.isError, text(submitted)).toBeFalsy();
+    const id = structured(submitted).job.id as string;
+    const early = await mcp().call('wait_job', { job_id: id, timeout_seconds: 0.2 });
+    expect(early.isError, text(early)).toBeFalsy();
+    expect(structured(early)).toMatchObject({ finished: false, job: { id } });
+    expect(text(early)).toContain('wait again with wait_job');
+    const canceled = await mcp().call('cancel_job', { job_id: id });
+    expect(structured(canceled)).toMatchObject({ canceled: true, job: { id } });
+    const ended = await mcp().call('wait_job', { job_id: id });
+    expect(structured(ended)).toMatchObject({ finished: true, exit_code: 10, job: { status: 'canceled' } });
+    const again = await mcp().call('cancel_job', { job_id: id });
+    expect(structured(again)).toMatchObject({ canceled: false });
+  });
+
   it('run_model answers the model\'s JSON; get_model_schema lists its fields', async () => {
     const ran = await mcp().call('run_model', { model: 'dev/echo', input: { prompt: 'a lighthouse' } });
     expect(ran.isError, text(ran)).toBeFalsy();

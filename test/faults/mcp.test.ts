@@ -1,0 +1,132 @@
+// `wes mcp` keeps wes's guarantees under faults: a submit whose answer was lost is found by its
+// key (or reported in doubt, never sent again), and a wait survives the server going away and
+// coming back. The SDK's own client drives the built binary over stdio.
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addFaults, imageWorkflow } from '../helpers/dev-server.js';
+import { structured, text, useMcp } from '../cli/mcp-env.js';
+import { countsFrom, jobsTagged, sleep, useFaultServer } from './kit.js';
+
+const SUBMIT = 'POST /api/v2/jobs';
+
+describe('wes mcp: a lost submit answer on a server with a job list', () => {
+  const fx = useFaultServer({ stepMs: 5, deployment: 'self-hosted' });
+  const mcp = useMcp(() => ({ WES_BASE_URL: fx.server.url }));
+
+  it('is found by its Idempotency-Key and reported found: one POST, one job', async () => {
+    await addFaults(fx.server, { match: SUBMIT, action: 'lose' });
+    const counts = countsFrom(fx.server);
+    const result = await mcp().call('submit_job', { workflow: imageWorkflow({ prefix: 'mcp-lost', steps: 1 }), wait: true });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(counts.delta(SUBMIT)).toBe(1);
+    const jobs = jobsTagged(fx.server, 'mcp-lost');
+    expect(jobs).toHaveLength(1);
+    const s = structured(result);
+    expect(s).toMatchObject({ how: 'lost-answer', finished: true, job: { id: jobs[0], status: 'succeeded' } });
+    expect(s.recovered).toContain("the submit's answer was lost; found its job");
+    expect(text(result)).toContain('nothing was sent twice');
+  });
+});
+
+describe('wes mcp: a lost submit answer on a server without a job list', () => {
+  const fx = useFaultServer({ stepMs: 5, jobList: false });
+  const mcp = useMcp(() => ({ WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey! }));
+
+  it('is an in_doubt result (exit code 11) naming the key; nothing is sent again, and find_job says it cannot look', async () => {
+    await addFaults(fx.server, { match: SUBMIT, action: 'lose' });
+    const counts = countsFrom(fx.server);
+    const result = await mcp().call('submit_job', { workflow: imageWorkflow({ prefix: 'mcp-doubt', steps: 1 }), idempotency_key: 'mcp-doubt-key' });
+    expect(result.isError).toBe(true);
+    expect(counts.delta(SUBMIT)).toBe(1);
+    expect(jobsTagged(fx.server, 'mcp-doubt')).toHaveLength(1); // the lost answer's job runs: it must not be made twice
+    const { error } = structured(result);
+    expect(error).toMatchObject({ code: 'in_doubt', exit_code: 11, details: { idempotency_key: 'mcp-doubt-key' } });
+    expect(error.hint).toContain('nothing was sent again');
+    const find = await mcp().call('find_job', { idempotency_key: 'mcp-doubt-key' });
+    expect(structured(find).error).toMatchObject({ code: 'not_found', exit_code: 5 });
+    expect(structured(find).error.message).toContain('offers no job list');
+    for (const said of mcp().said) expect(said).not.toContain(fx.server.apiKey!);
+  });
+
+  it('server text comes back stripped of control characters, and a credential it echoes is redacted', async () => {
+    const key = fx.server.apiKey!;
+    const message = `no job here for credential ${key}\u001b]0;retitled\u0007\u001b[31m red\u202e reversed`;
+    await addFaults(fx.server, { match: 'GET /api/v2/jobs/*', action: 'status', status: 400, body: { error: { code: 'invalid_request', message } } });
+    const result = await mcp().call('get_job', { job_id: '00000000-0000-4000-8000-000000000001' });
+    expect(result.isError).toBe(true);
+    const { error } = structured(result);
+    expect(error).toMatchObject({ code: 'invalid_request', exit_code: 6, status: 400 });
+    for (const said of [text(result), error.message as string]) {
+      expect(said).toContain('[credential redacted]');
+      expect(said).toContain('red reversed');
+      expect(said).not.toContain(key);
+      expect(said).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    }
+  });
+});
+
+/** A TCP forwarder in front of the server: stopping it is the server going away (connections cut, new ones refused); starting it again on the same port, the server back. */
+async function forwarder(target: number): Promise<{ url: string; connections: () => number; stop(): Promise<void>; start(): Promise<void> }> {
+  let server: Server;
+  let port = 0;
+  let count = 0;
+  const open = new Set<Socket>();
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((inbound) => {
+        count++;
+        const outbound = connect(target, '127.0.0.1');
+        for (const s of [inbound, outbound]) {
+          open.add(s);
+          s.on('close', () => open.delete(s));
+          s.on('error', () => undefined);
+        }
+        inbound.pipe(outbound).pipe(inbound);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server.address() as { port: number }).port;
+        resolve();
+      });
+    });
+  await listen();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => count,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const s of open) s.destroy();
+        server.close(() => resolve());
+      }),
+    start: listen,
+  };
+}
+
+describe('wes mcp: the server restarts while wait_job waits', () => {
+  const fx = useFaultServer({ stepMs: 20 });
+  let proxy: Awaited<ReturnType<typeof forwarder>>;
+  beforeAll(async () => {
+    proxy = await forwarder(fx.server.port);
+  });
+  afterAll(() => proxy?.stop());
+  const mcp = useMcp(() => ({ WES_BASE_URL: proxy.url, WES_API_KEY: fx.server.apiKey! }));
+
+  it('the wait goes on through the outage and ends with the job succeeded', async () => {
+    const submitted = await mcp().call('submit_job', { workflow: imageWorkflow({ prefix: 'mcp-restart', steps: 80 }) });
+    expect(submitted.isError, text(submitted)).toBeFalsy();
+    const id = structured(submitted).job.id as string;
+    let running!: () => void;
+    const seenRunning = new Promise<void>((resolve) => (running = resolve));
+    const waiting = mcp().call('wait_job', { job_id: id, timeout_seconds: 60 }, { onprogress: (p) => p.message?.includes('running') && running() });
+    await seenRunning;
+    await proxy.stop();
+    const during = fx.server.state.engine.list().find((j) => j.id === id)!.status;
+    await sleep(1000);
+    const before = proxy.connections();
+    await proxy.start();
+    const result = await waiting;
+    expect(during).toBe('running');
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(structured(result)).toMatchObject({ finished: true, exit_code: 0, job: { id, status: 'succeeded' } });
+    expect(proxy.connections()).toBeGreaterThan(before);
+  });
+});
