@@ -2,7 +2,7 @@
 // destroys something, and its input fields (required ones marked *). --json prints tools/list's
 // array as an MCP client receives it.
 import type { IOStreams } from '../render/io.js';
-import { listedTools } from './server.js';
+import { listedTools } from './tools/index.js';
 
 type Listed = ReturnType<typeof listedTools>[number];
 

@@ -16,8 +16,8 @@ import { ERROR_EXPLAINERS } from '../commands/registry.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { errorResult, successResult } from './result.js';
 import { InputChecker } from './input.js';
-import { TOOLS } from './tools/index.js';
-import type { Tool, ToolCall } from './tool.js';
+import { listedTools, TOOLS } from './tools/index.js';
+import type { ToolCall } from './tool.js';
 
 export interface McpServing {
   /** The command's IO: the protocol on its stdin and stdout, logs on its stderr. */
@@ -27,11 +27,6 @@ export interface McpServing {
   settings(): Settings;
   /** A Factory for one tool call, on `signal`; disposed when the call ends. */
   openCall(signal: AbortSignal): Promise<Factory>;
-}
-
-/** The tools as tools/list gives them. */
-export function listedTools(tools: readonly Tool[] = TOOLS) {
-  return tools.map((t) => ({ name: t.name, title: t.annotations.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations }));
 }
 
 /** The credentials of the profile, never to appear in a result (settings that do not resolve have none to leak). */
