@@ -12,7 +12,7 @@ import type { NoticeLevel } from '../features/reporter.js';
 import type { IOStreams } from '../render/io.js';
 import { VERSION } from '../factory-version.js';
 import { UsageError } from '../errors.js';
-import { ERROR_EXPLAINERS } from '../commands/registry.js';
+import { explained } from './explain.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { errorResult, successResult } from './result.js';
 import { InputChecker } from './input.js';
@@ -43,12 +43,6 @@ function logLine(io: IOStreams, level: NoticeLevel, line: string): void {
   if (level === 'debug' && !io.verbose) return;
   if (level === 'info' && io.quiet) return;
   io.stderr.write(`wes mcp: ${sanitizeLine(line)}\n`);
-}
-
-/** What the command groups know about an error that the error alone does not say, as the CLI asks them. */
-async function explained(f: Factory, err: unknown): Promise<unknown> {
-  for (const load of ERROR_EXPLAINERS) err = await (await load()).explain(f, err).catch(() => err);
-  return err;
 }
 
 async function runTool(s: McpServing, checker: InputChecker, name: string, args: Record<string, unknown> | undefined, signal: AbortSignal, progress: ToolCall['progress']): Promise<CallToolResult> {
