@@ -17,7 +17,7 @@ describe('wes mcp against a cloud dev-server', () => {
   it('lists every tool with an input schema, a description and annotations; cancel is destructive', async () => {
     const { tools } = await mcp().client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['submit_job', 'get_job', 'wait_job', 'cancel_job', 'download_outputs', 'upload_asset', 'list_jobs', 'find_job', 'list_models', 'get_model_schema', 'run_model', 'validate_workflow', 'convert_workflow']) expect(names).toContain(name);
+    for (const name of ['submit_job', 'get_job', 'wait_job', 'cancel_job', 'download_outputs', 'upload_asset', 'list_jobs', 'find_job', 'list_models', 'get_model_schema', 'run_model', 'validate_workflow', 'convert_workflow', 'engine_prompt', 'engine_queue']) expect(names).toContain(name);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.description!.length, t.name).toBeGreaterThan(60);

@@ -4,7 +4,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFaults, imageWorkflow } from '../helpers/dev-server.js';
-import { structured, text, useMcp } from '../cli/mcp-env.js';
+import { startMcp, structured, text, useMcp } from '../cli/mcp-env.js';
 import { countsFrom, jobsTagged, sleep, useFaultServer } from './kit.js';
 
 const SUBMIT = 'POST /api/v2/jobs';
@@ -128,5 +128,26 @@ describe('wes mcp: the server restarts while wait_job waits', () => {
     expect(result.isError, text(result)).toBeFalsy();
     expect(structured(result)).toMatchObject({ finished: true, exit_code: 0, job: { id, status: 'succeeded' } });
     expect(proxy.connections()).toBeGreaterThan(before);
+  });
+});
+
+describe('wes mcp: no server where the profile points', () => {
+  it('a call is a network_error result whose hint names the URL tried and where it came from, as every command\'s error path says it', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const session = await startMcp({ WES_BASE_URL: `http://127.0.0.1:${port}`, WES_API_KEY: 'wes-unused-key' });
+    try {
+      const result = await session.call('get_job', { job_id: 'abc' });
+      expect(result.isError).toBe(true);
+      expect(structured(result).error).toMatchObject({ code: 'network_error', exit_code: 1 });
+      expect(structured(result).error.hint).toContain(`wes tried http://127.0.0.1:${port}, the base URL from WES_BASE_URL`);
+      expect(session.stderr()).toContain('get_job: failed: could not connect');
+    } finally {
+      await session.close();
+    }
   });
 });

@@ -79,7 +79,7 @@ function refusal(answer: V1PromptResponse): WesError | null {
  * so its progress and previews are not sent to every other client of the engine) and an id of
  * wes's own; the cloud gets the socket's id when a socket follows.
  */
-async function submit(f: Factory, session: LegacySession, workflow: Record<string, unknown>, clientId: string | undefined): Promise<{ promptId: string; answer: V1PromptResponse }> {
+export async function submit(f: Factory, session: LegacySession, workflow: Record<string, unknown>, clientId: string | undefined): Promise<{ promptId: string; answer: V1PromptResponse }> {
   const partnerKey = f.settings().partnerKey;
   const ids = session.engine ? { clientId: clientId ?? randomUUID(), promptId: randomUUID() } : { clientId };
   const answer = await session.client.submit(workflow, partnerKey ? { api_key_service_org: partnerKey } : undefined, ids);
