@@ -379,6 +379,15 @@ export const MANIFEST: ManifestGroup[] = [
           load: () => import('./legacy/queue-delete.js'),
         },
         {
+          name: "clear",
+          parent: ["legacy","queue"],
+          summary: "Take every pending prompt off the queue (asks first on a terminal; --yes otherwise); running ones run on",
+          after: ["\nExamples:\n  $ wes legacy queue clear\n  $ wes legacy queue clear --yes --json"],
+          args: [],
+          options: [{"flags":"-y, --yes","description":"clear without asking (needed off a terminal)"}],
+          load: () => import('./legacy/queue-clear.js'),
+        },
+        {
           name: "interrupt",
           parent: ["legacy"],
           summary: "Stop the prompt running now, or the named one and no other (nothing is sent when it is not running)",
