@@ -101,6 +101,17 @@ for (const [label, options] of SERVERS) {
       expect((await wes(['workflows', 'mv', 'a', '../b'])).code).toBe(2);
     });
 
+    it('templates: the server\'s index (none here), and a template it does not offer is exit 5', async () => {
+      const listed = await wes(['workflows', 'templates', '--json']);
+      expect([listed.code, JSON.parse(listed.stdout)], listed.stderr).toEqual([0, {}]);
+      expect((await wes(['workflows', 'templates'])).stderr).toMatch(/offers no workflow templates/);
+      const missing = await wes(['workflows', 'pull', '--template', 'some-pack/example']);
+      expect(missing.code).toBe(5);
+      expect(missing.stderr).toMatch(/no template some-pack\/example/);
+      for (const bad of ['nopack', '../x', 'a/../b', 'a/']) expect((await wes(['workflows', 'pull', '--template', bad])).code, bad).toBe(2);
+      expect((await wes(['workflows', 'pull', 'x', '--template', 'a/b'])).code).toBe(2);
+    });
+
     it('an API-format file is saved and said; a file that is no workflow is refused', async () => {
       const api = join(dir(), 'api.json');
       writeFileSync(api, JSON.stringify({ '1': { class_type: 'EmptyImage', inputs: {} } }));

@@ -8,6 +8,7 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { localFileName, savedName } from '../../workflows/saved-name.js';
 import { readSaved } from '../../features/workflows/saved.js';
 import { savedWorkflows } from './saved-client.js';
+import { readTemplate, templateRef } from './template-pull.js';
 import { existingFileOptions, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
 import { nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
@@ -19,7 +20,7 @@ interface WorkflowsPullOptions extends ExistingFileOptions {
 
 const options = (): OptionsDeclaration<WorkflowsPullOptions> => ({
   output: valueOption('-o, --output <file>', 'write it to FILE (- for standard output); default: its name in the current folder', nonEmpty),
-  template: valueOption('--template <name>', 'pull a workflow template the server offers instead (see `wes workflows templates`)', nonEmpty),
+  template: valueOption('--template <pack/name>', 'pull one of the workflow templates the server offers instead (see `wes workflows templates`)', nonEmpty),
   ...existingFileOptions(),
 });
 
@@ -43,6 +44,13 @@ export async function writePulled(f: Factory, bytes: Buffer, what: string, fallb
 }
 
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: WorkflowsPullOptions): Promise<number> {
+  if (opts.template !== undefined) {
+    if (args.name !== undefined) throw new UsageError('give either a saved workflow\'s NAME or --template PACK/NAME, not both');
+    const ref = templateRef(opts.template);
+    const { bytes, file } = await readTemplate(f, ref);
+    await writePulled(f, bytes, `template ${ref.pack}/${ref.name}`, file, opts);
+    return 0;
+  }
   if (args.name === undefined) throw new UsageError('name the saved workflow to pull', 'see the names with: wes workflows list --remote');
   const saved = savedName(args.name);
   const bytes = await readSaved(savedWorkflows(f), saved);

@@ -123,6 +123,11 @@ async function setting(ctx: RequestContext): Promise<void> {
   sendPythonJson(ctx, 200, null);
 }
 
+/** The example workflows of the custom node packs: this engine has none (ComfyUI's server answers `{}` then). */
+async function workflowTemplates(ctx: RequestContext): Promise<void> {
+  sendPythonJson(ctx, 200, {});
+}
+
 /** Served bare and under /api/ like every engine route (the dispatcher maps the bare path). */
 export const ENGINE_USERDATA_ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/api\/userdata$/, run: listUserData },
@@ -133,4 +138,5 @@ export const ENGINE_USERDATA_ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/api\/users$/, run: users },
   { method: 'GET', pattern: /^\/api\/settings$/, run: settings },
   { method: 'GET', pattern: /^\/api\/settings\/([^/]+)$/, run: setting },
+  { method: 'GET', pattern: /^\/api\/workflow_templates$/, run: workflowTemplates },
 ];
