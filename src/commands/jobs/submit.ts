@@ -102,11 +102,10 @@ export default defineVerb({
 The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_service_org.
 
 Examples:
-  $ wes jobs submit flow.json
   $ wes jobs submit flow.json --set 3.seed=42 --set 10.image=@cat.png --wait
   $ cat flow.json | wes jobs submit - --download out/
+  $ wes jobs submit --saved "my flow" --wait
   $ wes jobs submit flow.json --json | jq -r .id
-  $ wes jobs submit --saved "my flow" --set 3.seed=42 --wait
 
 Batches: each line's Idempotency-Key is derived from the file, the line number and the line, so a
 retried or resumed line never makes a second job. Exit 0 when every line succeeded, else the

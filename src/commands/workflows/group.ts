@@ -2,6 +2,6 @@
 import { defineGroup } from '../group.js';
 
 export default defineGroup({
-  command: { name: 'workflows', summary: 'Workflows saved in the editor: on the server (list, pull, push, rm, mv, templates), converted to the API format, checked locally', group: 'Job API v2:' },
+  command: { name: 'workflows', summary: 'Editor workflows: saved on the server (list, pull, push, rm, mv), converted, checked', group: 'Job API v2:' },
   verbs: ['convert', 'validate', 'list', 'pull', 'push', 'rm', 'mv', 'templates'],
 });

@@ -74,8 +74,7 @@ otherwise; an existing file with other bytes stops the command (exit 1) unless -
 
 Examples:
   $ wes workflows pull "my flow"
-  $ wes workflows pull portraits/v2.json -o v2.json
-  $ wes workflows pull "my flow" -o - | jq .nodes
+  $ wes workflows pull portraits/v2.json -o - | jq .nodes
   $ wes workflows pull --template default -o default.json`,
     ],
   },
