@@ -12,6 +12,7 @@ import { ENGINE_VERSIONS } from '../../src/dev-server/contract.js';
 import { startFast } from '../helpers/dev-server.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { v1 } from '../dev-server/legacy-kit.js';
+import { encodePng } from '../../src/dev-server/engine/png.js';
 import { useTempDir, wesAgainst } from './jobs-env.js';
 
 type Info = Record<string, { input: { required: Record<string, unknown[]> }; input_order: { required: string[] } }>;
@@ -82,6 +83,21 @@ for (const version of ENGINE_VERSIONS) {
       const ran = history.prompt[2] as Record<string, { inputs: Record<string, unknown> }>;
       expect(ran['1']!.inputs).toEqual({ ...api['1']!.inputs, color: 4661 });
       expect(ran['3']!.inputs).toEqual({ ...api['3']!.inputs, filename_prefix: 'from-saved' });
+    });
+
+    it('--set NODE.INPUT=@FILE uploads the file as an input image and sends its name; asset:ID is refused', async () => {
+      const image = join(dir(), `cat-${version}.png`);
+      writeFileSync(image, encodePng({ width: 2, height: 2, data: new Uint8Array(12) }));
+      const flow = join(dir(), `load-${version}.json`);
+      writeFileSync(flow, JSON.stringify({ '1': { class_type: 'LoadImage', inputs: { image: 'x.png' } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'loaded' } } }));
+      const res = await wes(['legacy', 'prompt', flow, '--set', `1.image=@${image}`, '--wait']);
+      expect(res.stderr).toMatch(new RegExp(`uploaded .*cat-${version.replace(/\./g, '\\.')}\\.png as cat-`));
+      const id = res.stdout.trim().split('\n')[0]!;
+      const history = (await v1(server(), 'GET', `/api/history/${id}`)).body[id];
+      expect(history.prompt[2]['1'].inputs.image).toBe(`cat-${version}.png`);
+      const refused = await wes(['legacy', 'prompt', flow, '--set', '1.image=asset:0b3c']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/job API v2 asset/);
     });
 
     it('a file and --saved together, or --saved with --convert, are usage errors; an unknown name is exit 5', async () => {
