@@ -3,7 +3,7 @@
 import type { RequestContext } from './contract.js';
 
 export interface Route {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'HEAD';
   pattern: RegExp;
   run: (ctx: RequestContext, ...params: string[]) => Promise<void>;
 }

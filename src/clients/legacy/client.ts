@@ -185,6 +185,12 @@ export class LegacyClient {
     return res.body;
   }
 
+  /** Empties the pending queue (`{clear: true}`); running prompts run on. The answer body is not relied on. */
+  async clearQueue(): Promise<unknown> {
+    const res = await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/queue', json: { clear: true } });
+    return res.body;
+  }
+
   /** `promptId`: an engine that reads it (0.3.64) stops that prompt only, and only while it runs. */
   async interrupt(promptId?: string): Promise<unknown> {
     const json = promptId === undefined ? undefined : { prompt_id: promptId };

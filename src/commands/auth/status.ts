@@ -6,6 +6,8 @@ import { withoutPassword } from '../../config/keys.js';
 import { shownSettings } from '../../config/settings.js';
 import { warnSettingProblems } from '../config/setting-problems.js';
 import { probeAll, type ProbeResult } from '../../clients/probe.js';
+import { AccountClient, type Account } from '../../clients/legacy/account.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { renderFields, renderTable } from '../../render/table.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
@@ -21,6 +23,15 @@ const options = (): OptionsDeclaration<AuthStatusOptions> => ({
 /** What to do when no key is configured at all (after `auth logout`, or before any login). */
 const NO_KEY_HINT = `no API key is configured: ${HOW_TO_GIVE_A_KEY}`;
 
+/** The account (GET /api/user) once the v1 API accepted the credential; none where it is not served. */
+async function accountOf(f: Factory, probes: ProbeResult[]): Promise<Account | null> {
+  if (!probes.some((r) => r.family === 'legacy' && r.verdict === 'accepted')) return null;
+  return f.client(AccountClient).user().catch((err: Error) => {
+    f.io.debug(`the account could not be read: ${err.message}`);
+    return null;
+  });
+}
+
 async function run(f: Factory, _args: unknown, opts: AuthStatusOptions): Promise<number> {
   const { io } = f;
   const s = f.settings();
@@ -28,6 +39,7 @@ async function run(f: Factory, _args: unknown, opts: AuthStatusOptions): Promise
   const values = Object.fromEntries(shownSettings(s).map(({ key, value, source }) => [key, { value, source }]));
   // `surfaces` is the JSON key scripts read (`jq .surfaces`): each entry names its `family`, and its old `surface` name.
   const probes: ProbeResult[] = opts.offline ? [] : await probeAll(f.http(), { routerApi: f.settings().routerApi });
+  const account = await accountOf(f, probes);
   const summary = {
     profile: s.profile,
     profile_source: s.profileSource,
@@ -36,6 +48,7 @@ async function run(f: Factory, _args: unknown, opts: AuthStatusOptions): Promise
     router_url: withoutPassword(s.routerUrl),
     values,
     surfaces: probes,
+    ...(account ? { account } : {}),
   };
   if (io.json) io.printJson(summary);
   else {
@@ -49,6 +62,7 @@ async function run(f: Factory, _args: unknown, opts: AuthStatusOptions): Promise
         ['router token', s.values.router_token.value ? `${values.router_token!.value} (${values.router_token!.source})` : s.apiKey ? 'the API key' : 'none'],
         ['deployment', values.deployment!.value],
         ['partner key', values.partner_key!.value ? `${values.partner_key!.value} (${values.partner_key!.source})` : undefined],
+        ['account', account ? sanitizeLine(account.status) : undefined],
       ]),
     );
     if (probes.length) {

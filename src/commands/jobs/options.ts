@@ -55,6 +55,8 @@ export const submitFlagsDeclaration = (): OptionsDeclaration<SubmitFlags> => ({
 });
 
 export interface JobsSubmitOptions extends ConvertOptions, FollowFlags, DownloadFlags, SubmitFlags {
+  /** A workflow saved on the server, by name, instead of a file. */
+  saved?: string;
   batch?: string;
   concurrency?: number;
   results?: string;

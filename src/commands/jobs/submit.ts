@@ -14,6 +14,7 @@ import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNum
 import { convertDeclaration, convertRules } from '../workflows/convert-options.js';
 import { MAX_CONCURRENCY, parseVia } from '../../features/batch/via-target.js';
 import { downloadDeclaration, downloadRules, followDeclaration, submitFlagsDeclaration, type JobsSubmitOptions } from './options.js';
+import { oneSource, savedOption, savedWorkflowToRun } from '../workflows/saved-source.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
 /**
@@ -32,6 +33,7 @@ const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
   download.download.implies({ wait: true });
   return {
     ...convert,
+    saved: savedOption().conflicts(['batch', 'convert']),
     ...submit,
     batch: valueOption('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order', nonEmpty).implies({ wait: true }),
     concurrency: valueOption('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)', wholeNumberIn(1, MAX_CONCURRENCY)),
@@ -63,7 +65,7 @@ const jobsSubmitRules = (): Array<OptionsRule<JobsSubmitOptions>> => [
   needs('events', 'wait', 'download', 'batch'),
   needs('cancelOnInterrupt', 'wait', 'download'),
   ...downloadRules<JobsSubmitOptions>(),
-  ...convertRules<JobsSubmitOptions>(),
+  ...convertRules<JobsSubmitOptions>('saved'),
   resultsNotTheBatch,
 ];
 
@@ -76,11 +78,16 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsSubmit
     return (await import('./batch.js')).run(f, opts.batch, opts);
   }
   const { io } = f;
-  if (source === undefined) throw new UsageError('name the workflow file to submit (- reads standard input), or give --batch FILE.jsonl');
+  const from = oneSource(source, opts.saved, 'name the workflow file to submit (- reads standard input), or give --saved NAME or --batch FILE.jsonl');
   const follow = watchJobOptions(opts);
   await checkFollowTargets(follow);
-  const workflow = await readWorkflow(source, io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: io.stdinIsTTY, say: (line) => io.info(line) });
-  return submitWorkflow(f, { workflow, source: source === '-' ? '-' : basename(source), command: ['wes', 'jobs', 'submit', source] }, opts, follow);
+  if (from.kind === 'saved') {
+    const saved = await savedWorkflowToRun(f, from.name, opts);
+    return submitWorkflow(f, { workflow: saved.workflow, source: `saved ${saved.name}`, command: ['wes', 'jobs', 'submit', '--saved', saved.name] }, opts, follow);
+  }
+  const file = from.file;
+  const workflow = await readWorkflow(file, io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: io.stdinIsTTY, say: (line) => io.info(line) });
+  return submitWorkflow(f, { workflow, source: file === '-' ? '-' : basename(file), command: ['wes', 'jobs', 'submit', file] }, opts, follow);
 }
 
 export default defineVerb({
@@ -95,9 +102,9 @@ export default defineVerb({
 The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_service_org.
 
 Examples:
-  $ wes jobs submit flow.json
   $ wes jobs submit flow.json --set 3.seed=42 --set 10.image=@cat.png --wait
   $ cat flow.json | wes jobs submit - --download out/
+  $ wes jobs submit --saved "my flow" --wait
   $ wes jobs submit flow.json --json | jq -r .id
 
 Batches: each line's Idempotency-Key is derived from the file, the line number and the line, so a
@@ -108,7 +115,7 @@ gravest line's code (130 when interrupted; the results then say where to resume)
   $ wes jobs submit --batch jobs.jsonl --via gpu-a:8 --via gpu-b:4 --results results.jsonl
 
 Flags of one mode are refused in the other (exit 2): --concurrency, --results, --resume and --via
-need --batch; --idempotency-key, --convert and --cancel-on-interrupt go with one workflow only;
+need --batch; --idempotency-key, --convert, --saved and --cancel-on-interrupt go with one workflow only;
 --interval and --no-events need --wait, --download or --batch; --clobber and --skip-existing need
 --download.`,
     ],

@@ -11,6 +11,6 @@ export default defineGroup({
     group: 'Cloud API v1 (deprecated):',
     after: [`\n${DEPRECATED}`],
   },
-  verbs: ['object-info', 'upload', 'prompt', 'status', 'watch', 'list', 'queue', 'queue-delete', 'interrupt', 'view'],
+  verbs: ['object-info', 'upload', 'prompt', 'status', 'watch', 'list', 'queue', 'queue-delete', 'queue-clear', 'interrupt', 'view'],
   explainers: ['missing-job-api'],
 });

@@ -26,12 +26,17 @@ import { PromptView } from './prompt-view.js';
 import { reporterOn } from '../reporters.js';
 import { existingPolicy } from '../../files/existing.js';
 import { existingFileOptions, existingFileRules, type ExistingFileOptions } from '../option-values.js';
-import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { flag, needs, nonEmpty, repeatableOption, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { checkSetSyntax } from '../../features/jobs/set-syntax.js';
+import { applyLegacySets, parseLegacySets } from '../../features/legacy/set-inputs.js';
+import { oneSource, savedOption, savedWorkflowToRun } from '../workflows/saved-source.js';
 import { intervalOption } from '../poll-interval.js';
 import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/convert-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
 interface LegacyPromptOptions extends ConvertOptions, ExistingFileOptions {
+  saved?: string;
+  set?: string[];
   wait?: boolean;
   ws?: boolean;
   previews?: string;
@@ -41,6 +46,8 @@ interface LegacyPromptOptions extends ConvertOptions, ExistingFileOptions {
 
 const legacyPromptOptions = (): OptionsDeclaration<LegacyPromptOptions> => ({
   ...convertDeclaration(),
+  saved: savedOption().conflicts('convert'),
+  set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads the file as an input image and puts its name in (repeatable)', checkSetSyntax),
   wait: flag('--wait', 'poll the status until the prompt ends; exit code by outcome'),
   ws: flag('--ws', 'follow the WebSocket instead: live node and step progress'),
   previews: valueOption('--previews <dir>', 'save preview images into DIR (follows the WebSocket)', nonEmpty),
@@ -55,12 +62,12 @@ const legacyPromptOptions = (): OptionsDeclaration<LegacyPromptOptions> => ({
  * both wait for the end, the socket with live progress.)
  */
 const legacyPromptRules: Array<OptionsRule<LegacyPromptOptions>> = [
-  ...convertRules<LegacyPromptOptions>(),
+  ...convertRules<LegacyPromptOptions>('saved'),
   needs('interval', 'wait', 'ws', 'previews', 'download'),
   ...existingFileRules<LegacyPromptOptions>('download', 'previews'),
 ];
 
-const positional = { workflow: arg('<workflow>') };
+const positional = { workflow: arg('[workflow]') };
 
 function refusal(answer: V1PromptResponse): WesError | null {
   if (answer.error === undefined || answer.error === null) return null;
@@ -112,8 +119,13 @@ function runsOn(err: unknown, promptId: string): unknown {
 
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: LegacyPromptOptions): Promise<number> {
   await checkLegacyTargets(opts);
-  const workflow = await readWorkflow(args.workflow, f.io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: f.io.stdinIsTTY, say: (line) => f.io.info(line) });
+  const from = oneSource(args.workflow, opts.saved, 'name the workflow file to submit (- reads standard input), or --saved NAME for one saved on the server');
+  const read = from.kind === 'saved'
+    ? (await savedWorkflowToRun(f, from.name, opts)).workflow
+    : await readWorkflow(from.file, f.io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: f.io.stdinIsTTY, say: (line) => f.io.info(line) });
+  const assignments = parseLegacySets(opts.set ?? [], read);
   const session = await legacyClient(f, 'prompt');
+  const workflow = assignments.length > 0 ? await applyLegacySets(session.client, read, assignments, (line) => f.io.info(line)) : read;
   const existing = existingPolicy(opts);
   const follower = opts.ws || opts.download || opts.previews
     ? new PromptFollower(f, session.client, session.reader(), { previewsDir: opts.previews, existing, workflow, checkEveryMs: intervalMs(opts.interval, 5), engine: session.engine }, reporterOn(f.io))
@@ -166,7 +178,7 @@ export default defineVerb({
   options: legacyPromptOptions(),
   rules: legacyPromptRules,
   help: {
-    summary: 'Submit an API-format workflow (- reads standard input); prints the prompt id',
+    summary: 'Submit an API-format workflow (- reads standard input), or one saved on the server (--saved NAME); prints the prompt id',
     after: [
       `
 The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_service_org.
@@ -174,6 +186,7 @@ The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_k
 Examples:
   $ wes legacy prompt flow.json
   $ wes legacy prompt flow.json --ws --download out/
+  $ wes legacy prompt --saved "my flow" --set 3.seed=42 --wait
   $ cat flow.json | wes legacy prompt - --wait --json`,
     ],
   },

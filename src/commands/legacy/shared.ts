@@ -20,6 +20,7 @@ export const V2_REPLACEMENT: Record<string, string> = {
   list: '`wes jobs list`',
   queue: '`wes jobs get ID` (its queue_position)',
   'queue delete': '`wes jobs cancel ID`',
+  'queue clear': '`wes jobs cancel ID` (one job at a time)',
   interrupt: '`wes jobs cancel ID`',
   view: '`wes jobs download ID` (or `wes assets download ID`)',
 };

@@ -19,5 +19,5 @@ export const convertDeclaration = (): OptionsDeclaration<ConvertOptions> => ({
   ...objectInfoDeclaration(),
 });
 
-/** The definition flags mean something only with --convert. */
-export const convertRules = <O extends ConvertOptions>(): Array<OptionsRule<O>> => [needs<O>('objectInfo', 'convert'), needs<O>('refresh', 'convert')];
+/** The definition flags mean something only with --convert (or `also`: another flag that converts, as --saved). */
+export const convertRules = <O extends ConvertOptions>(...also: Array<keyof O>): Array<OptionsRule<O>> => [needs<O>('objectInfo', 'convert', ...also), needs<O>('refresh', 'convert', ...also)];

@@ -2,6 +2,6 @@
 import { defineGroup } from '../group.js';
 
 export default defineGroup({
-  command: { name: 'workflows', summary: 'Convert workflows saved in the editor (UI format) to the API format, and check them locally', group: 'Job API v2:' },
-  verbs: ['convert', 'validate'],
+  command: { name: 'workflows', summary: 'Editor workflows: saved on the server (list, pull, push, rm, mv), converted, checked', group: 'Job API v2:' },
+  verbs: ['convert', 'validate', 'list', 'pull', 'push', 'rm', 'mv', 'templates'],
 });

@@ -11,6 +11,7 @@ import { interrupt, getCloudQueue, postQueue } from './queue.js';
 import { submitPrompt } from './prompt.js';
 import { uploadImage, uploadMask } from './upload.js';
 import { view } from './view.js';
+import { CLOUD_USERDATA_ROUTES } from '../userdata/cloud-routes.js';
 
 export { attachLegacyWebSocket } from './socket.js';
 export { checkLegacyCredential } from './access.js';
@@ -29,6 +30,7 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/api\/queue$/, run: getCloudQueue },
   { method: 'POST', pattern: /^\/api\/queue$/, run: postQueue },
   { method: 'POST', pattern: /^\/api\/interrupt$/, run: interrupt },
+  ...CLOUD_USERDATA_ROUTES,
 ];
 
 export const handleLegacy: RouteHandler = async (ctx) => {

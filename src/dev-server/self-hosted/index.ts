@@ -17,6 +17,7 @@ import { submitEnginePrompt } from './prompt.js';
 import { systemStats } from './system-stats.js';
 import { viewEngineFile } from './view.js';
 import { ENGINE_FEATURES, engineTraits } from './version.js';
+import { ENGINE_USERDATA_ROUTES } from '../userdata/engine-routes.js';
 
 export { attachEngineHistory } from './history.js';
 export { EngineMessageOrder } from './messages.js';
@@ -50,6 +51,7 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: /^\/api\/upload\/image$/, run: uploadImage },
   { method: 'POST', pattern: /^\/api\/upload\/mask$/, run: uploadMask },
   { method: 'GET', pattern: /^\/api\/system_stats$/, run: systemStats },
+  ...ENGINE_USERDATA_ROUTES,
 ];
 
 /** Claims the v1 paths it serves; anything else falls through to the core's (plain-text) 404. */
