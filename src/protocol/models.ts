@@ -75,20 +75,13 @@ export interface RouterQueueCancelResponse {
 }
 
 /**
- * Response headers of the router, named with the interface's neutral `Service` where the published
- * names carry the maker's: the first two on every generation, the rest published with `/v2`.
+ * Response headers of the router that carry no maker's name (those are in maker-names.ts: request
+ * id, error type, credits, upstream status and detail, fallback provider, dropped params, refusal
+ * subject).
  */
 export const ROUTER_HEADERS = {
-  requestId: 'x-service-request-id',
-  errorType: 'x-service-error-type',
-  /** What a run cost in credits, a decimal string; absent means "not reported", never "free". */
-  creditsUsed: 'x-service-credits-used',
   /** `true` on an answer served from an Idempotency-Key's record: not billed again. */
   replayed: 'idempotent-replayed',
-  /** The provider's own status, when the failure came from the provider. */
-  upstreamStatus: 'x-service-upstream-status',
-  /** The provider's reason for refusing a request as malformed (mirrors `upstream_detail`). */
-  upstreamDetail: 'x-service-upstream-detail',
   noSniff: 'x-content-type-options',
   spendLimit: 'x-committed-spend-limit',
   spendCurrent: 'x-committed-spend-current',

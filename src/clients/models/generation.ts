@@ -6,7 +6,8 @@
 // remembered generation that stops answering is discovered again.
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
 import type { RouterApiSetting } from '../../config/keys.js';
-import { ROUTER_HEADERS, type RouterApi } from '../../protocol/models.js';
+import type { RouterApi } from '../../protocol/models.js';
+import { readMakerHeader } from '../../protocol/maker-names.js';
 import { modelsPath } from '../../protocol/model-ids.js';
 
 /** Where a discovered generation is kept between commands (generation-cache.ts). */
@@ -17,7 +18,7 @@ export interface GenerationMemory {
 
 /** An answer no router wrote: a 404 or 405 without the router's error-type header. */
 export function isBareMiss(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.origin === 'models' && (err.status === 404 || err.status === 405) && err.headers[ROUTER_HEADERS.errorType] === undefined;
+  return err instanceof ApiError && err.origin === 'models' && (err.status === 404 || err.status === 405) && readMakerHeader(err.headers, 'errorType') === undefined;
 }
 
 /** Why no generation answered, for the layer that can say what the server is instead. */
@@ -98,7 +99,7 @@ export class RouterGeneration {
         }
         if (err instanceof WesError && err.code === 'no_credential' && this.probeWithoutCredential) return this.withoutCredential(order, needs, err);
         // A router's own refusal (401, 404 model_not_found, ...) still proves the routes are there.
-        if (err instanceof ApiError && err.origin === 'models' && err.headers[ROUTER_HEADERS.errorType] !== undefined) await this.found(api, needs);
+        if (err instanceof ApiError && err.origin === 'models' && readMakerHeader(err.headers, 'errorType') !== undefined) await this.found(api, needs);
         throw err;
       }
     }

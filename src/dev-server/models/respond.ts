@@ -1,5 +1,5 @@
-// How the router answers: every response carries X-Service-Request-Id (set once per request),
-// every error X-Service-Error-Type; 422 bodies are RouterValidationErrorResponse. A model's outcome
+// How the router answers: every response carries X-Comfy-Request-Id (set once per request),
+// every error X-Comfy-Error-Type (the neutral X-Service-* with `names: 'service''); 422 bodies are RouterValidationErrorResponse. A model's outcome
 // is sent as each generation describes it: the published routes (v2) add `nosniff` and the
 // partner's own media type on a result, and the provider's reason (`upstream_detail`) on its
 // refusal of a malformed request.
@@ -7,9 +7,10 @@ import type { RequestContext } from '../contract.js';
 import { sendJson, sendModelsError } from '../http-kit.js';
 import type { RouterApi, RouterValidationErrorDetail } from '../../protocol/models.js';
 import type { ModelOutcome } from './stock/types.js';
+import { headerName } from '../core/names.js';
 
 export function stampRequestId(ctx: RequestContext): void {
-  ctx.res.setHeader('x-service-request-id', ctx.requestId);
+  ctx.res.setHeader(headerName(ctx.state, 'requestId'), ctx.requestId);
 }
 
 export function modelsError(ctx: RequestContext, status: number, errorType: string, detail: string, headers: Record<string, string> = {}): void {
@@ -43,9 +44,9 @@ export function sendOutcome(ctx: RequestContext, outcome: ModelOutcome, api: Rou
   const upstream = api === 'v2' ? outcome.upstream : undefined;
   if (!upstream) return modelsError(ctx, outcome.status, outcome.errorType, outcome.detail, { ...outcome.headers, ...marker });
   sendJson(ctx, outcome.status, { detail: outcome.detail, error_type: outcome.errorType, upstream_detail: upstream.detail }, {
-    'x-service-error-type': outcome.errorType,
-    'x-service-upstream-status': String(upstream.status),
-    'x-service-upstream-detail': upstream.detail.replace(/[^\x20-\x7e]/g, '?'), // a header carries printable ASCII
+    [headerName(ctx.state, 'errorType')]: outcome.errorType,
+    [headerName(ctx.state, 'upstreamStatus')]: String(upstream.status),
+    [headerName(ctx.state, 'upstreamDetail')]: upstream.detail.replace(/[^\x20-\x7e]/g, '?'), // a header carries printable ASCII
     ...outcome.headers,
     ...marker,
   });

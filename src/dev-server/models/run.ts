@@ -7,7 +7,7 @@
 //   path, query and body; a retry while another call of the key is being answered is 409
 //   concurrency_limit_exceeded with Retry-After; a collected or recorded answer carries
 //   `Idempotent-Replayed: true` (not billed again); another request under the key is 409
-//   invalid_input. A success carries its price (X-Service-Credits-Used) and the committed-spend
+//   invalid_input. A success carries its price (X-Comfy-Credits-Used) and the committed-spend
 //   figures of the gate that admitted it.
 import type { RequestContext } from '../contract.js';
 import type { RouterApi } from '../../protocol/models.js';
@@ -18,6 +18,7 @@ import { IdempotencyStore, isTransient, type KeptCall } from './idempotency.js';
 import { admit } from './limits.js';
 import type { ModelOutcome } from './stock/types.js';
 import { invalidInput, modelsError, sendOutcome } from './respond.js';
+import { headerName } from '../core/names.js';
 import type { ModelsState } from './state.js';
 
 const RETRY_AFTER_SECONDS = '1';
@@ -115,7 +116,7 @@ export async function runModel(ctx: RequestContext, state: ModelsState, caller: 
       return { kind: 'error', status: 500, errorType: 'internal_error', detail: 'The router failed while running the model.' };
     })
     .finally(admission.release);
-  const success = api === 'v2' ? { 'x-service-credits-used': String(checked.cost), ...admission.headers } : {};
+  const success = api === 'v2' ? { [headerName(ctx.state, 'creditsUsed')]: String(checked.cost), ...admission.headers } : {};
   let kept: KeptCall | undefined;
   if (scope !== undefined) {
     kept = { bodyDigest: api === 'v1' ? bodyDigest : read.fingerprint, outcome, keptAt: Date.now(), size: read.raw.length, success };

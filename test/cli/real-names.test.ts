@@ -1,0 +1,94 @@
+// The maker's real names on the wire, proved against the dev-server in both of its name modes:
+// `comfy` (X-Comfy-*, extra_data.api_key_comfy_org, as real servers speak) and `service` (the
+// interface's neutral X-Service-*). wes sends the partner key under its real name on the v2 and v1
+// submit, and reads the router's bucket, request id, price and suggestions from either header.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DevServerHandle } from '../../src/dev-server/index.js';
+import { NAME_MODES, makerHeader } from '../../src/protocol/maker-names.js';
+import { startFast } from '../helpers/dev-server.js';
+import { runWes, type RunOptions } from '../helpers/cli.js';
+
+const PARTNER_FLOW = {
+  '1': { class_type: 'PartnerCall', inputs: { prompt: 'a cat' } },
+  '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'partner' } },
+};
+
+let work: string;
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'wes-real-names-'));
+  writeFileSync(join(work, 'partner.json'), JSON.stringify(PARTNER_FLOW));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe.each(NAME_MODES)('against a dev-server speaking the %s names', (names) => {
+  let cloud: DevServerHandle;
+  let engine: DevServerHandle;
+  beforeAll(async () => {
+    cloud = await startFast({ names, routerTokens: ['broke-names'] });
+    engine = await startFast({ names, deployment: 'self-hosted', engineVersion: '0.3.18' });
+  });
+  afterAll(async () => {
+    await cloud?.close();
+    await engine?.close();
+  });
+  const wes = (args: string[], opts: RunOptions = {}) => runWes(args, { ...opts, env: { WES_BASE_URL: cloud.url, WES_API_KEY: 'wes-dev-key', ...opts.env } });
+
+  it('the server speaks its mode: the request id and error type under its names only', async () => {
+    const res = await fetch(`${cloud.url}/v1/models/dev/nope`, { headers: { authorization: 'Bearer wes-dev-key' } });
+    await res.arrayBuffer();
+    const other = names === 'comfy' ? 'service' : 'comfy';
+    expect(res.headers.get(makerHeader('errorType', names))).toBe('model_not_found');
+    expect(res.headers.get(makerHeader('requestId', names))).toBeTruthy();
+    expect(res.headers.get(makerHeader('errorType', other))).toBeNull();
+  });
+
+  it('jobs submit --partner-key: the job API v2 takes the key as extra_data.api_key_comfy_org and the partner node runs', async () => {
+    const r = await wes(['--partner-key', 'pk-real', 'jobs', 'submit', join(work, 'partner.json'), '--wait', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const job = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(job.status).toBe('succeeded');
+    expect(cloud.state.engine.get(job.id)!.extraData).toEqual({ api_key_comfy_org: 'pk-real' });
+  });
+
+  it('legacy prompt --partner-key: the engine keeps extra_data.api_key_comfy_org in /history (as 0.3.18 does) and the node runs', async () => {
+    const env = { WES_BASE_URL: engine.url, WES_ENGINE: 'self-hosted', WES_API_KEY: undefined };
+    const r = await runWes(['legacy', 'prompt', join(work, 'partner.json'), '--partner-key', 'pk-v1', '--wait'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const id = r.stdout.trim().split('\n')[0]!;
+    const history = (await (await fetch(`${engine.url}/api/history/${id}`)).json()) as Record<string, { prompt: unknown[]; status: { status_str: string } }>;
+    expect(history[id]!.prompt[3]).toMatchObject({ api_key_comfy_org: 'pk-v1' });
+    expect(history[id]!.status.status_str).toBe('success');
+  });
+
+  it('an unknown model is said to be unknown, with the suggestions and the request id (not "no model router")', async () => {
+    const r = await wes(['models', 'run', 'dev/ech', '-d', '{}']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/model_not_found/);
+    expect(r.stderr).toMatch(/Did you mean: dev\/echo/);
+    expect(r.stderr).not.toMatch(/model router/);
+    expect(r.stderr).toMatch(/request id [0-9a-z_-]+/i);
+  });
+
+  it('a router error shows the bucket from the header and the request id', async () => {
+    const r = await wes(['--router-api', 'v2', 'models', 'run', 'dev/echo', '-d', '{"x":1}', '--json'], { env: { WES_ROUTER_TOKEN: 'broke-names' } });
+    // dev/echo is free: a paid model shows the broke workspace's bucket.
+    expect(r.code, r.stderr).toBe(0);
+    const paid = await wes(['--router-api', 'v2', 'models', 'run', 'dev/image', '-d', '{"prompt":"x"}', '--json'], { env: { WES_ROUTER_TOKEN: 'broke-names' } });
+    const error = JSON.parse(paid.stderr.trim().split('\n').pop()!).error;
+    expect(error.code).toBe('insufficient_credits');
+    expect(error.request_id).toBeTruthy();
+  });
+
+  it('credits used are shown after a v2 run, on stderr and in the --json metadata', async () => {
+    const r = await wes(['--router-api', 'v2', 'models', 'run', 'dev/image', '-d', '{"prompt":"a fox","width":64,"height":64}', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const meta = JSON.parse(r.stderr.trim().split('\n').pop()!).metadata;
+    expect(meta.credits_used).toBe('3');
+    expect(meta.request_id).toBeTruthy();
+    const human = await wes(['--router-api', 'v2', 'models', 'run', 'dev/image', '-d', '{"prompt":"a fox","width":64,"height":64}']);
+    expect(human.stderr).toMatch(/credits used: 3/);
+  });
+});
