@@ -86,6 +86,14 @@ function decodeModels(r: RawErrorResponse, json: unknown): { code: string; messa
     details.upstream_detail = upstream;
     message += ` (the provider said: ${sanitizeLine(upstream)})`;
   }
+  // Which input or output a content-policy refusal names (an open string; absent: none named).
+  if (code === 'content_policy_violation') {
+    const subject = readMakerHeader(r.headers, 'refusalSubject') ?? (isObject(json) && typeof json.refusal_subject === 'string' ? json.refusal_subject : undefined);
+    if (subject?.trim()) {
+      details.refusal_subject = sanitizeLine(subject.trim());
+      message += ` (refused: ${sanitizeLine(subject.trim())})`;
+    }
+  }
   const upstreamStatus = readMakerHeader(r.headers, 'upstreamStatus');
   if (upstreamStatus && /^\d{3}$/.test(upstreamStatus)) details.upstream_status = Number(upstreamStatus);
   return { code, message, details: Object.keys(details).length ? details : undefined };

@@ -88,5 +88,29 @@ export const ROUTER_HEADERS = {
   spendRemaining: 'x-committed-spend-remaining',
 } as const;
 
+/**
+ * Published router (SDK 0.4.0): the provider controls of the synchronous run route, as query
+ * parameters, each sent only when set. The queued route does not take them.
+ */
+export const RUN_CONTROL_PARAMS = { provider: 'model_provider', strict: 'strict_mode', fallback: 'fallback_provider' } as const;
+
+export interface RunControls {
+  /** An alternate provider to serve the model (`model_provider`). */
+  provider?: string;
+  /** `strict_mode=true`: the body is already the alternate provider's own shape. */
+  strict?: boolean;
+  /** `fallback_provider=false`: a failure is refused, never retried on another provider. */
+  noFallback?: boolean;
+}
+
+/** The query of `controls`; empty when none is set (the request is then the one it always was). */
+export function runControlQuery(controls: RunControls): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (controls.provider !== undefined) query[RUN_CONTROL_PARAMS.provider] = controls.provider;
+  if (controls.strict) query[RUN_CONTROL_PARAMS.strict] = 'true';
+  if (controls.noFallback) query[RUN_CONTROL_PARAMS.fallback] = 'false';
+  return query;
+}
+
 /** The run and result routes of the published router answer JSON or the partner's own bytes. */
 export const PUBLISHED_RUN_ACCEPT = 'application/json, */*;q=0.9';

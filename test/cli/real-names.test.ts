@@ -91,4 +91,54 @@ describe.each(NAME_MODES)('against a dev-server speaking the %s names', (names) 
     const human = await wes(['--router-api', 'v2', 'models', 'run', 'dev/image', '-d', '{"prompt":"a fox","width":64,"height":64}']);
     expect(human.stderr).toMatch(/credits used: 3/);
   });
+
+  const v2 = (args: string[]) => wes(['--router-api', 'v2', 'models', 'run', ...args, '--json']);
+  const metaOf = (stderr: string) => JSON.parse(stderr.trim().split('\n').pop()!);
+
+  it('a fallback names the provider that served the run, and each parameter its translation dropped (commas and all)', async () => {
+    const r = await v2(['dev/image', '-d', '{"prompt":"provider-down fox","width":64,"height":64,"seed":7}']);
+    expect(r.code, r.stderr).toBe(0);
+    const meta = metaOf(r.stderr).metadata;
+    expect(meta.fallback_provider).toBe('fal');
+    expect(meta.dropped_params).toEqual(['seed (fal does not take a seed for this model, so the picture cannot be reproduced)']);
+    expect(r.stderr).toMatch(/served by the fallback provider fal/);
+    expect(r.stderr).toMatch(/dropped by the provider translation: seed \(fal does not take a seed for this model, so the picture cannot be reproduced\)/);
+    const refused = await v2(['dev/image', '-d', '{"prompt":"provider-down fox","width":64,"height":64}', '--no-fallback']);
+    const error = metaOf(refused.stderr).error;
+    expect([error.code, error.status]).toEqual(['provider_error', 502]);
+    expect(error.request_id).toBeTruthy();
+  });
+
+  it('--provider sends model_provider: translated (dropped params shown), strict (none), unknown or not serving refused', async () => {
+    const translated = await v2(['dev/image', '-d', '{"prompt":"fox","width":64,"height":64,"guidance_scale":3}', '--provider', 'fal']);
+    expect(translated.code, translated.stderr).toBe(0);
+    expect(metaOf(translated.stderr).metadata).toMatchObject({ fallback_provider: null, dropped_params: ['guidance_scale (fal applies its own, fixed guidance, so the value was not sent)'] });
+    const strict = await v2(['dev/image', '-d', '{"prompt":"fox","width":64,"height":64,"guidance_scale":3}', '--provider', 'fal', '--strict']);
+    expect(strict.code, strict.stderr).toBe(0);
+    expect(metaOf(strict.stderr).metadata.dropped_params).toEqual([]);
+    const notServing = await v2(['dev/image', '-d', '{"prompt":"fox"}', '--provider', 'wavespeed']);
+    expect([notServing.code, metaOf(notServing.stderr).error.code]).toEqual([5, 'model_not_found']);
+    const unknown = await v2(['dev/image', '-d', '{"prompt":"fox"}', '--provider', 'nobody']);
+    expect(metaOf(unknown.stderr).error.code).toBe('invalid_input');
+  });
+
+  it('a content-policy refusal names what it refused', async () => {
+    const r = await v2(['dev/moderated', '-d', '{"prompt":"violence"}']);
+    const error = metaOf(r.stderr).error;
+    expect(error.code).toBe('content_policy_violation');
+    expect(error.details.refusal_subject).toBe('input_text');
+    expect(error.message).toMatch(/refused: input_text/);
+  });
+});
+
+describe('provider controls are the synchronous route\'s', () => {
+  it('--provider, --strict and --no-fallback are refused with --queue, and --strict needs --provider (exit 2, nothing sent)', async () => {
+    const env = { WES_BASE_URL: 'http://127.0.0.1:9', WES_API_KEY: 'k' };
+    for (const extra of [['--provider', 'fal'], ['--no-fallback'], ['--provider', 'fal', '--strict']]) {
+      const r = await runWes(['models', 'run', 'dev/image', '-d', '{}', '--queue', ...extra], { env });
+      expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/queued delivery \(--queue\) takes no provider controls/)]);
+    }
+    const strict = await runWes(['models', 'run', 'dev/image', '-d', '{}', '--strict'], { env });
+    expect([strict.code, strict.stderr]).toEqual([2, expect.stringMatching(/--strict only applies with --provider/)]);
+  });
 });

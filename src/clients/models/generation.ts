@@ -84,8 +84,8 @@ export class RouterGeneration {
    * what the call wants (queued delivery: v2): with `auto` it is asked directly; a pinned other
    * generation is a usage error before any request.
    */
-  async call<T>(send: (api: RouterApi) => Promise<T>, needs?: RouterApi): Promise<T> {
-    const order = await this.order(needs);
+  async call<T>(send: (api: RouterApi) => Promise<T>, needs?: RouterApi, what = 'queued delivery'): Promise<T> {
+    const order = await this.order(needs, what);
     let miss: ApiError | undefined;
     for (const api of order) {
       try {
@@ -130,11 +130,11 @@ export class RouterGeneration {
     throw await this.explain({ routerUrl: this.routerUrl, tried: order.map(modelsPath), pinned: this.setting === 'auto' ? undefined : this.setting, needs, known: undefined, cause: miss! });
   }
 
-  private async order(needs: RouterApi | undefined): Promise<RouterApi[]> {
+  private async order(needs: RouterApi | undefined, what: string): Promise<RouterApi[]> {
     if (this.setting !== 'auto') {
       if (needs && needs !== this.setting) {
         throw new UsageError(
-          `queued delivery is served only by the published router routes (/${needs}/models); router_api is set to ${this.setting}`,
+          `${what} ${what === 'queued delivery' ? 'is' : 'are'} served only by the published router routes (/${needs}/models); router_api is set to ${this.setting}`,
           `pass --router-api ${needs} (or auto), or change the setting: \`wes config set router_api auto\``,
         );
       }

@@ -36,12 +36,25 @@ export function sendJsonBytes(ctx: RequestContext, status: number, body: Buffer,
 export function sendOutcome(ctx: RequestContext, outcome: ModelOutcome, api: RouterApi, headers: Record<string, string> = {}): void {
   if (outcome.kind === 'ok') {
     if (api === 'v1') return sendBytes(ctx, 200, outcome.body);
-    return sendBytes(ctx, 200, outcome.body, { 'x-content-type-options': 'nosniff', ...headers }, outcome.contentType);
+    const disclosed: Record<string, string> = {};
+    if (outcome.fallbackProvider) disclosed[headerName(ctx.state, 'fallbackProvider')] = outcome.fallbackProvider;
+    // ONE JSON-encoded string holding the sentences (each with commas of its own).
+    if (outcome.droppedParams?.length) disclosed[headerName(ctx.state, 'droppedParams')] = JSON.stringify(outcome.droppedParams);
+    return sendBytes(ctx, 200, outcome.body, { 'x-content-type-options': 'nosniff', ...disclosed, ...headers }, outcome.contentType);
   }
   const replayed = api === 'v2' ? headers['idempotent-replayed'] : undefined;
   const marker: Record<string, string> = replayed ? { 'idempotent-replayed': replayed } : {};
   if (outcome.kind === 'invalid') return invalidInput(ctx, outcome.detail, marker);
   const upstream = api === 'v2' ? outcome.upstream : undefined;
+  const subject = api === 'v2' ? outcome.refusalSubject : undefined;
+  if (subject) {
+    return sendJson(ctx, outcome.status, { detail: outcome.detail, error_type: outcome.errorType, refusal_subject: subject }, {
+      [headerName(ctx.state, 'errorType')]: outcome.errorType,
+      [headerName(ctx.state, 'refusalSubject')]: subject,
+      ...outcome.headers,
+      ...marker,
+    });
+  }
   if (!upstream) return modelsError(ctx, outcome.status, outcome.errorType, outcome.detail, { ...outcome.headers, ...marker });
   sendJson(ctx, outcome.status, { detail: outcome.detail, error_type: outcome.errorType, upstream_detail: upstream.detail }, {
     [headerName(ctx.state, 'errorType')]: outcome.errorType,

@@ -19,6 +19,7 @@ import { admit } from './limits.js';
 import type { ModelOutcome } from './stock/types.js';
 import { invalidInput, modelsError, sendOutcome } from './respond.js';
 import { headerName } from '../core/names.js';
+import { dispatchRun, isDispatchRefusal, NATIVE_DISPATCH, readDispatch } from './providers.js';
 import type { ModelsState } from './state.js';
 
 const RETRY_AFTER_SECONDS = '1';
@@ -104,13 +105,15 @@ export async function runModel(ctx: RequestContext, state: ModelsState, caller: 
     }
   }
 
-  const checked = checkCall(ctx, state, caller, model, read, api);
+  // The provider controls are the published route's; a refusal of them dispatched nothing.
+  const dispatch = api === 'v2' ? readDispatch(ctx, id) : NATIVE_DISPATCH;
+  if (isDispatchRefusal(dispatch)) return modelsError(ctx, dispatch.status, dispatch.errorType, dispatch.detail);
+  const checked = checkCall(ctx, state, caller, model, read, api, dispatch.strict);
   if (!checked) return;
   const admission = admit(state.usage, caller.token, checked.cost, ctx.state.options.routerLimits);
   if (!admission.ok) return modelsError(ctx, 429, 'concurrency_limit_exceeded', admission.detail, admission.headers);
 
-  const outcome = model.behaviour
-    .run(modelCall(ctx, state, caller, model, read.raw, checked.input, api))
+  const outcome = dispatchRun(id, dispatch, checked.input, () => model.behaviour.run(modelCall(ctx, state, caller, model, read.raw, checked.input, api)))
     .catch((err: unknown): ModelOutcome => {
       ctx.state.options.log?.(`router internal_error ${ctx.requestId} ${id}: ${(err as Error).message}`);
       return { kind: 'error', status: 500, errorType: 'internal_error', detail: 'The router failed while running the model.' };
