@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { NAME_MODES, makerHeader } from '../../src/protocol/maker-names.js';
 import { startFast } from '../helpers/dev-server.js';
-import { runWes, type RunOptions } from '../helpers/cli.js';
+import { runWes, tempConfigDir, type RunOptions } from '../helpers/cli.js';
 
 const PARTNER_FLOW = {
   '1': { class_type: 'PartnerCall', inputs: { prompt: 'a cat' } },
@@ -101,8 +101,9 @@ describe.each(NAME_MODES)('against a dev-server speaking the %s names', (names) 
     const meta = metaOf(r.stderr).metadata;
     expect(meta.fallback_provider).toBe('fal');
     expect(meta.dropped_params).toEqual(['seed (fal does not take a seed for this model, so the picture cannot be reproduced)']);
-    expect(r.stderr).toMatch(/served by the fallback provider fal/);
-    expect(r.stderr).toMatch(/dropped by the provider translation: seed \(fal does not take a seed for this model, so the picture cannot be reproduced\)/);
+    const human = await wes(['--router-api', 'v2', 'models', 'run', 'dev/image', '-d', '{"prompt":"provider-down fox","width":64,"height":64,"seed":7}']);
+    expect(human.stderr).toMatch(/served by the fallback provider fal/);
+    expect(human.stderr).toMatch(/dropped by the provider translation: seed \(fal does not take a seed for this model, so the picture cannot be reproduced\)/);
     const refused = await v2(['dev/image', '-d', '{"prompt":"provider-down fox","width":64,"height":64}', '--no-fallback']);
     const error = metaOf(refused.stderr).error;
     expect([error.code, error.status]).toEqual(['provider_error', 502]);
@@ -140,5 +141,46 @@ describe('provider controls are the synchronous route\'s', () => {
     }
     const strict = await runWes(['models', 'run', 'dev/image', '-d', '{}', '--strict'], { env });
     expect([strict.code, strict.stderr]).toEqual([2, expect.stringMatching(/--strict only applies with --provider/)]);
+  });
+});
+
+describe('queued delivery follows the URLs it was given', () => {
+  let server: DevServerHandle;
+  let config: { dir: string; cleanup: () => void };
+  let elsewhere: { dir: string; cleanup: () => void };
+  beforeAll(async () => {
+    server = await startFast({ queueUrlPrefix: '/v1/queue' });
+    config = tempConfigDir();
+    elsewhere = tempConfigDir();
+  });
+  afterAll(async () => {
+    await server?.close();
+    config?.cleanup();
+    elsewhere?.cleanup();
+  });
+  const wes = (args: string[], configDir: string) => runWes(['--router-api', 'v2', ...args], { configDir, env: { WES_BASE_URL: server.url, WES_API_KEY: 'wes-dev-key' } });
+  const count = (key: string) => server.state.requestCounts.get(key) ?? 0;
+
+  it('collects, reads and cancels at status_url, response_url and cancel_url (kept in the local record), composing paths only for a request never seen submitted', async () => {
+    const run = await wes(['models', 'run', 'dev/echo', '-d', '{"hi":1}', '--queue', '--wait'], config.dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('{"hi":1}');
+    const [id] = [...server.state.requestCounts.keys()].filter((k) => k.startsWith('GET /v1/queue/')).map((k) => k.split('/')[3]!);
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(count(`GET /v1/queue/${id}`)).toBeGreaterThan(0);
+    expect(count(`GET /v2/models/dev/echo/requests/${id}`)).toBe(0);
+
+    // Another process of this machine finds the URLs in the local record.
+    const status = await wes(['models', 'status', 'dev/echo', id!, '--json'], config.dir);
+    expect(status.code, status.stderr).toBe(0);
+    expect(count(`GET /v1/queue/${id}/status`)).toBe(1);
+    const cancel = await wes(['models', 'cancel', '@last'], config.dir);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(count(`PUT /v1/queue/${id}/cancel`)).toBe(1);
+
+    // Never seen submitted from here: the path is composed from the model and request ids.
+    const composed = await wes(['models', 'status', 'dev/echo', id!, '--json'], elsewhere.dir);
+    expect(composed.code, composed.stderr).toBe(0);
+    expect(count(`GET /v2/models/dev/echo/requests/${id}/status`)).toBe(1);
   });
 });

@@ -68,9 +68,10 @@ export async function reportAnswer(f: Factory, ref: ModelRef, headers: Record<st
     const from = facts.idempotencyKey ? ` with Idempotency-Key ${facts.idempotencyKey}` : '';
     f.io.info(sanitizeLine(`collected the result of the earlier call${from} (Idempotent-Replayed): not billed again`));
   }
-  if (meta.fallback_provider) f.io.info(`served by the fallback provider ${meta.fallback_provider} (the model's own provider failed)`);
-  for (const dropped of meta.dropped_params) f.io.info(`dropped by the provider translation: ${dropped}`);
-  if (meta.credits_used !== null) f.io.info(`credits used: ${sanitizeLine(meta.credits_used)}${meta.replayed ? ' (the original run\'s price, charged once: not added again)' : ''}`);
+  // With --json the metadata object says all of it.
+  if (meta.fallback_provider && !f.io.json) f.io.info(`served by the fallback provider ${meta.fallback_provider} (the model's own provider failed)`);
+  for (const dropped of f.io.json ? [] : meta.dropped_params) f.io.info(`dropped by the provider translation: ${dropped}`);
+  if (meta.credits_used !== null && !f.io.json) f.io.info(`credits used: ${sanitizeLine(meta.credits_used)}${meta.replayed ? ' (the original run, charged once)' : ''}`);
   if (f.io.verbose) {
     if (meta.credits_used === null) f.io.debug('credits used: not reported (which does not mean free)');
     const spend = meta.committed_spend;
