@@ -117,7 +117,6 @@ Examples:
   $ wes models run dev/echo -d '{"message":"hi"}'
   $ wes --router-api v2 models run dev/speech -i text=hello -o hello.wav
   $ wes models run dev/slow -d '{"duration_ms":5000}' --queue --wait -o slow.json
-  $ wes --router-api v2 models run dev/image -i prompt=fox --provider fal --no-fallback -o fox.json
 
 --provider, --strict and --no-fallback are the synchronous run's (the router's model_provider,
 strict_mode and fallback_provider); queued delivery does not take them.`,
