@@ -1,8 +1,9 @@
 // How the router answers: every response carries X-Comfy-Request-Id (set once per request),
-// every error X-Comfy-Error-Type (the neutral X-Service-* with `names: 'service''); 422 bodies are RouterValidationErrorResponse. A model's outcome
-// is sent as each generation describes it: the published routes (v2) add `nosniff` and the
-// partner's own media type on a result, and the provider's reason (`upstream_detail`) on its
-// refusal of a malformed request.
+// every error X-Comfy-Error-Type (the neutral X-Service-* with names: 'service'); 422 bodies are
+// RouterValidationErrorResponse. A model's outcome is sent as each generation describes it: the
+// published routes (v2) add `nosniff`, the partner's own media type, the fallback provider and the
+// dropped params on a result, the provider's reason (`upstream_detail`) on its refusal of a
+// malformed request, and the refused subject of a content-policy refusal.
 import type { RequestContext } from '../contract.js';
 import { sendJson, sendModelsError } from '../http-kit.js';
 import type { RouterApi, RouterValidationErrorDetail } from '../../protocol/models.js';
