@@ -23,10 +23,10 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [0, 'success (for watch/--wait: the job succeeded)'],
   [1, 'other error: network, 5xx after retries, unreadable response, integrity check failed'],
-  [2, 'usage: bad flag or argument, unreadable or malformed local file, invalid model id'],
+  [2, 'usage: bad flag or argument, unreadable or malformed local file, invalid model id, an Idempotency-Key that is not 1-255 printable ASCII'],
   [3, 'the job or model run failed (failed, expired; v1 error, non_retryable_error, lost; router provider_error, content_policy_violation)'],
   [4, 'authentication or permission (401, 403, not_enabled)'],
-  [5, 'not found (404, 410, model_not_found, blob_not_found, request_not_found; no model router at the router URL)'],
+  [5, 'not found (404, 410, model_not_found: an unknown model, shown with the router\'s suggestions, blob_not_found, request_not_found; no model router at the router URL)'],
   [6, 'the server refused the request (400, 409, 422: invalid_workflow, workflow_format_ui, invalid_input, deployment_stopped, ...)'],
   [7, 'throttled or no capacity after retries (429, 503, queue_backlog_full)'],
   [8, 'timed out (--timeout reached, 504 after retries, queue_timeout; models result before the result is ready)'],

@@ -26,14 +26,14 @@ export function noFileFlagsWithStdout<O extends ExistingFileOptions & { output?:
 }
 
 /**
- * --idempotency-key (jobs submit, models run): the service takes any string in the Idempotency-Key
- * header, so the key is what a header value can carry: not empty, no control characters, nothing
- * past U+00FF (the HTTP layer refuses those only when sending, and a refused send looked like a
- * dropped connection that "may have gone through").
+ * --idempotency-key (jobs submit, models run): as the maker publishes the header, 1-255 printable
+ * ASCII characters (spec/router-openapi.yaml, RouterIdempotencyKey). Refused here rather than by
+ * the server: a key the HTTP layer cannot send, or one a server refuses, looked like a dropped
+ * connection that "may have gone through".
  */
+export const IDEMPOTENCY_KEY_MAX = 255;
 export const idempotencyKey = checked((raw) =>
-  // eslint-disable-next-line no-control-regex
-  raw.trim() === '' || /[\u0000-\u001f\u007f-\u009f]|[^\u0000-\u00ff]/.test(raw)
-    ? 'it must be a non-empty key of characters an HTTP header carries (Latin-1, no control characters), e.g. --idempotency-key job-42'
+  raw.trim() === '' || raw.length > IDEMPOTENCY_KEY_MAX || /[^\x20-\x7e]/.test(raw)
+    ? `it must be 1-${IDEMPOTENCY_KEY_MAX} printable ASCII characters (no control characters, nothing past ~; this one ${raw.trim() === '' ? 'is empty' : raw.length > IDEMPOTENCY_KEY_MAX ? `has ${raw.length}` : 'has others'}), e.g. --idempotency-key job-42`
     : undefined,
 );

@@ -30,6 +30,8 @@ export interface HistoryEntry {
   seen_at: string;
   /** What was submitted: the workflow file, `-`, or `batch FILE:LINE`. */
   source: string;
+  /** The URLs the server gave for it when it was submitted, by name (a queued model request's status_url, ...). */
+  links?: Record<string, string>;
 }
 
 export interface HistoryLimits {
@@ -86,10 +88,10 @@ export class JobHistory {
   }
 
   /** A job submitted from here. */
-  recordSubmitted(id: string, status: string, source: string, now = new Date()): void {
+  recordSubmitted(id: string, status: string, source: string, now = new Date(), links?: Record<string, string>): void {
     const writer = this.writer(0);
     try {
-      writer.recordSubmitted(id, status, source, now);
+      writer.recordSubmitted(id, status, source, now, links);
     } finally {
       writer.close();
     }
@@ -232,9 +234,9 @@ export class HistoryWriter {
     this.open();
   }
 
-  recordSubmitted(id: string, status: string, source: string, now = new Date()): void {
+  recordSubmitted(id: string, status: string, source: string, now = new Date(), links?: Record<string, string>): void {
     const at = now.toISOString();
-    this.append({ id, status, submitted_at: at, seen_at: at, source });
+    this.append({ id, status, submitted_at: at, seen_at: at, source, ...(links ? { links } : {}) });
   }
 
   append(entry: HistoryEntry): void {
@@ -367,11 +369,19 @@ function merged(earlier: HistoryEntry | undefined, entry: HistoryEntry): History
   return { ...earlier, ...entry, submitted_at: earlier?.submitted_at ?? entry.submitted_at };
 }
 
+function stringMap(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const pairs = Object.entries(value).filter((pair): pair is [string, string] => typeof pair[1] === 'string');
+  return pairs.length > 0 ? Object.fromEntries(pairs) : undefined;
+}
+
 function parseEntry(line: string): HistoryEntry | undefined {
   try {
     const v = JSON.parse(line) as Partial<HistoryEntry>;
     if (typeof v.id !== 'string' || typeof v.status !== 'string' || typeof v.submitted_at !== 'string') return undefined;
-    return { id: v.id, status: v.status, submitted_at: v.submitted_at, seen_at: typeof v.seen_at === 'string' ? v.seen_at : v.submitted_at, source: typeof v.source === 'string' ? v.source : '' };
+    const entry: HistoryEntry = { id: v.id, status: v.status, submitted_at: v.submitted_at, seen_at: typeof v.seen_at === 'string' ? v.seen_at : v.submitted_at, source: typeof v.source === 'string' ? v.source : '' };
+    const links = stringMap(v.links);
+    return links ? { ...entry, links } : entry;
   } catch {
     return undefined;
   }

@@ -2,6 +2,7 @@
 // signed URLs), the engine with its blob store, the jobs API (job API v2), the models API (model router) and
 // the legacy API (cloud API v1). Each family's module exports a handler with the RouteHandler shape;
 // the core calls them in turn and the first that returns true owns the request.
+import type { NameMode } from '../protocol/maker-names.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventEmitter } from 'node:events';
 import type { Readable, Transform } from 'node:stream';
@@ -49,6 +50,8 @@ export interface DevServerOptions {
   jobsPort?: number; // self-hosted: a third listener serving only the job API v2 (the reference server's own port); the main one then serves only the engine
   logsFormat?: 'json' | 'text'; // serverless: the logs operation answers JSON {text, truncated, captured_at} (default) or text/plain
   engineState?: 'up' | 'down'; // 'down': submits answer 503 upstream_error, as the reference server with its engine stopped
+  queueUrlPrefix?: string; // models: put queued requests' status_url/response_url/cancel_url under this path (e.g. '/v1/queue', which must be a models path) instead of the model's own; both are served
+  names?: NameMode; // the maker's names on the wire: 'comfy' (X-Comfy-*, api_key_comfy_org; default, as real servers) or 'service' (the interface's neutral X-Service-*)
   log?: (line: string) => void; // request log sink (CLI: stderr); silent when absent
 }
 

@@ -1,6 +1,7 @@
 // Small request/response helpers every API family of the dev-server uses, so each answers in its
 // own error shape without repeating the plumbing.
 import type { RequestContext } from './contract.js';
+import { headerName } from './core/names.js';
 
 export class BodyError extends Error {
   constructor(readonly status: 400 | 413 | 415, message: string) {
@@ -93,7 +94,7 @@ export function sendJobsError(
   sendJson(ctx, status, { error: { code, message, details: details ?? null } }, headers);
 }
 
-/** The models API RouterErrorResponse plus the X-Service-Error-Type header. */
+/** The models API RouterErrorResponse plus the error-type header (X-Comfy-Error-Type, or the neutral name). */
 export function sendModelsError(
   ctx: RequestContext,
   status: number,
@@ -102,7 +103,7 @@ export function sendModelsError(
   headers: Record<string, string> = {},
 ): void {
   const body = Array.isArray(detail) ? { detail } : { detail, error_type: errorType };
-  sendJson(ctx, status, body, { 'x-service-error-type': errorType, ...headers });
+  sendJson(ctx, status, body, { [headerName(ctx.state, 'errorType')]: errorType, ...headers });
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { ApiError, HOW_TO_GIVE_A_KEY, NetworkError, UsageError, WesError, ExitCode, type ApiFamily, type ErrorOrigin } from '../errors.js';
 import { stringifyJsonExact } from '../util/exact-json.js';
 import { decodeError } from './decode-error.js';
+import { readMakerHeader } from '../protocol/maker-names.js';
 import { joinBase, resolveLink } from './links.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { DEFAULT_MAX_ANSWER_MIB, readBounded } from './answer-limit.js';
@@ -465,7 +466,7 @@ export class HttpClient {
             ...headersTimeout,
           });
     const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
-    const requestId = headers['x-service-request-id'];
+    const requestId = readMakerHeader(headers, 'requestId');
     const keepStream = read !== 'buffer' && res.statusCode < 300;
     const limit = this.maxAnswerBytes;
     // Every answer attemptLoop hands back, a 3xx one too (undici follows no redirect), goes to the

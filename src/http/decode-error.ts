@@ -4,6 +4,7 @@ import { ApiError, type ErrorOrigin } from '../errors.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { parseRetryAfter } from './retry.js';
 import { PUBLISHED_ROUTER_ERROR_TYPES, type CommittedSpend, type RouterValidationErrorDetail } from '../protocol/errors.js';
+import { readMakerHeader } from '../protocol/maker-names.js';
 
 export interface RawErrorResponse {
   origin: ErrorOrigin;
@@ -62,7 +63,7 @@ function decodeJobs(r: RawErrorResponse, json: unknown): { code: string; message
 }
 
 function decodeModels(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {
-  const declared = r.headers['x-service-error-type'] ?? (isObject(json) && typeof json.error_type === 'string' ? json.error_type : undefined);
+  const declared = readMakerHeader(r.headers, 'errorType') ?? (isObject(json) && typeof json.error_type === 'string' ? json.error_type : undefined);
   let code = declared && PUBLISHED_ROUTER_ERROR_TYPES.has(declared) ? declared : 'internal_error';
   if (!declared && r.status === 422) code = 'invalid_input';
   const details: Record<string, unknown> = {};
@@ -80,12 +81,20 @@ function decodeModels(r: RawErrorResponse, json: unknown): { code: string; messa
     message = fallbackMessage(r.status, r.body);
   }
   // The published router: the provider's own reason for refusing a request as malformed.
-  const upstream = isObject(json) && typeof json.upstream_detail === 'string' ? json.upstream_detail : r.headers['x-service-upstream-detail'];
+  const upstream = isObject(json) && typeof json.upstream_detail === 'string' ? json.upstream_detail : readMakerHeader(r.headers, 'upstreamDetail');
   if (upstream) {
     details.upstream_detail = upstream;
     message += ` (the provider said: ${sanitizeLine(upstream)})`;
   }
-  const upstreamStatus = r.headers['x-service-upstream-status'];
+  // Which input or output a content-policy refusal names (an open string; absent: none named).
+  if (code === 'content_policy_violation') {
+    const subject = readMakerHeader(r.headers, 'refusalSubject') ?? (isObject(json) && typeof json.refusal_subject === 'string' ? json.refusal_subject : undefined);
+    if (subject?.trim()) {
+      details.refusal_subject = sanitizeLine(subject.trim());
+      message += ` (refused: ${sanitizeLine(subject.trim())})`;
+    }
+  }
+  const upstreamStatus = readMakerHeader(r.headers, 'upstreamStatus');
   if (upstreamStatus && /^\d{3}$/.test(upstreamStatus)) details.upstream_status = Number(upstreamStatus);
   return { code, message, details: Object.keys(details).length ? details : undefined };
 }
@@ -149,7 +158,7 @@ export function decodeError(r: RawErrorResponse): ApiError {
     code: decoded.code,
     details: decoded.details,
     hint: decoded.hint,
-    requestId: r.headers['x-service-request-id'],
+    requestId: readMakerHeader(r.headers, 'requestId'),
     headers: r.headers,
     body: r.body,
     path: r.url.pathname,

@@ -55,7 +55,7 @@ export const PUBLISHED_ROUTER_ERROR_TYPES: ReadonlySet<string> = new Set([...ROU
 
 /** The published router's `RouterErrorResponse`: the interface's, plus the provider's reason for refusing a malformed request. */
 export interface PublishedRouterErrorResponse extends RouterErrorResponse {
-  /** Only with `invalid_input` when the provider answered 4xx; mirrors `X-Service-Upstream-Detail`. */
+  /** Only with `invalid_input` when the provider answered 4xx; mirrors `X-Comfy-Upstream-Detail`. */
   upstream_detail?: string;
 }
 

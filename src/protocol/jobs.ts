@@ -235,7 +235,8 @@ export const JOB_LIST_LIMIT_MAX = 100;
  */
 export interface SubmitRequest {
   workflow: Record<string, unknown>;
-  extra_data?: { api_key_service_org?: string };
+  /** The partner-node key under its real name (maker-names.ts); the reference server refuses any other field. */
+  extra_data?: { api_key_comfy_org?: string };
   metadata?: string;
   priority?: number;
 }

@@ -75,25 +75,42 @@ export interface RouterQueueCancelResponse {
 }
 
 /**
- * Response headers of the router, named with the interface's neutral `Service` where the published
- * names carry the maker's: the first two on every generation, the rest published with `/v2`.
+ * Response headers of the router that carry no maker's name (those are in maker-names.ts: request
+ * id, error type, credits, upstream status and detail, fallback provider, dropped params, refusal
+ * subject).
  */
 export const ROUTER_HEADERS = {
-  requestId: 'x-service-request-id',
-  errorType: 'x-service-error-type',
-  /** What a run cost in credits, a decimal string; absent means "not reported", never "free". */
-  creditsUsed: 'x-service-credits-used',
   /** `true` on an answer served from an Idempotency-Key's record: not billed again. */
   replayed: 'idempotent-replayed',
-  /** The provider's own status, when the failure came from the provider. */
-  upstreamStatus: 'x-service-upstream-status',
-  /** The provider's reason for refusing a request as malformed (mirrors `upstream_detail`). */
-  upstreamDetail: 'x-service-upstream-detail',
   noSniff: 'x-content-type-options',
   spendLimit: 'x-committed-spend-limit',
   spendCurrent: 'x-committed-spend-current',
   spendRemaining: 'x-committed-spend-remaining',
 } as const;
+
+/**
+ * Published router (SDK 0.4.0): the provider controls of the synchronous run route, as query
+ * parameters, each sent only when set. The queued route does not take them.
+ */
+export const RUN_CONTROL_PARAMS = { provider: 'model_provider', strict: 'strict_mode', fallback: 'fallback_provider' } as const;
+
+export interface RunControls {
+  /** An alternate provider to serve the model (`model_provider`). */
+  provider?: string;
+  /** `strict_mode=true`: the body is already the alternate provider's own shape. */
+  strict?: boolean;
+  /** `fallback_provider=false`: a failure is refused, never retried on another provider. */
+  noFallback?: boolean;
+}
+
+/** The query of `controls`; empty when none is set (the request is then the one it always was). */
+export function runControlQuery(controls: RunControls): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (controls.provider !== undefined) query[RUN_CONTROL_PARAMS.provider] = controls.provider;
+  if (controls.strict) query[RUN_CONTROL_PARAMS.strict] = 'true';
+  if (controls.noFallback) query[RUN_CONTROL_PARAMS.fallback] = 'false';
+  return query;
+}
 
 /** The run and result routes of the published router answer JSON or the partner's own bytes. */
 export const PUBLISHED_RUN_ACCEPT = 'application/json, */*;q=0.9';

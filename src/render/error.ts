@@ -188,7 +188,7 @@ export function hintFor(err: WesError): string | undefined {
     case 'hash_mismatch':
       return 'the file changed while uploading, or the expected hash is wrong; upload again';
     case 'model_not_found':
-      return 'list runnable models with `wes models list --all`';
+      return 'the router knows no such model (or the --provider named does not serve it); list runnable models with `wes models list --all`';
     case 'cancelled':
       return 'the queued request was cancelled before it produced a result; run the model again for a new one';
     case 'queue_timeout':

@@ -105,18 +105,18 @@ describe('wes jobs submit', () => {
     expect(missing.stderr).toContain('no such file');
   });
 
-  it('sends --partner-key / WES_PARTNER_KEY as extra_data.api_key_service_org', async () => {
+  it('sends --partner-key / WES_PARTNER_KEY as extra_data.api_key_comfy_org', async () => {
     const flow = writeTemp(dir(), {
       '1': { class_type: 'PartnerCall', inputs: { prompt: 'a cat' } },
       '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'partner' } },
     });
     const withFlag = await wes(['--partner-key', 'pk-flag', 'jobs', 'submit', flow, '--json']);
-    expect(ctx.server.state.engine.get(JSON.parse(withFlag.stdout).id)!.extraData).toEqual({ api_key_service_org: 'pk-flag' });
+    expect(ctx.server.state.engine.get(JSON.parse(withFlag.stdout).id)!.extraData).toEqual({ api_key_comfy_org: 'pk-flag' });
     const withEnv = await wes(['jobs', 'submit', flow, '--wait'], { env: { WES_PARTNER_KEY: 'pk-env' } });
     expect(withEnv.code, withEnv.stderr).toBe(0);
     const without = await wes(['jobs', 'submit', flow, '--wait']);
     expect(without.code).toBe(3);
-    expect(without.stderr).toContain('api_key_service_org');
+    expect(without.stderr).toContain('api_key_comfy_org');
   });
 
   it('resends only what a 429 refused, with the same key; a key the service saw before is explained, never guessed at', async () => {

@@ -85,9 +85,9 @@ describe('wes legacy prompt', () => {
     const res = await kit.wes(['legacy', 'prompt', '-', '--partner-key', 'org-key-1'], { input: JSON.stringify(sampleWorkflow(1, 'stdin')) });
     expect(res.code, res.stderr).toBe(0);
     const id = res.stdout.trim();
-    expect(kit.server.state.engine.get(id)?.extraData).toEqual({ api_key_service_org: 'org-key-1' });
+    expect(kit.server.state.engine.get(id)?.extraData).toEqual({ api_key_comfy_org: 'org-key-1' });
     const fromEnv = await kit.wes(['legacy', 'prompt', kit.file('flow.json', JSON.stringify(sampleWorkflow(1)))], { env: { WES_PARTNER_KEY: 'org-key-2' } });
-    expect(kit.server.state.engine.get(fromEnv.stdout.trim())?.extraData).toEqual({ api_key_service_org: 'org-key-2' });
+    expect(kit.server.state.engine.get(fromEnv.stdout.trim())?.extraData).toEqual({ api_key_comfy_org: 'org-key-2' });
     const without = await kit.wes(['legacy', 'prompt', join(kit.dir, 'flow.json')]);
     expect(kit.server.state.engine.get(without.stdout.trim())?.extraData).toEqual({});
   });

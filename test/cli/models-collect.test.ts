@@ -60,6 +60,8 @@ describe('what an answer says besides the output', () => {
         queued_request_id: null,
         replayed: false,
         credits_used: '12',
+        fallback_provider: null,
+        dropped_params: [],
         committed_spend: { limit_cents: 500, current_cents: 12, remaining_cents: 488 },
         content_type: 'application/json',
         bytes: r.stdoutBytes.length,

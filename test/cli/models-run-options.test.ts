@@ -38,9 +38,10 @@ describe('models run option parsers', () => {
     expect(() => jsonObjectText('"x"')).toThrow(/got string/);
   });
 
-  it('an idempotency key is any non-empty text without control characters', () => {
-    expect(idempotencyKey('job-42 é')).toBe('job-42 é');
-    for (const bad of ['', '  ', 'a\nb', 'a\rb', 'a\u0000']) expect(() => idempotencyKey(bad), JSON.stringify(bad)).toThrow(InvalidArgumentError);
+  it('an idempotency key is 1-255 printable ASCII characters, as published', () => {
+    expect(idempotencyKey('job-42 ~!')).toBe('job-42 ~!');
+    expect(idempotencyKey('k'.repeat(255))).toBe('k'.repeat(255));
+    for (const bad of ['', '  ', 'a\nb', 'a\rb', 'a\u0000', 'job-42 é', 'k'.repeat(256), 'a\u007f']) expect(() => idempotencyKey(bad), JSON.stringify(bad)).toThrow(InvalidArgumentError);
   });
 });
 
@@ -53,8 +54,10 @@ describe('models run: usage errors before any request', () => {
   });
 
   it('an empty or control-character --idempotency-key, an empty -o, --input or --download', async () => {
-    await refused(['-d', '{}', '--idempotency-key', ''], /--idempotency-key <key>.*non-empty key/);
+    await refused(['-d', '{}', '--idempotency-key', ''], /--idempotency-key <key>.*1-255 printable ASCII.*is empty/);
     await refused(['-d', '{}', '--idempotency-key', 'a\nb'], /--idempotency-key <key>.*control characters/);
+    await refused(['-d', '{}', '--idempotency-key', 'k'.repeat(256)], /--idempotency-key <key>.*1-255 printable ASCII.*has 256/);
+    await refused(['-d', '{}', '--idempotency-key', 'clé'], /--idempotency-key <key>.*printable ASCII/);
     await refused(['-d', '{}', '-o', ''], /--output <file>.*must not be empty/);
     await refused(['--input', ''], /--input <file>.*must not be empty/);
     await refused(['-d', '{}', '--download', ' '], /--download <dir>.*must not be empty/);

@@ -29,11 +29,11 @@ describe('dev-server core: cloud deployment', () => {
     expect(ok.status).not.toBe(401);
   });
 
-  it('puts X-Service-Request-Id on every response, unique per request', async () => {
+  it('puts X-Comfy-Request-Id on every response, unique per request', async () => {
     const a = await fetch(`${ctx.server.url}/api/v2/jobs/x`);
     const b = await fetch(`${ctx.server.url}/nowhere`);
     const c = await fetch(`${ctx.server.url}/api/v2/jobs/x`, { headers: v2Auth(ctx.server) });
-    const ids = [a, b, c].map((r) => r.headers.get('x-service-request-id'));
+    const ids = [a, b, c].map((r) => r.headers.get('x-comfy-request-id'));
     for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{32}$/);
     expect(new Set(ids).size).toBe(3);
   });
@@ -44,7 +44,7 @@ describe('dev-server core: cloud deployment', () => {
     expect(v2.body.error.code).toBe('not_found');
     const router = await fetch(`${ctx.server.url}/v1/unknown-route/x/y/z`, { headers: v2Auth(ctx.server) });
     expect(router.status).toBe(404);
-    expect(router.headers.get('x-service-error-type')).toBeTruthy();
+    expect(router.headers.get('x-comfy-error-type')).toBeTruthy();
     const v1 = await fetch(`${ctx.server.url}/somewhere-else`);
     expect(v1.status).toBe(404);
     expect(((await v1.json()) as any).error.type).toBe('not_found');

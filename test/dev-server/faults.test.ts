@@ -79,7 +79,7 @@ describe('faults', () => {
       expect(res.status).toBe(429);
       expect(res.headers.get('retry-after')).toBe('3');
       expect(res.body.error.code).toBe('rate_limited');
-      expect(res.headers.get('x-service-request-id')).toMatch(/^req_/);
+      expect(res.headers.get('x-comfy-request-id')).toMatch(/^req_/);
     }
     expect((await getJson(ctx.server, '/api/v2/jobs/any')).status).toBe(404);
   });

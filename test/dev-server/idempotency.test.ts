@@ -75,7 +75,7 @@ describe('single-use Idempotency-Key on POST /api/v2/jobs', () => {
       '1': { class_type: 'PartnerCall', inputs: { prompt: 'a cat' } },
       '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'p' } },
     };
-    const poor = await submitJob(ctx.server, partner, { key: 'released-402', extra_data: { api_key_service_org: 'insufficient-1' } });
+    const poor = await submitJob(ctx.server, partner, { key: 'released-402', extra_data: { api_key_comfy_org: 'insufficient-1' } });
     expect(poor.status).toBe(402);
     expect((await submitJob(ctx.server, imageWorkflow({ steps: 1 }), { key: 'released-402' })).status).toBe(201);
 

@@ -152,7 +152,7 @@ describe('job API v2: refusals', () => {
       '1': { class_type: 'PartnerCall', inputs: { prompt: 'a cat' } },
       '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'p' } },
     };
-    const res = await submitJob(ctx.server, workflow, { extra_data: { api_key_service_org: 'insufficient-org' } });
+    const res = await submitJob(ctx.server, workflow, { extra_data: { api_key_comfy_org: 'insufficient-org' } });
     expect(res.status).toBe(402);
     expect(res.body.error.code).toBe('insufficient_credits');
   });
@@ -223,17 +223,17 @@ describe('job API v2: state machine', () => {
     };
     const missing = await waitForJob(ctx.server, (await submitJob(ctx.server, workflow)).body.urls.self, ['failed']);
     expect(missing.error.code).toBe('validation_error');
-    expect(missing.error.message).toMatch(/api_key_service_org/);
+    expect(missing.error.message).toMatch(/api_key_comfy_org/);
     const drained = await waitForJob(
       ctx.server,
-      (await submitJob(ctx.server, workflow, { extra_data: { api_key_service_org: 'drained-org' } })).body.urls.self,
+      (await submitJob(ctx.server, workflow, { extra_data: { api_key_comfy_org: 'drained-org' } })).body.urls.self,
       ['failed'],
     );
     expect(drained.error.code).toBe('insufficient_funds');
     expect(drained.error.traceback).toMatch(/InsufficientFundsError/);
     const ok = await waitForJob(
       ctx.server,
-      (await submitJob(ctx.server, workflow, { extra_data: { api_key_service_org: 'org-key' } })).body.urls.self,
+      (await submitJob(ctx.server, workflow, { extra_data: { api_key_comfy_org: 'org-key' } })).body.urls.self,
       ['succeeded'],
     );
     expect(ok.outputs).toHaveLength(1);

@@ -128,13 +128,13 @@ describe('the legacy API REST', () => {
     expect(broke).toMatchObject({ status: 402, body: { error: { type: 'insufficient_credits' } } });
   });
 
-  it('runs partner nodes only with extra_data.api_key_service_org', async () => {
+  it('runs partner nodes only with extra_data.api_key_comfy_org', async () => {
     const partner = { '1': { class_type: 'PartnerCall', inputs: { prompt: 'a cat' } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'partner' } } };
-    const withKey = await submit(ctx.server, partner, { api_key_service_org: 'org-key-123' });
+    const withKey = await submit(ctx.server, partner, { api_key_comfy_org: 'org-key-123' });
     expect((await waitForStatus(ctx.server, withKey, ['success', 'error', 'non_retryable_error'])).pop()).toBe('success');
     const without = await submit(ctx.server, partner);
     expect((await waitForStatus(ctx.server, without, ['success', 'error', 'non_retryable_error'])).pop()).toBe('non_retryable_error');
-    const refused = await v1(ctx.server, 'POST', '/api/prompt', { prompt: partner, extra_data: { api_key_service_org: 'insufficient-1' } });
+    const refused = await v1(ctx.server, 'POST', '/api/prompt', { prompt: partner, extra_data: { api_key_comfy_org: 'insufficient-1' } });
     expect(refused.status).toBe(402);
   });
 
@@ -166,7 +166,7 @@ describe('the legacy API REST', () => {
 
   it('shows the queue in the published cloud tuples, deletes pending jobs only, and interrupts every running one', async () => {
     const running = await submit(ctx.server, sampleWorkflow(150, 'q-running'));
-    const pending = await submit(ctx.server, sampleWorkflow(2, 'q-pending'), { api_key_service_org: 'secret-org', note: 'kept' });
+    const pending = await submit(ctx.server, sampleWorkflow(2, 'q-pending'), { api_key_comfy_org: 'secret-org', note: 'kept' });
     await waitForStatus(ctx.server, running, ['executing']);
     const queue = (await v1(ctx.server, 'GET', '/api/queue')).body;
     expect(queue.queue_running.map((e: unknown[]) => e[1])).toEqual([running]);

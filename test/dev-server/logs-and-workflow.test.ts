@@ -80,7 +80,7 @@ describe('GET /api/v2/jobs/{id}/workflow', () => {
 
   it('answers the executed graph as {workflow, format: "api"}, without extra_data', async () => {
     const workflow = imageWorkflow({ steps: 1 });
-    const job = (await submitJob(ctx.server, workflow, { extra_data: { api_key_service_org: 'secret-key' } })).body;
+    const job = (await submitJob(ctx.server, workflow, { extra_data: { api_key_comfy_org: 'secret-key' } })).body;
     const res = await getJson(ctx.server, `/api/v2/jobs/${job.id}/workflow`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(Object.keys(reference.workflow.body!).sort());

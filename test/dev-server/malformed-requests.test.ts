@@ -16,7 +16,7 @@ describe('dev-server (cloud): a malformed request is a 4xx and the server keeps 
     expect(badHost.status).toBeLessThan(500);
     const badTarget = await rawRequest(ctx.server.url, `GET ${BAD_TARGET} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expect(badTarget.status).toBe(400);
-    expect(badTarget.headers['x-service-request-id']).toMatch(/^req_/);
+    expect(badTarget.headers['x-comfy-request-id']).toMatch(/^req_/);
     await stillServing(ctx.server);
   });
 
@@ -30,10 +30,10 @@ describe('dev-server (cloud): a malformed request is a 4xx and the server keeps 
   it('a WebSocket upgrade with a bad target is refused with 400; refusals carry a request id', async () => {
     const bad = await rawRequest(ctx.server.url, `GET http://[/ws HTTP/1.1\r\nHost: x\r\n${UPGRADE}\r\n`);
     expect(bad.status).toBe(400);
-    expect(bad.headers['x-service-request-id']).toMatch(/^req_/);
+    expect(bad.headers['x-comfy-request-id']).toMatch(/^req_/);
     const unauthorized = await rawRequest(ctx.server.url, `GET /ws HTTP/1.1\r\nHost: x\r\n${UPGRADE}\r\n`);
     expect(unauthorized.status).toBe(401);
-    expect(unauthorized.headers['x-service-request-id']).toMatch(/^req_/);
+    expect(unauthorized.headers['x-comfy-request-id']).toMatch(/^req_/);
     await stillServing(ctx.server);
   });
 
@@ -102,7 +102,7 @@ describe('dev-server (cloud): a malformed request is a 4xx and the server keeps 
     for (const query of ['?limit=ten', '?cursor=nonsense', '?cursor=c1.AAAA~AAAA']) {
       const answer = await call(ctx.server.url, `/v1/models${query}`);
       expect(answer.status, query).toBe(400);
-      expect(answer.headers.get('x-service-error-type')).toBe('invalid_input');
+      expect(answer.headers.get('x-comfy-error-type')).toBe('invalid_input');
       expect(answer.json).toEqual({ detail: expect.any(String), error_type: 'invalid_input' });
     }
   });
@@ -112,7 +112,7 @@ describe('dev-server (cloud): a malformed request is a 4xx and the server keeps 
       const answer = await call(ctx.server.url, path);
       expect(answer.status, path).toBe(404);
       expect(answer.json.error_type).toBe('model_not_found');
-      expect(answer.headers.get('x-service-error-type')).toBe('model_not_found');
+      expect(answer.headers.get('x-comfy-error-type')).toBe('model_not_found');
     }
     const post = await call(ctx.server.url, '/v1/models/Bad_Provider/echo', { body: {} });
     expect(post.status).toBe(422);

@@ -20,7 +20,7 @@ async function walk(base: string, limit?: number): Promise<{ ids: string[]; page
     if (cursor !== undefined) query.set('cursor', cursor);
     const page = await call(base, `/v1/models?${query}`);
     expect(page.status).toBe(200);
-    expect(page.headers.get('x-service-request-id')).toMatch(/\S/);
+    expect(page.headers.get('x-comfy-request-id')).toMatch(/\S/);
     const body = page.json;
     pages++;
     expect(body.data.length).toBeLessThanOrEqual(body.limit);
@@ -80,7 +80,7 @@ describe('GET /v1/models', () => {
   it('refuses a limit that is not an integer with 400 invalid_input (the list route has no 422)', async () => {
     const page = await call(big.server.url, '/v1/models?limit=ten');
     expect(page.status).toBe(400);
-    expect(page.headers.get('x-service-error-type')).toBe('invalid_input');
+    expect(page.headers.get('x-comfy-error-type')).toBe('invalid_input');
     expect(page.json).toEqual({ detail: expect.stringContaining('limit'), error_type: 'invalid_input' });
   });
 
@@ -97,7 +97,7 @@ describe('GET /v1/models', () => {
     expect(mangled.json).toEqual({ detail: expect.stringContaining('malformed'), error_type: 'invalid_input' });
     const forged = await call(big.server.url, `/v1/models?cursor=${encodeURIComponent(cursor.replace(/c1\.(.)/, (_m, c: string) => `c1.${c === 'e' ? 'f' : 'e'}`))}`);
     expect(forged.status).toBe(400);
-    expect(forged.headers.get('x-service-error-type')).toBe('invalid_input');
+    expect(forged.headers.get('x-comfy-error-type')).toBe('invalid_input');
   });
 
   it('refuses a cursor from before a rebuild as expired, and the new walk starts over', async () => {
@@ -109,7 +109,7 @@ describe('GET /v1/models', () => {
       expect(generation).toBe(2);
       const stale = await call(s.url, `/v1/models?cursor=${encodeURIComponent(first.json.next_cursor)}`);
       expect(stale.status).toBe(400);
-      expect(stale.headers.get('x-service-error-type')).toBe('invalid_input');
+      expect(stale.headers.get('x-comfy-error-type')).toBe('invalid_input');
       expect(stale.json).toEqual({ detail: expect.stringContaining('expired'), error_type: 'invalid_input' });
       const again = await call(s.url, '/v1/models?limit=10');
       expect(again.json.data.map((e: { id: string }) => e.id)).not.toEqual(first.json.data.map((e: { id: string }) => e.id));
@@ -140,7 +140,7 @@ describe('GET /v1/models/{provider}/{model}', () => {
   it('answers an unknown id with 404 model_not_found and up to three suggestions', async () => {
     const missing = await call(big.server.url, '/v1/models/dev/ecko');
     expect(missing.status).toBe(404);
-    expect(missing.headers.get('x-service-error-type')).toBe('model_not_found');
+    expect(missing.headers.get('x-comfy-error-type')).toBe('model_not_found');
     expect(missing.json.error_type).toBe('model_not_found');
     expect(missing.json.detail).toContain('dev/echo');
     const unknownProvider = await call(big.server.url, '/v1/models/nobody-here/at-all-zzz', { method: 'POST', body: {} });
@@ -151,7 +151,7 @@ describe('GET /v1/models/{provider}/{model}', () => {
   it('refuses segments that break the id pattern with 422 on the call route, listing both; 404 on GET', async () => {
     const bad = await call(big.server.url, '/v1/models/Dev/echo..x', { method: 'POST', body: {} });
     expect(bad.status).toBe(422);
-    expect(bad.headers.get('x-service-error-type')).toBe('invalid_input');
+    expect(bad.headers.get('x-comfy-error-type')).toBe('invalid_input');
     expect(bad.json.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([['path', 'provider'], ['path', 'model']]);
     const long = await call(big.server.url, `/v1/models/${'a'.repeat(65)}/echo`);
     expect(long.status).toBe(404);
@@ -161,8 +161,8 @@ describe('GET /v1/models/{provider}/{model}', () => {
   it('answers other shapes under /v1/models with 404 and a request id', async () => {
     const odd = await call(big.server.url, '/v1/models/dev/echo/extra/more');
     expect(odd.status).toBe(404);
-    expect(odd.headers.get('x-service-request-id')).toMatch(/\S/);
-    expect(odd.headers.get('x-service-error-type')).toBe('model_not_found');
+    expect(odd.headers.get('x-comfy-request-id')).toMatch(/\S/);
+    expect(odd.headers.get('x-comfy-error-type')).toBe('model_not_found');
   });
 });
 
@@ -172,8 +172,8 @@ describe('router credentials', () => {
       const none = await call(big.server.url, path, { token: null });
       expect(none.status).toBe(401);
       expect(none.json.error_type).toBe('unauthorized');
-      expect(none.headers.get('x-service-error-type')).toBe('unauthorized');
-      expect(none.headers.get('x-service-request-id')).toMatch(/\S/);
+      expect(none.headers.get('x-comfy-error-type')).toBe('unauthorized');
+      expect(none.headers.get('x-comfy-request-id')).toMatch(/\S/);
     }
     const wrong = await call(big.server.url, '/v1/models', { token: 'not-a-key' });
     expect(wrong.status).toBe(401);

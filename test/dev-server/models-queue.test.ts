@@ -63,7 +63,7 @@ describe('submit and collect', () => {
     expect(broke.status).toBe(402);
     const unknown = await submit('dev/nope', {});
     expect(unknown.status).toBe(404);
-    expect(unknown.headers.get('x-service-error-type')).toBe('model_not_found');
+    expect(unknown.headers.get('x-comfy-error-type')).toBe('model_not_found');
   });
 
   it("a failed request completes with its error_type, and its result is the run route's failure", async () => {
@@ -72,7 +72,7 @@ describe('submit and collect', () => {
     expect((await read('dev/broken', json.request_id, '/status')).json.error_type).toBe('provider_error');
     const result = await read('dev/broken', json.request_id);
     expect(result.status).toBe(502);
-    expect(result.headers.get('x-service-error-type')).toBe('provider_error');
+    expect(result.headers.get('x-comfy-error-type')).toBe('provider_error');
   });
 });
 
@@ -86,7 +86,7 @@ describe('who may read a request', () => {
       await cancel('dev/echo', 'not-a-uuid', 't-q-b'),
     ]) {
       expect(answer.status).toBe(404);
-      expect(answer.headers.get('x-service-error-type')).toBe('request_not_found');
+      expect(answer.headers.get('x-comfy-error-type')).toBe('request_not_found');
     }
   });
 });
@@ -107,7 +107,7 @@ describe('cancel', () => {
       expect(status.json).toMatchObject({ status: 'COMPLETED', error_type: 'cancelled' });
       const result = await call(server.url, `/v2/models/dev/slow/requests/${id}`, { token: 't-cancel' });
       expect(result.status).toBe(409);
-      expect(result.headers.get('x-service-error-type')).toBe('cancelled');
+      expect(result.headers.get('x-comfy-error-type')).toBe('cancelled');
       const again = await call(server.url, `/v2/models/dev/slow/requests/${id}/cancel`, { token: 't-cancel', method: 'PUT' });
       expect(again.status).toBe(409);
       expect(again.json).toEqual({ request_id: id, status: 'ALREADY_COMPLETED' });
@@ -132,11 +132,11 @@ describe('the queue bounds', () => {
       await post();
       const refused = await post();
       expect(refused.status).toBe(429);
-      expect(refused.headers.get('x-service-error-type')).toBe('queue_backlog_full');
+      expect(refused.headers.get('x-comfy-error-type')).toBe('queue_backlog_full');
       await until(async () => (await call(server.url, `/v2/models/dev/slow/requests/${first.json.request_id}/status`, { token: 't-bounds' })).json.error_type === 'queue_timeout');
       const result = await call(server.url, `/v2/models/dev/slow/requests/${first.json.request_id}`, { token: 't-bounds' });
       expect(result.status).toBe(504);
-      expect(result.headers.get('x-service-error-type')).toBe('queue_timeout');
+      expect(result.headers.get('x-comfy-error-type')).toBe('queue_timeout');
     } finally {
       await server.close();
     }
@@ -150,7 +150,7 @@ describe('the queue bounds', () => {
       await until(async () => (await call(server.url, `/v2/models/dev/echo/requests/${json.request_id}`, { token: 't-gone' })).status === 410);
       const gone = await call(server.url, `/v2/models/dev/echo/requests/${json.request_id}/status`, { token: 't-gone' });
       expect(gone.status).toBe(410);
-      expect(gone.headers.get('x-service-error-type')).toBe('request_not_found');
+      expect(gone.headers.get('x-comfy-error-type')).toBe('request_not_found');
     } finally {
       await server.close();
     }
@@ -166,7 +166,7 @@ describe('Idempotency-Key on a submit', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const other = await submit('dev/echo', { a: 2 }, { token: 't-q-d', key: 'k-submit' });
     expect(other.status).toBe(409);
-    expect(other.headers.get('x-service-error-type')).toBe('invalid_input');
+    expect(other.headers.get('x-comfy-error-type')).toBe('invalid_input');
     // The keyspace is shared with the run route: a submit's key is taken for a synchronous run too.
     const run = await call(base(), '/v2/models/dev/echo', { token: 't-q-d', body: { a: 1 }, headers: { 'idempotency-key': 'k-submit' } });
     expect(run.status).toBe(409);
@@ -175,6 +175,6 @@ describe('Idempotency-Key on a submit', () => {
   it('is refused on /v1, which has no queue (404 in the router shape)', async () => {
     const answer = await call(base(), '/v1/models/dev/echo/requests', { token: 't-q-e', body: {} });
     expect(answer.status).toBe(404);
-    expect(answer.headers.get('x-service-error-type')).toBe('model_not_found');
+    expect(answer.headers.get('x-comfy-error-type')).toBe('model_not_found');
   });
 });

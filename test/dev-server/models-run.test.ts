@@ -14,8 +14,8 @@ beforeAll(() => setModelsDeadline(holder.server.state, DEADLINE_MS));
 
 function expectError(answer: ModelsAnswer, status: number, type: string): void {
   expect(answer.status).toBe(status);
-  expect(answer.headers.get('x-service-error-type')).toBe(type);
-  expect(answer.headers.get('x-service-request-id')).toMatch(/^\S+$/);
+  expect(answer.headers.get('x-comfy-error-type')).toBe(type);
+  expect(answer.headers.get('x-comfy-request-id')).toMatch(/^\S+$/);
   if (status !== 422) expect(answer.json).toEqual({ detail: expect.any(String), error_type: type });
 }
 
@@ -29,7 +29,7 @@ describe('dev/echo', () => {
     expect(answer.status).toBe(200);
     expect(answer.text).toBe(body);
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(answer.headers.get('x-service-request-id')).toMatch(/\S/);
+    expect(answer.headers.get('x-comfy-request-id')).toMatch(/\S/);
   });
 
   it('echoes 5 MB unchanged', async () => {

@@ -53,7 +53,7 @@ describe('GET /v1/models/{provider}/{model}/openapi.json', () => {
     expect(again.text).toBe('');
     expect(again.headers.get('etag')).toBe(etag);
     expect(again.headers.get('cache-control')).toBe('private, must-revalidate');
-    expect(again.headers.get('x-service-request-id')).toMatch(/\S/);
+    expect(again.headers.get('x-comfy-request-id')).toMatch(/\S/);
   });
 
   it('answers a non-matching If-None-Match with the full document', async () => {

@@ -38,7 +38,7 @@ describe('the catalog under /v2/models', () => {
   it('answers an unknown route under /v2/models in the router error shape', async () => {
     const answer = await call(base(), '/v2/models/dev/echo/nope');
     expect(answer.status).toBe(404);
-    expect(answer.headers.get('x-service-error-type')).toBe('model_not_found');
+    expect(answer.headers.get('x-comfy-error-type')).toBe('model_not_found');
     expect(answer.json.detail).toMatch(/requests/);
   });
 });
@@ -48,14 +48,14 @@ describe('a run on /v2', () => {
     const answer = await runV2('dev/slow', { duration_ms: 5, cost_cents: 7 });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(answer.headers.get('x-service-credits-used')).toBe('7');
+    expect(answer.headers.get('x-comfy-credits-used')).toBe('7');
     expect(answer.headers.get('x-committed-spend-limit')).toBe('500');
     expect(answer.headers.get('x-committed-spend-current')).toBe('7');
     expect(answer.headers.get('x-committed-spend-remaining')).toBe('493');
     expect(answer.headers.get('idempotent-replayed')).toBeNull();
     const v1 = await call(base(), '/v1/models/dev/slow', { body: { duration_ms: 5, cost_cents: 7 } });
     expect(v1.status).toBe(200);
-    for (const header of ['x-content-type-options', 'x-service-credits-used', 'x-committed-spend-limit']) expect(v1.headers.get(header)).toBeNull();
+    for (const header of ['x-content-type-options', 'x-comfy-credits-used', 'x-committed-spend-limit']) expect(v1.headers.get(header)).toBeNull();
   });
 
   it('passes the partner bytes through under their own media type on /v2, and as JSON on /v1', async () => {
@@ -74,18 +74,18 @@ describe('a run on /v2', () => {
     const v2 = await runV2('dev/speech', { text: 'hi', voice: 'bob' });
     expect(v2.status).toBe(400);
     expect(v2.json).toEqual({ detail: expect.any(String), error_type: 'invalid_input', upstream_detail: expect.stringMatching(/unknown voice "bob"/) });
-    expect(v2.headers.get('x-service-upstream-status')).toBe('400');
-    expect(v2.headers.get('x-service-upstream-detail')).toBe(v2.json.upstream_detail);
+    expect(v2.headers.get('x-comfy-upstream-status')).toBe('400');
+    expect(v2.headers.get('x-comfy-upstream-detail')).toBe(v2.json.upstream_detail);
     const v1 = await call(base(), '/v1/models/dev/speech', { body: { text: 'hi', voice: 'bob' } });
     expect(v1.status).toBe(400);
     expect(v1.json).toEqual({ detail: expect.any(String), error_type: 'invalid_input' });
-    expect(v1.headers.get('x-service-upstream-detail')).toBeNull();
+    expect(v1.headers.get('x-comfy-upstream-detail')).toBeNull();
   });
 
   it('a body over the limit is 413 invalid_input in the router shape', async () => {
     const answer = await runV2('dev/echo', { blob: 'x'.repeat(70 * 1024) });
     expect(answer.status).toBe(413);
-    expect(answer.headers.get('x-service-error-type')).toBe('invalid_input');
+    expect(answer.headers.get('x-comfy-error-type')).toBe('invalid_input');
   });
 });
 
@@ -97,7 +97,7 @@ describe('Idempotency-Key on /v2', () => {
     await until(() => (holder.server.state.requestCounts.get('POST /v2/models/dev/slow') ?? 0) > before, 'the first call');
     const second = await runV2('dev/slow', { duration_ms: 1000 }, { token: 't-v2-a', key: 'k-inflight' });
     expect(second.status).toBe(409);
-    expect(second.headers.get('x-service-error-type')).toBe('concurrency_limit_exceeded');
+    expect(second.headers.get('x-comfy-error-type')).toBe('concurrency_limit_exceeded');
     expect(second.headers.get('retry-after')).toBe('1');
     const original = await first;
     expect(original.status).toBe(200);
@@ -105,7 +105,7 @@ describe('Idempotency-Key on /v2', () => {
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.json.took_ms).toBe(original.json.took_ms); // the same generation, not a second one
-    expect(again.headers.get('x-service-credits-used')).toBe(original.headers.get('x-service-credits-used'));
+    expect(again.headers.get('x-comfy-credits-used')).toBe(original.headers.get('x-comfy-credits-used'));
   });
 
   it('after a 504 with Retry-After, the same key collects the generation still running, marked replayed', async () => {
@@ -121,7 +121,7 @@ describe('Idempotency-Key on /v2', () => {
     expect((await runV2('dev/echo', { a: 1 }, { token: 't-v2-c', key: 'k-other' })).status).toBe(200);
     const other = await runV2('dev/echo', { a: 2 }, { token: 't-v2-c', key: 'k-other' });
     expect(other.status).toBe(409);
-    expect(other.headers.get('x-service-error-type')).toBe('invalid_input');
+    expect(other.headers.get('x-comfy-error-type')).toBe('invalid_input');
     expect(other.headers.get('retry-after')).toBeNull();
     // The key belongs to the workspace, not the model: another model under it is another request.
     const elsewhere = await runV2('dev/slow', { duration_ms: 1 }, { token: 't-v2-c', key: 'k-other' });
@@ -139,7 +139,7 @@ describe('Idempotency-Key on /v2', () => {
     expect(refused.headers.get('idempotent-replayed')).toBeNull();
     const replay = await runV2('dev/moderated', { prompt: 'violence' }, { token: 't-v2-d', key: 'k-policy' });
     expect(replay.status).toBe(400);
-    expect(replay.headers.get('x-service-error-type')).toBe('content_policy_violation');
+    expect(replay.headers.get('x-comfy-error-type')).toBe('content_policy_violation');
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     const invalid = await runV2('dev/slow', { duration_ms: -1 }, { token: 't-v2-d', key: 'k-released' });
     expect(invalid.status).toBe(422);

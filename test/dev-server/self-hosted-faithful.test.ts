@@ -1,6 +1,6 @@
 // The dev-server's `self-hosted` deployment answers as the real engine did in the observations
 // (test/fixtures/comfyui-selfhosted): status, body and headers, the small answers and upload's
-// refusal included, with no X-Service-Request-Id (the hosted service's header, which an engine never
+// refusal included, with no X-Comfy-Request-Id (the hosted service's header, which an engine never
 // sends, nor the reference job API server hosted beside it); the models API beside them keeps it.
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
@@ -46,11 +46,11 @@ function engineRequests(): Array<[string, string, RequestInit['body']]> {
 
 describe('self-hosted deployment: answers as the engine gave them', () => {
   for (const [label, which] of [['with v2 beside', servers.server], ['--engine-only', servers.engineOnly]] as const) {
-    it(`sends no X-Service-* header on any engine answer (${label})`, async () => {
+    it(`sends no X-Comfy-* (nor X-Service-*) header on any engine answer (${label})`, async () => {
       for (const [method, path, body] of engineRequests()) {
         const res = await fetch(`${which().url}${path}`, { method, body });
         await res.arrayBuffer();
-        const service = [...res.headers.keys()].filter((name) => name.startsWith('x-service-'));
+        const service = [...res.headers.keys()].filter((name) => /^x-(comfy|service)-/.test(name));
         expect([method, path, service]).toEqual([method, path, []]);
       }
     });
@@ -62,10 +62,10 @@ describe('self-hosted deployment: answers as the engine gave them', () => {
     const v2 = await fetch(`${server.url}/api/v2/jobs/00000000-0000-0000-0000-000000000000`, { headers: auth });
     await v2.arrayBuffer();
     expect(v2.status).toBe(404);
-    expect(v2.headers.get('x-service-request-id')).toBeNull();
+    expect(v2.headers.get('x-comfy-request-id')).toBeNull();
     const models = await fetch(`${server.url}/v1/models`, { headers: auth });
     await models.arrayBuffer();
-    expect(models.headers.get('x-service-request-id')).toBeTruthy();
+    expect(models.headers.get('x-comfy-request-id')).toBeTruthy();
   });
 
   it('upload: accepted as recorded; no file is a 400 with an empty body, not JSON', async () => {
@@ -109,7 +109,7 @@ describe('self-hosted deployment: answers as the engine gave them', () => {
     });
     expect([answer.status, answer.body]).toEqual([404, '']);
     expect(answer.headers['content-type']).toBe('application/octet-stream');
-    expect(Object.keys(answer.headers).filter((name) => name.startsWith('x-service-'))).toEqual([]);
+    expect(Object.keys(answer.headers).filter((name) => /^x-(comfy|service)-/.test(name))).toEqual([]);
   });
 
   it('the client works without the header: an upload, and a refused one read from its empty 400', async () => {

@@ -88,7 +88,7 @@ describe('signed URLs', () => {
 
   it('puts a request id on signed responses too', async () => {
     const res = await fetch(output.url, { method: 'HEAD' });
-    expect(res.headers.get('x-service-request-id')).toMatch(/^req_/);
+    expect(res.headers.get('x-comfy-request-id')).toMatch(/^req_/);
   });
 });
 

@@ -23,7 +23,7 @@ describe('self-hosted with jobsPort: two origins', () => {
         reference.plain_404.headers!['Content-Type'],
         reference.plain_404.body_text,
       ]);
-      expect(res.headers.get('x-service-request-id')).toBeNull();
+      expect(res.headers.get('x-comfy-request-id')).toBeNull();
     }
     const health = await fetch(`${jobs()}/api/v2/health`);
     expect(await health.json()).toEqual({ status: 'healthy', upstream: ctx.server.url });

@@ -44,6 +44,7 @@ import { SAFE_ID } from '../../src/clients/shared/response-check.js';
 import { PUBLISHED_ROUTER_ERROR_TYPES, ROUTER_ERROR_TYPES, ROUTER_QUEUE_ERROR_TYPES, type ErrorEnvelope, type PublishedRouterErrorResponse, type RouterErrorResponse, type RouterValidationErrorDetail, type RouterValidationErrorResponse } from '../../src/protocol/errors.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, PUBLISHED_RUN_ACCEPT, QUEUE_STATUSES, ROUTER_HEADERS, type RouterModelDetail, type RouterModelListResponse, type RouterQueueCancelResponse, type RouterQueueCancelStatus, type RouterQueueStatusResponse, type RouterQueueSubmitResponse } from '../../src/protocol/models.js';
 import { CURSOR_MAX, CURSOR_PATTERN, isModelId, MODEL_ID_MAX, MODEL_MAX, PROVIDER_MAX, QUEUE_REQUEST_ID, modelPath, modelsPath, parseModelId, requestIdProblem, requestPath, requestsPath, segmentProblem } from '../../src/protocol/model-ids.js';
+import { extraDataField, makerHeader, MAKER_HEADER_ROLES, NAME_MODES, PARTNER_KEY_FIELD, PARTNER_TOKEN_FIELD, readMakerHeader } from '../../src/protocol/maker-names.js';
 import { isV1Terminal, V1_TERMINAL_STATUSES, type V1FileRef, type V1PromptResponse, type V1Queue, type V1UploadResult, type V1WsMessage } from '../../src/protocol/legacy.js';
 import {
   decodeFrame,
@@ -210,12 +211,29 @@ describe('the published router (/v2), beside the interface', () => {
     expect(cancelStatuses).toEqual(pub.cancel_statuses);
   });
 
-  it('request ids are lowercase UUIDs; the headers are named as published, with the neutral Service; run reads accept bytes too', () => {
+  it('request ids are lowercase UUIDs; the headers without the maker\'s name are named as published; run reads accept bytes too', () => {
     expect(QUEUE_REQUEST_ID.source).toBe(pub.request_id_pattern);
     expect(requestIdProblem(pub.queue_submit.request_id)).toBeUndefined();
     expect(requestIdProblem(pub.queue_submit.request_id.toUpperCase())).toMatch(/lowercase UUID/);
     expect(ROUTER_HEADERS).toEqual(pub.headers);
     expect(PUBLISHED_RUN_ACCEPT).toBe(pub.run_accept);
+  });
+
+  it("the maker's names: X-Comfy-* and api_key_comfy_org as real servers speak them, X-Service-* and api_key_service_org as the interface writes them", () => {
+    const names = router.maker_names;
+    for (const mode of NAME_MODES) {
+      expect(Object.fromEntries(MAKER_HEADER_ROLES.map((role) => [role, makerHeader(role, mode)]))).toEqual(names[mode].headers);
+      expect({ apiKey: extraDataField('apiKey', mode), authToken: extraDataField('authToken', mode) }).toEqual(names[mode].extra_data);
+    }
+    expect(PARTNER_KEY_FIELD).toBe(names.comfy.extra_data.apiKey);
+    expect(PARTNER_TOKEN_FIELD).toBe(names.comfy.extra_data.authToken);
+    // A client reads the real name first and the neutral one where only it came.
+    expect(readMakerHeader({ 'x-comfy-error-type': 'a', 'x-service-error-type': 'b' }, 'errorType')).toBe('a');
+    expect(readMakerHeader({ 'x-service-error-type': 'b' }, 'errorType')).toBe('b');
+    expect(readMakerHeader({}, 'errorType')).toBeUndefined();
+    expect(JSON.parse(names.dropped_params_example)).toEqual(['moderation (fal applies its own, non-configurable safety filtering)']);
+    const submit: SubmitRequest = { workflow: {}, extra_data: { api_key_comfy_org: 'k' } };
+    expect(Object.keys(submit.extra_data!)).toEqual([PARTNER_KEY_FIELD]);
   });
 
   it('the published buckets are the fifteen and four of queued delivery; an error may carry upstream_detail', () => {

@@ -5,7 +5,7 @@ import type { HttpClient, HttpResponse } from '../../http/client.js';
 import type { AnswerSink } from '../../http/answer-sink.js';
 import { checkDetail, checkListEntries, checkListFields, checkListPage } from './check.js';
 import { modelPath, modelsPath, type ModelRef } from '../../protocol/model-ids.js';
-import type { RouterModelDetail, RouterModelListResponse } from '../../protocol/models.js';
+import { runControlQuery, type RouterModelDetail, type RouterModelListResponse, type RunControls } from '../../protocol/models.js';
 import { answerOf, runAccept, type RunAnswer } from './answer.js';
 
 export type { RunAnswer } from './answer.js';
@@ -80,7 +80,10 @@ export class ModelsClient {
    * Retry-After means "collect later with the same key", not "try again"). With `sink`, the
    * output goes there as it arrives instead of into memory.
    */
-  async runOnce<B = Buffer>(ref: ModelRef, body: Buffer, idempotencyKey: string, sink?: AnswerSink<B>): Promise<RunAnswer<B>> {
+  async runOnce<B = Buffer>(ref: ModelRef, body: Buffer, idempotencyKey: string, sink?: AnswerSink<B>, controls: RunControls = {}): Promise<RunAnswer<B>> {
+    const query = runControlQuery(controls);
+    // The provider controls are the published routes' (/v2) only.
+    const needs = Object.keys(query).length > 0 ? ({ api: 'v2', what: 'the provider controls (--provider, --strict, --no-fallback)' } as const) : undefined;
     const res = await this.generation.call((api) =>
       answerOf<B>(
         this.http,
@@ -88,6 +91,7 @@ export class ModelsClient {
           family: 'models',
           method: 'POST',
           url: modelPath(ref, api),
+          query,
           headers: { 'content-type': 'application/json', accept: runAccept(api) },
           body,
           idempotencyKey,
@@ -97,6 +101,8 @@ export class ModelsClient {
         },
         sink,
       ),
+      needs?.api,
+      needs?.what,
     );
     return { body: res.body, headers: res.headers, requestId: res.requestId };
   }

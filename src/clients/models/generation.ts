@@ -6,7 +6,8 @@
 // remembered generation that stops answering is discovered again.
 import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
 import type { RouterApiSetting } from '../../config/keys.js';
-import { ROUTER_HEADERS, type RouterApi } from '../../protocol/models.js';
+import type { RouterApi } from '../../protocol/models.js';
+import { readMakerHeader } from '../../protocol/maker-names.js';
 import { modelsPath } from '../../protocol/model-ids.js';
 
 /** Where a discovered generation is kept between commands (generation-cache.ts). */
@@ -17,7 +18,7 @@ export interface GenerationMemory {
 
 /** An answer no router wrote: a 404 or 405 without the router's error-type header. */
 export function isBareMiss(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.origin === 'models' && (err.status === 404 || err.status === 405) && err.headers[ROUTER_HEADERS.errorType] === undefined;
+  return err instanceof ApiError && err.origin === 'models' && (err.status === 404 || err.status === 405) && readMakerHeader(err.headers, 'errorType') === undefined;
 }
 
 /** Why no generation answered, for the layer that can say what the server is instead. */
@@ -83,8 +84,8 @@ export class RouterGeneration {
    * what the call wants (queued delivery: v2): with `auto` it is asked directly; a pinned other
    * generation is a usage error before any request.
    */
-  async call<T>(send: (api: RouterApi) => Promise<T>, needs?: RouterApi): Promise<T> {
-    const order = await this.order(needs);
+  async call<T>(send: (api: RouterApi) => Promise<T>, needs?: RouterApi, what = 'queued delivery'): Promise<T> {
+    const order = await this.order(needs, what);
     let miss: ApiError | undefined;
     for (const api of order) {
       try {
@@ -98,7 +99,7 @@ export class RouterGeneration {
         }
         if (err instanceof WesError && err.code === 'no_credential' && this.probeWithoutCredential) return this.withoutCredential(order, needs, err);
         // A router's own refusal (401, 404 model_not_found, ...) still proves the routes are there.
-        if (err instanceof ApiError && err.origin === 'models' && err.headers[ROUTER_HEADERS.errorType] !== undefined) await this.found(api, needs);
+        if (err instanceof ApiError && err.origin === 'models' && readMakerHeader(err.headers, 'errorType') !== undefined) await this.found(api, needs);
         throw err;
       }
     }
@@ -129,11 +130,11 @@ export class RouterGeneration {
     throw await this.explain({ routerUrl: this.routerUrl, tried: order.map(modelsPath), pinned: this.setting === 'auto' ? undefined : this.setting, needs, known: undefined, cause: miss! });
   }
 
-  private async order(needs: RouterApi | undefined): Promise<RouterApi[]> {
+  private async order(needs: RouterApi | undefined, what: string): Promise<RouterApi[]> {
     if (this.setting !== 'auto') {
       if (needs && needs !== this.setting) {
         throw new UsageError(
-          `queued delivery is served only by the published router routes (/${needs}/models); router_api is set to ${this.setting}`,
+          `${what} ${what === 'queued delivery' ? 'is' : 'are'} served only by the published router routes (/${needs}/models); router_api is set to ${this.setting}`,
           `pass --router-api ${needs} (or auto), or change the setting: \`wes config set router_api auto\``,
         );
       }

@@ -6,6 +6,7 @@ import { ExitCode, WesError } from '../../errors.js';
 import type { DeploymentKind, EngineVersion } from '../../dev-server/contract.js';
 import { choice, flag, nonEmpty, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
+import { NAME_MODES, type NameMode } from '../../protocol/maker-names.js';
 
 const DEPLOYMENTS = ['cloud', 'serverless', 'self-hosted'] as const satisfies readonly DeploymentKind[];
 /** Listed here, not imported from the dev-server: reading the command line must not load the server's modules. */
@@ -29,6 +30,8 @@ interface DevServerRunOptions {
   catalogSize: number;
   faults?: boolean;
   quietLog?: boolean;
+  /** --names: the maker's names on the wire (real ones by default; `service`, the interface's neutral ones). */
+  names: NameMode;
 }
 
 const devServerOptions = (): OptionsDeclaration<DevServerRunOptions> => ({
@@ -45,6 +48,7 @@ const devServerOptions = (): OptionsDeclaration<DevServerRunOptions> => ({
   slots: valueOption('--slots <n>', 'jobs running in parallel', wholeNumberIn(1)).default(1),
   catalogSize: valueOption('--catalog-size <n>', 'number of models in the router catalog', wholeNumberIn(1)).default(60),
   faults: flag('--faults', 'enable the POST /__dev/faults control route (loopback only)'),
+  names: choice('--names <mode>', "the maker's names on the wire: comfy (X-Comfy-* headers, extra_data.api_key_comfy_org, as real servers) or service (the interface's neutral X-Service-* headers; the partner key is taken under either name)", NAME_MODES).default('comfy' as const),
   quietLog: flag('--quiet-log', 'do not log each request on stderr'),
 });
 
@@ -74,6 +78,7 @@ async function run(f: Factory, _args: unknown, opts: DevServerRunOptions): Promi
     slots: opts.slots,
     catalogSize: opts.catalogSize,
     faults: opts.faults === true,
+    names: opts.names,
     engineOnly: opts.engineOnly === true,
     engineVersion: opts.engineVersion,
     ...(opts.jobsPort !== undefined ? { jobsPort: opts.jobsPort } : {}),

@@ -99,7 +99,7 @@ export default defineVerb({
     summary: 'Submit an API-format workflow file (- reads standard input); prints the job id, or the Job with --json',
     after: [
       `
-The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_service_org.
+The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_comfy_org.
 
 Examples:
   $ wes jobs submit flow.json --set 3.seed=42 --set 10.image=@cat.png --wait

@@ -13,8 +13,9 @@ import { arg, defineVerb, type ArgsOf } from '../verb.js';
 const positional = { model: arg('<provider/model|@last>'), requestId: arg('[request-id]') };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
-  const { ref, requestId } = requestArgs(f, args, 'cancel');
+  const { ref, requestId, links } = requestArgs(f, args, 'cancel');
   const client = modelsClient(f);
+  client.requests.remember(requestId, links);
   const read = await sendByRouterRules(() => client.requests.cancel(ref, requestId), { retries: f.http().retries, signal: f.signal });
   const look = `wes models status ${ref.id} ${requestId}`;
   if (read.accepted) {

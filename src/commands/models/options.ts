@@ -20,6 +20,12 @@ export interface ModelsRunOptions extends ExistingFileOptions {
   queue?: boolean;
   /** With --queue: follow the request and collect its output. */
   wait?: boolean;
+  /** --provider: an alternate provider to serve the model (the synchronous run only). */
+  provider?: string;
+  /** --strict: the input is already that provider's own shape (no translation, no fallback). */
+  strict?: boolean;
+  /** False with --no-fallback: a failure of the model's own provider is not retried on another. */
+  fallback: boolean;
 }
 
 /**
@@ -60,6 +66,9 @@ export const modelsRunOptions = (): OptionsDeclaration<ModelsRunOptions> => ({
   validate: flag('--no-validate', 'do not check the input against the cached schema first'),
   queue: flag('--queue', 'queued delivery (the published router): submit, print the request id and return at once'),
   wait: flag('--wait', 'with --queue: follow the request (queue position, then status) and collect its output'),
+  provider: valueOption('--provider <name>', "an alternate provider to serve the model (the router's model_provider, e.g. fal); the input is translated and what it cannot carry is reported", checked((raw) => segmentProblem('provider', raw))),
+  strict: flag('--strict', "with --provider: send the input as that provider's own shape, untranslated (strict_mode=true; no fallback)"),
+  fallback: flag('--no-fallback', "refuse a failure of the model's own provider instead of letting the router retry it on another (fallback_provider=false)"),
   ...existingFileOptions(),
 });
 
@@ -72,11 +81,22 @@ function outputNeedsWait(): OptionsRule<ModelsRunOptions> {
   };
 }
 
+/** The provider controls are the synchronous route's: the router's queued delivery does not take them. */
+function noControlsWithQueue(): OptionsRule<ModelsRunOptions> {
+  return ({ opts, given, flag }) => {
+    if (!opts.queue) return undefined;
+    const control = (['provider', 'strict', 'fallback'] as const).find((key) => given(key));
+    return control ? `${flag(control)} applies to the synchronous run only: the router's queued delivery (--queue) takes no provider controls` : undefined;
+  };
+}
+
 /** The file flags decide about files the run saves: with -o or --download only. */
 export const modelsRunRules: Array<OptionsRule<ModelsRunOptions>> = [
   ...existingFileRules<ModelsRunOptions>('output', 'download'),
   needs('show', 'download'),
   needs('wait', 'queue'),
+  needs('strict', 'provider'),
+  noControlsWithQueue(),
   outputNeedsWait(),
   noFileFlagsWithStdout(),
 ];

@@ -23,8 +23,10 @@ function quietly(f: Factory, what: () => void): void {
   }
 }
 
+/** A submitted request, with the URLs it was given (later reads go there, from any process). */
 export function recordQueued(f: Factory, ref: ModelRef, state: RouterQueueStatusResponse): void {
-  quietly(f, () => historyOf(f).recordSubmitted(state.request_id, historyStatus(state), ref.id));
+  const links = { status_url: state.status_url, response_url: state.response_url, cancel_url: state.cancel_url };
+  quietly(f, () => historyOf(f).recordSubmitted(state.request_id, historyStatus(state), ref.id, new Date(), links));
 }
 
 /** A state seen for a request in the history (others are not added). */
@@ -45,12 +47,12 @@ function fromHistory(f: Factory, arg: string): HistoryEntry {
 }
 
 /** `MODEL REQUEST_ID`, or `@last` / `@N` alone (or in place of the id). */
-export function requestArgs(f: Factory, args: { model: string; requestId?: string }, verb: string): { ref: ModelRef; requestId: string } {
+export function requestArgs(f: Factory, args: { model: string; requestId?: string }, verb: string): QueuedRequestArgs {
   const { model: first, requestId: second } = args;
   if (second === undefined) {
     if (first?.startsWith('@')) {
       const entry = fromHistory(f, first);
-      return { ref: parseModelId(entry.source), requestId: entry.id };
+      return { ref: parseModelId(entry.source), requestId: entry.id, links: entry.links };
     }
     throw new UsageError(`give the model id and the request id: wes models ${verb} provider/model REQUEST_ID`, 'or @last for the latest request queued from here; list them with `wes models requests`');
   }
@@ -58,5 +60,21 @@ export function requestArgs(f: Factory, args: { model: string; requestId?: strin
   const requestId = second.startsWith('@') ? fromHistory(f, second).id : second;
   const problem = requestIdProblem(requestId);
   if (problem) throw new UsageError(problem, 'a request id is what `wes models run ... --queue` printed; list them with `wes models requests`');
-  return { ref, requestId };
+  return { ref, requestId, links: linksOf(f, requestId) };
+}
+
+export interface QueuedRequestArgs {
+  ref: ModelRef;
+  requestId: string;
+  /** The URLs the request was given when it was submitted from here; absent: never seen submitted. */
+  links?: Record<string, string>;
+}
+
+/** The URLs kept for a request queued from here (best effort: an unreadable history has none). */
+function linksOf(f: Factory, requestId: string): Record<string, string> | undefined {
+  try {
+    return historyOf(f).entries().find((entry) => entry.id === requestId)?.links;
+  } catch {
+    return undefined;
+  }
 }

@@ -31,6 +31,7 @@ async function refresh(f: Factory, unfinished: HistoryEntry[]): Promise<void> {
   const history = historyOf(f);
   for (const entry of unfinished) {
     try {
+      client.requests.remember(entry.id, entry.links);
       const read = await client.requests.status(parseModelId(entry.source), entry.id);
       history.recordStatus(entry.id, historyStatus(read.value));
     } catch (err) {

@@ -33,10 +33,12 @@ const modelsResultRules: Array<OptionsRule<ModelsResultOptions>> = [...existingF
 const positional = { model: arg('<provider/model|@last>'), requestId: arg('[request-id]') };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsResultOptions): Promise<number> {
-  const { ref, requestId } = requestArgs(f, args, 'result');
+  const { ref, requestId, links } = requestArgs(f, args, 'result');
   const target = { output: opts.output, download: opts.download, show: opts.show, existing: existingPolicy(opts) };
   if (!(await checkTargets(f, target, 'the result was not collected'))) return 0;
-  return collectQueued(f, modelsClient(f), ref, requestId, target, opts.wait === true);
+  const client = modelsClient(f);
+  client.requests.remember(requestId, links);
+  return collectQueued(f, client, ref, requestId, target, opts.wait === true);
 }
 
 export default defineVerb({

@@ -97,7 +97,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsRunO
     f,
     ref,
     target,
-    (sink) => sendKeyed(f, ref, opts, idempotencyKey, () => client.runOnce(ref, input.bytes, idempotencyKey, sink), 'the model run'),
+    (sink) => sendKeyed(f, ref, opts, idempotencyKey, () => client.runOnce(ref, input.bytes, idempotencyKey, sink, { provider: opts.provider, strict: opts.strict, noFallback: !opts.fallback }), 'the model run'),
     { idempotencyKey },
     `the same command with --idempotency-key ${idempotencyKey} (the router hands back the same output)`,
   );
@@ -116,7 +116,10 @@ export default defineVerb({
 Examples:
   $ wes models run dev/echo -d '{"message":"hi"}'
   $ wes --router-api v2 models run dev/speech -i text=hello -o hello.wav
-  $ wes models run dev/slow -d '{"duration_ms":5000}' --queue --wait -o slow.json`,
+  $ wes models run dev/slow -d '{"duration_ms":5000}' --queue --wait -o slow.json
+
+--provider, --strict and --no-fallback are the synchronous run's (the router's model_provider,
+strict_mode and fallback_provider); queued delivery does not take them.`,
     ],
   },
   run,

@@ -15,8 +15,9 @@ import { arg, defineVerb, type ArgsOf } from '../verb.js';
 const positional = { model: arg('<provider/model|@last>'), requestId: arg('[request-id]') };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number> {
-  const { ref, requestId } = requestArgs(f, args, 'status');
+  const { ref, requestId, links } = requestArgs(f, args, 'status');
   const client = modelsClient(f);
+  client.requests.remember(requestId, links);
   const read = await sendByRouterRules(() => client.requests.status(ref, requestId), { retries: f.http().retries, signal: f.signal });
   const state = read.value;
   recordState(f, requestId, historyStatus(state));

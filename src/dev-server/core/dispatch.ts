@@ -5,7 +5,8 @@ import { BodyError } from '../http-kit.js';
 import { checkCredential } from './auth.js';
 import { buildContext, fallbackContext, newRequestId } from './context.js';
 import { DEV_PREFIX, handleDevRoutes } from './dev-routes.js';
-import { REQUEST_ID_HEADER, runFront } from './front.js';
+import { runFront } from './front.js';
+import { headerName } from './names.js';
 import { sendBodyError, sendInternalError, sendNotFound, servingFamily } from './api-family.js';
 import { engineRoutePath } from '../self-hosted/paths.js';
 import { isHealthCheck } from '../jobs/health.js';
@@ -39,7 +40,7 @@ async function route(ctx: RequestContext, handlers: RouteHandler[]): Promise<voi
   // Neither the engine's aiohttp server nor the reference job API server sends a request id: only
   // the models API served beside them (the hosted router's) does.
   const serves = listenerServes(ctx, family);
-  if (selfHosted && (family !== 'models' || !serves)) ctx.res.removeHeader(REQUEST_ID_HEADER);
+  if (selfHosted && (family !== 'models' || !serves)) ctx.res.removeHeader(headerName(ctx.state, 'requestId'));
   if (!serves) return sendNotFound(ctx);
   if (family === 'jobs' && !isHealthCheck(ctx) && !checkCredential(ctx, 'jobs')) return;
   if (family === 'legacy' && ctx.path.startsWith('/api/') && !checkCredential(ctx, 'legacy')) return;
@@ -59,7 +60,7 @@ export function createMainListener(state: DevState, handlers: RouteHandler[], se
     } catch (err) {
       // A target that is not a URL (or a Host that is not an authority) gets a 400, never a crash.
       const fallback = fallbackContext(req, res, state, requestId, serves);
-      res.setHeader(REQUEST_ID_HEADER, requestId);
+      res.setHeader(headerName(state, 'requestId'), requestId);
       return answerError(fallback, err);
     }
     void runFront(state, req, res, ctx.path, requestId, () => route(ctx, handlers), (err) => answerError(ctx, err));

@@ -4,8 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DevState } from '../contract.js';
 import { applyFault } from '../faults/apply.js';
 import { DEV_PREFIX } from './dev-routes.js';
-
-export const REQUEST_ID_HEADER = 'x-service-request-id';
+import { headerName } from './names.js';
 
 export async function runFront(
   state: DevState,
@@ -18,7 +17,7 @@ export async function runFront(
 ): Promise<void> {
   const started = Date.now();
   const method = req.method ?? 'GET';
-  res.setHeader(REQUEST_ID_HEADER, requestId);
+  res.setHeader(headerName(state, 'requestId'), requestId);
   const log = state.options.log;
   if (log) res.on('close', () => log(`${method} ${req.url} ${res.headersSent ? res.statusCode : '---'} ${Date.now() - started}ms`));
   const control = path.startsWith(DEV_PREFIX);

@@ -49,6 +49,8 @@ export function resolveOptions(given: DevServerOptions): DevState['options'] {
     logsFormat: given.logsFormat ?? 'json',
     engineState: given.engineState ?? 'up',
     routerLimits: { inFlight: given.routerLimits?.inFlight ?? 4, spendCents: given.routerLimits?.spendCents ?? 500 },
+    names: given.names ?? 'comfy',
+    queueUrlPrefix: given.queueUrlPrefix ?? '',
     log: given.log,
   };
 }

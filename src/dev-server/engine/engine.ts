@@ -18,7 +18,8 @@ import {
   type Workflow,
 } from '../contract.js';
 import { KNOWN_NODE_PACKS, NODE_CLASSES } from './nodes/index.js';
-import { INSUFFICIENT_KEY_PREFIX, PARTNER_KEY } from './nodes/partner-call.js';
+import { INSUFFICIENT_KEY_PREFIX } from './nodes/partner-call.js';
+import { partnerKeyOf } from '../core/names.js';
 import { NodeRaised } from './nodes/types.js';
 import { objectInfoOf } from './object-info.js';
 import { opaqueOutputId } from './output-id.js';
@@ -80,7 +81,7 @@ export class DevEngine implements Engine {
     });
     const dispatch = deploymentId === undefined ? this.checkAtSubmit(report) : this.checkAtGateway(report);
     const extra = extraData ?? {};
-    const partnerKey = extra[PARTNER_KEY];
+    const partnerKey = partnerKeyOf(this.state, extra);
     const usesPartner = Object.values(workflow as Workflow).some((n) => n?.class_type === 'PartnerCall');
     if (usesPartner && typeof partnerKey === 'string' && partnerKey.startsWith(INSUFFICIENT_KEY_PREFIX)) {
       throw new SubmitRefused('insufficient_credits', 402, 'the partner-node account has insufficient credits for this workflow');

@@ -10,6 +10,7 @@ import type { NodeRunContext, NodeValue } from './nodes/types.js';
 import { isLink } from './graph.js';
 import { syntheticStream } from './synthetic.js';
 import { sleep } from '../../util/sleep.js';
+import { partnerKeyOf } from '../core/names.js';
 
 /** Largest asset LoadImage reads into memory. */
 const MAX_IMAGE_BYTES = 64 * 1024 * 1024;
@@ -142,6 +143,7 @@ export async function runJob(job: EngineJob, plan: Plan, hooks: RunHooks): Promi
       nodeId: id,
       classType: node.class_type,
       extraData: job.extraData,
+      partnerKey: partnerKeyOf(state, job.extraData),
       stepMs: state.options.stepMs,
       wait,
       log,

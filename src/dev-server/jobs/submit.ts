@@ -6,7 +6,7 @@ import { SubmitRefused, WorkflowRejected, type EngineJob, type RequestContext } 
 import { readJson, sendJson, sendJobsError } from '../http-kit.js';
 import { summarizeNodeErrors } from '../engine/summary.js';
 import { METADATA_MAX_BYTES } from '../../protocol/jobs.js';
-import { PARTNER_KEY } from '../engine/nodes/partner-call.js';
+import { partnerKeyFields } from '../core/names.js';
 import { resolveAssetReferences } from './asset-refs.js';
 import { claimKey } from './idempotency.js';
 import { jobJson } from './view.js';
@@ -57,15 +57,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The body's fields beside the workflow, in the reference server's words where it has them. */
-function bodyRefusal(body: Record<string, unknown>): Refusal | null {
+function bodyRefusal(body: Record<string, unknown>, keyFields: string[]): Refusal | null {
   const extra = body.extra_data;
   if (extra !== undefined && extra !== null) {
     if (!isObject(extra)) return refusal(400, 'invalid_request', "'extra_data' must be an object.");
-    if (Object.keys(extra).some((key) => key !== PARTNER_KEY)) {
-      return refusal(400, 'invalid_request', `'extra_data' accepts only the '${PARTNER_KEY}' field.`);
+    if (Object.keys(extra).some((key) => !keyFields.includes(key))) {
+      return refusal(400, 'invalid_request', `'extra_data' accepts only the '${keyFields[0]}' field.`);
     }
-    if (extra[PARTNER_KEY] !== undefined && typeof extra[PARTNER_KEY] !== 'string') {
-      return refusal(400, 'invalid_request', `'extra_data.${PARTNER_KEY}' must be a string.`);
+    const field = keyFields.find((key) => extra[key] !== undefined);
+    if (field !== undefined && typeof extra[field] !== 'string') {
+      return refusal(400, 'invalid_request', `'extra_data.${field}' must be a string.`);
     }
   }
   const { metadata, priority } = body;
@@ -95,7 +96,7 @@ function attempt(ctx: RequestContext, body: unknown): EngineJob | Refusal {
   if (!isObject(body) || !('workflow' in body)) {
     return refusal(422, 'invalid_workflow', 'the body must be {"workflow": {...}, "extra_data": {...}}');
   }
-  const invalid = bodyRefusal(body);
+  const invalid = bodyRefusal(body, partnerKeyFields(ctx.state));
   if (invalid) return invalid;
   if (ctx.state.options.engineState === 'down') {
     // As the reference server with its engine stopped: the key was claimed, no job was made.

@@ -6,12 +6,17 @@ import type { DevState, EngineJob, RequestContext } from '../contract.js';
 import { BodyError, parseJsonBody, readBody, sendJson, sendLegacyError } from '../http-kit.js';
 import type { V1CloudQueueEntry, V1Queue, V1QueueDeleteResponse, V1QueueEntry } from '../../protocol/legacy.js';
 import { promptNumber } from './numbers.js';
+import { SECRET_EXTRA_DATA_FIELDS } from '../../protocol/maker-names.js';
 
-/** extra_data keys that hold secrets and never come back out (the local engine drops them too). */
-const SECRET_EXTRA_KEYS = new Set(['api_key_service_org', 'auth_token_service_org']);
-
-function publicExtraData(extra: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(extra).filter(([key]) => !SECRET_EXTRA_KEYS.has(key)));
+/**
+ * The prompt's extra_data as the engine shows it: whole while the prompt waits or runs (0.3.64's
+ * /api/queue showed `api_key_comfy_org`), and in the history of 0.3.18, which keeps it; 0.3.64
+ * removes the secrets when the prompt ends (recordings/engine-userdata.json, partner_key).
+ */
+function shownExtraData(state: DevState, job: EngineJob): Record<string, unknown> {
+  const ended = job.status !== 'queued' && job.status !== 'running' && job.status !== 'canceling';
+  if (!ended || state.options.engineVersion === '0.3.18') return job.extraData;
+  return Object.fromEntries(Object.entries(job.extraData).filter(([key]) => !SECRET_EXTRA_DATA_FIELDS.has(key)));
 }
 
 function outputNodes(state: DevState, job: EngineJob): string[] {
@@ -23,7 +28,7 @@ function outputNodes(state: DevState, job: EngineJob): string[] {
 
 /** `[number, prompt_id, prompt, extra_data, outputs_to_execute]`: queue entries and the engine's history `prompt`. */
 export function queueEntry(state: DevState, job: EngineJob): V1QueueEntry {
-  return [promptNumber(state, job.id), job.id, job.workflow, publicExtraData(job.extraData), outputNodes(state, job)];
+  return [promptNumber(state, job.id), job.id, job.workflow, shownExtraData(state, job), outputNodes(state, job)];
 }
 
 /** The published cloud tuple: output node ids fourth, then the job's creation time. */

@@ -19,6 +19,7 @@ import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { DevState, EngineEvent, FaultSpec } from '../contract.js';
 import { encodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT } from '../../protocol/legacy-frames.js';
 import { newRequestId, parseTarget } from '../core/context.js';
+import { headerName } from '../core/names.js';
 import { checkLegacyCredential } from './access.js';
 import { V1MessageMapper } from './messages.js';
 import { EngineMessageOrder, type RoutedItem } from '../self-hosted/messages.js';
@@ -59,9 +60,9 @@ function endRaw(socket: Duplex, status: number, contentType: string, text: strin
   socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
 }
 
-function refuse(socket: Duplex, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function refuse(state: DevState, socket: Duplex, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body ?? { error: { type: 'refused', message: STATUS_CODES[status] ?? '' } });
-  endRaw(socket, status, 'application/json; charset=utf-8', text, [['X-Service-Request-Id', newRequestId()], ...Object.entries(headers)]);
+  endRaw(socket, status, 'application/json; charset=utf-8', text, [[headerName(state, 'requestId'), newRequestId()], ...Object.entries(headers)]);
 }
 
 /** How the engine's aiohttp server refuses an upgrade, no request id: the static route's empty 404, else its plain-text page (see self-hosted/plain.ts). */
@@ -193,7 +194,7 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
     });
   }
 
-  const refuseAs = (socket: Duplex, status: number, body: unknown): void => (selfHosted ? refusePlain(socket, status) : refuse(socket, status, body));
+  const refuseAs = (socket: Duplex, status: number, body: unknown): void => (selfHosted ? refusePlain(socket, status) : refuse(state, socket, status, body));
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = parseTarget(req.url);
     if (!url) {
@@ -207,7 +208,7 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
     state.requestCounts.set('GET /ws', (state.requestCounts.get('GET /ws') ?? 0) + 1);
     const fault = state.faults.take('GET', '/ws');
     if (fault?.action === 'status') {
-      refuse(socket, fault.status ?? 500, fault.body, faultHeaders(fault));
+      refuse(state, socket, fault.status ?? 500, fault.body, faultHeaders(fault));
       return;
     }
     if (fault?.action === 'drop' && fault.after_bytes === undefined) {

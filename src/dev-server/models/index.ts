@@ -108,6 +108,21 @@ async function route(ctx: RequestContext, api: RouterApi): Promise<void> {
   return routeModel(ctx, state, caller, api, segments, tail);
 }
 
+/** A queued request at the URLs queueUrlPrefix gave it: {prefix}/{id}[/status|/cancel]. */
+async function routeQueueLink(ctx: RequestContext, prefix: string): Promise<void> {
+  const caller = authenticate(ctx);
+  if (!caller) return;
+  const state = modelsState(ctx.state);
+  const [id = '', action, ...more] = ctx.path.slice(prefix.length + 1).split('/');
+  const model = state.queue.modelOf(id);
+  if (!model || more.length > 0 || (action !== undefined && action !== 'status' && action !== 'cancel')) {
+    return modelsError(ctx, 404, 'request_not_found', `No request ${id} of yours at ${prefix}.`);
+  }
+  if (action === 'cancel') return allowed(ctx, 'PUT', 'PUT') ? cancelRequest(ctx, state, caller, model, id) : undefined;
+  if (!allowed(ctx, 'GET', 'GET')) return;
+  return action === 'status' ? requestStatus(ctx, state, caller, model, id) : requestResult(ctx, state, caller, model, id);
+}
+
 function apiOf(path: string): RouterApi | undefined {
   for (const api of ['v1', 'v2'] as const) {
     const prefix = modelsPath(api);
@@ -117,11 +132,13 @@ function apiOf(path: string): RouterApi | undefined {
 }
 
 export const handleModels: RouteHandler = async (ctx) => {
-  const api = apiOf(ctx.path);
+  const linkPrefix = ctx.state.options.queueUrlPrefix;
+  const atLink = linkPrefix !== '' && ctx.path.startsWith(`${linkPrefix}/`);
+  const api = atLink ? 'v2' : apiOf(ctx.path);
   if (!api) return false;
   stampRequestId(ctx);
   try {
-    await route(ctx, api);
+    await (atLink ? routeQueueLink(ctx, linkPrefix) : route(ctx, api));
   } catch (err) {
     if (ctx.res.headersSent) {
       ctx.res.destroy();

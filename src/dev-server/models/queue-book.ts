@@ -77,6 +77,11 @@ export class QueueBook {
     return request;
   }
 
+  /** The model of a request still held (for the routes that name only the request). */
+  modelOf(id: string): CatalogModel | undefined {
+    return this.requests.get(id)?.model;
+  }
+
   /** A request of this caller and model; 'gone' when it aged out; undefined when it names none. */
   find(id: string, credential: string, modelId: string): QueuedRequest | 'gone' | undefined {
     this.sweep();

@@ -19,12 +19,15 @@ import type { ModelsState } from './state.js';
 
 function stateOf(ctx: RequestContext, state: ModelsState, request: QueuedRequest): RouterQueueStatusResponse {
   const base = `${ctx.origin}${ctx.mountPrefix}`;
+  // The URLs are the client's to follow: under the model's path, or the prefix this server was given.
+  const prefix = ctx.state.options.queueUrlPrefix;
+  const at = (action?: 'status' | 'cancel') => base + (prefix ? `${prefix}/${request.id}${action ? `/${action}` : ''}` : requestPath(request.model.entry, request.id, action));
   const body: RouterQueueStatusResponse = {
     request_id: request.id,
     status: request.status,
-    status_url: base + requestPath(request.model.entry, request.id, 'status'),
-    response_url: base + requestPath(request.model.entry, request.id),
-    cancel_url: base + requestPath(request.model.entry, request.id, 'cancel'),
+    status_url: at('status'),
+    response_url: at(),
+    cancel_url: at('cancel'),
   };
   const position = state.queue.position(request);
   if (position !== undefined) body.queue_position = position;

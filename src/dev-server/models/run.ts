@@ -7,7 +7,7 @@
 //   path, query and body; a retry while another call of the key is being answered is 409
 //   concurrency_limit_exceeded with Retry-After; a collected or recorded answer carries
 //   `Idempotent-Replayed: true` (not billed again); another request under the key is 409
-//   invalid_input. A success carries its price (X-Service-Credits-Used) and the committed-spend
+//   invalid_input. A success carries its price (X-Comfy-Credits-Used) and the committed-spend
 //   figures of the gate that admitted it.
 import type { RequestContext } from '../contract.js';
 import type { RouterApi } from '../../protocol/models.js';
@@ -18,6 +18,8 @@ import { IdempotencyStore, isTransient, type KeptCall } from './idempotency.js';
 import { admit } from './limits.js';
 import type { ModelOutcome } from './stock/types.js';
 import { invalidInput, modelsError, sendOutcome } from './respond.js';
+import { headerName } from '../core/names.js';
+import { dispatchRun, isDispatchRefusal, NATIVE_DISPATCH, readDispatch } from './providers.js';
 import type { ModelsState } from './state.js';
 
 const RETRY_AFTER_SECONDS = '1';
@@ -103,19 +105,21 @@ export async function runModel(ctx: RequestContext, state: ModelsState, caller: 
     }
   }
 
-  const checked = checkCall(ctx, state, caller, model, read, api);
+  // The provider controls are the published route's; a refusal of them dispatched nothing.
+  const dispatch = api === 'v2' ? readDispatch(ctx, id) : NATIVE_DISPATCH;
+  if (isDispatchRefusal(dispatch)) return modelsError(ctx, dispatch.status, dispatch.errorType, dispatch.detail);
+  const checked = checkCall(ctx, state, caller, model, read, api, dispatch.strict);
   if (!checked) return;
   const admission = admit(state.usage, caller.token, checked.cost, ctx.state.options.routerLimits);
   if (!admission.ok) return modelsError(ctx, 429, 'concurrency_limit_exceeded', admission.detail, admission.headers);
 
-  const outcome = model.behaviour
-    .run(modelCall(ctx, state, caller, model, read.raw, checked.input, api))
+  const outcome = dispatchRun(id, dispatch, checked.input, () => model.behaviour.run(modelCall(ctx, state, caller, model, read.raw, checked.input, api)))
     .catch((err: unknown): ModelOutcome => {
       ctx.state.options.log?.(`router internal_error ${ctx.requestId} ${id}: ${(err as Error).message}`);
       return { kind: 'error', status: 500, errorType: 'internal_error', detail: 'The router failed while running the model.' };
     })
     .finally(admission.release);
-  const success = api === 'v2' ? { 'x-service-credits-used': String(checked.cost), ...admission.headers } : {};
+  const success = api === 'v2' ? { [headerName(ctx.state, 'creditsUsed')]: String(checked.cost), ...admission.headers } : {};
   let kept: KeptCall | undefined;
   if (scope !== undefined) {
     kept = { bodyDigest: api === 'v1' ? bodyDigest : read.fingerprint, outcome, keptAt: Date.now(), size: read.raw.length, success };

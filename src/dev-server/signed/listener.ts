@@ -3,7 +3,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { DevState } from '../contract.js';
 import { newRequestId, parseTarget } from '../core/context.js';
-import { REQUEST_ID_HEADER, runFront } from '../core/front.js';
+import { runFront } from '../core/front.js';
+import { headerName } from '../core/names.js';
 import { serveAssetBytes } from './serve-bytes.js';
 import { assetIdOfTarget, type HmacUrlSigner } from './signer.js';
 
@@ -41,7 +42,7 @@ export function createSignedListener(state: DevState, signer: HmacUrlSigner): Re
     const requestId = newRequestId();
     const url = parseTarget(req.url, signer.origin || 'http://127.0.0.1');
     if (!url) {
-      res.setHeader(REQUEST_ID_HEADER, requestId);
+      res.setHeader(headerName(state, 'requestId'), requestId);
       return refuse(res, 400, 'invalid_request', 'the request target is not a valid URL');
     }
     void runFront(state, req, res, url.pathname, requestId, () => serveSigned(req, res, url, state, signer), () =>

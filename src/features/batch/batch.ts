@@ -15,6 +15,7 @@ import { toSafeJson } from '../../util/safe-json.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
 import { isTerminal, type SubmitRequest } from '../../protocol/jobs.js';
+import { PARTNER_KEY_FIELD } from '../../protocol/maker-names.js';
 import type { FeatureContext } from '../context.js';
 import type { Reporter } from '../reporter.js';
 import { batchHistory } from '../jobs/history.js';
@@ -164,7 +165,7 @@ async function runWithJournal(f: FeatureContext, run: BatchRun, input: BatchInpu
       return (await referenceFor(placer, input)).reference;
     });
     const partnerKey = endpoint.spec.partnerKey;
-    return partnerKey ? { workflow, extra_data: { api_key_service_org: partnerKey } } : { workflow };
+    return partnerKey ? { workflow, extra_data: { [PARTNER_KEY_FIELD]: partnerKey } } : { workflow };
   };
 
   async function* items(): AsyncGenerator<BatchItem> {

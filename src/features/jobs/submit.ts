@@ -10,6 +10,7 @@ import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
 import { submitLabel } from '../../clients/jobs/label.js';
 import { findCommand, submitKeyed, type SubmitOutcome } from '../../clients/jobs/submit-keyed.js';
 import type { SubmitRequest } from '../../protocol/jobs.js';
+import { PARTNER_KEY_FIELD } from '../../protocol/maker-names.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { FeatureContext } from '../context.js';
 import type { TransferReporter } from '../reporter.js';
@@ -58,7 +59,7 @@ export async function submitJob(f: FeatureContext, client: JobsClient, submit: J
   const { key } = submit;
   const request: SubmitRequest = { workflow: ready, metadata: submitLabel(key, submit.label) };
   const partnerKey = f.settings().partnerKey;
-  if (partnerKey) request.extra_data = { api_key_service_org: partnerKey };
+  if (partnerKey) request.extra_data = { [PARTNER_KEY_FIELD]: partnerKey };
 
   let outcome: SubmitOutcome;
   try {

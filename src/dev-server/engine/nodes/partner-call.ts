@@ -1,13 +1,12 @@
 import { gradientImage } from '../image.js';
 import { hash32 } from '../prng.js';
 import { NodeRaised, type NodeClass } from './types.js';
+import { PARTNER_KEY_FIELD } from '../../../protocol/maker-names.js';
 
-/** extra_data.api_key_service_org values starting with this are refused at submit: 402 insufficient_credits. */
+/** Partner keys (extra_data.api_key_comfy_org) starting with this are refused at submit: 402 insufficient_credits. */
 export const INSUFFICIENT_KEY_PREFIX = 'insufficient';
 /** ...and values starting with this are accepted, then the node raises InsufficientFundsError when it runs. */
 export const DRAINED_KEY_PREFIX = 'drained';
-
-export const PARTNER_KEY = 'api_key_service_org';
 
 const FRAME = { file: '/srv/engine/comfy_api_nodes/apis/client.py', line: 412, func: 'request', code: 'raise ApiError(response)' };
 
@@ -15,14 +14,14 @@ export const PartnerCall: NodeClass = {
   name: 'PartnerCall',
   display_name: 'Partner Call',
   category: 'api node',
-  description: 'Calls a partner model; needs extra_data.api_key_service_org in the submit body.',
+  description: 'Calls a partner model; needs extra_data.api_key_comfy_org in the submit body.',
   required: { prompt: { type: 'STRING', default: '', multiline: true } },
   outputs: [{ type: 'IMAGE', name: 'IMAGE' }],
   output_node: false,
   async run(inputs, ctx) {
-    const key = ctx.extraData[PARTNER_KEY];
+    const key = ctx.partnerKey;
     if (typeof key !== 'string' || key.length === 0) {
-      throw new NodeRaised('ValidationError', `Unauthorized: PartnerCall needs extra_data.${PARTNER_KEY} (a partner-node key)`, FRAME);
+      throw new NodeRaised('ValidationError', `Unauthorized: PartnerCall needs extra_data.${PARTNER_KEY_FIELD} (a partner-node key)`, FRAME);
     }
     ctx.log(`PartnerCall: POST /proxy/partner/generate (prompt ${JSON.stringify(inputs.prompt)})`);
     await ctx.wait(2 * ctx.stepMs);

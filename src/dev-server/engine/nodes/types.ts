@@ -20,6 +20,8 @@ export interface NodeRunContext {
   nodeId: string;
   classType: string;
   extraData: Record<string, unknown>;
+  /** The partner-node key the submit carried, under the name this server takes (core/names.ts). */
+  partnerKey: unknown;
   /** Reports step `step` of `steps`, shows a preview, waits one step time; throws when the job is stopped. */
   step(step: number, steps: number, preview?: RgbImage): Promise<void>;
   /** Waits `ms` (stoppable). */

@@ -1,7 +1,7 @@
 // Text-generation models: a deterministic "completion" derived from the prompt. Options make the
 // same behaviour refuse blocked prompts (content policy) for dev/moderated.
 import { promptSchema, seedSchema } from './schema-parts.js';
-import { failure, numberField, okJson, stringField, type JsonObject, type ModelBehaviour, type ModelOutcome } from './types.js';
+import { numberField, okJson, stringField, type JsonObject, type ModelBehaviour, type ModelOutcome } from './types.js';
 import { createHash } from 'node:crypto';
 
 export interface TextModelOptions {
@@ -56,7 +56,9 @@ function refusal(input: JsonObject, blocked: readonly string[]): ModelOutcome | 
   const prompt = stringField(input, 'prompt').toLowerCase();
   const term = blocked.find((t) => prompt.includes(t));
   if (term === undefined) return undefined;
-  return failure(400, 'content_policy_violation', `The provider refused this prompt on content-policy grounds (it mentions "${term}"). Sending it again is refused again.`);
+  // The refused part is named (the published routes send it): here always the prompt, an input text.
+  const detail = `The provider refused this prompt on content-policy grounds (it mentions "${term}"). Sending it again is refused again.`;
+  return { kind: 'error', status: 400, errorType: 'content_policy_violation', detail, refusalSubject: 'input_text' };
 }
 
 export function textModel(id: string, options: TextModelOptions): ModelBehaviour {

@@ -29,9 +29,9 @@ export interface ModelCall {
 
 export type ModelOutcome =
   /** `contentType` absent: application/json. */
-  | { kind: 'ok'; body: Buffer; contentType?: string }
+  | { kind: 'ok'; body: Buffer; contentType?: string; fallbackProvider?: string; droppedParams?: string[] }
   /** `upstream`: the provider's own refusal of a malformed request (its status and reason), sent on the published routes only. */
-  | { kind: 'error'; status: number; errorType: string; detail: string; headers?: Record<string, string>; upstream?: { status: number; detail: string } }
+  | { kind: 'error'; status: number; errorType: string; detail: string; headers?: Record<string, string>; upstream?: { status: number; detail: string }; refusalSubject?: string }
   | { kind: 'invalid'; detail: RouterValidationErrorDetail[] };
 
 export interface ModelBehaviour {
