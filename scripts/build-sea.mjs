@@ -3,11 +3,10 @@
 // from a V8 start-up snapshot. README.md, Install and Development, "The single executable".
 //
 // 1. dist/ is built when it is not current (build.mjs --if-changed).
-// 2. One entry script: the modules wes runs before it reads argv (SNAPSHOT_SOURCES and what they
-//    import: the entry, the command manifest and commander, the parsers, the HTTP layer with
-//    undici's modules, the jobs and models clients) as functions, then the loader
-//    (src/runtime/sea-loader.ts, bundled here), which runs them while node builds the snapshot.
-//    Every other module of dist/ is an asset, compiled when first required, with a code cache.
+// 2. One entry script: the modules wes runs before it reads argv (cli.js and what it imports, and
+//    SNAPSHOT_SOURCES: none, measured) as functions, then the loader (src/runtime/sea-loader.ts,
+//    bundled here), which runs them while node builds the snapshot. Every other module of dist/ is
+//    an asset, compiled when first required with V8's code cache (src/runtime/code-cache.ts).
 // 3. Assets beside them: undici's WebAssembly parser and the native blake3 addon of this platform.
 // 4. `node --experimental-sea-config` builds the snapshot and the blob; postject puts the blob
 //    into a copy of this node binary. A snapshot is made by the node that will run it, so each
@@ -29,15 +28,17 @@ const out = join(dist, 'sea');
 const work = join(out, '.build');
 const require = createRequire(import.meta.url);
 
-/** Where the modules that go into the snapshot come from: each names the chunk that holds it; what those chunks import comes too. */
-export const SNAPSHOT_SOURCES = [
-  'src/program.ts',
-  'src/cli-factory.ts',
-  'src/http/client.ts',
-  'src/clients/jobs/client.ts',
-  'src/commands/jobs/get.ts',
-  'src/commands/models/run.ts',
-];
+/**
+ * Chunks run into the snapshot besides cli.js's own (each names the chunk that holds it; what
+ * those chunks import comes too). None, measured: the snapshot holds the entry and its loader,
+ * and every command's modules come from the code cache. With the command manifest, commander and
+ * the parsers (src/program.ts) in the snapshot, `jobs get` took 635 M instructions instead of
+ * 623 M; with the HTTP layer, undici and the jobs and models clients too, 654 M, and `--version`
+ * 544 M instead of 511 M (node -e 0: 505 M): V8 reads and checksums the whole snapshot on every
+ * start, while a code cache is read for the functions a command runs. README.md, Development,
+ * "The single executable". WES_SEA_SNAPSHOT_SOURCES=src/a.ts,src/b.ts builds with others, to measure.
+ */
+export const SNAPSHOT_SOURCES = process.env.WES_SEA_SNAPSHOT_SOURCES?.split(',').filter(Boolean) ?? [];
 
 /** Built-in modules Node does not vouch for in a snapshot that a module of it loads, each reviewed: why it is safe. */
 const UNVERIFIED_BUILTINS = {
@@ -67,8 +68,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 }
 
 export async function buildSea() {
+  const t0 = Date.now();
+  const lap = (what) => process.env.WES_SEA_TIMES && console.error(`build:sea: ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--if-changed'], { stdio: 'inherit' });
   if (built.status !== 0) throw new Error('the npm build failed');
+  lap('npm build checked');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const modules = distModules();
@@ -81,6 +85,7 @@ export async function buildSea() {
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
   writeFileSync(config, JSON.stringify({ main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: true, assets }, null, 2));
+  lap('entry written');
   const made = spawnSync(process.execPath, ['--experimental-sea-config', config], { cwd: work, encoding: 'utf8' });
   // Node warns of a built-in module not known to work in a snapshot: a failure here, unless reviewed (UNVERIFIED_BUILTINS).
   const warnings = made.stderr
@@ -88,15 +93,18 @@ export async function buildSea() {
     .filter((line) => /Warning/.test(line) && !/Single executable application is an experimental feature/.test(line))
     .filter((line) => !Object.keys(UNVERIFIED_BUILTINS).some((name) => line.includes(`built-in module "${name}"`)));
   if (made.status !== 0 || warnings.length > 0) throw new Error(`node could not build the snapshot:\n${made.stderr.trim()}`);
+  lap('snapshot and blob made');
   const file = join(out, executableName());
   rmSync(file, { force: true });
   copyFileSync(process.execPath, file);
   chmodSync(file, 0o755);
   if (process.platform === 'darwin') execFileSync('codesign', ['--remove-signature', file]);
+  lap('node copied');
   const postject = require.resolve('postject/dist/cli.js');
   const inject = spawnSync(process.execPath, [postject, file, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE, ...(process.platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : [])], { encoding: 'utf8' });
   if (inject.status !== 0) throw new Error(`postject failed:\n${inject.stderr}`);
   if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', file]);
+  lap('blob injected');
   rmSync(work, { recursive: true, force: true });
   return file;
 }
@@ -206,7 +214,7 @@ async function entryScript(modules, preload, files, id) {
     nativeBlake3: 'blake3.node' in files ? 'blake3.node' : undefined,
     buildId: id,
     preload,
-    reviewedBuiltins: Object.keys(UNVERIFIED_BUILTINS),
+    reviewedBuiltins: Object.keys(UNVERIFIED_BUILTINS).filter((name) => preload.some((m) => modules.get(m).includes(`require(${JSON.stringify(name)})`))),
   };
   return [
     '"use strict";',
