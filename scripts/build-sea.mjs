@@ -12,6 +12,8 @@
 //    into a copy of this node binary. A snapshot is made by the node that will run it, so each
 //    platform's file is built on that platform (.github/workflows/release.yml).
 // 5. It prints the file's path, size and SHA-256, and writes dist/sea/SHA256SUMS.
+// --if-changed: nothing when dist/sea already holds a file built from the sources as they are
+// (dist/'s record of its inputs, copied beside it); the smoke tests build it that way.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildId } from './build-commonjs.mjs';
+import { buildInputs, distIsCurrent, INPUTS_STAMP } from './build-inputs.mjs';
 import { substitutions } from './build-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -53,13 +56,28 @@ export function executableName(platform = process.platform, arch = process.arch)
 /** The sentinel Node looks for to know a blob was injected (documented with SEAs). */
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
+/** Whether dist/sea holds an executable built from the sources as they are now (the inputs dist/ records). */
+export function seaIsCurrent() {
+  const file = join(out, executableName());
+  try {
+    return existsSync(file) && distIsCurrent(root) && readFileSync(join(out, INPUTS_STAMP), 'utf8').trim() === buildInputs(root);
+  } catch {
+    return false;
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = Date.now();
+  if (process.argv.includes('--if-changed') && seaIsCurrent()) {
+    console.error(`build:sea: dist/sea/${executableName()} is already built from these sources (npm run build:sea builds it again)`);
+    process.exit(0);
+  }
   try {
     const file = await buildSea();
     const bytes = readFileSync(file);
     const sha = createHash('sha256').update(bytes).digest('hex');
     writeFileSync(join(out, 'SHA256SUMS'), `${sha}  ${basename(file)}\n`);
+    writeFileSync(join(out, INPUTS_STAMP), readFileSync(join(dist, INPUTS_STAMP)));
     console.log(`${relative(process.cwd(), file) || file}\n  ${(bytes.length / 1024 / 1024).toFixed(1)} MiB (${bytes.length} bytes)\n  sha256 ${sha}\n  built in ${((Date.now() - started) / 1000).toFixed(1)} s; checksum in ${relative(process.cwd(), join(out, 'SHA256SUMS'))}`);
   } catch (err) {
     console.error(`build:sea: ${err instanceof Error ? err.message : err}`);

@@ -159,7 +159,7 @@ class Loader {
     const dir = join(cacheRoot(process.env), 'sea', this.bundle.buildId);
     try {
       const state = folderState(dir);
-      if (state === 'private' && statSync(join(dir, base)).size === size) return join(dir, base);
+      if (state === 'private' && statSync(join(dir, base), { throwIfNoEntry: false })?.size === size) return join(dir, base);
       if (state === 'foreign') throw new Error('not private');
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       writePrivate(join(dir, base), new Uint8Array(this.sea().getAsset(name)));
