@@ -8,11 +8,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executableName } from '../../scripts/build-sea.mjs';
+// @ts-expect-error the build's scripts are plain JavaScript
+import { executableName as nameOf } from '../../scripts/build-sea.mjs';
 import { spawnWes, tempConfigDir, type RunOptions } from '../helpers/cli.js';
 import { bytesWorkflow, getJson, imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
 import { interruptWhen } from './jobs-env.js';
 
+const executableName = nameOf as () => string;
 const ROOT = resolve(import.meta.dirname, '../..');
 const SEA = join(ROOT, 'dist', 'sea', executableName());
 const dev = useDevServer({ stepMs: 40 });
@@ -67,7 +69,7 @@ describe('the single executable', () => {
     const nativeFile = /blake3 native \((.+)\)$/.exec(build)?.[1];
     expect(nativeFile, build).toBe(join(config.dir, 'sea', readdirOne(join(config.dir, 'sea')), 'blake3.node'));
     expect(statSync(nativeFile!).mode & 0o077).toBe(0);
-    for (const more of [{}, { WES_BLAKE3: 'wasm' }]) {
+    for (const more of [{}, { WES_BLAKE3: 'wasm' }] as Array<Record<string, string>>) {
       const out = mkdtempSync(join(tmpdir(), 'wes-sea-dl-'));
       try {
         const res = await sea(['jobs', 'download', id, out], { env: env(more), configDir: config.dir });
