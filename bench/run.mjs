@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { MiB } from './lib/stats.mjs';
 import { profileWesInto, removeTempDirs } from './lib/wes.mjs';
 
-const CASES = ['startup', 'jobs-get', 'download', 'blake3', 'upload', 'catalog', 'models-run', 'legacy-watch', 'jobs-watch-idle', 'batch', 'dev-server-commit', 'batch-scale', 'batch-engine'];
+const CASES = ['startup', 'jobs-get', 'download', 'blake3', 'upload', 'catalog', 'models-run', 'legacy-watch', 'jobs-watch-idle', 'batch', 'dev-server-commit', 'batch-scale', 'batch-engine', 'sea'];
 
 const options = parseOptions(process.argv.slice(2));
 const log = (line) => process.stderr.write(`${line}\n`);

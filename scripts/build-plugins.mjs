@@ -24,6 +24,10 @@ const require = createRequire(import.meta.url);
 //   file names and content keys are hashed without it (src/util/sha256-hex.ts).
 // - lazy-child-process: commander requires `node:child_process` for executable subcommands, which
 //   wes has none of: it gets an object that loads child_process when first used.
+// - lazy-env-paths: env-paths reads the home and temp folders as it loads. wes's own modules get a
+//   function that loads it on first call, so a module that imports it can be in the single
+//   executable's start-up snapshot (scripts/build-sea.mjs) without freezing the build machine's
+//   home folder into it; on Linux wes never calls it (it follows XDG itself).
 /** The substitutions by name, each one that `off` does not name (the build measures them one by one). */
 export function substitutions({ off = [] } = {}) {
   return {
@@ -47,13 +51,18 @@ export function substitutions({ off = [] } = {}) {
 module.exports = new Proxy(function assert (...args) { if (!args[0]) load()(...args) }, { get: (target, key) => (Object.hasOwn(target, key) ? target[key] : load()[key]) });`);
       }
       if (on('lazy-crypto')) {
-        // wes's own files: under a src/ folder, and not a dependency's (a checkout may itself sit in a src/ folder).
-        b.onResolve({ filter: /^node:crypto$/ }, (args) =>
-          /[\\/]src[\\/]/.test(args.importer) && !/[\\/](node_modules|src[\\/]dev-server)[\\/]/.test(args.importer) ? { path: 'crypto', namespace: 'wes-lazy-crypto' } : undefined,
-        );
+        b.onResolve({ filter: /^node:crypto$/ }, (args) => (wesOwn(args.importer) ? { path: 'crypto', namespace: 'wes-lazy-crypto' } : undefined));
         b.onLoad({ filter: /.*/, namespace: 'wes-lazy-crypto' }, () => ({
           contents: LAZY_CRYPTO.map((name) => `export function ${name}(...args) { return require('node:crypto').${name}(...args); }`).join('\n'),
           loader: 'js',
+        }));
+      }
+      if (on('lazy-env-paths')) {
+        b.onResolve({ filter: /^env-paths$/ }, (args) => (wesOwn(args.importer) ? { path: 'env-paths', namespace: 'wes-lazy-env-paths' } : undefined));
+        b.onLoad({ filter: /.*/, namespace: 'wes-lazy-env-paths' }, () => ({
+          contents: "export default function envPaths(...args) { return require('env-paths').default(...args); }",
+          loader: 'js',
+          resolveDir: b.initialOptions.absWorkingDir,
         }));
       }
       if (on('lazy-child-process')) {
@@ -65,8 +74,13 @@ module.exports = new Proxy({}, { get: (_, key) => load()[key] });`);
   };
 }
 
+/** wes's own files (not the dev-server's): under a src/ folder, and not a dependency's (a checkout may itself sit in a src/ folder). */
+function wesOwn(importer) {
+  return /[\\/]src[\\/]/.test(importer) && !/[\\/](node_modules|src[\\/]dev-server)[\\/]/.test(importer);
+}
+
 /** The substitutions' names, in the order README.md's table gives them. */
-export const SUBSTITUTIONS = ['lazy-assert', 'wasm-file', 'lazy-crypto', 'lazy-child-process'];
+export const SUBSTITUTIONS = ['lazy-assert', 'wasm-file', 'lazy-crypto', 'lazy-child-process', 'lazy-env-paths'];
 
 /** A `load()` that requires `name` on first call. */
 function lazyModule(name) {

@@ -5,6 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { VERSION } from './factory-version.js';
 import { codeCacheDir, useCodeCache } from './runtime/code-cache.js';
 import { isBatchInvocation, keepHeapSmall } from './runtime/batch-heap.js';
+import { seaHost } from './util/sea-host.js';
 
 /** Set by scripts/build-commonjs.mjs to a hash of the built chunks; absent when the sources run (tests). */
 declare const __WES_BUILD_ID__: string | undefined;
@@ -21,8 +22,11 @@ export async function main(argv: string[]): Promise<number> {
   // never tiers up. blake3 is native (src/util/blake3.ts); the WASM fallback costs ~15 % more CPU.
   setFlagsFromString('--wasm-tiering-budget=2000000000');
   // After the flag: V8 keys its code cache by the flags in force.
-  const cacheDir = typeof __WES_BUILD_ID__ === 'string' ? codeCacheDir(process.env, __WES_BUILD_ID__) : undefined;
-  if (cacheDir) useCodeCache(dirname(fileURLToPath(import.meta.url)), cacheDir);
+  // The single executable keeps its own (its modules are compiled from its assets, not dist/).
+  const sea = seaHost();
+  const cacheDir = typeof __WES_BUILD_ID__ === 'string' ? codeCacheDir(process.env, sea ? `${__WES_BUILD_ID__}-sea` : __WES_BUILD_ID__) : undefined;
+  if (cacheDir && sea) sea.useCodeCache(cacheDir);
+  else if (cacheDir) useCodeCache(dirname(fileURLToPath(import.meta.url)), cacheDir);
   // A reader that goes away (`wes ... | head`) is not an error. Further output is dropped; if the
   // command is still working it stops as on Ctrl-C, so what keeps state (a batch's results file)
   // is written out, quietly, and the exit code says so (141, as a command stopped by SIGPIPE). A

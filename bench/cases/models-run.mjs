@@ -14,7 +14,7 @@ const BODY_BYTES = 5 * 1000 * 1000;
 const MODEL = 'dev/echo';
 
 /** A JSON object of about `bytes` bytes with varied keys, numbers and unicode. */
-function bodyOf(bytes) {
+export function bodyOf(bytes) {
   const items = [];
   let length = 0;
   for (let i = 0; length < bytes - 200; i++) {

@@ -32,6 +32,14 @@ export const TARGETS = {
   'dev-server-commit': { limit: { max: 100, unit: 'ms' } },
   /** Batches of quick lines against the server's capacity; at 100 000 lines peak RSS below this, and within `rssGrowth` of the 1 000-line run's. */
   'batch-scale': { min: 0.8, rssMb: 150, rssGrowth: 1.1 },
+  /** The single executable (`npm run build:sea`): `--version` against `node -e 0`. */
+  'sea-version': { max: 1.05 },
+  /** The single executable's `jobs get ID --json` against `node -e 0` + curl. */
+  'sea-jobs-get': { max: 1.1 },
+  /** The single executable's peak RSS (jobs get) against the npm build's, in the same runs. */
+  'sea-rss': { max: 1 },
+  /** The single executable's `models run` (5 MB) against `node -e 0` + curl. */
+  'sea-models-run': { max: 1.15 },
   /** A batch on a self-hosted engine against the same batch through the job API v2; peak RSS. */
   'batch-engine': { max: 1.25, rssMb: 150, rssGrowth: 1.1 },
 };

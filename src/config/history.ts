@@ -326,7 +326,8 @@ function linesWith(text: string, part: string): string[] {
   return lines;
 }
 
-const pause = new Int32Array(new SharedArrayBuffer(4));
+/** Made on first wait: the single executable's start-up snapshot is built where SharedArrayBuffer is not defined. */
+let pause: Int32Array | undefined;
 
 /**
  * Waits (blocking: a rewrite takes milliseconds, seconds on a loaded disk) while another process
@@ -341,7 +342,7 @@ function waitForUnlock(lock: string): void {
     } catch {
       return;
     }
-    Atomics.wait(pause, 0, 0, 2);
+    Atomics.wait((pause ??= new Int32Array(new SharedArrayBuffer(4))), 0, 0, 2);
   }
 }
 

@@ -9,10 +9,9 @@
 // One thread serves the whole process (a batch saves several outputs at once), started on the
 // first large transfer; it holds the process open only while an answer from it is awaited.
 import type { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { holdReadSlot, isReadSlotChunk } from '../http/reused-read-socket.js';
-import { blake3Backend } from '../util/blake3.js';
+import { blake3Backend, nativeBlake3File } from '../util/blake3.js';
 import type { HashSetting } from '../util/blake3-setting.js';
 import { WRITE_BYTES, type PartStream, type Settled } from './part-writer.js';
 
@@ -250,7 +249,7 @@ let thread: PartThread | undefined;
 function nativeBinding(hashing?: HashSetting): string | undefined {
   if (blake3Backend(hashing) !== 'native') return undefined;
   try {
-    return createRequire(import.meta.url).resolve('@napi-rs/blake-hash');
+    return nativeBlake3File();
   } catch {
     return undefined;
   }

@@ -29,15 +29,48 @@ type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: Compile
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
 
 /**
- * The cache folder of one build, or undefined when the cache is off: inside WES_CONFIG_DIR when
- * that is set (one variable relocates everything wes keeps), else $XDG_CACHE_HOME/wes
+ * The folder wes keeps its caches in, or undefined when the cache is off: inside WES_CONFIG_DIR
+ * when that is set (one variable relocates everything wes keeps), else $XDG_CACHE_HOME/wes
  * (~/.cache/wes), or the per-user cache folder where XDG does not apply (as stateDir does).
  */
+export function cacheRoot(env: NodeJS.ProcessEnv): string {
+  if (env.WES_CONFIG_DIR) return env.WES_CONFIG_DIR;
+  if (process.platform === 'darwin' || process.platform === 'win32') return envPaths('wes', { suffix: '' }).cache;
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'wes');
+}
+
+/** The code cache folder of one build, or undefined when the cache is off (WES_CODE_CACHE=0). */
 export function codeCacheDir(env: NodeJS.ProcessEnv, buildId: string): string | undefined {
   if (env.WES_CODE_CACHE === '0') return undefined;
-  if (env.WES_CONFIG_DIR) return join(env.WES_CONFIG_DIR, 'code-cache', buildId);
-  if (process.platform === 'darwin' || process.platform === 'win32') return join(envPaths('wes', { suffix: '' }).cache, 'code-cache', buildId);
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'wes', 'code-cache', buildId);
+  return join(cacheRoot(env), 'code-cache', buildId);
+}
+
+/** Compiles a module's wrapped source with its cached code (`name` in the folder), when it has one. */
+export type CachedCompile = (wrapped: string, filename: string, name: string, source?: string) => Script;
+
+/**
+ * A compiler that gives V8 the cached code of each script from `dir` and, at exit, saves the code
+ * of those that had none (or had one V8 rejected); undefined when the folder is not this user's
+ * alone. `source`, when given, is the file the script came from: a cache not newer than it is
+ * not used. The npm build hooks it into the CommonJS loader (useCodeCache); the single
+ * executable's loader (src/runtime/sea-loader.ts) calls it for modules not in its snapshot.
+ */
+export function cachedCompiler(dir: string): CachedCompile | undefined {
+  // Code read from the folder runs as wes: a folder another user could write to is never used.
+  const state = folderState(dir);
+  if (state === 'foreign') return undefined;
+  const { Script } = process.getBuiltinModule('node:vm');
+  const unsaved: Array<{ script: Script; file: string }> = [];
+  process.once('exit', () => {
+    if (unsaved.length > 0) save(unsaved, dir);
+  });
+  return (wrapped, filename, name, source) => {
+    const file = join(dir, `${name}.v8`);
+    const cachedData = state === 'private' ? readNewerThan(file, source) : undefined;
+    const script = new Script(wrapped, { filename, cachedData });
+    if (cachedData === undefined || script.cachedDataRejected === true) unsaved.push({ script, file });
+    return script;
+  };
 }
 
 /**
@@ -45,32 +78,23 @@ export function codeCacheDir(env: NodeJS.ProcessEnv, buildId: string): string | 
  * is one; at exit, the code of those that had none (or had one V8 rejected) is saved there.
  */
 export function useCodeCache(root: string, dir: string): void {
-  // Code read from the folder runs as wes: a folder another user could write to is never used.
-  const state = folderState(dir);
-  if (state === 'foreign') return;
+  const compileCached = cachedCompiler(dir);
+  if (!compileCached) return;
   // Loaded here, not where cli.js loads: `wes --version` needs neither.
   const Module = process.getBuiltinModule('node:module') as typeof import('node:module');
-  const { Script } = process.getBuiltinModule('node:vm');
   const proto = (Module as unknown as { prototype: CompiledModule }).prototype;
   const compile = proto._compile;
-  const unsaved: Array<{ script: Script; file: string }> = [];
   const inRoot = root.endsWith(sep) ? root : root + sep;
   proto._compile = function (this: CompiledModule, content: string, filename: string) {
     if (!filename.startsWith(inRoot)) return compile.call(this, content, filename);
-    const file = join(dir, `${relative(root, filename).split(sep).join('-')}.v8`);
-    const cachedData = state === 'private' ? readNewerThan(file, filename) : undefined;
-    const script = new Script(Module.wrap(content), { filename, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected === true) unsaved.push({ script, file });
+    const script = compileCached(Module.wrap(content), filename, relative(root, filename).split(sep).join('-'), filename);
     const wrapper = script.runInThisContext({ displayErrors: true }) as ModuleWrapper;
     return wrapper.call(this.exports, this.exports, Module.createRequire(filename), this, filename, dirname(filename));
   };
-  process.once('exit', () => {
-    if (unsaved.length > 0) save(unsaved, dir);
-  });
 }
 
 /** 'private': a folder of this user that no one else may write to; 'absent'; 'foreign': anything else. */
-function folderState(dir: string): 'private' | 'absent' | 'foreign' {
+export function folderState(dir: string): 'private' | 'absent' | 'foreign' {
   let st;
   try {
     st = lstatSync(dir);
@@ -84,15 +108,15 @@ function folderState(dir: string): 'private' | 'absent' | 'foreign' {
 }
 
 /**
- * The cache file, unless it is missing or not newer than the source. V8 checks a cache against its
+ * The cache file, unless it is missing or not newer than the source (when there is a source file). V8 checks a cache against its
  * source only by length, and the build id is fixed when the build is made: a chunk edited in place
  * afterwards (patch-package, a hand fix) with its length kept would otherwise run its old code.
  */
-function readNewerThan(file: string, source: string): Buffer | undefined {
+function readNewerThan(file: string, source: string | undefined): Buffer | undefined {
   try {
     const fd = openSync(file, O_RDONLY);
     try {
-      if (fstatSync(fd).mtimeMs <= statSync(source).mtimeMs) return undefined;
+      if (source !== undefined && fstatSync(fd).mtimeMs <= statSync(source).mtimeMs) return undefined;
       return readFileSync(fd);
     } finally {
       closeSync(fd);
@@ -127,7 +151,7 @@ function removeOldBuilds(dir: string): void {
   for (const { path } of others.slice(OTHER_BUILDS_KEPT)) rmSync(path, { recursive: true, force: true });
 }
 
-function writePrivate(file: string, bytes: Buffer): void {
+export function writePrivate(file: string, bytes: Uint8Array): void {
   const temp = `${file}.${process.pid}.tmp`;
   const fd = openSync(temp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, 0o600);
   try {

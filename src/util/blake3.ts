@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { hashSettingFrom, type HashSetting } from './blake3-setting.js';
+import { seaHost } from './sea-host.js';
 
 /** An incremental hasher: feed it bytes (a file's prefix from disk, then a stream), then digest. */
 export interface Blake3 {
@@ -32,12 +33,24 @@ function loadNative(setting: HashSetting = hashSettingFrom(process.env)): Native
   if (setting.forceWasm) return null;
   if (native === undefined) {
     try {
-      native = createRequire(import.meta.url)('@napi-rs/blake-hash') as NativeModule;
+      const file = nativeBlake3File();
+      native = file ? (createRequire(import.meta.url)(file) as NativeModule) : null;
     } catch {
       native = null;
     }
   }
   return native;
+}
+
+/**
+ * The file of the native binding: the package's entry in the npm build, the addon embedded in the
+ * single executable (written once to wes's cache folder: src/runtime/sea-loader.ts); undefined
+ * when there is none. Throws when the package is not installed.
+ */
+export function nativeBlake3File(): string | undefined {
+  const sea = seaHost();
+  if (sea) return sea.nativeBlake3 ? sea.assetFile(sea.nativeBlake3) : undefined;
+  return createRequire(import.meta.url).resolve('@napi-rs/blake-hash');
 }
 
 /** Which implementation createBlake3 uses under `setting` (default: the process's environment). */

@@ -45,7 +45,7 @@ describe('wes doctor', () => {
     const { code, checks } = await doctor(['--base-url', dev.server.url, '--api-key', dev.server.apiKey!]);
     expect(code).toBe(0);
     expect(checks.map((c) => `${c.check}:${c.surface ?? ''}`)).toEqual([
-      'settings:', 'config_file:', 'reachable:jobs', 'credential:jobs', 'reachable:router', 'credential:router', 'reachable:legacy', 'credential:legacy', 'clock:',
+      'settings:', 'config_file:', 'reachable:jobs', 'credential:jobs', 'reachable:router', 'credential:router', 'reachable:legacy', 'credential:legacy', 'clock:', 'build:',
     ]);
     expect(checks.every((c) => c.status === 'pass' && c.exit_code === 0)).toBe(true);
     expect(find(checks, 'credential', 'legacy').detail).toBe('accepted: X-API-Key ******** (11 chars) from --api-key');
@@ -58,6 +58,13 @@ describe('wes doctor', () => {
     expect(table.stderr).toContain('no check failed');
   });
 
+  it('says last which build runs and which blake3 it hashes with', async () => {
+    const { checks } = await doctor(['--base-url', dev.server.url, '--api-key', dev.server.apiKey!]);
+    expect(find(checks, 'build').detail).toMatch(new RegExp(`^wes \\d+\\.\\d+\\.\\d+\\S*, npm package, node ${process.version} ${process.platform}-${process.arch}; blake3 (native \\(.*blake-hash.*\\)|WASM \\(the native addon is not installed or does not load here\\))$`));
+    const wasm = await doctor(['--base-url', dev.server.url, '--api-key', dev.server.apiKey!], { env: { WES_BLAKE3: 'wasm' } });
+    expect(find(wasm.checks, 'build').detail).toMatch(/; blake3 WASM \(WES_BLAKE3=wasm\)$/);
+  });
+
   it('exits 4 when the credential is refused, with the hint once for every surface it applies to', async () => {
     const res = await runWes(['doctor', '--base-url', dev.server.url, '--api-key', 'not-the-right-key-0000']);
     expect(res.code).toBe(4);
@@ -65,7 +72,7 @@ describe('wes doctor', () => {
     expect(res.stdout).toContain('…0000 (22 chars)');
     expect(res.stderr.match(/^hint/gm)).toHaveLength(1);
     expect(res.stderr).toContain('credential jobs, credential models, credential legacy');
-    expect(res.stderr).toContain('3 of 9 checks failed');
+    expect(res.stderr).toContain('3 of 10 checks failed');
   });
 
   it('reports a router that is not switched on for the credential as a failed credential', async () => {
@@ -94,7 +101,7 @@ describe('wes doctor', () => {
     expect(code).toBe(2);
     expect(find(checks, 'settings').status).toBe('fail');
     expect(find(checks, 'settings').detail).toContain('not a DNS label');
-    expect(checks.slice(1).every((c) => c.status === 'skip')).toBe(true);
+    expect(checks.slice(1, -1).every((c) => c.status === 'skip')).toBe(true); // the last row, build, is a fact
   });
 
   it('fails the config file check when other users can read it', async () => {

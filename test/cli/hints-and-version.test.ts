@@ -17,7 +17,7 @@ describe('wes version', () => {
     const json = await runWes(['version', '--json']);
     expect(json.code).toBe(0);
     const info = JSON.parse(json.stdout);
-    expect(info).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), node: process.versions.node, platform: `${process.platform}-${process.arch}`, blake3: expect.stringMatching(/^(native|wasm)$/) });
+    expect(info).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), node: process.versions.node, platform: `${process.platform}-${process.arch}`, blake3: expect.stringMatching(/^(native|wasm)$/), build: 'npm' });
   });
 });
 

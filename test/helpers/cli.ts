@@ -30,6 +30,8 @@ export interface RunOptions {
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
   /** Run the built binary in a child process instead of in this one. */
   spawn?: boolean;
+  /** spawnWes: the program to start instead of `node bin/wes.js` (the single executable: `[path]`). */
+  program?: string[];
   /** Run in-process on streams that are a terminal (which ones, how wide), in a terminal's environment (terminalEnv). */
   terminal?: TerminalStreams;
 }
@@ -125,7 +127,8 @@ export function spawnWes(args: string[], opts: RunOptions = {}): Promise<RunResu
   const own = opts.configDir ? undefined : tempConfigDir();
   const env = scriptEnv(opts.configDir ?? own!.dir, opts.env);
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [WES_BIN, ...args], { env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [program, ...before] = opts.program ?? [process.execPath, WES_BIN];
+    const child = spawn(program!, [...before, ...args], { env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));

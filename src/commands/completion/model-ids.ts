@@ -9,6 +9,7 @@ import type { Factory } from '../../factory.js';
 import { stateDir } from '../../config/history.js';
 import { writeFileSafely } from '../../files/safe-file.js';
 import { sha256Hex } from '../../util/sha256-hex.js';
+import { selfCommand } from '../../util/sea-host.js';
 
 const MAX_AGE_MS = 24 * 3600 * 1000;
 const PAGE = 200;
@@ -33,8 +34,8 @@ export function cachedModelIds(f: Factory): string[] {
   } catch {
     // no cache yet
   }
-  const bin = fresh ? undefined : wesBin();
-  if (bin) spawn(process.execPath, [bin, '__complete', 'models-refresh'], { detached: true, stdio: 'ignore', env: f.env }).unref();
+  const self = fresh ? undefined : selfCommand(wesBin);
+  if (self) spawn(self[0]!, [...self.slice(1), '__complete', 'models-refresh'], { detached: true, stdio: 'ignore', env: f.env }).unref();
   return ids;
 }
 

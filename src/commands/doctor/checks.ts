@@ -13,8 +13,11 @@ import { connectionHint, triedUrl } from './connection-hint.js';
 import { describeEngine, engineOf } from '../legacy/engine.js';
 import type { EngineIdentity } from '../../clients/legacy/engine.js';
 import { modelsPath } from '../../protocol/model-ids.js';
+import { VERSION } from '../../factory-version.js';
+import { blake3Backend, nativeBlake3File } from '../../util/blake3.js';
+import { buildKind } from '../../util/sea-host.js';
 
-export type CheckName = 'settings' | 'config_file' | 'reachable' | 'credential' | 'clock';
+export type CheckName = 'settings' | 'config_file' | 'reachable' | 'credential' | 'clock' | 'build';
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
 
 /** One row of the report (`--json` prints the array of these). */
@@ -199,6 +202,22 @@ export function clockCheck(probes: TimedProbe[]): Check {
   return row('clock', 'pass', `local clock ${text} (±${MAX_CLOCK_SKEW_SECONDS} s allowed)`);
 }
 
+/**
+ * Which wes runs and how it hashes: the npm package or the single executable (`npm run
+ * build:sea`), its node and platform, and blake3 native (with the addon's file) or WASM. A fact,
+ * never a failure: the WASM fallback works, only slower.
+ */
+export function buildCheck(f: Factory): Check {
+  const kind = buildKind() === 'sea' ? `single executable ${process.execPath}` : 'npm package';
+  const setting = f.hashing();
+  const backend = blake3Backend(setting);
+  let hash: string;
+  if (backend === 'native') hash = `blake3 native (${nativeBlake3File()})`;
+  else if (setting.forceWasm) hash = 'blake3 WASM (WES_BLAKE3=wasm)';
+  else hash = 'blake3 WASM (the native addon is not installed or does not load here)';
+  return row('build', 'pass', `wes ${VERSION}, ${kind}, node ${process.version} ${process.platform}-${process.arch}; ${hash}`);
+}
+
 export async function runChecks(f: Factory): Promise<Check[]> {
   const { check: settings, settings: s } = settingsCheck(f);
   const file = s ? configFileCheck(f) : row('config_file', 'skip', 'not checked: the settings do not resolve');
@@ -207,7 +226,7 @@ export async function runChecks(f: Factory): Promise<Check[]> {
       row('reachable', 'skip', 'not checked: the settings do not resolve', { family, surface: SURFACE_NAME[family] }),
       row('credential', 'skip', 'not checked: the settings do not resolve', { family, surface: SURFACE_NAME[family] }),
     ]);
-    return [settings, file, ...skipped, row('clock', 'skip', 'not checked: the settings do not resolve')];
+    return [settings, file, ...skipped, row('clock', 'skip', 'not checked: the settings do not resolve'), buildCheck(f)];
   }
   const probes = await runProbes(f);
   const v1Answered = probes.some((p) => p.probe.family === 'legacy' && p.probe.verdict !== 'unreachable');
@@ -215,7 +234,7 @@ export async function runChecks(f: Factory): Promise<Check[]> {
   // The families a server answered as itself, by origin: a routing 404 beside them means "not served here".
   const origin = (p: TimedProbe) => new URL(p.probe.url).origin;
   const servedAt = (p: TimedProbe) => probes.filter((q) => q !== p && q.probe.verdict !== 'unreachable' && q.probe.verdict !== 'error' && origin(q) === origin(p)).map((q) => q.probe.family);
-  return [settings, file, ...probes.flatMap((p) => familyChecks(s, p, engine, servedAt(p))), clockCheck(probes)];
+  return [settings, file, ...probes.flatMap((p) => familyChecks(s, p, engine, servedAt(p))), clockCheck(probes), buildCheck(f)];
 }
 
 /**

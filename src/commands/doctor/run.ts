@@ -53,7 +53,9 @@ export default defineVerb({
       `
 Checks, in order: the settings resolve; the config file is private (mode 0600); each API family
 (jobs, models, legacy) answers; each accepts its credential; the local clock is within 60 s of
-the servers' Date header (a warning, not a failure). --json prints the array of checks.
+the servers' Date header (a warning, not a failure); last, which build runs (the npm package or
+the single executable) and which blake3 it hashes with (native, or the WASM fallback). --json
+prints the array of checks.
 
 Exit code: 0 when nothing failed; otherwise that of the most basic failure: 2 settings do not
 resolve, 1 config file readable by others or an API unreachable, 4 a credential refused.

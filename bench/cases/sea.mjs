@@ -1,0 +1,119 @@
+// The single executable (`npm run build:sea`, built here when missing or older than the sources)
+// against the same floors as the npm build, with the npm build's bin/wes.js timed in the same
+// runs: `--version` against `node -e 0`; `jobs get ID --json` against `node -e 0` + curl; `models
+// run` with a 5 MB body against `node -e 0` + `curl --data-binary`; and its peak RSS against the
+// npm build's. Each row's note gives the npm build's ratio from the same runs, so a row the
+// executable alone meets says so.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { interleave, summary, failureNote } from '../lib/compare.mjs';
+import { measure } from '../lib/measure.mjs';
+import { failed, row, unavailable } from '../lib/report.mjs';
+import { NODE, tempDir, wesArgs } from '../lib/wes.mjs';
+import { nodeStart } from '../lib/floor.mjs';
+import { ratioTarget } from '../lib/targets.mjs';
+import { bodyOf } from './models-run.mjs';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ratio = (a, b) => (a / b).toFixed(2);
+
+export async function run(ctx) {
+  const { executableName } = await import('../../scripts/build-sea.mjs');
+  const sea = join(ROOT, 'dist', 'sea', executableName());
+  const built = spawnSync(NODE, [join(ROOT, 'scripts/build-sea.mjs'), '--if-changed'], { encoding: 'utf8' });
+  const ids = ['sea-version', 'sea-jobs-get', 'sea-rss', 'sea-models-run'];
+  if (built.status !== 0 || !existsSync(sea)) return ids.map((id) => unavailable(id, id, `not available (npm run build:sea failed: ${built.stderr.trim().split('\n').at(-1)})`, ratioTarget(id)));
+  if (!ctx.tools.curl) return ids.map((id) => unavailable(id, id, 'not available (curl missing)', ratioTarget(id)));
+  return [...(await startUp(ctx, sea)), ...(await modelsRun(ctx, sea))];
+}
+
+async function startUp(ctx, sea) {
+  const server = await ctx.server();
+  const job = await server.bytesJob(1024);
+  const config = tempDir('sea-jobs-get');
+  const env = server.wesEnv(config);
+  const get = ['jobs', 'get', job.id, '--json'];
+  const { results, failed: bad } = await interleave(
+    {
+      seaVersion: () => measure(sea, ['--version'], { env }),
+      npmVersion: () => measure(NODE, wesArgs('--version'), { env }),
+      sea: () => measure(sea, get, { env }),
+      npm: () => measure(NODE, wesArgs(...get), { env }),
+      node: nodeStart,
+      curl: () => measure(ctx.tools.curl, ['-sS', '--fail', '-H', `Authorization: Bearer ${server.apiKey}`, new URL(`/api/v2/jobs/${job.id}`, server.url).href]),
+    },
+    { warmup: 2, runs: ctx.runs(10) },
+  );
+  if (bad) return ['sea-version', 'sea-jobs-get', 'sea-rss'].map((id) => failed(id, id, failureNote(bad), ratioTarget(id)));
+  const s = Object.fromEntries(Object.entries(results).map(([side, list]) => [side, summary(list)]));
+  const floor = s.node.wallMs + s.curl.wallMs;
+  const sameJob = JSON.parse(results.sea[0].stdout).id === job.id && results.sea[0].stdout === results.npm[0].stdout;
+  return [
+    row('sea-version', 'executable: wes --version', {
+      wes: { value: s.seaVersion.wallMs, unit: 'ms' },
+      reference: { value: s.node.wallMs, unit: 'ms', label: 'node -e 0' },
+      target: ratioTarget('sea-version'),
+      note: `npm build ${ratio(s.npmVersion.wallMs, s.node.wallMs)}× in the same runs; CPU ${s.seaVersion.cpuMs.toFixed(0)} ms (node -e 0: ${s.node.cpuMs.toFixed(0)} ms)`,
+      details: s,
+    }),
+    row('sea-jobs-get', 'executable: wes jobs get ID --json', {
+      wes: { value: s.sea.wallMs, unit: 'ms' },
+      reference: { value: floor, unit: 'ms', label: `node -e 0 ${s.node.wallMs.toFixed(1)} + curl ${s.curl.wallMs.toFixed(1)}` },
+      target: { ...ratioTarget('sea-jobs-get'), also: [{ text: 'same output as the npm build', pass: sameJob }] },
+      note: `npm build ${ratio(s.npm.wallMs, floor)}× in the same runs; CPU ${s.sea.cpuMs.toFixed(0)} ms (npm build ${s.npm.cpuMs.toFixed(0)} ms, node -e 0 ${s.node.cpuMs.toFixed(0)} ms)`,
+      details: s,
+    }),
+    row('sea-rss', 'executable: peak RSS of jobs get', {
+      wes: { value: s.sea.maxRssMb, unit: 'MB' },
+      reference: { value: s.npm.maxRssMb, unit: 'MB', label: 'the npm build' },
+      target: ratioTarget('sea-rss'),
+      note: `node -e 0: ${s.node.maxRssMb.toFixed(0)} MB`,
+      details: s,
+    }),
+  ];
+}
+
+async function modelsRun(ctx, sea) {
+  const title = 'executable: models run dev/echo, 5 MB body';
+  const server = await ctx.server();
+  const config = tempDir('sea-models-run-cfg');
+  const env = server.wesEnv(config);
+  const input = join(ctx.scratch, 'sea-echo-input.json');
+  writeFileSync(input, bodyOf(5 * 1000 * 1000));
+  const sent = readFileSync(input);
+  const work = tempDir('sea-models-run');
+  let mismatch = null;
+  const checked = (side, out) => async (result) => {
+    if (result.code === 0 && !readFileSync(out).equals(sent)) mismatch ??= `${side} output differs from the input`;
+    rmSync(out, { force: true });
+    return result;
+  };
+  const args = (out) => ['models', 'run', 'dev/echo', '--input', input, '--output', out];
+  const { results, failed: bad } = await interleave(
+    {
+      sea: (i) => measure(sea, args(join(work, `sea-${i}.json`)), { env }).then(checked('executable', join(work, `sea-${i}.json`))),
+      npm: (i) => measure(NODE, wesArgs(...args(join(work, `npm-${i}.json`))), { env }).then(checked('npm build', join(work, `npm-${i}.json`))),
+      curl: (i) =>
+        measure(ctx.tools.curl, ['-sS', '--fail', '-H', 'Expect:', '-H', `Authorization: Bearer ${server.apiKey}`, '-H', 'Content-Type: application/json', '--data-binary', `@${input}`, '-o', join(work, `curl-${i}.json`), new URL('/v1/models/dev/echo', server.url).href]).then(
+          checked('curl', join(work, `curl-${i}.json`)),
+        ),
+      node: nodeStart,
+    },
+    { warmup: 1, runs: ctx.runs(5) },
+  );
+  rmSync(work, { recursive: true, force: true });
+  if (bad) return [failed('sea-models-run', title, failureNote(bad), ratioTarget('sea-models-run'))];
+  const s = Object.fromEntries(Object.entries(results).map(([side, list]) => [side, summary(list)]));
+  const floor = s.node.wallMs + s.curl.wallMs;
+  return [
+    row('sea-models-run', title, {
+      wes: { value: s.sea.wallMs, unit: 'ms' },
+      reference: { value: floor, unit: 'ms', label: `node -e 0 ${s.node.wallMs.toFixed(0)} + curl ${s.curl.wallMs.toFixed(0)}` },
+      target: { ...ratioTarget('sea-models-run'), also: [{ text: 'bytes out = bytes in', pass: mismatch === null }] },
+      note: mismatch ?? `npm build ${ratio(s.npm.wallMs, floor)}× in the same runs; peak RSS ${s.sea.maxRssMb.toFixed(0)} MB (npm build ${s.npm.maxRssMb.toFixed(0)} MB)`,
+      details: s,
+    }),
+  ];
+}
