@@ -11,7 +11,7 @@ import type { Settings } from '../config/settings.js';
 import type { NoticeLevel } from '../features/reporter.js';
 import type { IOStreams } from '../render/io.js';
 import { VERSION } from '../factory-version.js';
-import { UsageError } from '../errors.js';
+import { UsageError, type InterruptedError } from '../errors.js';
 import { explained } from './explain.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { errorResult, successResult } from './result.js';
@@ -99,6 +99,10 @@ export async function serveMcp(s: McpServing): Promise<number> {
   s.io.stdin.once('end', () => void server.close());
   logLine(s.io, 'info', `serving ${TOOLS.length} tools on stdio (wes ${VERSION})`);
   await closed;
+  // Standard input is not read any more; a pipe left open would keep the process alive.
+  s.io.stdin.destroy();
+  // Ctrl-C or SIGTERM: said as every interruption is (exit 130 or 143); jobs submitted go on on the service.
+  if (s.signal.aborted) throw (s.signal.reason as InterruptedError).tell?.('jobs submitted through it keep running on the service') ?? s.signal.reason;
   return 0;
 }
 

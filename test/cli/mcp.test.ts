@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { imageWorkflow, serverUrl, useDevServer } from '../helpers/dev-server.js';
 import { useTempDir, writeTemp } from './jobs-env.js';
 import { structured, text, useMcp } from './mcp-env.js';
+import { until } from '../helpers/until.js';
 
 describe('wes mcp against a cloud dev-server', () => {
   const ctx = useDevServer({ stepMs: 5 });
@@ -17,7 +18,7 @@ describe('wes mcp against a cloud dev-server', () => {
   it('lists every tool with an input schema, a description and annotations; cancel is destructive', async () => {
     const { tools } = await mcp().client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['submit_job', 'get_job', 'wait_job', 'cancel_job', 'download_outputs', 'upload_asset', 'list_jobs', 'find_job', 'list_models', 'get_model_schema', 'run_model', 'validate_workflow', 'convert_workflow', 'engine_prompt', 'engine_queue']) expect(names).toContain(name);
+    for (const name of ['submit_job', 'get_job', 'wait_job', 'cancel_job', 'download_outputs', 'upload_asset', 'list_jobs', 'find_job', 'list_models', 'get_model', 'get_model_schema', 'run_model', 'get_model_result', 'validate_workflow', 'convert_workflow', 'engine_prompt', 'engine_queue']) expect(names).toContain(name);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.description!.length, t.name).toBeGreaterThan(60);
@@ -115,10 +116,18 @@ describe('wes mcp against a cloud dev-server', () => {
     expect(structured(again)).toMatchObject({ canceled: false });
   });
 
-  it('run_model answers the model\'s JSON; get_model_schema lists its fields', async () => {
+  it('run_model answers the model\'s JSON, now or queued (get_model_result collects it); get_model shows it; get_model_schema lists its fields', async () => {
     const ran = await mcp().call('run_model', { model: 'dev/echo', input: { prompt: 'a lighthouse' } });
     expect(ran.isError, text(ran)).toBeFalsy();
     expect(JSON.stringify(structured(ran).output)).toContain('a lighthouse');
+    const queued = await mcp().call('run_model', { model: 'dev/echo', input: { prompt: 'queued lighthouse' }, queue: true });
+    expect(queued.isError, text(queued)).toBeFalsy();
+    const requestId = structured(queued).request.request_id as string;
+    let collected = await mcp().call('get_model_result', { model: 'dev/echo', request_id: requestId });
+    await until(async () => structured(collected).ready === true || structured((collected = await mcp().call('get_model_result', { model: 'dev/echo', request_id: requestId }))).ready === true, 'the queued run to be ready');
+    expect(structured(collected)).toMatchObject({ ready: true, request_id: requestId });
+    expect(JSON.stringify(structured(collected).output)).toContain('queued lighthouse');
+    expect(structured(await mcp().call('get_model', { model: 'dev/echo' })).model).toMatchObject({ id: 'dev/echo', provider: 'dev' });
     const schema = await mcp().call('get_model_schema', { model: 'dev/upscale' });
     expect(schema.isError, text(schema)).toBeFalsy();
     expect(structured(schema).fields.length).toBeGreaterThan(0);

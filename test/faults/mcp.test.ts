@@ -48,6 +48,15 @@ describe('wes mcp: a lost submit answer on a server without a job list', () => {
     for (const said of mcp().said) expect(said).not.toContain(fx.server.apiKey!);
   });
 
+  it('a wait that fails after the submit succeeded says the job runs on and how to follow it (never to submit again)', async () => {
+    await addFaults(fx.server, { match: 'GET /api/v2/jobs/*', action: 'status', status: 500, count: 50, body: { error: { code: 'internal_error', message: 'reads are down' } } });
+    const result = await mcp().call('submit_job', { workflow: imageWorkflow({ prefix: 'mcp-runs-on', steps: 1 }), wait: true });
+    await fetch(`${fx.server.url}/__dev/faults`, { method: 'DELETE' });
+    expect(result.isError).toBe(true);
+    const [id] = jobsTagged(fx.server, 'mcp-runs-on');
+    expect(structured(result).error.hint).toContain(`job ${id} was submitted and runs on: follow it with wait_job`);
+  });
+
   it('server text comes back stripped of control characters, and a credential it echoes is redacted', async () => {
     const key = fx.server.apiKey!;
     const message = `no job here for credential ${key}\u001b]0;retitled\u0007\u001b[31m red\u202e reversed`;

@@ -3,7 +3,7 @@
 // history of this machine, @last references).
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
+import { ApiError, ExitCode, UsageError, WesError, toWesError } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { findJobByKey } from '../../clients/jobs/find-by-key.js';
 import { labelProblem } from '../../clients/jobs/label.js';
@@ -83,10 +83,18 @@ const submit = defineTool<SubmitArgs>({
       const { job } = submitted.job;
       return { summary: `submitted ${jobLine(job)}${submitted.recovered ? ` (${submitted.recovered})` : ''}; follow it with wait_job`, structured: { ...about, job, finished: isTerminal(job.status) } };
     }
-    const out = jobOutcome(await waitForEnd(call, submitted.job, args.timeout_seconds), about);
+    const out = jobOutcome(await waitForEnd(call, submitted.job, args.timeout_seconds).catch((err: unknown) => Promise.reject(runsOn(err, submitted.job.job.id))), about);
     return submitted.recovered ? { ...out, summary: `${submitted.recovered}. ${out.summary}` } : out;
   },
 });
+
+/** A wait that failed after the submit succeeded: the job was made and runs on, so the agent must follow it, never submit again. */
+function runsOn(err: unknown, id: string): WesError {
+  const wes = toWesError(err);
+  const follow = `job ${id} was submitted and runs on: follow it with wait_job {"job_id": "${id}"}; do not submit it again`;
+  wes.hint = wes.hint ? `${follow}; ${wes.hint}` : follow;
+  return wes;
+}
 
 async function currentJob(call: ToolCall, ref: string) {
   return readJob(call.f, call.f.client(JobsClient), ref);

@@ -74,9 +74,9 @@ interface RunArgs {
 }
 
 /** The model's output as a tool answers it: JSON as a value, text as text, a small picture shown, other bytes saved to `output_path`. */
-async function outputOf(call: ToolCall, model: string, body: Buffer, headers: Record<string, string>, args: RunArgs, key: string): Promise<ToolOutput> {
+async function outputOf(call: ToolCall, model: string, body: Buffer, headers: Record<string, string>, args: Pick<RunArgs, 'output_path'>, key: string | undefined): Promise<ToolOutput> {
   const type = (headers['content-type'] ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase();
-  const about = { model, idempotency_key: key, content_type: type, size_bytes: body.length };
+  const about = { model, ...(key ? { idempotency_key: key } : {}), content_type: type, size_bytes: body.length };
   let saved: string | undefined;
   if (args.output_path !== undefined) {
     await writeUnderPolicy(args.output_path, body, 'clobber', call.f.hashing());
@@ -120,7 +120,7 @@ const run = defineTool<RunArgs>({
       const submitted = await sendByRouterRules(() => client.requests.submit(ref, body, key), { retries: f.http().retries, signal: f.signal });
       recordQueued(f, ref, submitted.value);
       const handle = submitted.value;
-      return { summary: `queued ${ref.id} as request ${handle.request_id} (${handle.status}); collect it with: wes models result ${ref.id} ${handle.request_id} --wait`, structured: { model: ref.id, idempotency_key: key, replayed: submitted.replayed, request: handle } };
+      return { summary: `queued ${ref.id} as request ${handle.request_id} (${handle.status}); collect it with get_model_result`, structured: { model: ref.id, idempotency_key: key, replayed: submitted.replayed, request: handle } };
     }
     const answer = await runWithRetries(client, ref, body, {
       retries: f.http().retries,
@@ -132,4 +132,41 @@ const run = defineTool<RunArgs>({
   },
 });
 
-export const MODEL_TOOLS = [list, schema, run];
+const show = defineTool<{ model: string }>({
+  name: 'get_model',
+  description: "Show one model of the router: its id, provider, model name and billing (whether a refusal by the provider's content policy is charged), and where its input schema is.",
+  inputSchema: { type: 'object', properties: { model: MODEL }, required: ['model'], additionalProperties: false },
+  annotations: { title: 'Get a model', readOnlyHint: true, openWorldHint: true },
+  async run(call, args) {
+    const model = await modelsClient(call.f).show(modelArg(args.model));
+    return { summary: `${model.id} (provider ${model.provider})`, structured: { model } };
+  },
+});
+
+const result = defineTool<{ model: string; request_id: string; output_path?: string }>({
+  name: 'get_model_result',
+  description: "Collect a queued model run's output (run_model with queue: true gave its request_id). While it is not ready, answers ready: false with its status and queue position (call again later); once ready, the output as run_model gives it.",
+  inputSchema: {
+    type: 'object',
+    properties: {
+      model: MODEL,
+      request_id: str('The request id run_model returned.', { minLength: 1 }),
+      output_path: str('Save the output bytes to this local file too (replaced if it exists).', { minLength: 1 }),
+    },
+    required: ['model', 'request_id'],
+    additionalProperties: false,
+  },
+  annotations: { title: "Collect a queued model run's output", readOnlyHint: true, openWorldHint: true },
+  async run(call, args) {
+    const ref = modelArg(args.model);
+    const read = await modelsClient(call.f).requests.result(ref, args.request_id);
+    if (!read.ready) {
+      const state = read.value;
+      return { summary: `request ${state.request_id} is ${state.status}${state.queue_position === undefined ? '' : `, queue position ${state.queue_position}`}: not ready yet`, structured: { ready: false, request: state } };
+    }
+    const out = await outputOf(call, ref.id, read.answer.body, read.answer.headers, { output_path: args.output_path }, undefined);
+    return { ...out, structured: { ready: true, request_id: args.request_id, ...out.structured } };
+  },
+});
+
+export const MODEL_TOOLS = [list, show, schema, run, result];
