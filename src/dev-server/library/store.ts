@@ -1,0 +1,58 @@
+// Comfy Cloud's asset library (openapi-cloud.yaml, tag `asset`): the account's models and inputs,
+// each a record over content in the blob store, found by tags. In memory, one per dev-server.
+import { randomUUID } from 'node:crypto';
+import type { DevState } from '../contract.js';
+
+/** The published `Asset` schema, field by field. */
+export interface LibraryAsset {
+  id: string;
+  name: string;
+  asset_hash: string;
+  size: number;
+  mime_type: string;
+  tags: string[];
+  user_metadata: Record<string, unknown>;
+  preview_id: string | null;
+  prompt_id: string | null;
+  created_at: string;
+  updated_at: string;
+  last_access_time: string;
+  is_immutable: boolean;
+}
+
+export class Library {
+  readonly assets = new Map<string, LibraryAsset>();
+
+  byHash(hash: string): LibraryAsset | undefined {
+    for (const asset of this.assets.values()) if (asset.asset_hash === hash) return asset;
+    return undefined;
+  }
+
+  add(fields: Pick<LibraryAsset, 'name' | 'asset_hash' | 'size' | 'mime_type' | 'tags' | 'user_metadata'> & { id?: string; preview_id?: string | null }): LibraryAsset {
+    const now = new Date().toISOString();
+    const asset: LibraryAsset = {
+      ...fields,
+      id: fields.id ?? randomUUID(),
+      tags: [...new Set(fields.tags)],
+      preview_id: fields.preview_id ?? null,
+      prompt_id: null,
+      created_at: now,
+      updated_at: now,
+      last_access_time: now,
+      is_immutable: false,
+    };
+    this.assets.set(asset.id, asset);
+    return asset;
+  }
+}
+
+const libraries = new WeakMap<DevState, Library>();
+
+export function libraryOf(state: DevState): Library {
+  let library = libraries.get(state);
+  if (!library) {
+    library = new Library();
+    libraries.set(state, library);
+  }
+  return library;
+}
