@@ -1,7 +1,7 @@
 // Comfy Cloud's asset library (openapi-cloud.yaml, tag `asset`): the account's models and inputs,
 // each a record over content in the blob store, found by tags. In memory, one per dev-server.
 import { randomUUID } from 'node:crypto';
-import type { DevState } from '../contract.js';
+import { perState } from '../per-state.js';
 
 /** The published `Asset` schema, field by field. */
 export interface LibraryAsset {
@@ -46,13 +46,4 @@ export class Library {
   }
 }
 
-const libraries = new WeakMap<DevState, Library>();
-
-export function libraryOf(state: DevState): Library {
-  let library = libraries.get(state);
-  if (!library) {
-    library = new Library();
-    libraries.set(state, library);
-  }
-  return library;
-}
+export const libraryOf = perState(() => new Library());
