@@ -2,23 +2,10 @@
 // each a record over content in the blob store, found by tags. In memory, one per dev-server.
 import { randomUUID } from 'node:crypto';
 import { perState } from '../per-state.js';
+import type { LibraryAsset as PublishedAsset } from '../../protocol/library.js';
 
-/** The published `Asset` schema, field by field. */
-export interface LibraryAsset {
-  id: string;
-  name: string;
-  asset_hash: string;
-  size: number;
-  mime_type: string;
-  tags: string[];
-  user_metadata: Record<string, unknown>;
-  preview_id: string | null;
-  prompt_id: string | null;
-  created_at: string;
-  updated_at: string;
-  last_access_time: string;
-  is_immutable: boolean;
-}
+/** The published `Asset` schema (src/protocol/library.ts), every field present; no preview URL here. */
+export type LibraryAsset = Required<Omit<PublishedAsset, 'preview_url'>>;
 
 export class Library {
   readonly assets = new Map<string, LibraryAsset>();
