@@ -6,6 +6,7 @@ import workflows from './workflows/group.js';
 import assets from './assets/group.js';
 import models from './models/group.js';
 import legacy from './legacy/group.js';
+import library from './library/group.js';
 import auth from './auth/group.js';
 import config from './config/group.js';
 import profiles from './profiles/group.js';
@@ -24,6 +25,7 @@ export const GROUPS: ReadonlyArray<readonly [string, GroupSpec]> = [
   ['assets', assets],
   ['models', models],
   ['legacy', legacy],
+  ['library', library],
   ['auth', auth],
   ['config', config],
   ['profiles', profiles],

@@ -1,100 +1,80 @@
-// The package as a library, imported the way a user's script would: a folder with
-// node_modules/wes linked to this package, `import { ... } from 'wes'` resolved through
-// package.json `exports`, run against a dev-server; and the declarations type-check a consumer.
+// wes library (Comfy Cloud's asset library, cloud API v1) against the dev-server's cloud, which
+// serves it as openapi-cloud.yaml publishes: add (the hash asked first: the same content again is
+// a new record with no bytes sent), list with tag and name filters and pages, get, rename and
+// retag, tags with counts and refined by a filter, delete.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { imageWorkflow, useDevServer } from '../helpers/dev-server.js';
+import type { DevServerHandle } from '../../src/dev-server/index.js';
+import { requestCounts, startFast } from '../helpers/dev-server.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { useTempDir, wesAgainst } from './jobs-env.js';
 
-const run = promisify(execFile);
-const REPO = resolve(import.meta.dirname, '../..');
-const dev = useDevServer();
-let project: string;
+describe('wes library on the cloud API v1', () => {
+  const dir = useTempDir();
+  let server: DevServerHandle;
+  let config: ReturnType<typeof tempConfigDir>;
+  beforeAll(async () => {
+    server = await startFast({ deployment: 'cloud' });
+    config = tempConfigDir();
+  });
+  afterAll(async () => {
+    config.cleanup();
+    await server.close();
+  });
+  const run = wesAgainst(() => server);
+  const wes = (args: string[]) => run(args, { configDir: config.dir });
+  const json = async (args: string[]) => {
+    const res = await wes([...args, '--json']);
+    expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(0);
+    return JSON.parse(res.stdout);
+  };
 
-const SCRIPT = `
-import { createClients, HttpClient, JobsClient, ApiError, ExitCode, isTerminal } from 'wes';
+  it('add, the same content again without sending it, list, get, update, tags, rm', async () => {
+    const file = join(dir(), 'lora.safetensors');
+    writeFileSync(file, Buffer.alloc(4096, 7));
+    const first = await wes(['library', 'add', file, '--tag', 'models', '--tag', 'lora']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/4096 bytes uploaded/);
+    const id = first.stdout.trim();
+    const before = (await requestCounts(server))['POST /api/assets'];
+    const again = await wes(['library', 'add', file, '--tag', 'input', '--name', 'copy']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/already stored: no bytes sent/);
+    expect((await requestCounts(server))['POST /api/assets']).toBe(before);
+    const copy = again.stdout.trim();
+    expect(copy).not.toBe(id);
 
-const [base, key, workflow] = process.argv.slice(2);
-const { jobs, models, legacy, close } = createClients({ baseUrl: base, apiKey: key, retries: 1 });
-let current = await jobs.submit({ workflow: JSON.parse(workflow) }, 'library-test-key');
-const submittedId = current.job.id;
-while (!isTerminal(current.job.status)) {
-  await new Promise((r) => setTimeout(r, 20));
-  current = await jobs.refresh(current);
-}
-const page = await models.listPage({ limit: 3 });
-const queue = await legacy.queue();
-let missing = null;
-try {
-  await jobs.get('00000000-0000-0000-0000-000000000001');
-} catch (err) {
-  missing = { apiError: err instanceof ApiError, exitCode: err.exitCode, notFound: ExitCode.NOT_FOUND, code: err.code };
-}
-const direct = new JobsClient(new HttpClient({ baseUrl: base, routerUrl: base, apiKey: key }));
-const again = await direct.get(submittedId);
-let refused = null;
-try {
-  await createClients({ baseUrl: base, apiKey: 'wrong-key' }).jobs.get(submittedId);
-} catch (err) {
-  refused = { exitCode: err.exitCode, code: err.code };
-}
-await close();
-console.log(JSON.stringify({
-  status: current.job.status,
-  outputs: current.job.outputs.length,
-  sameJob: again.job.id === submittedId,
-  models: page.data.length,
-  queueRunning: Array.isArray(queue.queue_running),
-  missing,
-  refused,
-}));
-`;
+    const lora = await json(['library', 'list', '--tag', 'lora']);
+    expect([lora.total, lora.assets.map((a: { id: string }) => a.id)]).toEqual([1, [id]]);
+    expect((await json(['library', 'list', '--exclude-tag', 'lora'])).assets.map((a: { id: string }) => a.id)).toEqual([copy]);
+    expect((await json(['library', 'list', '--name', 'COP'])).total).toBe(1);
+    const paged = await wes(['library', 'list', '--limit', '1']);
+    expect(paged.stderr).toMatch(/1 of 2 asset\(s\); next page: --offset 1/);
 
-const CONSUMER = `
-import { createClients, JobsClient, type FetchedJob, type Job, type ClientOptions } from 'wes';
+    const asset = await json(['library', 'get', id]);
+    expect(asset).toMatchObject({ id, name: 'lora.safetensors', size: 4096, tags: ['models', 'lora'] });
+    expect(asset).not.toHaveProperty('created_new');
+    expect(asset.asset_hash).toMatch(/^blake3:[0-9a-f]{64}$/);
 
-const options: ClientOptions = { baseUrl: 'http://127.0.0.1:8188', apiKey: 'k' };
-const clients = createClients(options);
-const fetched: Promise<FetchedJob> = clients.jobs.get('id');
-const status = (job: Job): string => job.status;
-const direct: JobsClient = clients.jobs;
-// @ts-expect-error: ids are strings, so the declarations are real types, not any
-clients.jobs.get(42);
-export { fetched, status, direct };
-`;
+    const updated = await json(['library', 'update', id, '--name', 'my lora', '--add-tag', 'favourite', '--remove-tag', 'models']);
+    expect(updated.tags).toEqual(['lora', 'favourite']);
+    expect((await json(['library', 'get', id])).name).toBe('my lora');
+    expect((await json(['library', 'update', copy, '--tags', 'input,cats'])).tags).toEqual(['input', 'cats']);
 
-beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), 'wes-lib-'));
-  mkdirSync(join(project, 'node_modules'));
-  symlinkSync(REPO, join(project, 'node_modules', 'wes'), 'dir');
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-script', type: 'module', private: true }));
-  writeFileSync(join(project, 'use.mjs'), SCRIPT);
-  writeFileSync(join(project, 'consumer.ts'), CONSUMER);
-});
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+    expect(await json(['library', 'tags'])).toEqual({ lora: 1, favourite: 1, input: 1, cats: 1 });
+    expect(await json(['library', 'tags', '--tag', 'lora'])).toEqual({ lora: 1, favourite: 1 });
 
-describe("import ... from 'wes'", () => {
-  it('runs a job, lists models, reads the v1 queue and decodes errors like the CLI', async () => {
-    const { stdout } = await run(process.execPath, ['use.mjs', dev.server.url, dev.server.apiKey!, JSON.stringify(imageWorkflow({ steps: 2 }))], { cwd: project });
-    expect(JSON.parse(stdout)).toEqual({
-      status: 'succeeded',
-      outputs: 1,
-      sameJob: true,
-      models: 3,
-      queueRunning: true,
-      missing: { apiError: true, exitCode: 5, notFound: 5, code: 'not_found' },
-      refused: { exitCode: 4, code: 'unauthorized' },
-    });
+    expect((await wes(['library', 'rm', copy])).code).toBe(0);
+    const gone = await wes(['library', 'get', copy]);
+    expect(gone.code).toBe(5);
   });
 
-  it('type-checks a TypeScript consumer against the published declarations', async () => {
-    const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--typeRoots', join(REPO, 'node_modules', '@types'), 'consumer.ts'];
-    const result = await run(process.execPath, [tsc, ...args], { cwd: project }).catch((err: { stdout: string }) => ({ stdout: err.stdout, failed: true }));
-    expect(result.stdout).toBe('');
-    expect('failed' in result).toBe(false);
+  it('refuses locally what the server would: no tag, a page size out of range, nothing to update', async () => {
+    const file = join(dir(), 'x.bin');
+    writeFileSync(file, 'x');
+    expect((await wes(['library', 'add', file])).code).toBe(2);
+    expect((await wes(['library', 'list', '--limit', '501'])).code).toBe(2);
+    expect((await wes(['library', 'update', 'some-id'])).code).toBe(2);
   });
 });

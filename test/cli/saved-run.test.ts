@@ -107,6 +107,9 @@ for (const version of ENGINE_VERSIONS) {
       const missing = await wes(['legacy', 'prompt', '--saved', 'nope']);
       expect(missing.code).toBe(5);
       expect(missing.stderr).toMatch(/no saved workflow "nope\.json"/);
+      // --refresh and --object-info go with --saved, which converts, as with --convert.
+      expect((await wes(['legacy', 'prompt', '--saved', 'nope', '--refresh'])).code).toBe(5);
+      expect((await wes(['legacy', 'prompt', 'x.json', '--refresh'])).code).toBe(2);
     });
   });
 }

@@ -12,6 +12,7 @@ import { submitPrompt } from './prompt.js';
 import { uploadImage, uploadMask } from './upload.js';
 import { view } from './view.js';
 import { CLOUD_USERDATA_ROUTES } from '../userdata/cloud-routes.js';
+import { LIBRARY_ROUTES } from '../library/routes.js';
 
 export { attachLegacyWebSocket } from './socket.js';
 export { checkLegacyCredential } from './access.js';
@@ -31,6 +32,7 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: /^\/api\/queue$/, run: postQueue },
   { method: 'POST', pattern: /^\/api\/interrupt$/, run: interrupt },
   ...CLOUD_USERDATA_ROUTES,
+  ...LIBRARY_ROUTES,
 ];
 
 export const handleLegacy: RouteHandler = async (ctx) => {

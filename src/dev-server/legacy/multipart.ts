@@ -16,6 +16,8 @@ export interface StoredFilePart {
 
 export interface UploadForm {
   fields: Record<string, string>;
+  /** Every value of each field, in order (a field sent once per item of an array). */
+  lists: Record<string, string[]>;
   file: StoredFilePart | null;
 }
 
@@ -36,11 +38,13 @@ export function readUploadForm(ctx: RequestContext, fileField: string): Promise<
       return;
     }
     const fields: Record<string, string> = {};
+    const lists: Record<string, string[]> = {};
     let stored: Promise<StoredFilePart> | null = null;
     let failure: Error | null = null;
     let filePart: Readable | null = null;
     parser.on('field', (name: string, value: string) => {
       fields[name] = value;
+      (lists[name] ??= []).push(value);
     });
     parser.on('file', (name: string, stream: Readable, info: busboy.FileInfo) => {
       if (name !== fileField || stored) {
@@ -69,10 +73,10 @@ export function readUploadForm(ctx: RequestContext, fileField: string): Promise<
         return;
       }
       if (!stored) {
-        resolve({ fields, file: null });
+        resolve({ fields, lists, file: null });
         return;
       }
-      (stored as Promise<StoredFilePart>).then((file) => (failure ? reject(failure) : resolve({ fields, file })), reject);
+      (stored as Promise<StoredFilePart>).then((file) => (failure ? reject(failure) : resolve({ fields, lists, file })), reject);
     });
     tearDownOnAbort(ctx.req, parser, () => filePart, (err) => reject(new BodyError(400, err.message)));
     ctx.req.pipe(parser);

@@ -2,7 +2,7 @@
 // the folder, and the folders that exist. In memory, one per dev-server (a WeakMap, so the state's
 // shape is unchanged), starting as the recorded engines did: an empty `workflows/` folder.
 import { posix } from 'node:path';
-import type { DevState } from '../contract.js';
+import { perState } from '../per-state.js';
 
 export interface UserFile {
   bytes: Buffer;
@@ -50,16 +50,7 @@ export class UserFolder {
   }
 }
 
-const folders = new WeakMap<DevState, UserFolder>();
-
-export function userFolderOf(state: DevState): UserFolder {
-  let folder = folders.get(state);
-  if (!folder) {
-    folder = new UserFolder();
-    folders.set(state, folder);
-  }
-  return folder;
-}
+export const userFolderOf = perState(() => new UserFolder());
 
 /**
  * The path relative to the user folder that `name` names, or null when it resolves outside it (the
