@@ -372,7 +372,7 @@ export const MANIFEST: ManifestGroup[] = [
         {
           name: "status",
           parent: ["auth"],
-          summary: "Show the profile in use, its URLs, masked credentials, and whether the server accepts them",
+          summary: "Show the profile, its URLs, masked credentials and where each goes, and whether accepted",
           after: ["\nExamples:\n  $ wes auth status\n  $ wes auth status --json | jq .surfaces"],
           args: [],
           options: [{"flags":"--offline","description":"do not contact the server"}],
@@ -381,7 +381,7 @@ export const MANIFEST: ManifestGroup[] = [
         {
           name: "logout",
           parent: ["auth"],
-          summary: "Remove the stored API key and router credential from the selected profile",
+          summary: "Remove the stored API key, router credential and engine key from the selected profile",
           after: ["\nExamples:\n  $ wes auth logout\n  $ wes --profile staging auth logout"],
           args: [],
           options: [],
@@ -394,7 +394,7 @@ export const MANIFEST: ManifestGroup[] = [
     names: ["config"],
     explainers: [],
     data: () => ({
-      command: {"name":"config","summary":"Read and change settings of a profile (`wes config list` shows every key)","group":"Setup and tools:","after":["\nKeys: base_url, router_url, engine_url, api_key, router_token, deployment, partner_key, read_timeout, engine, router_api"]},
+      command: {"name":"config","summary":"Read and change settings of a profile (`wes config list` shows every key)","group":"Setup and tools:","after":["\nKeys: base_url, router_url, engine_url, api_key, router_token, engine_key, deployment, partner_key, read_timeout, engine, router_api"]},
       verbs: [
         {
           name: "list",
@@ -410,7 +410,7 @@ export const MANIFEST: ManifestGroup[] = [
           parent: ["config"],
           summary: "Print the value a setting resolves to",
           after: ["\nExamples:\n  $ wes config get base_url\n  $ wes config get api_key --reveal"],
-          args: [{"syntax":"<key>","values":{"kind":"choices","choices":["base_url","router_url","engine_url","api_key","router_token","deployment","partner_key","read_timeout","engine","router_api"]}}],
+          args: [{"syntax":"<key>","values":{"kind":"choices","choices":["base_url","router_url","engine_url","api_key","router_token","engine_key","deployment","partner_key","read_timeout","engine","router_api"]}}],
           options: [{"flags":"--reveal","description":"print a secret in full"}],
           load: () => import('./config/get.js'),
         },
@@ -419,7 +419,7 @@ export const MANIFEST: ManifestGroup[] = [
           parent: ["config"],
           summary: "Store a setting in the selected profile",
           after: ["\nExamples:\n  $ wes config set base_url https://api.example.com\n  $ wes --profile edge config set deployment my-deploy"],
-          args: [{"syntax":"<key>","values":{"kind":"choices","choices":["base_url","router_url","engine_url","api_key","router_token","deployment","partner_key","read_timeout","engine","router_api"]}},{"syntax":"<value>"}],
+          args: [{"syntax":"<key>","values":{"kind":"choices","choices":["base_url","router_url","engine_url","api_key","router_token","engine_key","deployment","partner_key","read_timeout","engine","router_api"]}},{"syntax":"<value>"}],
           options: [],
           load: () => import('./config/set.js'),
         },
@@ -428,7 +428,7 @@ export const MANIFEST: ManifestGroup[] = [
           parent: ["config"],
           summary: "Remove a setting from the selected profile",
           after: ["\nExamples:\n  $ wes config unset router_url"],
-          args: [{"syntax":"<key>","values":{"kind":"choices","choices":["base_url","router_url","engine_url","api_key","router_token","deployment","partner_key","read_timeout","engine","router_api"]}}],
+          args: [{"syntax":"<key>","values":{"kind":"choices","choices":["base_url","router_url","engine_url","api_key","router_token","engine_key","deployment","partner_key","read_timeout","engine","router_api"]}}],
           options: [],
           load: () => import('./config/unset.js'),
         },

@@ -137,7 +137,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ApiOptions
   const method = parseMethod(args.method);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows pages of a GET request');
   const s = f.settings();
-  const target = resolveTarget(args.path, { baseUrl: s.baseUrl, routerUrl: s.routerUrl }, opts.surface);
+  const target = resolveTarget(args.path, { baseUrl: s.baseUrl, routerUrl: s.routerUrl, engineUrl: s.engineUrl }, opts.surface);
   const req = await buildRequest(f, method, target, opts);
   const http = f.http();
   if (opts.paginate) {
