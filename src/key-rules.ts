@@ -28,3 +28,16 @@ export function keyReuseHint(key?: string): string {
   const find = `wes jobs find --key ${key ?? 'KEY'}`;
   return `the service refuses a key it has seen, whatever the body: an earlier request with it may have made a job. Find it with \`${find}\` (or \`wes jobs list --remote\`). ${KEY_NEW_ONLY_WHEN_NONE}`;
 }
+
+/** A rule as help text shows it: lines of at most `width` columns, broken between words. */
+export function wrapped(sentence: string, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of sentence.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
