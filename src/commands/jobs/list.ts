@@ -93,7 +93,6 @@ where the server keeps a list).
 Examples:
   $ wes jobs list --refresh
   $ wes jobs list --status failed --limit 5
-  $ wes jobs list --json --jq '.[].id'
   $ wes jobs list --remote --limit 20
 Then: wes jobs watch @last, wes jobs download @2 out/`,
     ],
