@@ -115,5 +115,5 @@ describe('help formatting: the JSON shapes are what the commands print', () => {
       for (const value of await print()) found.push(...differences(value, shape).map((d) => `${command}: ${d}`));
     }
     expect(found).toEqual([]);
-  });
+  }, 120_000);
 });

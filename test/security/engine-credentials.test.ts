@@ -89,7 +89,7 @@ describe('the engine URL on an origin of its own gets no credential of the job A
     expect(arrived.length).toBeGreaterThan(15);
     expectNoJobApiCredential(arrived);
     for (const request of arrived) expect(request).not.toMatch(/x-api-key|authorization|token=/i);
-  });
+  }, 120_000);
 
   it('doctor, api (its /api/... paths go to the engine), completion look-ups and a batch', async () => {
     const arrived = await arrivedDuring(async () => {
@@ -110,7 +110,7 @@ describe('the engine URL on an origin of its own gets no credential of the job A
     expect(arrived.some((r) => r.startsWith('/api/queue'))).toBe(true);
     expect(arrived.some((r) => r.startsWith('/api/prompt'))).toBe(true); // the --via batch's lines ran on the engine
     expectNoJobApiCredential(arrived);
-  });
+  }, 120_000);
 });
 
 describe('an engine key goes to the engine, and only there', () => {

@@ -82,7 +82,7 @@ describe('on the wire', () => {
     expect(jobs.arrived.some((r) => r.headers.authorization === `Bearer ${MAKER_KEY}`)).toBe(true);
     expect(engine.arrived.length).toBeGreaterThan(0);
     for (const r of engine.arrived) expect(carried(r)).not.toContain(MAKER_KEY);
-  });
+  }, 60_000);
 
   it('WES_BASE_URL names a local server: a key only in COMFY_API_KEY is not sent there, and doctor says where it goes', async () => {
     const from = jobs.arrived.length;
