@@ -41,6 +41,7 @@ export function buildCommandTree(action: ActionFactory, argv?: readonly string[]
     .option('--engine-url <url>', 'base URL of the legacy API when it is not the base URL: the engine behind a self-hosted job API server (env WES_ENGINE_URL)')
     .addOption(new Option('--api-key <key>', 'API key (env WES_API_KEY)'))
     .addOption(new Option('--router-token <token>', 'model router credential (env WES_ROUTER_TOKEN)'))
+    .addOption(new Option('--engine-key <key>', 'the engine URL\'s own key; the engine never gets the API key of another origin (env WES_ENGINE_KEY)'))
     .option('--deployment <id>', 'serverless deployment id (env WES_DEPLOYMENT)')
     .option('--partner-key <key>', 'partner-node key for extra_data (env WES_PARTNER_KEY)')
     .addOption(new Option('--engine <kind>', 'v1 server: cloud, self-hosted (your own ComfyUI) or auto (env WES_ENGINE; default auto)').choices(ENGINE_KINDS));

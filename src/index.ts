@@ -55,10 +55,12 @@ export interface ClientOptions {
   routerApi?: RouterApiSetting;
   /** The legacy API (an engine behind a self-hosted job API server); default the base URL. */
   engineUrl?: string;
-  /** Jobs: `Authorization: Bearer`; v1: `X-API-Key`. */
+  /** Jobs: `Authorization: Bearer`; v1: `X-API-Key`. Sent only to the base URL's origin (an engine URL on another origin never gets it). */
   apiKey?: string;
   /** Router bearer credential; default the API key. */
   routerToken?: string;
+  /** The engine URL's own key (`X-API-Key`, WebSocket `token`), for an engine that wants one; default none. */
+  engineKey?: string;
   /** Replaces `{deployment}` in the URLs; a DNS label. */
   deployment?: string;
   retries?: number;
@@ -93,7 +95,7 @@ export function createClients(options: ClientOptions = {}): Clients {
   const engineUrl = options.engineUrl ? normalizeBaseUrl(options.engineUrl, deployment, 'engineUrl') : baseUrl;
   const env = options.env ?? {};
   const http = composeHttp({
-    endpoints: { baseUrl, routerUrl, engineUrl, apiKey: options.apiKey, routerToken: options.routerToken ?? options.apiKey, readTimeoutMs: options.readTimeoutMs },
+    endpoints: { baseUrl, routerUrl, engineUrl, apiKey: options.apiKey, routerToken: options.routerToken ?? options.apiKey, engineKey: options.engineKey, readTimeoutMs: options.readTimeoutMs },
     env,
     maxAnswerMib: options.maxAnswerMib === undefined ? undefined : String(options.maxAnswerMib),
     retries: options.retries,
@@ -121,5 +123,5 @@ export interface ConfigClientOptions extends Pick<ClientOptions, 'retries' | 'si
 export function createClientsFromConfig(options: ConfigClientOptions = {}): Clients {
   const env = options.env ?? process.env;
   const s = resolveSettings(options.flags ?? {}, env, new ProfileStore(env.WES_CONFIG_DIR || undefined));
-  return createClients({ ...options, env, baseUrl: s.baseUrl, routerUrl: s.routerUrl, routerApi: s.routerApi, engineUrl: s.engineUrl, apiKey: s.apiKey, routerToken: s.routerToken, deployment: s.deployment, readTimeoutMs: s.readTimeoutMs });
+  return createClients({ ...options, env, baseUrl: s.baseUrl, routerUrl: s.routerUrl, routerApi: s.routerApi, engineUrl: s.engineUrl, apiKey: s.apiKey, routerToken: s.routerToken, engineKey: s.engineKey, deployment: s.deployment, readTimeoutMs: s.readTimeoutMs });
 }

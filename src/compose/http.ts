@@ -11,7 +11,7 @@ import type { Settings } from '../config/settings.js';
 import { VERSION } from '../factory-version.js';
 
 /** Where the clients talk to and with which credentials: resolved settings, or the library's options made into them. */
-export type Endpoints = Pick<Settings, 'baseUrl' | 'routerUrl' | 'engineUrl' | 'apiKey' | 'routerToken'> & { readTimeoutMs?: number };
+export type Endpoints = Pick<Settings, 'baseUrl' | 'routerUrl' | 'engineUrl' | 'apiKey' | 'routerToken'> & Partial<Pick<Settings, 'engineKey'>> & { readTimeoutMs?: number };
 
 export interface HttpComposition extends Pick<HttpClientOptions, 'retries' | 'signal' | 'connections' | 'onRetry' | 'debug'> {
   endpoints: Endpoints;
@@ -37,6 +37,7 @@ export function composeHttp(c: HttpComposition): HttpClient {
     engineUrl: e.engineUrl,
     apiKey: e.apiKey,
     routerToken: e.routerToken,
+    engineKey: e.engineKey,
     readTimeoutMs: e.readTimeoutMs,
     retries: c.retries,
     maxAnswerBytes: parseMaxAnswer(c.maxAnswerMib, c.env[MAX_ANSWER_ENV]),

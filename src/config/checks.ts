@@ -111,6 +111,7 @@ export const SETTING_CHECKS: Record<ProfileKey, SettingCheck> = {
   engine_url: { check: urlCheck('engine URL'), example: 'http://127.0.0.1:8188' },
   api_key: { check: secretCheck('the API key', true), example: 'KEY' },
   router_token: { check: secretCheck('the router credential', true), example: 'TOKEN' },
+  engine_key: { check: secretCheck('the engine key', true), example: 'KEY' },
   deployment: { check: (value, from) => void validateDeployment(value, from), example: 'my-deployment' },
   partner_key: { check: secretCheck('the partner key', false), example: 'KEY' },
   read_timeout: { check: (value, from) => void parseReadTimeout(value, from), example: String(DEFAULT_READ_TIMEOUT_S) },

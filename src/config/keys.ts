@@ -5,6 +5,7 @@ export const PROFILE_KEYS = [
   'engine_url',
   'api_key',
   'router_token',
+  'engine_key',
   'deployment',
   'partner_key',
   'read_timeout',
@@ -16,7 +17,7 @@ export type ProfileKey = (typeof PROFILE_KEYS)[number];
 /** The settings that hold a base URL. */
 export const URL_KEYS: ReadonlySet<ProfileKey> = new Set(['base_url', 'router_url', 'engine_url']);
 
-export const SECRET_KEYS: ReadonlySet<ProfileKey> = new Set(['api_key', 'router_token', 'partner_key']);
+export const SECRET_KEYS: ReadonlySet<ProfileKey> = new Set(['api_key', 'router_token', 'engine_key', 'partner_key']);
 
 export const ENV_FOR_KEY: Record<ProfileKey, string> = {
   base_url: 'WES_BASE_URL',
@@ -24,6 +25,7 @@ export const ENV_FOR_KEY: Record<ProfileKey, string> = {
   engine_url: 'WES_ENGINE_URL',
   api_key: 'WES_API_KEY',
   router_token: 'WES_ROUTER_TOKEN',
+  engine_key: 'WES_ENGINE_KEY',
   deployment: 'WES_DEPLOYMENT',
   partner_key: 'WES_PARTNER_KEY',
   read_timeout: 'WES_READ_TIMEOUT',
@@ -37,6 +39,7 @@ export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
   engine_url: '--engine-url',
   api_key: '--api-key',
   router_token: '--router-token',
+  engine_key: '--engine-key',
   deployment: '--deployment',
   partner_key: '--partner-key',
   read_timeout: '--read-timeout',
@@ -45,6 +48,18 @@ export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
 };
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8188';
+
+/**
+ * The maker's own environment names, which users of its SDKs already export: read when neither
+ * the flag, wes's own variable nor the profile sets the value (a key saved for wes wins).
+ */
+export const MAKER_ENV_FOR_KEY: Partial<Record<ProfileKey, string>> = { base_url: 'COMFY_BASE_URL', api_key: 'COMFY_API_KEY' };
+
+/**
+ * The maker's hosted service (its job API and its model router): besides the origin of
+ * COMFY_BASE_URL, the only place a key found in COMFY_API_KEY is sent.
+ */
+export const MAKER_HOSTED_ORIGINS: readonly string[] = ['https://cloud.comfy.org', 'https://api.comfy.org'];
 
 /** Which v1 server the base URL is: the hosted cloud API, a self-hosted ComfyUI engine, or detected. */
 export const ENGINE_KINDS = ['auto', 'cloud', 'self-hosted'] as const;

@@ -1,6 +1,6 @@
 // Every setting resolves in one order: flag, environment variable, the selected profile, default.
 import { UsageError } from '../errors.js';
-import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, shownValue, type EngineSetting, type ProfileKey, type RouterApiSetting } from './keys.js';
+import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, MAKER_ENV_FOR_KEY, MAKER_HOSTED_ORIGINS, PROFILE_KEYS, shownValue, type EngineSetting, type ProfileKey, type RouterApiSetting } from './keys.js';
 import { isValidProfileName, type Profile, type ProfileStore } from './store.js';
 import { normalizeBaseUrl, parseReadTimeout, SETTING_CHECKS, validateEngine, validateRouterApi } from './checks.js';
 
@@ -17,6 +17,7 @@ export interface GlobalFlags {
   engineUrl?: string;
   apiKey?: string;
   routerToken?: string;
+  engineKey?: string;
   deployment?: string;
   partnerKey?: string;
   readTimeout?: string;
@@ -30,6 +31,7 @@ const FLAG_PROP: Record<ProfileKey, Exclude<keyof GlobalFlags, 'baseUrls'>> = {
   engine_url: 'engineUrl',
   api_key: 'apiKey',
   router_token: 'routerToken',
+  engine_key: 'engineKey',
   deployment: 'deployment',
   partner_key: 'partnerKey',
   read_timeout: 'readTimeout',
@@ -40,6 +42,8 @@ const FLAG_PROP: Record<ProfileKey, Exclude<keyof GlobalFlags, 'baseUrls'>> = {
 export interface ResolvedValue {
   value: string | undefined;
   source: SettingSource;
+  /** The environment variable it came from, when not wes's own (COMFY_API_KEY, COMFY_BASE_URL). */
+  variable?: string;
 }
 
 export interface Settings {
@@ -57,8 +61,17 @@ export interface Settings {
    * `engine_url` is set, as when a self-hosted job API server (base URL) fronts an engine.
    */
   engineUrl: string;
+  /**
+   * The API key for the base URL's origin (the job API, and the legacy family when the engine URL
+   * shares that origin); undefined when a key from COMFY_API_KEY is not meant for that origin.
+   */
   apiKey: string | undefined;
+  /** The router's credential: `router_token`, else the API key where it may go to the router's origin. */
   routerToken: string | undefined;
+  /** The engine's own credential (`engine_key`): the engine URL's origin gets this one, never the API key of another origin. */
+  engineKey: string | undefined;
+  /** A key from COMFY_API_KEY goes only to these origins (COMFY_BASE_URL's, the maker's hosted service); undefined for any other key. */
+  keyOnlyFor: readonly string[] | undefined;
   deployment: string | undefined;
   partnerKey: string | undefined;
   /** Milliseconds without progress before a response is abandoned (0: never). */
@@ -129,7 +142,26 @@ export function resolveValue(key: ProfileKey, flags: GlobalFlags, env: NodeJS.Pr
   if (fromEnv !== undefined) return { value: fromEnv, source: 'env' };
   const stored = nonEmpty(profile[key]);
   if (stored !== undefined) return { value: stored, source: 'profile' };
+  const variable = MAKER_ENV_FOR_KEY[key];
+  // As the maker's SDKs read them: trimmed, and blank counts as unset.
+  const fromMaker = variable ? nonEmpty(env[variable]?.trim()) : undefined;
+  if (fromMaker !== undefined) return { value: fromMaker, source: 'env', variable };
   return { value: undefined, source: 'default' };
+}
+
+/**
+ * Where a key read from COMFY_API_KEY may go: the origin of COMFY_BASE_URL and the maker's hosted
+ * service, as the maker's SDKs send it; never a server named by wes's own settings (a local engine).
+ */
+function makerKeyOrigins(env: NodeJS.ProcessEnv): string[] {
+  const origins = [...MAKER_HOSTED_ORIGINS];
+  try {
+    const base = env[MAKER_ENV_FOR_KEY.base_url!]?.trim();
+    if (base) origins.unshift(new URL(base).origin);
+  } catch {
+    // not a URL: it names no origin (and is refused where it is used as the base URL)
+  }
+  return origins;
 }
 
 export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, store: ProfileStore | undefined, use: SettingsUse = {}): Settings {
@@ -166,19 +198,24 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
     }
   };
   const baseUrl = url('base_url', 'base URL', DEFAULT_BASE_URL);
+  const routerUrl = url('router_url', 'router URL', baseUrl);
   const readTimeout = checked('read_timeout');
   const engine = checked('engine');
-  const apiKey = checked('api_key');
+  const key = checked('api_key');
+  const keyOnlyFor = values.api_key.variable ? makerKeyOrigins(env) : undefined;
+  const keyFor = (target: string): string | undefined => (!keyOnlyFor || keyOnlyFor.includes(new URL(target).origin) ? key : undefined);
   return {
     profile: name,
     profileSource: source,
     values,
     problems,
     baseUrl,
-    routerUrl: url('router_url', 'router URL', baseUrl),
+    routerUrl,
     engineUrl: url('engine_url', 'engine URL', baseUrl),
-    apiKey,
-    routerToken: checked('router_token') ?? apiKey,
+    apiKey: keyFor(baseUrl),
+    routerToken: checked('router_token') ?? keyFor(routerUrl),
+    engineKey: checked('engine_key'),
+    keyOnlyFor,
     deployment,
     partnerKey: checked('partner_key'),
     readTimeoutMs: parseReadTimeout(readTimeout, 'default'),
@@ -194,7 +231,8 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
 function repairHint(key: ProfileKey, v: ResolvedValue, profile: string, profileSource: SettingSource, hint: string | undefined): string | undefined {
   const example = SETTING_CHECKS[key].example;
   if (v.source === 'flag') return hint;
-  if (v.source === 'env') return hint ? `${hint}; in ${ENV_FOR_KEY[key]}, or unset it` : `set ${ENV_FOR_KEY[key]} to a value that does (e.g. ${ENV_FOR_KEY[key]}=${example}), or unset it`;
+  const variable = v.variable ?? ENV_FOR_KEY[key];
+  if (v.source === 'env') return hint ? `${hint}; in ${variable}, or unset it` : `set ${variable} to a value that does (e.g. ${variable}=${example}), or unset it`;
   const wes = profileSource === 'flag' || profileSource === 'env' ? `wes --profile ${profile}` : 'wes';
   return `repair it with \`${wes} config set ${key} ${example}\`, or remove it with \`${wes} config unset ${key}\``;
 }
@@ -204,7 +242,7 @@ export function describeSource(v: ResolvedValue, key: ProfileKey): string {
     case 'flag':
       return FLAG_FOR_KEY[key];
     case 'env':
-      return ENV_FOR_KEY[key];
+      return v.variable ?? ENV_FOR_KEY[key];
     case 'profile':
       return `profile key ${key}`;
     default:
@@ -231,6 +269,7 @@ const IN_EFFECT: Record<ProfileKey, { value: (s: Settings) => string | undefined
   engine_url: { value: (s) => s.engineUrl, unset: 'the base URL' },
   api_key: { value: (s) => s.apiKey },
   router_token: { value: (s) => s.routerToken, unset: 'the API key' },
+  engine_key: { value: (s) => s.engineKey },
   deployment: { value: (s) => s.deployment },
   partner_key: { value: (s) => s.partnerKey },
   read_timeout: { value: (s) => String(s.readTimeoutMs / 1000) },

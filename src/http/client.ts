@@ -7,6 +7,7 @@ import { ApiError, HOW_TO_GIVE_A_KEY, NetworkError, UsageError, WesError, ExitCo
 import { stringifyJsonExact } from '../util/exact-json.js';
 import { decodeError } from './decode-error.js';
 import { readMakerHeader } from '../protocol/maker-names.js';
+import { credentialAt, type CredentialOrigins } from './credential-rule.js';
 import { joinBase, resolveLink } from './links.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { DEFAULT_MAX_ANSWER_MIB, readBounded } from './answer-limit.js';
@@ -34,8 +35,15 @@ export interface HttpClientOptions {
   routerUrl: string;
   /** The legacy family's base URL (default: baseUrl): the engine behind a self-hosted job API server. */
   engineUrl?: string;
+  /** Sent to the base URL's origin only: the job API, and the legacy family where the engine URL shares that origin. */
   apiKey?: string;
+  /** Sent to the router URL's origin only. */
   routerToken?: string;
+  /**
+   * Sent to the engine URL's origin only, where it wins over the API key. An engine on an origin
+   * of its own gets this or nothing: never the job API's key.
+   */
+  engineKey?: string;
   retries?: number;
   /**
    * --read-timeout: a response whose headers or body bytes make no progress this long is
@@ -151,13 +159,20 @@ export class HttpClient {
   private readonly opts: HttpClientOptions;
   private readonly baseOrigin: string;
   private readonly routerOrigin: string;
-  private readonly engineOrigin: string;
+  private readonly credentials: CredentialOrigins;
 
   constructor(opts: HttpClientOptions) {
     this.opts = opts;
     this.baseOrigin = new URL(opts.baseUrl).origin;
     this.routerOrigin = new URL(opts.routerUrl).origin;
-    this.engineOrigin = new URL(opts.engineUrl ?? opts.baseUrl).origin;
+    this.credentials = {
+      baseOrigin: this.baseOrigin,
+      routerOrigin: this.routerOrigin,
+      engineOrigin: new URL(opts.engineUrl ?? opts.baseUrl).origin,
+      apiKey: opts.apiKey,
+      routerToken: opts.routerToken,
+      engineKey: opts.engineKey,
+    };
     // undici's headers and body timeouts are "no progress" timers (the body one restarts with each chunk).
     this.agent = new Agent(this.agentOptions());
   }
@@ -244,12 +259,17 @@ export class HttpClient {
 
   /**
    * The credential for a family, only when the URL's origin (ws/wss counted as http/https, for
-   * the v1 WebSocket token) is the configured origin of that family: any other host gets none.
+   * the v1 WebSocket token) is the configured origin of that family, and only the one configured
+   * for that origin (credential-rule.ts). Any other host gets none.
    */
   credentialFor(family: ApiFamily, url: URL): string | undefined {
-    const origin = family === 'models' ? this.routerOrigin : family === 'legacy' ? this.engineOrigin : this.baseOrigin;
-    if (url.origin.replace(/^ws/, 'http') !== origin) return undefined;
-    return family === 'models' ? this.opts.routerToken : this.opts.apiKey;
+    return credentialAt(family, url.origin.replace(/^ws/, 'http'), this.credentials)?.value;
+  }
+
+  /** What a 401 to a request that carried no credential says: how to give one, for the origin that asked. */
+  private noKeySentHint(family: ErrorOrigin, url: URL): string {
+    if (family !== 'legacy' || url.origin === this.baseOrigin) return NO_KEY_SENT_HINT;
+    return `no key was sent to the engine at ${url.origin}: the API key goes only to ${this.baseOrigin}; ${HOW_TO_GIVE_AN_ENGINE_KEY}`;
   }
 
   /** The credential header of a family: Bearer for jobs and models, X-API-Key for legacy. */
@@ -389,7 +409,7 @@ export class HttpClient {
         const route = res.status === 407 ? proxyFor(this.opts.proxy, a.url) : undefined;
         if (route) throw proxyRefusal(route, 407, a.url.origin);
         const error = decodeError({ origin: a.origin, status: res.status, headers: res.headers, body: res.body as Buffer, url: res.url });
-        if (error.status === 401 && a.origin !== 'signed' && !this.credentialFor(a.origin, a.url)) error.hint = NO_KEY_SENT_HINT;
+        if (error.status === 401 && a.origin !== 'signed' && !this.credentialFor(a.origin, a.url)) error.hint = this.noKeySentHint(a.origin, a.url);
         failure = { error, delayMs: parseRetryAfter(res.headers['retry-after']), retryable: this.statusRetryable(a, error) };
       } catch (err) {
         const aborted = this.opts.signal?.aborted;
@@ -521,6 +541,9 @@ interface Attempt {
 
 /** Every way to give wes a key; a 401 to a request that carried none is answered with it. */
 const NO_KEY_SENT_HINT = `no API key was sent: ${HOW_TO_GIVE_A_KEY}`;
+
+/** Every way to give an engine on an origin of its own a key of its own. */
+export const HOW_TO_GIVE_AN_ENGINE_KEY = 'if the engine wants one, give it its own: WES_ENGINE_KEY, --engine-key or `wes config set engine_key KEY`';
 
 /** A family that answers nothing without a credential, asked with none configured: stopped before sending. */
 function noCredentialError(family: ApiFamily): WesError {

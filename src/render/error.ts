@@ -6,6 +6,7 @@ import { ApiError, InterruptedError, toWesError, type WesError } from '../errors
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import { toSafeJson } from '../util/safe-json.js';
 import { renderTable } from './table.js';
+import { keyReuseHint } from '../key-rules.js';
 import { bounded, CELL_LIMIT } from './bounded.js';
 
 interface ValidationRow { loc?: unknown[]; msg?: string; type?: string; ctx?: unknown }
@@ -145,6 +146,12 @@ function renderStop(io: IOStreams, err: InterruptedError): number {
 const DOUBLED_API_PATH = /(\/api\/v2|\/v1\/models|\/v2\/models|\/api)(?:\/.*)?\1(\/|$)/;
 
 /** Hints for codes of every API family, where one helps. */
+/** The Idempotency-Key an error's details name, if any. */
+function keyOf(details: unknown): string | undefined {
+  const key = (details as { idempotency_key?: unknown } | null | undefined)?.idempotency_key;
+  return typeof key === 'string' ? key : undefined;
+}
+
 export function hintFor(err: WesError): string | undefined {
   const path = err instanceof ApiError ? err.path : undefined;
   if (path && (err.status === 404 || err.status === 405) && DOUBLED_API_PATH.test(path)) {
@@ -182,7 +189,9 @@ export function hintFor(err: WesError): string | undefined {
     case 'workflow_format_ui':
       return 'export the workflow in API format (the "Export (API)" menu item), not the UI save format';
     case 'idempotency_key_reuse':
-      return 'this Idempotency-Key was already used with a different body: an earlier attempt may have created the job. Use a new --idempotency-key, or check with `wes jobs get`';
+      // The router keeps a key's result for the same request; the job API refuses a key it has seen, whatever the body.
+      if (err.origin === 'models') return 'the router holds this Idempotency-Key for a different request; run it again under a new key';
+      return keyReuseHint(keyOf(err.details));
     case 'missing_asset':
       return 'upload the file first (`wes assets upload FILE`, or `--set NODE.INPUT=@FILE`)';
     case 'hash_mismatch':

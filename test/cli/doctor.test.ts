@@ -48,12 +48,12 @@ describe('wes doctor', () => {
       'settings:', 'config_file:', 'reachable:jobs', 'credential:jobs', 'reachable:router', 'credential:router', 'reachable:legacy', 'credential:legacy', 'clock:', 'build:',
     ]);
     expect(checks.every((c) => c.status === 'pass' && c.exit_code === 0)).toBe(true);
-    expect(find(checks, 'credential', 'legacy').detail).toBe('accepted: X-API-Key ******** (11 chars) from --api-key');
+    expect(find(checks, 'credential', 'legacy').detail).toBe(`accepted: X-API-Key ******** (11 chars) from --api-key, sent only to ${dev.server.url}`);
     expect(JSON.stringify(checks)).not.toContain(dev.server.apiKey);
 
     const table = await runWes(['doctor', '--base-url', dev.server.url], { env: { WES_API_KEY: dev.server.apiKey } });
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^credential\tjobs\tpass\taccepted: Bearer \S.* from WES_API_KEY$/m);
+    expect(table.stdout).toMatch(/^credential\tjobs\tpass\taccepted: Bearer \S.* from WES_API_KEY, sent only to http:\/\/127\.0\.0\.1:\d+$/m);
     expect(table.stdout).toMatch(new RegExp(`^reachable\\tjobs\\tpass\\t${dev.server.url} answered in \\d+ ms$`, 'm'));
     expect(table.stderr).toContain('no check failed');
   });
@@ -80,7 +80,7 @@ describe('wes doctor', () => {
     expect(code).toBe(4);
     const router = find(checks, 'credential', 'router');
     expect(router.status).toBe('fail');
-    expect(router.detail).toMatch(/^refused Bearer …oken \(24 chars\) from --router-token: /);
+    expect(router.detail).toMatch(/^refused Bearer …oken \(24 chars\) from --router-token, sent only to http:\/\/127\.0\.0\.1:\d+: /);
     expect(router.hint).toContain('not switched on');
     expect(find(checks, 'credential', 'jobs').status).toBe('pass');
   });
@@ -116,7 +116,7 @@ describe('wes doctor', () => {
       expect(check.status).toBe('fail');
       expect(check.detail).toBe(`mode 0644, other users can read it: ${file}`);
       expect(check.hint).toBe(`chmod 600 '${file}'`);
-      expect(find(checks, 'credential', 'jobs').detail).toMatch(/from profile key api_key$/);
+      expect(find(checks, 'credential', 'jobs').detail).toMatch(/from profile key api_key, sent only to http:\/\/127\.0\.0\.1:\d+$/);
     } finally {
       cfg.cleanup();
     }

@@ -34,7 +34,7 @@ describe('help topics and the README follow the code', () => {
   it('help formatting covers --jq and the JSON shapes of wes\'s own output', async () => {
     const text = (await runWes(['help', 'formatting'])).stdout;
     expect(text).toContain('--jq EXPR');
-    for (const shape of ['{name, path, bytes, hash, verified, asset_id}', '{id, status, submitted_at, seen_at, source}', '{index, job_id, status, outputs, error, idempotency_key, endpoint}', '{code, meaning}']) expect(text).toContain(shape);
+    for (const shape of ['{name, path, bytes, hash, verified, asset_id}', '{id, status, submitted_at, seen_at, source}', '{index, job_id, status, outputs, error, idempotency_key, endpoint?, line_id,', '{code, meaning}']) expect(text).toContain(shape);
   });
 
   it.each(['get', 'watch', 'cancel', 'logs', 'download'])('jobs %s --help says it takes @last and @N', async (verb) => {

@@ -71,7 +71,7 @@ async function keyUsedBefore(client: JobsClient, s: KeyedSubmit, err: ApiError):
   const search = s.keyGiven ? await findJobByKey(client, s.key) : undefined;
   if (search?.kind === 'found') return { job: search.job, how: 'key-used-before' };
   const where = search === undefined ? '' : search.kind === 'no-list' ? ` (${search.reason}, so its job cannot be looked up)` : `; no job carrying it is among the ${search.searched} newest on the server`;
-  err.hint = `Idempotency-Keys are single use (for 24 h): the service refuses any request with a key it has seen, whatever the body${where}. Submit without --idempotency-key (a new key is made), or with a new one`;
+  err.hint = `Idempotency-Keys are single use (for 24 h): the service refuses any request with a key it has seen, whatever the body${where}. Once you know no job was made, submit without --idempotency-key (a new key is made), or with a new one`;
   throw err;
 }
 

@@ -7,6 +7,7 @@ import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
 import { addQuery, fieldsObject, readLocal, typedField } from './fields.js';
 import { familyAlias, resolveTarget, type ApiTarget } from './target.js';
 import { printBody, printHead, type Answer } from './print.js';
+import { keyedFailure, singleUseRoute } from './keyed-post.js';
 import { Option } from 'commander';
 import { API_FAMILIES, type ApiFamily } from '../../protocol/api-families.js';
 import { flag, nonEmpty, repeatableOption, valueOption, type OptionsDeclaration, type OptionsRule, type TypedOption } from '../typed-options.js';
@@ -137,7 +138,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ApiOptions
   const method = parseMethod(args.method);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows pages of a GET request');
   const s = f.settings();
-  const target = resolveTarget(args.path, { baseUrl: s.baseUrl, routerUrl: s.routerUrl }, opts.surface);
+  const target = resolveTarget(args.path, { baseUrl: s.baseUrl, routerUrl: s.routerUrl, engineUrl: s.engineUrl }, opts.surface);
   const req = await buildRequest(f, method, target, opts);
   const http = f.http();
   if (opts.paginate) {
@@ -150,6 +151,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ApiOptions
     }
     return 0;
   }
+  const singleUse = singleUseRoute(method, target, s.baseUrl, req.idempotencyKey);
   let answer: Answer;
   try {
     answer = await send(http, req);
@@ -159,7 +161,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ApiOptions
       if (opts.include) printHead(f.io, failed);
       printBody(f.io, failed);
     }
-    throw err;
+    throw singleUse ? keyedFailure(err, req.idempotencyKey!, singleUse) : err;
   }
   if (opts.include) printHead(f.io, answer);
   if (method !== 'HEAD') printBody(f.io, answer);
@@ -172,16 +174,20 @@ export default defineVerb({
   options: options(),
   rules,
   help: {
-    summary: 'Send an authenticated request to any path of any API family and print the answer as received',
+    summary: 'Send an authenticated request to a path of an API family and print the answer as received',
     group: 'Setup and tools:',
     after: [
       `
 The API family follows from the path: /api/v2/... is jobs, the job API (Authorization: Bearer API
 key), /v1/... and /v2/models/... models, the model router (Bearer router token), any other
-/api/... legacy, the cloud API v1 (X-API-Key).
-Paths are appended to the configured base URL; a full URL is accepted only on a configured
-origin. Fields go to the query string for GET and HEAD, else into a JSON body. The configured
-credential wins over a -H with the same name; an Idempotency-Key header makes a POST retryable.
+/api/... legacy, the cloud API v1 or the engine (X-API-Key; the engine's own key, engine_key).
+Paths are appended to the family's base URL (legacy: the engine URL when one is set); a full URL
+is accepted only on a configured origin, and each origin gets only its own credential. Fields go
+to the query string for GET and HEAD, else into a JSON body. The configured credential wins over
+a -H with the same name. Reads are retried; a POST is sent again only after a connect failure,
+or (with an Idempotency-Key) a router call, or a job API 429. A job submit or asset upload with an
+Idempotency-Key is single use, as in \`wes jobs submit\`: an answer lost or a 5xx is never sent again
+and ends in doubt (exit 11) naming \`wes jobs find --key KEY\`.
 Redirects are not followed (--include shows the Location).
 
 Output: the body exactly as received when piped; on a terminal JSON is indented and control

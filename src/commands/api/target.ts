@@ -1,6 +1,6 @@
 // Where a `wes api` request goes: the API family (inferred from the path, or --surface) and the
-// URL on that family's configured base. Nothing may leave the configured origins, since the
-// request carries that family's credential.
+// URL on that family's configured base (the legacy family's is the engine URL when one is set).
+// Nothing may leave the configured origins, since the request carries that family's credential.
 import type { ApiFamily } from '../../http/client.js';
 import { joinBase } from '../../http/links.js';
 import { UsageError } from '../../errors.js';
@@ -14,6 +14,8 @@ export function familyAlias(value: string): string {
 export interface ApiBases {
   baseUrl: string;
   routerUrl: string;
+  /** The legacy family's base: the engine URL, which is the base URL unless set. */
+  engineUrl: string;
 }
 
 export interface ApiTarget {
@@ -22,7 +24,7 @@ export interface ApiTarget {
 }
 
 function baseOf(bases: ApiBases, family: ApiFamily): URL {
-  return new URL(family === 'models' ? bases.routerUrl : bases.baseUrl);
+  return new URL(family === 'models' ? bases.routerUrl : family === 'legacy' ? bases.engineUrl : bases.baseUrl);
 }
 
 /** The API path of an absolute URL: its path below the base URL's own prefix, if it has one. */
@@ -47,10 +49,10 @@ function absoluteTarget(raw: string, bases: ApiBases, forced: ApiFamily | undefi
   }
   const candidates = (forced ? [forced] : API_FAMILIES).filter((s) => baseOf(bases, s).origin === url.origin);
   if (!candidates.length) {
-    const origins = [...new Set([baseOf(bases, 'jobs').origin, baseOf(bases, 'models').origin])].join(' or ');
+    const origins = [...new Set(API_FAMILIES.map((family) => baseOf(bases, family).origin))].join(' or ');
     throw new UsageError(
       `${url.origin} is not a configured origin: wes api sends requests (and credentials) only to ${origins}`,
-      'give a path such as /api/v2/jobs/ID, or change the base URL with --base-url / --router-url',
+      'give a path such as /api/v2/jobs/ID, or change the base URL with --base-url / --router-url / --engine-url',
     );
   }
   if (forced) return { family: forced, url };

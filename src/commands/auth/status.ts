@@ -9,6 +9,7 @@ import { probeAll, type ProbeResult } from '../../clients/probe.js';
 import { AccountClient, type Account } from '../../clients/legacy/account.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { renderFields, renderTable } from '../../render/table.js';
+import { credentialRoutes } from '../credential-routes.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
 
@@ -38,6 +39,7 @@ async function run(f: Factory, _args: unknown, opts: AuthStatusOptions): Promise
   warnSettingProblems(f);
   const values = Object.fromEntries(shownSettings(s).map(({ key, value, source }) => [key, { value, source }]));
   // `surfaces` is the JSON key scripts read (`jq .surfaces`): each entry names its `family`, and its old `surface` name.
+  const routes = credentialRoutes(s);
   const probes: ProbeResult[] = opts.offline ? [] : await probeAll(f.http(), { routerApi: f.settings().routerApi });
   const account = await accountOf(f, probes);
   const summary = {
@@ -46,7 +48,10 @@ async function run(f: Factory, _args: unknown, opts: AuthStatusOptions): Promise
     config_path: f.store().path,
     base_url: withoutPassword(s.baseUrl),
     router_url: withoutPassword(s.routerUrl),
+    engine_url: withoutPassword(s.engineUrl),
     values,
+    // Which credential each family's origin gets (none where none was configured for it).
+    credentials: routes,
     surfaces: probes,
     ...(account ? { account } : {}),
   };
@@ -58,13 +63,17 @@ async function run(f: Factory, _args: unknown, opts: AuthStatusOptions): Promise
         ['config', f.store().path],
         ['base URL', withoutPassword(s.baseUrl)],
         ['router URL', withoutPassword(s.routerUrl)],
+        ['engine URL', s.engineUrl === s.baseUrl ? undefined : withoutPassword(s.engineUrl)],
         ['API key', values.api_key!.value ? `${values.api_key!.value} (${values.api_key!.source})` : 'none'],
-        ['router token', s.values.router_token.value ? `${values.router_token!.value} (${values.router_token!.source})` : s.apiKey ? 'the API key' : 'none'],
+        ['router token', s.values.router_token.value ? `${values.router_token!.value} (${values.router_token!.source})` : s.routerToken ? 'the API key' : 'none'],
         ['deployment', values.deployment!.value],
+        ['engine key', values.engine_key!.value ? `${values.engine_key!.value} (${values.engine_key!.source})` : undefined],
         ['partner key', values.partner_key!.value ? `${values.partner_key!.value} (${values.partner_key!.source})` : undefined],
         ['account', account ? sanitizeLine(account.status) : undefined],
       ]),
     );
+    io.println('');
+    io.println(renderTable(io, ['family', 'origin', 'credential sent'], routes.map((r) => [r.family, r.origin, r.credential ? `${r.credential} ${r.value} (${r.source})` : `none${r.withheld ? `: ${r.withheld}` : ''}`])));
     if (probes.length) {
       io.println('');
       io.println(renderTable(io, ['family', 'verdict', 'status', 'detail'], probes.map((r) => [r.family, r.verdict, r.status ?? '', r.message])));
@@ -80,7 +89,7 @@ export default defineVerb({
   path: ['auth', 'status'],
   args: {},
   options: options(),
-  help: { summary: 'Show the profile in use, its URLs, masked credentials, and whether the server accepts them', after: ['\nExamples:\n  $ wes auth status\n  $ wes auth status --json | jq .surfaces'] },
+  help: { summary: 'Show the profile, its URLs, masked credentials and where each goes, and whether accepted', after: ['\nExamples:\n  $ wes auth status\n  $ wes auth status --json | jq .surfaces'] },
   settingsUse: { tolerateBadValues: true },
   run,
 });

@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import type { Factory } from '../../factory.js';
 import type { Settings } from '../../config/settings.js';
 import { describeSource } from '../../config/settings.js';
-import { maskSecret } from '../../config/keys.js';
+import { credentialRoutes, describeRoute } from '../credential-routes.js';
 import { API_FAMILIES, type ApiFamily, ExitCode, WesError, exitCodeForApi, toWesError } from '../../errors.js';
 import { hintFor } from '../../render/error.js';
 import { SURFACE_NAME, probeFamily, type ProbeResult, type SurfaceName } from '../../clients/probe.js';
@@ -46,7 +46,9 @@ export function settingsCheck(f: Factory): { check: Check; settings?: Settings }
   try {
     const s = f.settings();
     const base = s.values.base_url.source === 'default' ? 'the default' : describeSource(s.values.base_url, 'base_url');
-    return { check: row('settings', 'pass', `profile ${s.profile} (${s.profileSource}), base URL from ${base}`), settings: s };
+    // A key read under the maker's name is said here too: it is sent only to that name's origins.
+    const makerKey = s.values.api_key.variable ? `, API key from ${s.values.api_key.variable} (only for ${s.keyOnlyFor!.join(', ')})` : '';
+    return { check: row('settings', 'pass', `profile ${s.profile} (${s.profileSource}), base URL from ${base}${makerKey}`), settings: s };
   } catch (thrown) {
     const err = toWesError(thrown);
     const exit = err.exitCode === ExitCode.ERROR ? ExitCode.USAGE : err.exitCode; // an unreadable config file is a local file problem
@@ -71,14 +73,12 @@ export function configFileCheck(f: Factory): Check {
   return row('config_file', 'pass', `mode 0${mode.toString(8)}: ${path}`);
 }
 
-/** Which credential a family gets, masked, and where it came from: "Bearer …6789 (40 chars) from WES_API_KEY". */
+/**
+ * Which credential a family gets, masked, where it came from and the one origin it goes to:
+ * "Bearer …6789 (40 chars) from WES_API_KEY, sent only to https://api.example.com".
+ */
 export function credentialDescription(s: Settings, family: ApiFamily): string {
-  const scheme = family === 'legacy' ? 'X-API-Key' : 'Bearer';
-  if (family === 'models' && s.values.router_token.value) {
-    return `${scheme} ${maskSecret(s.values.router_token.value)} from ${describeSource(s.values.router_token, 'router_token')}`;
-  }
-  if (!s.apiKey) return 'no credential';
-  return `${scheme} ${maskSecret(s.apiKey)} from ${describeSource(s.values.api_key, 'api_key')}`;
+  return describeRoute(credentialRoutes(s).find((r) => r.family === family)!);
 }
 
 export interface TimedProbe {

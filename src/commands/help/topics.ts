@@ -1,6 +1,6 @@
 // Help topics: text that belongs to no single command.
 import { EXIT_CODE_TABLE } from '../../errors.js';
-import { ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, DEFAULT_BASE_URL } from '../../config/keys.js';
+import { ENV_FOR_KEY, FLAG_FOR_KEY, PROFILE_KEYS, DEFAULT_BASE_URL, MAKER_HOSTED_ORIGINS } from '../../config/keys.js';
 
 export function exitCodesTopic(): string {
   return [
@@ -25,6 +25,15 @@ export function environmentTopic(): string {
     `The base URL defaults to ${DEFAULT_BASE_URL} (where \`wes dev-server\` listens); the router URL and`,
     'router credential default to the base URL and the API key. A literal {deployment} in a base URL is',
     'replaced by the deployment id. `wes config list` shows what is in effect and where it comes from.',
+    '',
+    'Each credential goes only to the origin it was configured for: the API key to the base URL\'s, the',
+    'router credential to the router URL\'s, the engine key to the engine URL\'s. An engine URL on an',
+    'origin of its own gets the engine key or nothing, never the API key. `wes auth status` shows where each goes.',
+    '',
+    'The maker\'s names, as its SDKs read them, when neither flag, WES_* variable nor profile sets the value:',
+    '  COMFY_BASE_URL     the base URL',
+    '  COMFY_API_KEY      the API key, sent only to the origin of COMFY_BASE_URL and the maker\'s hosted',
+    `                     service (${MAKER_HOSTED_ORIGINS.join(', ')}), never to a server named otherwise`,
     '',
     'Network:',
     '  HTTPS_PROXY        the proxy for https:// (and wss://) requests, http://[USER:PASSWORD@]HOST:PORT',
@@ -72,14 +81,17 @@ export function formattingTopic(): string {
     '  jobs submit --wait, jobs watch   NDJSON of Job snapshots, one per change, the last one final',
     '  jobs download                    [{name, path, bytes, hash, verified, asset_id}]',
     '  jobs list                        [{id, status, submitted_at, seen_at, source}]',
-    '  jobs logs                        {job_id, log, reason}',
-    '  jobs submit --batch              NDJSON, one result per input line:',
-    '                                   {index, job_id, status, outputs, error, idempotency_key, endpoint}',
+    '  jobs logs                        {job_id, logs, reason}',
+    '  jobs submit --batch              NDJSON, one result per input line (? marks a key present only when it applies):',
+    '                                   {index, job_id, status, outputs, error, idempotency_key, endpoint?, line_id,',
+    '                                    found_by_key?, resubmitted?}',
     '  config list                      {profile, settings: [{key, value, source, effective}]}',
     '  config get                       {key, value}',
     '  profiles list                    [{name, active, base_url, has_api_key}]',
-    '  auth status                      {profile, profile_source, config_path, base_url, router_url,',
-    '                                    values, surfaces: [{family, surface, url, verdict, status, message}]}',
+    '  auth status                      {profile, profile_source, config_path, base_url, router_url, engine_url,',
+    '                                    values, credentials: [{family, origin, credential, scheme, value, source, withheld}],',
+    '                                    surfaces: [{family, surface, url, verdict, status, message, request_id,',
+    '                                    server_date, router_api}]}',
     '  help exit-codes                  [{code, meaning}]',
     '  version                          {version, node, platform, blake3}',
     '',

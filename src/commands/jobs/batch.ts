@@ -99,7 +99,8 @@ function tellOutcome(f: Factory, batchPath: string, opts: JobsSubmitOptions, out
 
 /**
  * The command that completes this run: the same file, the same --set flags (they are part of each
- * line's key), the same folders and pace, with --resume pointing at the results.
+ * line's id, which matches a line to its earlier result), the same folders and pace, with --resume
+ * pointing at the results.
  */
 function resumeCommand(source: string, resultsPath: string | undefined, opts: JobsSubmitOptions, baseUrls: string[] = []): string {
   const words = ['wes', ...baseUrls.flatMap((url) => ['--base-url', withoutPassword(url)]), 'jobs', 'submit', '--batch', source];

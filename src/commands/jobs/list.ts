@@ -85,13 +85,15 @@ export default defineVerb({
     summary: 'List the jobs submitted from this machine (this profile and base URL), newest first, with their last known status',
     after: [
       `
-The history lives in the state folder (WES_STATE_DIR, or $XDG_STATE_HOME/wes); every
-\`wes jobs submit\` adds to it. Job commands take @last (or @N, the N-th latest) for an id.
+The history lives in the state folder (WES_STATE_DIR; else state/ in WES_CONFIG_DIR when that is
+set; else $XDG_STATE_HOME/wes); every \`wes jobs submit\` adds to it. Job commands take @last (or
+@N, the N-th latest) for an id. --remote lists the server's own jobs instead (GET /api/v2/jobs,
+where the server keeps a list).
 
 Examples:
   $ wes jobs list --refresh
   $ wes jobs list --status failed --limit 5
-  $ wes jobs list --json --jq '.[].id'
+  $ wes jobs list --remote --limit 20
 Then: wes jobs watch @last, wes jobs download @2 out/`,
     ],
   },

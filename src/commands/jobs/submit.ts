@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
+import { KEY_BATCH_FRESH, KEY_SINGLE_USE, wrapped } from '../../key-rules.js';
 import { readWorkflow } from '../../workflows/workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { checkFollowTargets, watchJobOptions } from './watch-job.js';
@@ -38,7 +39,7 @@ const jobsSubmitOptions = (): OptionsDeclaration<JobsSubmitOptions> => {
     batch: valueOption('--batch <file.jsonl>', 'submit one job per line (a workflow, or {"workflow": ..., "set": {"NODE.INPUT": value}}), watch them all; NDJSON results in input order', nonEmpty).implies({ wait: true }),
     concurrency: valueOption('--concurrency <n>', 'with --batch: jobs in flight at once (default 4)', wholeNumberIn(1, MAX_CONCURRENCY)),
     results: valueOption('--results <file>', 'with --batch: write the results to FILE instead of stdout (journaled in FILE.journal while running)', nonEmpty),
-    resume: valueOption('--resume <results.jsonl>', 'with --batch: go on from an earlier run (its results, or its journal after a crash): follow the jobs it made, look for the jobs of submits left without an answer, run the rest', nonEmpty),
+    resume: valueOption('--resume <results.jsonl>', 'with --batch: go on from an earlier run (its results file; after a crash the same path, whose .journal it reads too): follow the jobs it made, look for the jobs of submits left without an answer, run the rest', nonEmpty),
     resubmitInDoubt: flag('--resubmit-in-doubt', 'with --batch: send a line whose earlier submit may have made a job that cannot be found under a new key (it may then run twice)'),
     retryFailed: flag('--retry-failed', 'with --resume: submit lines whose job failed, was canceled or expired again, as new jobs'),
     via: repeatableOption('--via <profile[:n]|url[,n]>', 'with --batch: spread the lines over this endpoint too, n in flight there (repeatable)', parseVia),
@@ -99,6 +100,8 @@ export default defineVerb({
     summary: 'Submit an API-format workflow file (- reads standard input); prints the job id, or the Job with --json',
     after: [
       `
+${wrapped(KEY_SINGLE_USE)}
+
 The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_comfy_org.
 
 Examples:
@@ -107,17 +110,20 @@ Examples:
   $ wes jobs submit --saved "my flow" --wait
   $ wes jobs submit flow.json --json | jq -r .id
 
-Batches: each line's Idempotency-Key is derived from the file, the line number and the line, so a
-retried or resumed line never makes a second job. Exit 0 when every line succeeded, else the
-gravest line's code (130 when interrupted; the results then say where to resume).
+Batches: each submit goes under a fresh single-use Idempotency-Key; a submit whose answer was lost
+is looked for by its key, never sent again. Exit 0 when every line succeeded, else the gravest
+line's code (130 when interrupted; the results then say where to resume).
+${wrapped(KEY_BATCH_FRESH)}
   $ wes jobs submit --batch jobs.jsonl --concurrency 8 --download out/ --results results.jsonl
   $ wes jobs submit --batch jobs.jsonl --resume results.jsonl --results results.jsonl
   $ wes jobs submit --batch jobs.jsonl --via gpu-a:8 --via gpu-b:4 --results results.jsonl
 
-Flags of one mode are refused in the other (exit 2): --concurrency, --results, --resume and --via
-need --batch; --idempotency-key, --convert, --saved and --cancel-on-interrupt go with one workflow only;
---interval and --no-events need --wait, --download or --batch; --clobber and --skip-existing need
---download.`,
+Flags of one mode are refused in the other (exit 2): --concurrency, --results, --resume,
+--resubmit-in-doubt, --via and a repeated --base-url need --batch; --retry-failed needs --resume;
+--idempotency-key, --strict, --convert (with --object-info, --refresh), --saved and
+--cancel-on-interrupt go with one workflow only; --interval and --no-events need --wait,
+--download or --batch; --clobber and --skip-existing need --download; --results may not name the
+batch file.`,
     ],
   },
   /** A batch spreads its lines over every --base-url given. */

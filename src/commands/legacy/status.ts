@@ -11,6 +11,7 @@ import { intervalMs, intervalOption } from '../poll-interval.js';
 import { legacyClient } from './shared.js';
 import { flag, needs, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
+import { V1_SUCCESS_STATUSES, V1_TERMINAL_STATUSES } from '../../protocol/legacy.js';
 
 interface LegacyStatusOptions {
   wait?: boolean;
@@ -49,6 +50,9 @@ export default defineVerb({
   args: positional,
   options: legacyStatusOptions(),
   rules: legacyStatusRules,
-  help: { summary: 'Print the v1 status; --wait polls until success, error, non_retryable_error, lost or cancelled', after: ['\nExamples:\n  $ wes legacy status "$PROMPT_ID"\n  $ wes legacy status "$PROMPT_ID" --wait --timeout 600'] },
+  help: {
+    summary: 'Print the v1 status; --wait polls until the prompt ends',
+    after: [`\nThe statuses that end it: ${V1_TERMINAL_STATUSES.join(', ')} (exit 0 for ${V1_SUCCESS_STATUSES.join(' or ')}, 10 for cancelled, 3 for the others).\n\nExamples:\n  $ wes legacy status "$PROMPT_ID"\n  $ wes legacy status "$PROMPT_ID" --wait --timeout 600`],
+  },
   run,
 });

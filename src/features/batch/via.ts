@@ -37,8 +37,10 @@ export function sameOrigin(a: string, b: string): boolean {
  */
 export function urlSettings(base: Settings, url: string, flag = '--via'): { settings: Settings; withheld: boolean } {
   const baseUrl = normalizeBaseUrl(url, base.deployment, `${flag} ${withoutPassword(url)}`);
-  // The URL is the whole server: its engine too (the command's engine URL belongs to its own base URL).
-  const settings: Settings = { ...base, baseUrl, routerUrl: baseUrl, engineUrl: baseUrl };
+  // The URL is the whole server: its engine too (the command's engine URL belongs to its own base
+  // URL), which keeps the engine key only where it is the command's engine.
+  const engineKey = sameOrigin(baseUrl, base.engineUrl) ? base.engineKey : undefined;
+  const settings: Settings = { ...base, baseUrl, routerUrl: baseUrl, engineUrl: baseUrl, engineKey };
   if (sameOrigin(baseUrl, base.baseUrl)) return { settings, withheld: false };
   const withheld = base.apiKey !== undefined || base.partnerKey !== undefined;
   return { settings: { ...settings, apiKey: undefined, routerToken: undefined, partnerKey: undefined }, withheld };
