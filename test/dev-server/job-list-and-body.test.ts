@@ -104,7 +104,9 @@ describe('the job list switch', () => {
       const job = (await submitJob(cloud, imageWorkflow({ steps: 1 }))).body;
       const listed = await getJson(cloud, '/api/v2/jobs');
       expect(listed.body.jobs.map((j: Json) => j.id)).toEqual([job.id]);
-      expect((await getJson(selfHosted, '/api/v2/jobs')).status).toBe(404);
+      // Off, the path is unknown to the self-hosted server: its plain-text routing 404.
+      const off = await getJson(selfHosted, '/api/v2/jobs');
+      expect([off.status, off.text]).toEqual([404, '404: Not Found']);
     } finally {
       await cloud.close();
       await selfHosted.close();

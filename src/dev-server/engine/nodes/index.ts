@@ -1,6 +1,7 @@
 // The node classes the dev engine runs.
 import { EmptyImage } from './empty-image.js';
 import { Fail } from './fail.js';
+import { ImageInvert } from './image-invert.js';
 import { LoadImage } from './load-image.js';
 import { PartnerCall } from './partner-call.js';
 import { Sample } from './sample.js';
@@ -10,7 +11,7 @@ import { SaveText } from './save-text.js';
 import type { NodeClass } from './types.js';
 
 export const NODE_CLASSES: ReadonlyMap<string, NodeClass> = new Map(
-  [EmptyImage, LoadImage, Sample, SaveImage, SaveText, SaveBytes, Fail, PartnerCall].map((c) => [c.name, c]),
+  [EmptyImage, ImageInvert, LoadImage, Sample, SaveImage, SaveText, SaveBytes, Fail, PartnerCall].map((c) => [c.name, c]),
 );
 
 /** Classes the node registry knows but this build lacks: the pack named in unknown_node_class messages. */
