@@ -13,7 +13,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { seededRandom } from '../../src/dev-server/engine/prng.js';
-import { addFaults, readEventStream, startFast, type Json } from '../helpers/dev-server.js';
+import { addFaults, readEventStream, startFast, waitForJob, type Json } from '../helpers/dev-server.js';
 
 interface RecordedRequest {
   method: string;
@@ -314,4 +314,18 @@ describe('the self-hosted dev-server against the recorded reference server (v2-p
     expect(replayed).toBeGreaterThan(170);
     expect(found).toEqual([]);
   }, 180_000);
+
+  it('runs the recordings\' workflows with ComfyUI\'s classes: invert (EmptyImage, ImageInvert) and sampler8 (checkpoint, CLIP, latent, KSampler, VAE)', async () => {
+    const sampler8 = JSON.parse(readFileSync(join(import.meta.dirname, 'reference', 'sampler8.json'), 'utf8')) as Json;
+    for (const [name, workflow] of [['invert', INVERT], ['sampler8', sampler8]] as const) {
+      const submitted = (await (await fetch(`${server.jobsUrl}/api/v2/jobs`, { method: 'POST', body: JSON.stringify({ workflow }) })).json()) as Json;
+      expect([name, submitted.status]).toEqual([name, 'queued']);
+      const done = await waitForJob(server, submitted.urls.self, ['succeeded', 'failed']);
+      expect([name, done.status, done.outputs.length]).toEqual([name, 'succeeded', 1]);
+    }
+    // The sampler's steps come as progress on the stream, as on the engine.
+    const job = (await (await fetch(`${server.jobsUrl}/api/v2/jobs`, { method: 'POST', body: JSON.stringify({ workflow: sampler8 }) })).json()) as Json;
+    const { events } = await readEventStream(await fetch(job.urls.events));
+    expect(events.some((e) => e.event === 'progress' && e.data.current_node === '5' && e.data.steps === 8)).toBe(true);
+  }, 60_000);
 });
