@@ -63,7 +63,8 @@ describe('submit body as published (cloud)', () => {
 });
 
 describe('the job list (self-hosted, as the reference server)', () => {
-  const ctx = useDevServer({ deployment: 'self-hosted', stepMs: 5 });
+  // A cancel that works stops the running job each test leaves behind.
+  const ctx = useDevServer({ deployment: 'self-hosted', stepMs: 5, cancel: 'effective' });
 
   it('lists newest first with metadata, filters by status, caps by limit and says when it cut', async () => {
     const made: Json[] = [];
