@@ -52,6 +52,7 @@ export interface DevServerOptions {
   engineState?: 'up' | 'down'; // 'down': submits answer 503 upstream_error, as the reference server with its engine stopped
   queueUrlPrefix?: string; // models: put queued requests' status_url/response_url/cancel_url under this path (e.g. '/v1/queue', which must be a models path) instead of the model's own; both are served
   names?: NameMode; // the maker's names on the wire: 'comfy' (X-Comfy-*, api_key_comfy_org; default, as real servers) or 'service' (the interface's neutral X-Service-*)
+  cancel?: 'effective' | 'ignored'; // job API v2 cancel: 'ignored' answers 200 and the job runs on (default on self-hosted, as the reference server in front of ComfyUI 0.3.64); 'effective' stops it
   log?: (line: string) => void; // request log sink (CLI: stderr); silent when absent
 }
 
@@ -204,6 +205,8 @@ export interface EngineJob {
   release_id?: string;
   /** The opaque label given at submit (job API v2), echoed on every read. */
   metadata?: string;
+  /** The advisory priority given at submit (job API v2), echoed by the self-hosted server. */
+  priority?: number;
   /** Asset ids the workflow reads (typed references and LoadImage file names resolved at submit): held while the job is active. */
   assetIds: Set<string>;
   /** File names the v2 submit substituted for typed references, each with the asset it names. */
@@ -257,6 +260,7 @@ export interface SubmitExtras {
   /** Serverless: the deployment the job runs on. */
   deploymentId?: string;
   metadata?: string;
+  priority?: number;
   /** v2: file names substituted for typed asset references, each with the asset id it names. */
   inputAssets?: Map<string, string>;
   /** v1 on a newer engine: the client's own prompt id, used unless a job that has not ended holds it. */
@@ -331,7 +335,8 @@ export interface UrlSigner {
 export interface FaultSpec {
   match: string;
   count?: number; // default 1
-  action: 'status' | 'delay' | 'drop' | 'truncate' | 'stall' | 'corrupt' | 'lose' | 'after';
+  action: 'status' | 'delay' | 'drop' | 'truncate' | 'stall' | 'corrupt' | 'lose' | 'after' | 'race';
+  race?: 'end-running' | 'end-expired' | 'late' | 'output-after' | 'expired-read'; // 'race': the reference server's race to play (faults/races.ts)
   status?: number; // actions 'status' and 'after'
   body?: unknown; // JSON body for 'status' and 'after' (string sent as is)
   headers?: Record<string, string>;

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blake3File } from '../../src/files/blake3.js';
 import { addFaults, useDevServer } from '../helpers/dev-server.js';
+import { encodePng } from '../../src/dev-server/engine/png.js';
+import { solidImage } from '../../src/dev-server/engine/image.js';
 import { seen, seenMatching, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
 
 describe('wes assets', () => {
@@ -170,7 +172,8 @@ describe('wes assets', () => {
   });
 
   it('--set N.I=asset:ID puts the typed reference to an asset already there; an unknown id stops before the submit (exit 5)', async () => {
-    const png = writeTemp(dir(), tinyPng(), 'png');
+    // Bytes of its own: the self-hosted server keeps one record per blob, under its first name.
+    const png = writeTemp(dir(), tinyPng(0xc0ffee), 'png');
     const record = JSON.parse((await wes(['assets', 'upload', png, '--name', 'kitten.png', '--json'])).stdout);
     const flow = writeTemp(dir(), {
       '1': { class_type: 'LoadImage', inputs: { image: 'placeholder' } },
@@ -186,7 +189,7 @@ describe('wes assets', () => {
   });
 });
 
-/** A 1x1 PNG the engine's LoadImage reads. */
-function tinyPng(): Buffer {
-  return Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8ffff3f0005fe02fea73581e40000000049454e44ae426082', 'hex');
+/** A 1x1 PNG of this colour, which the engine's LoadImage reads. */
+function tinyPng(color = 0x336699): Buffer {
+  return encodePng(solidImage(1, 1, color));
 }

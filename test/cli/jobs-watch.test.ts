@@ -121,19 +121,21 @@ describe('wes jobs watch', () => {
     expect(seen(ctx.server, `GET /api/v2/jobs/${id}`)).toBeGreaterThan(3);
   });
 
-  it('a stream that drops mid-way falls back to polling without a word (except --verbose); a 501 is said in one line', async () => {
+  it('a stream that drops mid-way is opened again without a word (except --verbose), polling meanwhile; a 501 is said in one line and not asked again', async () => {
     const dropped = await submit(imageWorkflow({ steps: 30 }));
     await addFaults(ctx.server, { match: `GET /api/v2/jobs/${dropped}/events`, action: 'drop', after_bytes: 2500 });
     const quiet = await wes(['jobs', 'watch', dropped, '--interval', '0.1']);
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).not.toMatch(/event stream/i);
-    expect(seen(ctx.server, `GET /api/v2/jobs/${dropped}/events`)).toBe(1);
+    // The cut stream (the fault's one) and the one opened after it, which ran to the end.
+    expect(seen(ctx.server, `GET /api/v2/jobs/${dropped}/events`)).toBe(2);
 
     const refused = await submit(imageWorkflow({ steps: 30 }));
     await addFaults(ctx.server, { match: `GET /api/v2/jobs/${refused}/events`, action: 'status', status: 501, body: { error: { code: 'not_implemented', message: 'no events here' } } });
     const said = await wes(['jobs', 'watch', refused, '--interval', '0.1']);
     expect(said.code).toBe(0);
     expect(said.stderr.match(/does not stream job events \(not_implemented\); following the job by polling$/gm)).toHaveLength(1);
+    expect(seen(ctx.server, `GET /api/v2/jobs/${refused}/events`)).toBe(1);
   });
 
   it('backs off through a 429 storm, honouring Retry-After, and still ends 0', async () => {

@@ -215,11 +215,11 @@ describe('against the dev-server\'s /api/object_info', () => {
     const ui = kit.file('dev-ui-legacy.json', devUiWorkflow());
     const res = await kit.wes(['legacy', 'prompt', ui, '--convert', '--wait']);
     expect(res.code, res.stderr).toBe(0);
-    const bad = kit.file('dev-ui-bad.json', devUiWorkflow().replace('"Sample"', '"KSampler"'));
+    const bad = kit.file('dev-ui-bad.json', devUiWorkflow().replace('"Sample"', '"LoraLoader"'));
     const prompts = countOf(kit.server, 'POST /api/prompt');
     const refused = await kit.wes(['legacy', 'prompt', bad, '--convert']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^3\tKSampler\tconversion\tunknown node class/m);
+    expect(refused.stderr).toMatch(/^3\tLoraLoader\tconversion\tunknown node class/m);
     expect(countOf(kit.server, 'POST /api/prompt')).toBe(prompts);
   });
 });

@@ -1,6 +1,6 @@
 // The flags of `wes dev-server` for the job API as published: --jobs-port (self-hosted: the job
-// API v2 on a port of its own, the main port the engine) and --job-list on|off; through the built
-// binary, asking the running server.
+// API v2 on a port of its own, the main port the engine), --job-list on|off and --cancel
+// effective|ignored; through the built binary, asking the running server.
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runWes } from '../helpers/cli.js';
@@ -55,12 +55,33 @@ describe('wes dev-server --jobs-port and --job-list', () => {
     expect(off.probed).toBeNull();
   });
 
+  it('--cancel effective makes a self-hosted cancel stop the job; without it the job runs on, as on the reference server', async () => {
+    const cancelOnce = async (stderr: string): Promise<string[]> => {
+      const base = /export WES_BASE_URL=(\S+)/.exec(stderr)![1]!;
+      const workflow = { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } }, '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 100, seed: 1, denoise: 1, sampler_name: 'euler' } }, '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'c' } } };
+      const job = (await (await fetch(`${base}/api/v2/jobs`, { method: 'POST', body: JSON.stringify({ workflow }) })).json()) as { id: string };
+      const read = async () => ((await (await fetch(`${base}/api/v2/jobs/${job.id}`)).json()) as { status: string }).status;
+      while ((await read()) !== 'running') await new Promise((r) => setTimeout(r, 20));
+      const said = ((await (await fetch(`${base}/api/v2/jobs/${job.id}/cancel`, { method: 'POST' })).json()) as { status: string }).status;
+      await new Promise((r) => setTimeout(r, 300));
+      return [said, await read()];
+    };
+    let seen: string[] = [];
+    const ignored = await whileRunning(['--surface', 'self-hosted', '--step-ms', '20'], async (stderr) => void (seen = await cancelOnce(stderr)));
+    expect(ignored.probed).toBeNull();
+    expect(seen).toEqual(['canceling', 'running']);
+    const effective = await whileRunning(['--surface', 'self-hosted', '--step-ms', '20', '--cancel', 'effective'], async (stderr) => void (seen = await cancelOnce(stderr)));
+    expect(effective.probed).toBeNull();
+    expect(seen).toEqual(['canceling', 'canceled']);
+  });
+
   it('refuses --jobs-port off self-hosted, beside --engine-only, and out of range: exit 2, nothing started', async () => {
     for (const [args, message] of [
       [['--jobs-port', '8189'], /--jobs-port applies to --surface self-hosted only \(this is --surface cloud\)/],
       [['--surface', 'self-hosted', '--engine-only', '--jobs-port', '0'], /--jobs-port and --engine-only cannot be combined/],
       [['--surface', 'self-hosted', '--jobs-port', '70000'], /--jobs-port <port>.*from 0 to 65535/],
       [['--job-list', 'maybe'], /--job-list <on\|off>.*'maybe' is invalid/],
+      [['--cancel', 'sometimes'], /--cancel <effective\|ignored>.*'sometimes' is invalid/],
     ] as Array<[string[], RegExp]>) {
       const res = await runWes(['dev-server', '--quiet-log', ...args]);
       expect([args, res.code]).toEqual([args, 2]);

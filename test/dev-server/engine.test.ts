@@ -19,7 +19,10 @@ async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
 
 describe('object_info', () => {
   it('describes every class in the v1 shape', () => {
-    expect(Object.keys(info).sort()).toEqual(['EmptyImage', 'Fail', 'LoadImage', 'PartnerCall', 'Sample', 'SaveBytes', 'SaveImage', 'SaveText']);
+    expect(Object.keys(info).sort()).toEqual([
+      'CLIPTextEncode', 'CheckpointLoaderSimple', 'EmptyImage', 'EmptyLatentImage', 'Fail', 'ImageInvert', 'KSampler', 'LoadImage',
+      'PartnerCall', 'Sample', 'SaveBytes', 'SaveImage', 'SaveText', 'VAEDecode',
+    ]);
     expect(info.Sample!.input.required.steps).toEqual(['INT', { default: 20, min: 1, max: 150 }]);
     const sampler = info.Sample!.input.required.sampler_name!;
     expect(Array.isArray(sampler[0])).toBe(true);

@@ -101,7 +101,8 @@ describe('job API v2 event stream, as published (cloud)', () => {
 });
 
 describe('job API v2 event stream on the self-hosted deployment (the reference server)', () => {
-  const ctx = useDevServer({ deployment: 'self-hosted', stepMs: 5 });
+  // A cancel that works ends the blocker below at once (the reference server's lets it run on).
+  const ctx = useDevServer({ deployment: 'self-hosted', stepMs: 5, cancel: 'effective' });
 
   it('names queue_position only while queued, counting the running job, as the reference server does', async () => {
     const first = (await submitJob(ctx.server, imageWorkflow({ steps: 150 }))).body;

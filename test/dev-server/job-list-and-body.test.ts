@@ -64,7 +64,8 @@ describe('submit body as published (cloud)', () => {
 });
 
 describe('the job list (self-hosted, as the reference server)', () => {
-  const ctx = useDevServer({ deployment: 'self-hosted', stepMs: 5 });
+  // A cancel that works stops the running job each test leaves behind.
+  const ctx = useDevServer({ deployment: 'self-hosted', stepMs: 5, cancel: 'effective' });
 
   it('lists newest first with metadata, filters by status, caps by limit and says when it cut', async () => {
     const made: Json[] = [];
@@ -105,7 +106,9 @@ describe('the job list switch', () => {
       const job = (await submitJob(cloud, imageWorkflow({ steps: 1 }))).body;
       const listed = await getJson(cloud, '/api/v2/jobs');
       expect(listed.body.jobs.map((j: Json) => j.id)).toEqual([job.id]);
-      expect((await getJson(selfHosted, '/api/v2/jobs')).status).toBe(404);
+      // Off, the path is unknown to the self-hosted server: its plain-text routing 404.
+      const off = await getJson(selfHosted, '/api/v2/jobs');
+      expect([off.status, off.text]).toEqual([404, '404: Not Found']);
     } finally {
       await cloud.close();
       await selfHosted.close();

@@ -100,7 +100,7 @@ describe('job API v2: refusals', () => {
       '1': { class_type: 'EmptyImage', inputs: { width: 16, height: 16, color: 0 } },
       '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 1000, seed: 1, denoise: 1, sampler_name: 'nope' } },
       '3': { class_type: 'MysteryNode', inputs: {} },
-      '4': { class_type: 'KSampler', inputs: {} },
+      '4': { class_type: 'LoraLoader', inputs: {} },
       '5': { class_type: 'Sample', inputs: { image: ['6', 0], steps: 1, seed: 1, denoise: 1, sampler_name: 'euler' } },
       '6': { class_type: 'Sample', inputs: { image: ['5', 0], steps: 1, seed: 1, denoise: 1, sampler_name: 'euler' } },
       '7': { class_type: 'SaveImage', inputs: { images: ['99', 0], filename_prefix: 'x' } },
@@ -120,7 +120,7 @@ describe('job API v2: refusals', () => {
     expect(types('6')).toContain('dependency_cycle');
     expect(types('7')).toEqual(['bad_linked_input']);
     expect(types('8')).toEqual(['required_input_missing']);
-    expect(res.body.error.details.unknown_node_classes.sort()).toEqual(['KSampler', 'MysteryNode']);
+    expect(res.body.error.details.unknown_node_classes.sort()).toEqual(['LoraLoader', 'MysteryNode']);
     expect(errors['1']).toBeUndefined();
   });
 

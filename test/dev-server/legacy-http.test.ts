@@ -112,8 +112,8 @@ describe('the legacy API REST', () => {
     expect(bad.body.error).toMatchObject({ type: 'prompt_outputs_failed_validation', message: expect.any(String) });
     expect(bad.body.node_errors['2'].errors.map((e: { type: string }) => e.type).sort()).toEqual(['value_bigger_than_max', 'value_not_in_list']);
     expect(bad.body.node_errors['2'].class_type).toBe('Sample');
-    const unknownClass = await v1(ctx.server, 'POST', '/api/prompt', { prompt: { ...sampleWorkflow(2), '9': { class_type: 'KSampler', inputs: {} } } });
-    expect(unknownClass.body.error.extra_info.unknown_node_classes).toEqual(['KSampler']);
+    const unknownClass = await v1(ctx.server, 'POST', '/api/prompt', { prompt: { ...sampleWorkflow(2), '9': { class_type: 'LoraLoader', inputs: {} } } });
+    expect(unknownClass.body.error.extra_info.unknown_node_classes).toEqual(['LoraLoader']);
     expect((await v1(ctx.server, 'POST', '/api/prompt', {})).body.error.type).toBe('no_prompt');
     expect((await v1(ctx.server, 'POST', '/api/prompt', { prompt: [] })).body.error.type).toBe('invalid_prompt');
     expect((await v1(ctx.server, 'POST', '/api/prompt', { prompt: { nodes: [], links: [] } })).body.error.extra_info.code).toBe('workflow_format_ui');

@@ -62,10 +62,12 @@ export async function postJson(server: DevServerHandle, path: string, body: unkn
   return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
 }
 
-export async function getJson(server: DevServerHandle, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Json }> {
+/** GETs a path; `body` is the parsed JSON (`{}` when the answer is not JSON, e.g. the self-hosted plain-text 404), `text` the raw body. */
+export async function getJson(server: DevServerHandle, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Json; text: string }> {
   const res = await fetch(serverUrl(server, path), { headers: { ...v2Auth(server), ...headers } });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Json) : {} };
+  const json = /json/.test(res.headers.get('content-type') ?? '');
+  return { status: res.status, headers: res.headers, body: text && json ? (JSON.parse(text) as Json) : {}, text };
 }
 
 /** Submits a workflow on the jobs API (under `prefix` on serverless) and returns the answer. */

@@ -2,8 +2,8 @@
 // `status` {status, queue_position} (not a Job), `progress` a complete Progress snapshot,
 // `preview` {node_id, content_type, data_base64}, `output` one Output (a hint: the job stays the
 // truth), `log` (reserved, not sent yet); no `id:` lines and no resume. Every payload is checked
-// before a caller sees it; one that does not fit is skipped. Any failure (no stream, a stream that
-// breaks, stalls past the read timeout or ends) leaves the caller on plain polling: a 429
+// before a caller sees it; one that does not fit is skipped. The listener says how the stream
+// ended (the follower opens a stream that ended or broke again, and polls meanwhile): a 429
 // `too_many_streams` or a 501 `not_implemented` is said in one line, the rest only with --verbose.
 // A line or event longer than MAX_EVENT_CHARS (a server that never ends its line) is not buffered
 // further: the stream is closed, with one line said, and polling goes on.
@@ -17,9 +17,16 @@ import { isRecord } from '../shared/response-check.js';
 
 export const MAX_EVENT_CHARS = 1 << 20;
 
+/**
+ * How a stream ended: `ended` (the server ended it), `broken` (it failed or never opened),
+ * `refused` (a refusal on purpose, 429 or 501, or an answer that is no event stream: opening it
+ * again would not help), `closed` (by the caller).
+ */
+export type StreamEnd = 'ended' | 'broken' | 'refused' | 'closed';
+
 export interface EventListener {
-  /** Resolves when the stream is over, for whatever reason. */
-  readonly done: Promise<void>;
+  /** Resolves when the stream is over, with how it ended. */
+  readonly done: Promise<StreamEnd>;
   close(): void;
 }
 
@@ -131,15 +138,19 @@ export function listenToEvents(open: OpenClient, job: FetchedJob, onEvent: (name
   const client = open(controller.signal);
   let body: Readable | undefined;
   let closed = false;
-  const done = (async () => {
+  const done = (async (): Promise<StreamEnd> => {
     try {
       const res = await client.events(job);
       body = res.body;
-      if (closed) return discard(body);
+      if (closed) {
+        discard(body);
+        return 'closed';
+      }
       const type = res.headers['content-type'] ?? '';
       if (!type.toLowerCase().startsWith('text/event-stream')) {
         discard(body);
-        return voice.debug(`* the event stream answered ${type || 'no content type'}, not text/event-stream; polling only`);
+        voice.debug(`* the event stream answered ${type || 'no content type'}, not text/event-stream; polling only`);
+        return 'refused';
       }
       let overflow = false;
       const parser = createParser({
@@ -156,19 +167,26 @@ export function listenToEvents(open: OpenClient, job: FetchedJob, onEvent: (name
         if (text) tail = text;
         parser.feed(text);
         if (overflow) {
-          if (!closed) voice.say(`the event stream sent an event longer than ${MAX_EVENT_CHARS / (1 << 20)} MiB without ending it; following the job by polling only`);
-          return;
+          if (closed) return 'closed';
+          voice.say(`the event stream sent an event longer than ${MAX_EVENT_CHARS / (1 << 20)} MiB without ending it; following the job by polling only`);
+          return 'refused';
         }
       }
       // A lone CR at the very end did end its line (and maybe the event); the parser is still
       // waiting to see whether an LF follows.
       if (tail.endsWith('\r')) parser.feed('\n');
-      if (!closed) voice.debug('* the event stream ended; polling only');
+      if (closed) return 'closed';
+      voice.debug('* the event stream ended');
+      return 'ended';
     } catch (err) {
-      if (closed) return;
+      if (closed) return 'closed';
       const refused = refusalLine(err);
-      if (refused) voice.say(refused);
-      else voice.debug(`* the event stream is unavailable (${(err as Error).message}); polling only`);
+      if (refused) {
+        voice.say(refused);
+        return 'refused';
+      }
+      voice.debug(`* the event stream is unavailable (${(err as Error).message})`);
+      return 'broken';
     } finally {
       if (body) discard(body);
       if (!open.shared) await client.http.close();

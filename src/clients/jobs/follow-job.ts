@@ -1,6 +1,8 @@
 // Follows a job to a terminal status. GET polling is the truth for the status, the outputs and the
-// verdict (every capability is reachable by polling). The event stream, when the job offers one,
-// does two things: its `status`, `output` and unknown events wake the poll early, so changes show
+// verdict (every capability is reachable by polling). A stream that ends or breaks before the job
+// has ended (the reference server's can end on `running` or `expired`) wakes a read and is opened
+// again after REOPEN_DELAY_MS (doubling, MAX_REOPENS in a row); polling goes on all the while.
+// The event stream, when the job offers one, does two things: its `status`, `output` and unknown events wake the poll early, so changes show
 // at once (a terminal `status` too: the verdict is always a read of the job, since the stream may
 // say `expired` for a job that succeeded); and its `progress` snapshots are the live progress,
 // merged into the snapshots yielded between polls. A polled job may carry no progress while it
@@ -48,6 +50,11 @@ export interface FollowJobOptions {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+/** A stream that ends before its job is opened again after this (doubling each time), as the maker's clients do. */
+export const REOPEN_DELAY_MS = 100;
+/** Streams opened again in a row at most; one that lasted LONG_STREAM_MS starts the count afresh. */
+export const MAX_REOPENS = 3;
+const LONG_STREAM_MS = 5_000;
 const NEVER_ABORTED = new AbortController().signal;
 
 /**
@@ -107,10 +114,17 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
   const waker = new Waker(options.minGapMs ?? 100, clock);
   const wakes = (name: string) => options.wakeOn?.(name) ?? true;
   let listener: EventListener | undefined;
+  const stop = new AbortController();
+  let reopens = 0;
   const listen = () => {
     if (!options.openEvents || !polled.job.urls.events) return;
+    const opened = clock.now();
+    let said: string | undefined;
     listener = listenToJob(options.openEvents, polled, {
-      status: () => wakes('status') && waker.wantRead(),
+      status: (event) => {
+        said = event.status;
+        if (wakes('status')) waker.wantRead();
+      },
       progress: (progress) => {
         if (!wakes('progress')) return;
         live.streamed(progress);
@@ -121,7 +135,25 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
       preview: (frame) => options.onPreview?.(frame),
       other: (name) => wakes(name) && waker.wantRead(),
     }, { debug, say: options.notice ?? debug });
-    void listener.done.then(() => live.streamOver());
+    void listener.done.then(async (end) => {
+      live.streamOver();
+      // A stream that said the job ended is not opened again: the read it woke says the rest.
+      if (stop.signal.aborted || (end !== 'ended' && end !== 'broken') || (said !== undefined && said !== 'expired' && isTerminal(said))) return;
+      // A stream may end on a status that is not the job's (`running`, `expired`): the job read
+      // after it is the truth, and a stream opened again keeps the progress coming.
+      waker.wantRead();
+      if (clock.now() - opened >= LONG_STREAM_MS) reopens = 0;
+      if (reopens >= MAX_REOPENS) return debug('* the event stream keeps ending before the job does; polling only');
+      const delay = REOPEN_DELAY_MS * 2 ** reopens++;
+      try {
+        await clock.sleep(delay, stop.signal);
+      } catch {
+        return; // the follow is over
+      }
+      if (isTerminal(polled.job.status)) return;
+      debug(`* the event stream ended before the job did; opening it again after ${delay} ms`);
+      listen();
+    });
   };
   if (options.firstReadMs === undefined) listen();
   let readAt = clock.now() + (options.firstReadMs ?? options.intervalMs);
@@ -155,6 +187,7 @@ export async function* followJob(client: JobsClient, start: FetchedJob, options:
       if (!listener) listen();
     }
   } finally {
+    stop.abort();
     listener?.close();
   }
 }

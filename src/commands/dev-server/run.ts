@@ -24,6 +24,8 @@ interface DevServerRunOptions {
   jobsPort?: number;
   /** --job-list on|off: serve GET /api/v2/jobs (default: on for self-hosted only). */
   jobList?: 'on' | 'off';
+  /** --cancel effective|ignored: whether a job API v2 cancel stops the job (default: ignored on self-hosted only). */
+  cancel?: 'effective' | 'ignored';
   retention: number;
   stepMs: number;
   slots: number;
@@ -43,6 +45,7 @@ const devServerOptions = (): OptionsDeclaration<DevServerRunOptions> => ({
   engineVersion: choice('--engine-version <release>', 'self-hosted: the ComfyUI release whose v1 answers to imitate', ENGINE_VERSIONS).default('0.3.18' as const),
   jobsPort: valueOption('--jobs-port <port>', 'self-hosted: serve the job API v2 alone on this port (the reference server uses 8189; 0 picks a free one), the main port then serves only the engine', wholeNumberIn(0, 65535)),
   jobList: choice('--job-list <on|off>', 'serve the job list GET /api/v2/jobs (default: on for self-hosted, off otherwise)', ['on', 'off'] as const),
+  cancel: choice('--cancel <effective|ignored>', 'whether a job API v2 cancel stops the job (default: ignored on self-hosted, as the reference server in front of ComfyUI 0.3.64, where the job runs on; effective otherwise)', ['effective', 'ignored'] as const),
   retention: valueOption('--retention <seconds>', 'job retention before jobs expire', wholeNumberIn(1)).default(3600),
   stepMs: valueOption('--step-ms <ms>', 'time per sampler step', wholeNumberIn(0)).default(40),
   slots: valueOption('--slots <n>', 'jobs running in parallel', wholeNumberIn(1)).default(1),
@@ -83,6 +86,7 @@ async function run(f: Factory, _args: unknown, opts: DevServerRunOptions): Promi
     engineVersion: opts.engineVersion,
     ...(opts.jobsPort !== undefined ? { jobsPort: opts.jobsPort } : {}),
     ...(opts.jobList !== undefined ? { jobList: opts.jobList === 'on' } : {}),
+    ...(opts.cancel !== undefined ? { cancel: opts.cancel } : {}),
     ...(f.globals.deployment ? { deploymentId: f.globals.deployment } : {}),
     log: opts.quietLog || f.io.quiet ? undefined : (line) => f.io.stderr.write(line + '\n'),
   }).catch((err: unknown) => {

@@ -1,10 +1,11 @@
 // wes jobs cancel <id> [--wait]: follows the job's cancel link (idempotent on the service); with
 // --wait, follows the job until it has ended (a canceled job is success here). A cancel is a
-// request: the job may go on (an engine that cannot stop it), so --wait reports what happened.
+// request: the job may go on (an engine that cannot stop it), so the job is read back and what it
+// says is said, and --wait reports what happened.
 import type { Factory } from '../../factory.js';
 import { ExitCode } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
-import { isTerminal } from '../../protocol/jobs.js';
+import { isTerminal, type Job } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { followAndReport, watchJobOptions } from './watch-job.js';
 import { recordStatus } from '../../features/jobs/history.js';
@@ -27,6 +28,15 @@ const jobsCancelRules = (): Array<OptionsRule<JobsCancelOptions>> => [needs('int
 
 const positional = { id: arg('<id>', undefined, { values: { kind: 'jobs' } }) };
 
+/** What became of the job after the cancel, as read back: never "canceled" when it was not. */
+function sayCanceled(f: Factory, job: Job): void {
+  const { io } = f;
+  const asked = `asked to cancel job ${job.id}`;
+  if (job.status === 'canceled' || job.status === 'canceling') return io.info(sanitizeLine(`✓ ${asked}: it is ${job.status}`));
+  if (isTerminal(job.status)) return io.notice(sanitizeLine(`${asked}, but it ended ${job.status} first`));
+  io.notice(sanitizeLine(`${asked}, but it is still ${job.status}: this service may not stop it, and it may run on to the end; follow it with: wes jobs watch ${job.id}`));
+}
+
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsCancelOptions): Promise<number> {
   const { io } = f;
   const follow = watchJobOptions(opts);
@@ -37,9 +47,12 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsCancel
     if (io.json) io.printJson(current.job);
     return 0;
   }
-  const after = await client.cancel(current);
+  const answered = await client.cancel(current);
+  // The cancel's answer may say `canceling` for a job the server cannot stop (the reference server
+  // in front of ComfyUI 0.3.64): the job read back says what is really so.
+  const after = await client.refresh(answered);
   recordStatus(f, after.job, (line) => io.debug(line));
-  io.info(sanitizeLine(`✓ asked to cancel job ${after.job.id} (status now ${after.job.status})`));
+  sayCanceled(f, after.job);
   if (opts.wait) return followAndReport(f, client, after, { ...follow, canceledExit: ExitCode.OK, resumeVerb: ['cancel', '--wait'], afterCancel: true });
   if (io.json) io.printJson(after.job);
   return 0;

@@ -48,6 +48,8 @@ export function resolveOptions(given: DevServerOptions): DevState['options'] {
     jobsPort: given.jobsPort,
     logsFormat: given.logsFormat ?? 'json',
     engineState: given.engineState ?? 'up',
+    // The reference server forwards a cancel to an engine route ComfyUI 0.3.64 lacks: it changes nothing.
+    cancel: given.cancel ?? (deployment === 'self-hosted' ? 'ignored' : 'effective'),
     routerLimits: { inFlight: given.routerLimits?.inFlight ?? 4, spendCents: given.routerLimits?.spendCents ?? 500 },
     names: given.names ?? 'comfy',
     queueUrlPrefix: given.queueUrlPrefix ?? '',

@@ -181,6 +181,7 @@ export class DevEngine implements Engine {
       assetIds: extras.assetIds,
       inputAssets: extras.inputAssets,
       ...(extras.metadata !== undefined ? { metadata: extras.metadata } : {}),
+      ...(extras.priority !== undefined ? { priority: extras.priority } : {}),
       via,
       ...(deploymentId !== undefined ? { deployment_id: deploymentId, release_id: this.state.options.releaseId } : {}),
     };

@@ -5,6 +5,15 @@ export interface RgbImage {
   width: number;
   height: number;
   data: Uint8Array; // width * height * 3
+  /** Images in the batch, all alike (EmptyImage's batch_size); absent: 1. A saving node saves each. */
+  batch?: number;
+}
+
+/** Every channel v becomes 255 - v (ImageInvert), the batch kept. */
+export function invertImage(image: RgbImage): RgbImage {
+  const data = new Uint8Array(image.data.length);
+  for (let i = 0; i < data.length; i++) data[i] = 255 - image.data[i]!;
+  return { ...image, data };
 }
 
 export function solidImage(width: number, height: number, color: number): RgbImage {

@@ -7,6 +7,7 @@
 // answer: a job made, and a 5xx said about it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultSpec } from '../contract.js';
+import { markRace } from './races.js';
 
 export type FaultOutcome = 'answered' | 'continue';
 
@@ -202,6 +203,9 @@ export async function applyFault(spec: FaultSpec, req: IncomingMessage, res: Ser
       return 'continue';
     case 'after':
       answerAfter(res, spec);
+      return 'continue';
+    case 'race':
+      markRace(req, spec.race!);
       return 'continue';
   }
 }

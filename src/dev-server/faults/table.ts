@@ -1,8 +1,9 @@
 // The scripted-fault table: each entry answers the next `count` requests matching its pattern.
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FaultSpec, FaultTable } from '../contract.js';
+import { RACES, type Race } from './races.js';
 
-export const FAULT_ACTIONS = ['status', 'delay', 'drop', 'truncate', 'stall', 'corrupt', 'lose', 'after'] as const;
+export const FAULT_ACTIONS = ['status', 'delay', 'drop', 'truncate', 'stall', 'corrupt', 'lose', 'after', 'race'] as const;
 
 interface Entry {
   spec: FaultSpec;
@@ -47,6 +48,7 @@ export function validateFaultSpec(raw: unknown): FaultSpec {
   if ((spec.action === 'status' || spec.action === 'after') && (typeof spec.status !== 'number' || spec.status < 100 || spec.status > 599)) {
     throw new Error(`action \`${spec.action}\` needs \`status\` (100-599)`);
   }
+  if (spec.action === 'race' && !RACES.includes(spec.race as Race)) throw new Error(`action \`race\` needs \`race\`: one of ${RACES.join(', ')}`);
   if (spec.headers !== undefined) {
     const headers = spec.headers;
     if (typeof headers !== 'object' || headers === null || Array.isArray(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {

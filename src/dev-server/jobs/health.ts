@@ -8,7 +8,8 @@ export const HEALTH_PATH = '/api/v2/health';
 
 /** The one job API path a static token does not cover. */
 export function isHealthCheck(ctx: RequestContext): boolean {
-  return ctx.state.options.deployment === 'self-hosted' && ctx.path === HEALTH_PATH && ctx.req.method === 'GET';
+  const method = ctx.req.method;
+  return ctx.state.options.deployment === 'self-hosted' && ctx.path === HEALTH_PATH && (method === 'GET' || method === 'HEAD');
 }
 
 export function health(ctx: RequestContext): void {

@@ -10,6 +10,9 @@ import { sendJobsError } from '../http-kit.js';
 export const KEY_REUSE_MESSAGE =
   'This Idempotency-Key has already been used. Keys are single-use; poll or list your jobs instead of resubmitting with the same key.';
 
+/** The longest key the reference server takes. */
+const MAX_KEY_CHARS = 255;
+
 export class IdempotencyStore {
   /** Scoped key -> epoch ms at which the claim lapses. A Map keeps claim order, which is expiry order. */
   private readonly claims = new Map<string, number>();
@@ -73,6 +76,15 @@ export interface KeyClaim {
  * when the key was claimed before; otherwise returns the claim (a no-op one without a key).
  */
 export function claimKey(ctx: RequestContext, kind: 'jobs' | 'assets'): KeyClaim | null {
+  const selfHosted = ctx.state.options.deployment === 'self-hosted';
+  // The reference server ignores the key on uploads (one record per blob makes them idempotent)
+  // and refuses an empty or over-long one on submits before reading the body.
+  if (selfHosted && kind === 'assets') return { release: () => undefined };
+  const raw = ctx.req.headers['idempotency-key'];
+  if (selfHosted && typeof raw === 'string' && (raw.length === 0 || raw.length > MAX_KEY_CHARS)) {
+    sendJobsError(ctx, 400, 'invalid_request', `Idempotency-Key must be 1-${MAX_KEY_CHARS} characters.`, null);
+    return null;
+  }
   const key = idempotencyKey(ctx);
   if (key === null) return { release: () => undefined };
   const store = idempotencyStore(ctx, kind);

@@ -2,7 +2,8 @@
 import type { RequestContext, RouteHandler } from '../contract.js';
 import { assetContent, assetFromHash, blobExists, deleteAsset, getAsset } from '../assets/routes.js';
 import { uploadAsset } from '../assets/upload.js';
-import { health, isHealthCheck } from './health.js';
+import { HEALTH_PATH, health, isHealthCheck } from './health.js';
+import { sendBare, sendPlainPage } from '../self-hosted/plain.js';
 import { cancelJob, getJob, jobEvents, jobLogs, jobWorkflow } from './jobs-routes.js';
 import { listJobs } from './list.js';
 import { submitJob } from './submit.js';
@@ -45,7 +46,37 @@ function served(ctx: RequestContext, pattern: string): boolean {
   return true;
 }
 
+/**
+ * The methods a route answers. On the self-hosted deployment every GET route answers HEAD too
+ * (aiohttp's `add_get`): the GET's status and headers, Content-Length included, without the body.
+ */
+function methodsOf(ctx: RequestContext, method: string): string[] {
+  return method === 'GET' && ctx.state.options.deployment === 'self-hosted' ? ['GET', 'HEAD'] : [method];
+}
+
+/**
+ * The self-hosted answer to a path no route takes: the reference server's (aiohttp's) plain-text
+ * 405 with `Allow` (its methods sorted) when the path is a route for other methods, else its plain
+ * `404: Not Found`; an empty segment (a trailing slash) is no route.
+ */
+function sendUnrouted(ctx: RequestContext, segments: string[]): void {
+  const allowed = new Set<string>();
+  if (!segments.includes('')) {
+    for (const [method, pattern] of ROUTES) {
+      if (served(ctx, pattern) && match(pattern, segments) !== undefined) for (const m of methodsOf(ctx, method)) allowed.add(m);
+    }
+  }
+  if (allowed.size === 0) return sendPlainPage(ctx, 404);
+  // aiohttp answers OPTIONS on a route (no CORS preflight asked) with an empty 200 and no Allow.
+  if (ctx.req.method === 'OPTIONS') return sendBare(ctx, 200);
+  sendPlainPage(ctx, 405, { allow: [...allowed].sort().join(',') });
+}
+
 export const handleJobsApi: RouteHandler = async (ctx) => {
+  if (ctx.path === '/api/v2' && ctx.state.options.deployment === 'self-hosted') {
+    sendPlainPage(ctx, 404);
+    return true;
+  }
   if (!ctx.path.startsWith('/api/v2/')) return false;
   if (isHealthCheck(ctx)) {
     health(ctx);
@@ -57,12 +88,20 @@ export const handleJobsApi: RouteHandler = async (ctx) => {
   } catch {
     return false;
   }
+  const selfHosted = ctx.state.options.deployment === 'self-hosted';
+  if (selfHosted && ctx.path === HEALTH_PATH) {
+    sendPlainPage(ctx, 405, { allow: 'GET,HEAD' });
+    return true;
+  }
   for (const [method, pattern, run] of ROUTES) {
-    if (method !== ctx.req.method || !served(ctx, pattern)) continue;
+    if (!methodsOf(ctx, method).includes(ctx.req.method ?? '') || !served(ctx, pattern)) continue;
+    if (selfHosted && segments.includes('')) continue;
     const param = match(pattern, segments);
     if (param === undefined) continue;
     await run(ctx, param ?? '');
     return true;
   }
-  return false;
+  if (!selfHosted) return false;
+  sendUnrouted(ctx, segments);
+  return true;
 };

@@ -3,6 +3,7 @@ import type { EngineJob, RequestContext } from '../contract.js';
 import { sendEmpty, sendJson, sendJobsError } from '../http-kit.js';
 import type { JobWorkflowResponse } from '../../protocol/jobs.js';
 import { streamJobEvents } from './events.js';
+import { raceOf } from '../faults/races.js';
 import { openStream } from './stream-limit.js';
 import { jobJson, jobLogs as finishedLogs } from './view.js';
 
@@ -15,17 +16,31 @@ export function servedHere(ctx: RequestContext, job: EngineJob): boolean {
 function findJob(ctx: RequestContext, id: string): EngineJob | undefined {
   const job = ctx.state.engine.get(id);
   if (job && servedHere(ctx, job)) return job;
-  sendJobsError(ctx, 404, 'not_found', `no job ${id} (it may have passed its retention)`);
+  const message = ctx.state.options.deployment === 'self-hosted' ? `No job ${id}.` : `no job ${id} (it may have passed its retention)`;
+  sendJobsError(ctx, 404, 'not_found', message);
   return undefined;
 }
 
 export function getJob(ctx: RequestContext, id: string): void {
   const job = findJob(ctx, id);
-  if (job) sendJson(ctx, 200, jobJson(ctx, job, { withLogs: true }));
+  if (!job) return;
+  // The reference server's race at completion: one read says `expired`, with nothing in it.
+  const said = raceOf(ctx.req) === 'expired-read' ? { ...job, status: 'expired' as const, outputs: [], progress: null, error: null } : job;
+  sendJson(ctx, 200, jobJson(ctx, said, { withLogs: true }));
 }
 
+/**
+ * With `cancel: 'ignored'` (the reference server in front of ComfyUI 0.3.64, whose engine lacks the
+ * route it forwards cancels to) the answer is 200 and nothing changes: a queued job is answered
+ * still queued, a running one as `canceling` while it runs on to its end.
+ */
 export function cancelJob(ctx: RequestContext, id: string): void {
-  if (!findJob(ctx, id)) return;
+  const found = findJob(ctx, id);
+  if (!found) return;
+  if (ctx.state.options.cancel === 'ignored') {
+    const said = found.status === 'running' ? { ...found, status: 'canceling' as const } : found;
+    return sendJson(ctx, 200, jobJson(ctx, said));
+  }
   const job = ctx.state.engine.cancel(id)!;
   sendJson(ctx, 200, jobJson(ctx, job));
 }

@@ -4,6 +4,9 @@
 // nothing releases the key; an unknown outcome (the engine down, a failure) keeps it.
 import { SubmitRefused, WorkflowRejected, type EngineJob, type RequestContext } from '../contract.js';
 import { readJson, sendJson, sendJobsError } from '../http-kit.js';
+import { HandlerCrash, readProxyJson, sendCrashPage } from '../self-hosted/plain.js';
+import { engineRefusal } from '../self-hosted/job-refusal.js';
+import type { Graph } from '../self-hosted/prompt.js';
 import { summarizeNodeErrors } from '../engine/summary.js';
 import { METADATA_MAX_BYTES } from '../../protocol/jobs.js';
 import { partnerKeyFields } from '../core/names.js';
@@ -56,8 +59,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The reference server's bounds on the advisory `priority`. */
+const PRIORITY_BOUND = 1_000_000;
+
 /** The body's fields beside the workflow, in the reference server's words where it has them. */
-function bodyRefusal(body: Record<string, unknown>, keyFields: string[]): Refusal | null {
+function bodyRefusal(ctx: RequestContext, body: Record<string, unknown>, keyFields: string[]): Refusal | null {
+  const selfHosted = ctx.state.options.deployment === 'self-hosted';
   const extra = body.extra_data;
   if (extra !== undefined && extra !== null) {
     if (!isObject(extra)) return refusal(400, 'invalid_request', "'extra_data' must be an object.");
@@ -76,8 +83,13 @@ function bodyRefusal(body: Record<string, unknown>, keyFields: string[]): Refusa
       return refusal(422, 'invalid_request', `'metadata' must be at most ${METADATA_MAX_BYTES} bytes.`);
     }
   }
-  if (priority !== undefined && !Number.isSafeInteger(priority)) return refusal(422, 'invalid_request', "'priority' must be an integer.");
+  if (priority !== undefined && !Number.isSafeInteger(priority)) return refusal(422, 'invalid_request', "'priority' must be an integer (advisory).");
+  if (selfHosted && typeof priority === 'number' && Math.abs(priority) > PRIORITY_BOUND) {
+    return refusal(422, 'invalid_request', `'priority' must be between -${PRIORITY_BOUND} and ${PRIORITY_BOUND}.`);
+  }
   const reserved = RESERVED_FIELDS.find((field) => body[field] !== undefined);
+  // The reference server counts the reserved fields as a workflow refusal.
+  if (reserved && selfHosted) return refusal(422, 'invalid_workflow', "'webhook_url' and 'inputs' are reserved and not accepted.");
   if (reserved) return refusal(422, 'invalid_request', `'${reserved}' is reserved and not accepted yet.`);
   return null;
 }
@@ -94,9 +106,10 @@ function attempt(ctx: RequestContext, body: unknown): EngineJob | Refusal {
   const early = deploymentRefusal(ctx);
   if (early) return early;
   if (!isObject(body) || !('workflow' in body)) {
+    if (ctx.state.options.deployment === 'self-hosted') return refusal(422, 'invalid_workflow', "Missing 'workflow' (API-format graph).");
     return refusal(422, 'invalid_workflow', 'the body must be {"workflow": {...}, "extra_data": {...}}');
   }
-  const invalid = bodyRefusal(body, partnerKeyFields(ctx.state));
+  const invalid = bodyRefusal(ctx, body, partnerKeyFields(ctx.state));
   if (invalid) return invalid;
   if (ctx.state.options.engineState === 'down') {
     // As the reference server with its engine stopped: the key was claimed, no job was made.
@@ -111,9 +124,14 @@ function attempt(ctx: RequestContext, body: unknown): EngineJob | Refusal {
     return ctx.state.engine.submit(refs.workflow, (body.extra_data ?? undefined) as Record<string, unknown> | undefined, 'v2', {
       ...(deployment === 'serverless' && ctx.deploymentId !== null ? { deploymentId: ctx.deploymentId } : {}),
       ...(typeof body.metadata === 'string' ? { metadata: body.metadata } : {}),
+      ...(typeof body.priority === 'number' && deployment === 'self-hosted' ? { priority: body.priority } : {}),
       inputAssets: refs.inputAssets,
     });
   } catch (err) {
+    if (err instanceof WorkflowRejected && deployment === 'self-hosted' && err.code === 'invalid_workflow') {
+      const refused = engineRefusal(ctx.state, refs.workflow as Graph, err);
+      return refusal(422, 'invalid_workflow', refused.message, { details: { node_errors: refused.nodeErrors } });
+    }
     if (err instanceof WorkflowRejected) return rejectionRefusal(err);
     if (err instanceof SubmitRefused) {
       const headers: Record<string, string> = err.retryAfterSeconds !== undefined ? { 'retry-after': String(err.retryAfterSeconds) } : {};
@@ -128,8 +146,10 @@ export async function submitJob(ctx: RequestContext): Promise<void> {
   if (!claim) return;
   let body: unknown;
   try {
-    body = await readJson(ctx);
+    // The reference server reads the body whatever its Content-Type.
+    body = await (ctx.state.options.deployment === 'self-hosted' ? readProxyJson(ctx) : readJson(ctx));
   } catch (err) {
+    if (err instanceof HandlerCrash) return sendCrashPage(ctx);
     claim.release(); // an unreadable body (400, 413, 415) made nothing
     throw err;
   }
@@ -138,6 +158,8 @@ export async function submitJob(ctx: RequestContext): Promise<void> {
     if (!outcome.keepKey) claim.release();
     return sendJobsError(ctx, outcome.status, outcome.code, outcome.message, outcome.details, outcome.headers);
   }
-  const json = jobJson(ctx, outcome);
-  sendJson(ctx, 201, json, { location: (json.urls as { self: string }).self });
+  const json = jobJson(ctx, outcome, { submitted: true });
+  // The reference server sends no Location with its 201.
+  const location: Record<string, string> = ctx.state.options.deployment === 'self-hosted' ? {} : { location: (json.urls as { self: string }).self };
+  sendJson(ctx, 201, json, location);
 }

@@ -40,12 +40,31 @@ export function outputJson(ctx: RequestContext, output: StoredOutput): OutputJso
   };
 }
 
+/**
+ * A job output read as an asset on the reference server: no hash, size 0, no expiry, and a
+ * `created_at` that is the moment of the read (it changes from one read to the next).
+ */
+function selfHostedOutputRecord(asset: StoredOutput, link: { url: string; expiresAt: string }): AssetRecord {
+  return {
+    id: asset.id,
+    hash: null,
+    size_bytes: 0,
+    content_type: asset.content_type,
+    file_path: asset.file_path,
+    created_at: new Date().toISOString(),
+    url: link.url,
+    url_expires_at: link.expiresAt,
+    job_id: asset.job_id,
+  };
+}
+
 /** The published Asset record: uploads carry no job, outputs name theirs and expire with it. */
 export function assetJson(ctx: RequestContext, asset: StoredOutput, createdNew?: boolean): AssetRecord {
   const link = contentLink(ctx, asset);
   const job = asset.job_id !== null ? ctx.state.engine.get(asset.job_id) : undefined;
   const expiresAt = job?.expires_at ?? (asset.expiresAt !== undefined ? new Date(asset.expiresAt).toISOString() : undefined);
   const output = asset.job_id !== null;
+  if (output && isSelfHosted(ctx)) return selfHostedOutputRecord(asset, link);
   return {
     id: asset.id,
     hash: output && isSelfHosted(ctx) ? null : visibleHash(asset),
@@ -75,11 +94,13 @@ export function jobLogs(job: EngineJob): JobLogs | undefined {
 export interface JobViewOptions {
   /** `GET /api/v2/jobs/{id}` only: the published `logs` object rides no other answer. */
   withLogs?: boolean;
+  /** The submit answer: the reference server names no queue position in it, even for a job that waits. */
+  submitted?: boolean;
 }
 
 /** The Job as the reference self-hosted server writes it. */
-function selfHostedJobJson(ctx: RequestContext, job: EngineJob): Record<string, unknown> {
-  const position = ctx.state.engine.queuePosition(job.id);
+function selfHostedJobJson(ctx: RequestContext, job: EngineJob, view: JobViewOptions): Record<string, unknown> {
+  const position = view.submitted || job.status !== 'queued' ? null : ctx.state.engine.queuePosition(job.id);
   const active = job.status === 'running' || job.status === 'canceling';
   return {
     id: job.id,
@@ -97,11 +118,12 @@ function selfHostedJobJson(ctx: RequestContext, job: EngineJob): Record<string, 
     outputs_reused: false,
     urls: jobUrls(ctx, job.id),
     ...(job.metadata !== undefined ? { metadata: job.metadata } : {}),
+    ...(job.priority !== undefined ? { priority: job.priority } : {}),
   };
 }
 
 export function jobJson(ctx: RequestContext, job: EngineJob, view: JobViewOptions = {}): Record<string, unknown> {
-  if (isSelfHosted(ctx)) return selfHostedJobJson(ctx, job);
+  if (isSelfHosted(ctx)) return selfHostedJobJson(ctx, job, view);
   const logs = view.withLogs && ctx.state.options.deployment === 'serverless' ? jobLogs(job) : undefined;
   return {
     id: job.id,

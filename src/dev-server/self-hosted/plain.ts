@@ -22,7 +22,7 @@ export function sendPlainStatus(ctx: RequestContext, status: number, headers: Re
   sendPlainPage(ctx, status, headers);
 }
 
-function sendPlainPage(ctx: RequestContext, status: number, headers: Record<string, string> = {}): void {
+export function sendPlainPage(ctx: RequestContext, status: number, headers: Record<string, string> = {}): void {
   const text = plainStatusText(status);
   ctx.res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
   ctx.res.end(text);
@@ -45,4 +45,21 @@ export function sendBare(ctx: RequestContext, status: number): void {
 /** The engine parses a JSON body whatever its Content-Type (aiohttp's `request.json()`). */
 export async function readEngineJson(ctx: RequestContext): Promise<unknown> {
   return parseJsonBody((await readBody(ctx)).toString('utf8'));
+}
+
+/** A request that breaks a Python handler (the reference server's on a JSON array body): answered with aiohttp's 500 page. */
+export class HandlerCrash extends Error {}
+
+/** aiohttp's page for an exception in a handler. */
+export function sendCrashPage(ctx: RequestContext): void {
+  const text = '500 Internal Server Error\n\nServer got itself in trouble';
+  ctx.res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  ctx.res.end(text);
+}
+
+/** A JSON body as the reference job API server reads it: whatever its Content-Type; a JSON array breaks its handler (HandlerCrash). */
+export async function readProxyJson(ctx: RequestContext): Promise<unknown> {
+  const body = await readEngineJson(ctx);
+  if (Array.isArray(body)) throw new HandlerCrash();
+  return body;
 }

@@ -13,7 +13,7 @@ import { readEngineJson } from './plain.js';
 import { promptNumber } from '../legacy/numbers.js';
 import { engineTraits } from './version.js';
 
-type Graph = Record<string, { class_type?: unknown; inputs?: unknown }>;
+export type Graph = Record<string, { class_type?: unknown; inputs?: unknown }>;
 
 /** What a refusal without per-node errors carries as `node_errors`: a list on 0.3.18, a dict later. */
 function noNodeErrors(ctx: RequestContext): unknown[] | Record<string, never> {
@@ -37,7 +37,7 @@ function clientPromptId(ctx: RequestContext, body: Record<string, unknown>): str
   return typeof body.prompt_id === 'string' && USABLE_ID.test(body.prompt_id) ? body.prompt_id : undefined;
 }
 
-function outputNodeIds(state: DevState, graph: Graph): string[] {
+export function outputNodeIds(state: DevState, graph: Graph): string[] {
   const info = state.engine.objectInfo();
   return Object.entries(graph)
     .filter(([, node]) => typeof node?.class_type === 'string' && info[node.class_type]?.output_node === true)
@@ -45,7 +45,7 @@ function outputNodeIds(state: DevState, graph: Graph): string[] {
 }
 
 /** The node ids an output node reads from, directly or through other nodes. */
-function upstreamOf(graph: Graph, start: string): Set<string> {
+export function upstreamOf(graph: Graph, start: string): Set<string> {
   const seen = new Set<string>();
   const pending = [start];
   while (pending.length > 0) {
@@ -59,7 +59,7 @@ function upstreamOf(graph: Graph, start: string): Set<string> {
   return seen;
 }
 
-function engineNodeErrors(state: DevState, graph: Graph, err: WorkflowRejected): Record<string, unknown> {
+export function engineNodeErrors(state: DevState, graph: Graph, err: WorkflowRejected): Record<string, unknown> {
   const outputs = outputNodeIds(state, graph);
   const out: Record<string, unknown> = {};
   for (const [node, error] of Object.entries(err.nodeErrors)) {
