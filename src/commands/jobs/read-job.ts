@@ -27,7 +27,7 @@ export function notFoundHint(arg: string, id: string): string | undefined {
 
 /** A 404 with the hint of notFoundHint; any other error as it is. */
 export function withNotFoundHint(err: unknown, arg: string, id: string): unknown {
-  if (err instanceof ApiError && err.status === 404) {
+  if (err instanceof ApiError && err.status === 404 && err.code !== 'not_job_api') {
     const hint = notFoundHint(arg, id);
     if (hint) err.hint = hint;
   }
