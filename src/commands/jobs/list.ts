@@ -8,6 +8,7 @@ import { settleExpired } from '../../clients/jobs/expired-race.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
 import { jobHistory } from '../../features/jobs/history.js';
+import { historyElsewhere } from '../../features/jobs/history-elsewhere.js';
 import { flag, choice, valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';
 import { GONE, LISTED_STATUSES, type JobsListOptions } from './options.js';
 import { defineVerb } from '../verb.js';
@@ -36,6 +37,11 @@ async function run(f: Factory, _args: unknown, opts: JobsListOptions): Promise<n
   if (shown.length === 0) {
     const s = f.settings();
     f.io.info(`no jobs${status ? ` with status ${status}` : ''} in the history of profile ${s.profile} at ${s.baseUrl}`);
+    if (history.entries().length === 0) {
+      for (const other of historyElsewhere(f, f.globals).slice(0, 3)) {
+        f.io.info(`profile ${other.profile} holds ${other.jobs} job(s) at ${other.baseUrl}: wes --profile ${other.profile} jobs list`);
+      }
+    }
     return 0;
   }
   const now = f.clock.now();
