@@ -225,6 +225,8 @@ const CODE_EXITS: Record<string, number> = {
   queue_timeout: ExitCode.TIMEOUT,
   request_not_found: ExitCode.NOT_FOUND,
   queue_backlog_full: ExitCode.THROTTLED,
+  // A web server that is no job API at the base URL: a wrong URL, as one that does not speak TLS.
+  not_job_api: ExitCode.ERROR,
 };
 
 /** Code first (it is the machine-readable part), then the HTTP status. */
@@ -247,13 +249,21 @@ export function neverReachedServer(err: unknown): boolean {
 }
 
 /**
+ * A TLS handshake that failed (an http: server asked for https:, a certificate not trusted): the
+ * request was never written, so nothing can have happened on the server (network-error.ts).
+ */
+export const HANDSHAKE_FAILURES: ReadonlySet<string> = new Set(['not_tls', 'tls_untrusted']);
+
+/**
  * Whether a request that changes something may have taken effect although no usable answer came
  * back: a 5xx, a lost answer, a read timeout, an interruption while it was in flight. A clear
- * refusal (any 4xx, 429 included) and a connection that was never made are not in doubt.
+ * refusal (any 4xx, 429 included, and 501: the server does not implement the request), a server
+ * that is no job API, and a connection or TLS handshake that was never made are not in doubt.
  */
 export function endedInDoubt(err: unknown): boolean {
   if (err instanceof UsageError) return false;
-  if (err instanceof ApiError) return err.status === undefined || err.status >= 500;
+  if (err instanceof ApiError) return err.code !== 'not_job_api' && (err.status === undefined || (err.status >= 500 && err.status !== 501));
+  if (err instanceof WesError && HANDSHAKE_FAILURES.has(err.code)) return false;
   // An unreadable 2xx answer, a broken or stalled connection, an interruption: the work may be done.
   return !neverReachedServer(err instanceof WesError ? err.cause : err);
 }

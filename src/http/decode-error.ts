@@ -2,6 +2,7 @@
 // error_type), message, request id and details (node errors, validation rows, spend figures).
 import { ApiError, type ErrorOrigin } from '../errors.js';
 import { sanitizeLine } from '../util/sanitize.js';
+import { notJobApi } from './not-job-api.js';
 import { parseRetryAfter } from './retry.js';
 import { PUBLISHED_ROUTER_ERROR_TYPES, type CommittedSpend, type RouterValidationErrorDetail } from '../protocol/errors.js';
 import { readMakerHeader } from '../protocol/maker-names.js';
@@ -12,6 +13,8 @@ export interface RawErrorResponse {
   headers: Record<string, string>;
   body: Buffer;
   url: URL;
+  /** The request's method, where known (words of a server that is no job API name it). */
+  method?: string;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -50,7 +53,7 @@ function committedSpend(headers: Record<string, string>): CommittedSpend | undef
   };
 }
 
-function decodeJobs(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {
+function decodeJobs(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown; hint?: string } {
   const err = isObject(json) && isObject(json.error) ? json.error : undefined;
   if (err && typeof err.code === 'string') {
     return {
@@ -59,7 +62,7 @@ function decodeJobs(r: RawErrorResponse, json: unknown): { code: string; message
       details: err.details ?? undefined,
     };
   }
-  return { code: `http_${r.status}`, message: fallbackMessage(r.status, r.body) };
+  return notJobApi(r) ?? { code: `http_${r.status}`, message: fallbackMessage(r.status, r.body) };
 }
 
 function decodeModels(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {

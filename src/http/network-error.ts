@@ -2,11 +2,11 @@
 // response that stalled or broke, a TLS server that is not one (or an http: server asked for
 // https:), a certificate Node does not trust, a proxy that refused. The ones retrying cannot heal
 // (CANNOT_HEAL) are given up at once.
-import { ExitCode, NetworkError, READ_TIMEOUT_HINT, WesError } from '../errors.js';
+import { ExitCode, HANDSHAKE_FAILURES, NetworkError, READ_TIMEOUT_HINT, WesError } from '../errors.js';
 import { proxyRefusal, type ProxyRoute } from './proxy-env.js';
 
 /** Failures that are the same on every attempt: retrying only delays the message. */
-export const CANNOT_HEAL: ReadonlySet<string> = new Set(['not_tls', 'tls_untrusted', 'proxy_auth_required', 'proxy_refused']);
+export const CANNOT_HEAL: ReadonlySet<string> = new Set([...HANDSHAKE_FAILURES, 'proxy_auth_required', 'proxy_refused']);
 
 /** OpenSSL's verdicts on a certificate chain it cannot trust, and what each means. */
 const UNTRUSTED: Record<string, string> = {

@@ -220,7 +220,17 @@ export function hintFor(err: WesError): string | undefined {
     case 'upstream_error':
       return 'a failure inside the service; reads were retried automatically. Try again later';
     case 'not_found':
-      return err.origin === 'jobs' ? 'check the id; a job and its outputs can be fetched only until the job\'s expires_at' : undefined;
+      if (err.origin !== 'jobs') return undefined;
+      // An asset's own record (assets get, download, delete); a job output's content keeps the job's words.
+      return path !== undefined && /\/api\/v2\/assets\/[^/]+$/.test(path)
+        ? 'check the asset id: an asset is named by its whole id (as `wes assets upload` printed it), and a deleted one is gone'
+        : 'check the id; a job and its outputs can be fetched only until the job\'s expires_at';
+    case 'not_job_api':
+      return 'check the base URL (--base-url, WES_BASE_URL or the profile\'s base_url): it must be the root of a job API v2 server; `wes doctor` says what answers there';
+    case 'not_implemented':
+      return err.origin === 'jobs' && path?.includes('/assets')
+        ? 'this server keeps no uploaded files (the job API answered that it does not implement asset uploads); pass inputs another way, or use a server that stores assets'
+        : 'this server does not implement that request (a feature of other deployments); nothing was done';
     case 'network_error':
       return undefined;
     default:

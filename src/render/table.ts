@@ -23,7 +23,6 @@ const BORDERLESS = {
   right: '', 'right-mid': '', middle: '  ',
 };
 const GAP = 2;
-const MIN_WIDTH = 4;
 
 function cellText(cell: Cell): string {
   if (cell === null || cell === undefined) return '';
@@ -32,25 +31,6 @@ function cellText(cell: Cell): string {
 
 function width(text: string): number {
   return [...text].length;
-}
-
-/**
- * Column widths that fit `total` columns: shrink the widest column that may shrink first. The
- * first column is the row's key (an id, a name) and is never cut by default: a truncated id cannot
- * be copied into the next command.
- */
-export function fitWidths(natural: number[], total: number, gap = GAP, keep: ReadonlySet<number> = new Set([0])): number[] {
-  const widths = [...natural];
-  const budget = Math.max(total - gap * (widths.length - 1), widths.length * MIN_WIDTH);
-  let sum = widths.reduce((a, b) => a + b, 0);
-  while (sum > budget) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) if (!keep.has(i) && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
-    if (widest < 0 || widths[widest]! <= MIN_WIDTH) break;
-    widths[widest]!--;
-    sum--;
-  }
-  return widths;
 }
 
 function truncate(text: string, max: number): string {
@@ -99,6 +79,45 @@ function visibleColumns(natural: number[], total: number, layout: TableLayout): 
   return shown;
 }
 
+/** Narrower than this a column is no longer read as a column: the rows are stacked instead. */
+const READABLE = 6;
+
+/**
+ * The columns shown and their widths, never wider than `total` (a line the terminal wraps breaks
+ * words and columns apart): droppable columns go first, then the rightmost column gives way, then
+ * the one before it, none below READABLE characters (`flow.…`) and never a kept one. Undefined where that is
+ * not enough: the rows are then stacked, one `HEADER value` line a cell (stackedRows).
+ */
+export function fitTable(natural: number[], total: number, layout: TableLayout = {}): { shown: number[]; widths: number[] } | undefined {
+  const shown = visibleColumns(natural, total, layout);
+  const keep = new Set([0, ...shown.flatMap((col, at) => ((layout.keep ?? []).includes(col) ? [at] : []))]);
+  const widths = shown.map((i) => natural[i]!);
+  let over = widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1) - total;
+  for (let at = widths.length - 1; at >= 0 && over > 0; at--) {
+    if (keep.has(at)) continue;
+    const cut = Math.min(over, widths[at]! - Math.min(widths[at]!, READABLE));
+    widths[at]! -= cut;
+    over -= cut;
+  }
+  return over > 0 ? undefined : { shown, widths };
+}
+
+/** Each row as lines of `HEADER  value`, values wrapped at words to the width left; a blank line between rows. */
+function stackedRows(headers: string[], rows: string[][], total: number, bold: (s: string) => string): string {
+  const keyWidth = Math.max(...headers.map((h) => width(h)));
+  const room = Math.max(total - keyWidth - GAP, READABLE);
+  const pad = ' '.repeat(keyWidth + GAP);
+  return rows
+    .map((r) =>
+      headers
+        .map((h, i) => [h, r[i]!] as const)
+        .filter(([, v]) => v !== '')
+        .map(([h, v]) => `${bold(h.toUpperCase().padEnd(keyWidth))}${' '.repeat(GAP)}${wrapText(v, room).split('\n').join(`\n${pad}`)}`)
+        .join('\n'),
+    )
+    .join('\n\n');
+}
+
 /**
  * Renders for stdout (data: piped output has no header) or stderr (diagnostics such as node
  * errors: always headed, since only people read it, and wrapped rather than cut: the part cut
@@ -114,9 +133,9 @@ export function renderTable(io: IOStreams, headers: string[], rows: Cell[][], st
     return lines.join('\n');
   }
   const natural = headers.map((h, i) => Math.max(width(h), ...texts.map((r) => width(r[i]!))));
-  const shown = visibleColumns(natural, io.columns, layout);
-  const keep = new Set([0, ...shown.flatMap((col, at) => ((layout.keep ?? []).includes(col) ? [at] : []))]);
-  const widths = fitWidths(shown.map((i) => natural[i]!), io.columns, GAP, keep);
+  const fitted = fitTable(natural, io.columns, layout);
+  if (!fitted) return stackedRows(headers, texts, io.columns, (h) => style.bold(h));
+  const { shown, widths } = fitted;
   const wrap = new Set(layout.wrap ?? (stream === 'stderr' ? shown : []));
   const fit = (text: string, at: number) => (wrap.has(shown[at]!) ? wrapText(text, widths[at]!) : truncate(text, widths[at]!));
   const table = new Table({

@@ -18,7 +18,12 @@ class Stop extends Error {
 const WS = new Set([' ', '\t', '\n', '\r']);
 
 function describe(ch: string | undefined): string {
-  return ch === undefined ? 'end of input' : `${JSON.stringify(ch)}`;
+  if (ch === undefined) return 'end of input';
+  // Shown as it is, a control character or an undecodable byte prints as nothing (`found ""`).
+  if (ch === '\ufffd') return 'bytes that are not UTF-8 text (the file looks binary)';
+  const code = ch.codePointAt(0)!;
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')} (the file looks binary, not text)`;
+  return JSON.stringify(ch);
 }
 
 class Walker {

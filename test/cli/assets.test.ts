@@ -78,7 +78,7 @@ describe('wes assets', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ id, size_bytes: 10, url: `${ctx.server.url}/api/v2/assets/${id}/content` });
     const missing = await wes(['assets', 'get', '00000000-0000-0000-0000-000000000000']);
     expect(missing.code).toBe(5);
-    expect(missing.stderr).toMatch(/hint: check the id/);
+    expect(missing.stderr).toMatch(/hint: check the asset id/);
   });
 
   it('downloads through the content route, blake3-checked: to a file, into a folder, to the current folder', async () => {

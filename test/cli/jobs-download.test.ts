@@ -96,7 +96,7 @@ describe('wes jobs download', () => {
     const res = await wes(['jobs', 'logs', job.id]);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toContain('this surface keeps no logs');
+    expect(res.stderr).toContain('this server keeps no logs of what jobs print (its jobs carry no logs link)');
   });
 });
 

@@ -69,7 +69,7 @@ describe('jobs logs in every published form', () => {
     api().add({ state: jobJson('no-surface', 'succeeded') });
     const none = await wes(['jobs', 'logs', 'no-surface', '--json']);
     expect(JSON.parse(none.stdout)).toEqual({ job_id: 'no-surface', logs: null, reason: 'no_logs_on_surface' });
-    expect(none.stderr).toBe('this surface keeps no logs\n');
+    expect(none.stderr).toBe('this server keeps no logs of what jobs print (its jobs carry no logs link)\n');
     api().add({ state: jobJson('still-running', 'running') });
     const running = await wes(['jobs', 'logs', 'still-running']);
     expect(running.stderr).toContain('no log for this job yet: it is running');

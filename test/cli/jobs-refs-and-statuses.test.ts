@@ -39,9 +39,9 @@ describe('job references, statuses in the history, resume and piped views', () =
     api().onSubmit = (_body, n) => ({ state: jobJson(`abc-${n}`, 'succeeded') });
     const env = { WES_BASE_URL: api().url };
     for (let i = 0; i < 3; i++) await runWes(['jobs', 'submit', writeTemp(dir(), imageWorkflow())], { env, configDir: cfg.dir });
-    const ambiguous = await runWes(['jobs', 'get', 'abc'], { env, configDir: cfg.dir });
+    const ambiguous = await runWes(['jobs', 'get', 'abc-'], { env, configDir: cfg.dir });
     expect(ambiguous.code).toBe(2);
-    expect(ambiguous.stderr).toMatch(/abc is the start of 3 jobs in the history: abc-\d, abc-\d, abc-\d/);
+    expect(ambiguous.stderr).toMatch(/abc- is the start of 3 jobs in the history: abc-\d, abc-\d, abc-\d/);
     expect(ambiguous.stderr).toContain('give more of the id');
     const whole = await runWes(['jobs', 'get', 'abc-2', '--json'], { env, configDir: cfg.dir });
     expect(JSON.parse(whole.stdout).id).toBe('abc-2');

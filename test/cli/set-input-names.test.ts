@@ -60,15 +60,28 @@ describe('--set to an input the node does not take', () => {
     expect(count('GET /api/object_info')).toBe(1);
   });
 
-  it('warns about a typo, naming the inputs from the server\'s definition, and sends it anyway', async () => {
+  it('refuses a typo when the node\'s definition is known, before sending, with the input it meant (issue 38, item 4)', async () => {
     const posts = count('POST /api/v2/jobs');
     const res = await wes(['jobs', 'submit', flow, '--set', '1.widht=5']);
-    expect(res.code).toBe(0);
-    expect(res.stderr).toContain('warning: --set 1.widht: node 1 (EmptyImage) has no input "widht"; its inputs (from its definition on');
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('error: --set 1.widht: node 1 (EmptyImage) has no input "widht" (did you mean `width`?); its inputs (from its definition on');
     expect(res.stderr).toContain('): width, height, color');
-    expect(res.stderr).toContain('--strict');
-    expect(count('POST /api/v2/jobs')).toBe(posts + 1);
+    expect(res.stderr).toContain('hint: nothing was sent');
+    const seed = await wes(['jobs', 'submit', flow, '--set', '2.sed=7']);
+    expect(seed.code).toBe(2);
+    expect(seed.stderr).toContain('node 2 (Sample) has no input "sed" (did you mean `seed`?)');
+    const far = await wes(['jobs', 'submit', flow, '--set', '2.noise_level=7']);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toContain('node 2 (Sample) has no input "noise_level"; its inputs');
+    expect(count('POST /api/v2/jobs')).toBe(posts);
     expect(count('GET /api/object_info')).toBe(1); // cached per base URL
+  });
+
+  it('where no definition is known, warns and sends (the workflow\'s own inputs are all there is)', async () => {
+    const res = await wes(['jobs', 'submit', flow, '--set', '2.sed=7'], { WES_ENGINE_URL: noDefinitions.url });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('warning: --set 2.sed: node 2 (Sample) has no input "sed" (did you mean `seed`?); its inputs (from the workflow): image, steps, seed, denoise, sampler_name');
+    expect(res.stdout.trim()).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('with --strict refuses before any upload or submit (the README\'s old `1.image=@kitten.png`)', async () => {

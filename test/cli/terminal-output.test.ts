@@ -158,12 +158,13 @@ describe('on a terminal, more of what a person sees', () => {
       expect(run.code, run.stderr).toBe(0);
       ids.push(run.stdout.trim());
     }
-    // At 40 columns the other columns give way (cut to a letter and …); the id never does.
+    // At 40 columns the ids are their first 8 characters (which pick the job), so the rest fits uncut (issue 38, item 7).
     const narrow = await onTerminal(['jobs', 'list'], { stdoutTTY: true, stderrTTY: true, columns: 40 });
     expect(narrow.code, narrow.stderr).toBe(0);
     const lines = visible(narrow.stdout).trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^ID\s+S\S*…/);
-    for (const id of ids) expect(lines.some((line) => line.startsWith(`${id} `)), `${id} whole in:\n${lines.join('\n')}`).toBe(true);
+    expect(lines[0]).toMatch(/^ID\s+STATUS\s+SUBMITTED\s+SOURCE$/);
+    for (const id of ids) expect(lines.some((line) => line.startsWith(`${id.slice(0, 8)} `)), `${id} in:\n${lines.join('\n')}`).toBe(true);
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(40);
     const wide = await onTerminal(['jobs', 'list'], { stdoutTTY: true, stderrTTY: true, columns: 80 });
     expect(visible(wide.stdout)).toMatch(/ \d+ s ago /);
     for (const line of visible(wide.stdout).split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);

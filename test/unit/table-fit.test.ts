@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { IOStreams } from '../../src/render/io.js';
-import { fitWidths, renderFields, renderTable, wrapText } from '../../src/render/table.js';
+import { fitTable, renderFields, renderTable, wrapText } from '../../src/render/table.js';
 
 function io(tty: boolean, columns = 80): IOStreams {
   return new IOStreams({ stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: tty, stderrIsTTY: tty, env: { NO_COLOR: '1' }, columns });
@@ -33,7 +33,9 @@ describe('tables that fit 80 columns', () => {
     for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
     expect(lines.slice(1).map((l) => l.slice(l.indexOf('number') + 6).trim()).join(' ').replace(/\s+/g, ' ')).toBe(description);
     expect(lines[1]).toContain('creativity_of_the_upscaler_in_full');
-    expect(fitWidths([40, 40, 40], 80, 2, new Set([0]))).toEqual([40, 18, 18]);
+    // The rightmost column gives way first, down to 6 characters, then the one before it.
+    expect(fitTable([40, 40, 40], 80, { keep: [0] })).toEqual({ shown: [0, 1, 2], widths: [40, 30, 6] });
+    expect(fitTable([40, 40, 40], 40, { keep: [0] })).toBeUndefined();
   });
 
   it('wraps at spaces, and cuts a word only when it is longer than the line', () => {

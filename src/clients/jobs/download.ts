@@ -4,7 +4,7 @@
 // in (one re-read of the job for all outputs); a signed URL that has expired, or that the signed
 // host refuses, is replaced by re-reading the job. Names are made safe and unique; job.json is
 // written beside the outputs.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ApiError } from '../../errors.js';
 import { UniqueNames } from '../../files/safe-name.js';
 import { saveToFile, type KeptPart, type OpenedBody, type SavedFile } from '../../files/save.js';
@@ -12,9 +12,10 @@ import type { HashSetting } from '../../util/blake3-setting.js';
 import { checkExisting, type ExistingPolicy, type ExistingVerdict } from '../../files/existing.js';
 import { makeFolders, writeFileSafely } from '../../files/safe-file.js';
 import type { FetchedJob, JobsClient } from './client.js';
+import { JOB_FILE, jobFileFor } from './job-file.js';
 import type { Output } from '../../protocol/jobs.js';
 
-export const JOB_FILE = 'job.json';
+export { JOB_FILE } from './job-file.js';
 const DEFAULT_CONCURRENCY = 4;
 /** A URL this close to its expiry is refreshed before use. */
 const EXPIRY_MARGIN_MS = 2_000;
@@ -179,6 +180,9 @@ export async function downloadOutputs(client: JobsClient, start: FetchedJob, opt
   await makeFolders(options.dir);
   const names = new UniqueNames();
   names.reserve(JOB_FILE);
+  // Decided with the outputs, before any transfer: a conflict stops the command first.
+  const jobFile = await jobFileFor(options.dir, start.job.id, options.existing ?? 'refuse');
+  names.reserve(basename(jobFile));
   const snapshots = new JobSnapshots(client, start);
   const outputs = start.job.outputs;
   const planned = await Promise.all(
@@ -198,7 +202,6 @@ export async function downloadOutputs(client: JobsClient, start: FetchedJob, opt
       errors.push({ output, error });
     }
   });
-  const jobFile = join(options.dir, JOB_FILE);
   await writeFileSafely(jobFile, JSON.stringify(snapshots.latest.fetched.job, null, 2) + '\n');
   return { saved: saved.filter((s): s is SavedOutput => s !== undefined), job: snapshots.latest.fetched, jobFile, errors };
 }

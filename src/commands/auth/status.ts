@@ -76,7 +76,9 @@ async function run(f: Factory, _args: unknown, opts: AuthStatusOptions): Promise
     io.println(renderTable(io, ['family', 'origin', 'credential sent'], routes.map((r) => [r.family, r.origin, r.credential ? `${r.credential} ${r.value} (${r.source})` : `none${r.withheld ? `: ${r.withheld}` : ''}`])));
     if (probes.length) {
       io.println('');
-      io.println(renderTable(io, ['family', 'verdict', 'status', 'detail'], probes.map((r) => [r.family, r.verdict, r.status ?? '', r.message])));
+      // An accepted probe's status is the one it was meant to get (the job API's 404 for a made-up
+      // job id): beside "accepted" it reads as a failure, so it is left to --json.
+      io.println(renderTable(io, ['family', 'verdict', 'status', 'detail'], probes.map((r) => [r.family, r.verdict, r.verdict === 'accepted' ? '' : (r.status ?? ''), r.message])));
     }
   }
   if (!s.apiKey && !s.routerToken) io.info(`${io.errStyle.yellow('hint:')} ${NO_KEY_HINT}${probes.length ? '' : ' (a self-hosted server may need none)'}`);

@@ -42,6 +42,8 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsCancel
   const follow = watchJobOptions(opts);
   const client = f.client(JobsClient);
   const current = await readJob(f, client, args.id);
+  // A prefix never cancels unseen: the whole id it picked is said first, whatever --quiet says.
+  if (current.job.id !== args.id) io.notice(sanitizeLine(`${args.id} is job ${current.job.id} (from this machine's history)`));
   if (isTerminal(current.job.status)) {
     io.info(sanitizeLine(`job ${current.job.id} has already ended (${current.job.status}); nothing to cancel`));
     if (io.json) io.printJson(current.job);

@@ -8,6 +8,7 @@ import { settleExpired } from '../../clients/jobs/expired-race.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
 import { jobHistory } from '../../features/jobs/history.js';
+import { historyElsewhere } from '../../features/jobs/history-elsewhere.js';
 import { flag, choice, valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';
 import { GONE, LISTED_STATUSES, type JobsListOptions } from './options.js';
 import { defineVerb } from '../verb.js';
@@ -21,6 +22,8 @@ const jobsListOptions = (): OptionsDeclaration<JobsListOptions> => ({
 
 const REFRESH_CONCURRENCY = 4;
 const DEFAULT_LIMIT = 20;
+/** Narrower than this, whole ids (36 characters) leave no room for the other columns. */
+const NARROW = 72;
 
 async function run(f: Factory, _args: unknown, opts: JobsListOptions): Promise<number> {
   const limit = opts.limit ?? DEFAULT_LIMIT;
@@ -28,7 +31,8 @@ async function run(f: Factory, _args: unknown, opts: JobsListOptions): Promise<n
   const status = opts.status;
   const history = jobHistory(f);
   if (opts.refresh) await refresh(f, history.entries().filter((e) => !isTerminal(e.status) && e.status !== GONE));
-  const shown = history.entries().filter((e) => status === undefined || e.status === status).slice(0, limit);
+  const matching = history.entries().filter((e) => status === undefined || e.status === status);
+  const shown = matching.slice(0, limit);
   if (f.io.json) {
     f.io.printJson(shown);
     return 0;
@@ -36,15 +40,23 @@ async function run(f: Factory, _args: unknown, opts: JobsListOptions): Promise<n
   if (shown.length === 0) {
     const s = f.settings();
     f.io.info(`no jobs${status ? ` with status ${status}` : ''} in the history of profile ${s.profile} at ${s.baseUrl}`);
+    if (history.entries().length === 0) {
+      for (const other of historyElsewhere(f, f.globals).slice(0, 3)) {
+        f.io.info(`profile ${other.profile} holds ${other.jobs} job(s) at ${other.baseUrl}: wes --profile ${other.profile} jobs list`);
+      }
+    }
     return 0;
   }
   const now = f.clock.now();
+  // A terminal too narrow for whole ids gets their first 8 characters, which pick the job as well.
+  const narrow = f.io.stdoutIsTTY && f.io.columns < NARROW;
   printTable(
     f.io,
     ['id', 'status', 'submitted', 'source'],
-    shown.map((e) => [e.id, e.status, f.io.stdoutIsTTY ? age(now - Date.parse(e.submitted_at)) : e.submitted_at, e.source]),
+    shown.map((e) => [narrow ? e.id.slice(0, 8) : e.id, e.status, f.io.stdoutIsTTY ? age(now - Date.parse(e.submitted_at)) : e.submitted_at, e.source]),
     { keep: [0] },
   );
+  if (matching.length > shown.length) f.io.info(`(the newest ${shown.length} of ${matching.length}; --limit ${matching.length} shows them all)`);
   if (!opts.refresh && shown.some((e) => !isTerminal(e.status) && e.status !== GONE)) f.io.info('(statuses as last seen; --refresh asks the service about the unfinished ones)');
   return 0;
 }

@@ -40,8 +40,8 @@ async function run(f: Factory, args: ArgsOf<typeof positional>): Promise<number>
   const read = await logsOf(client, current);
   if (read.kind === 'none') {
     if (io.json) io.printJson({ job_id: id, logs: null, reason: read.reason });
-    if (!isTerminal(current.job.status)) io.info(sanitizeLine(`no log for this job yet: it is ${current.job.status}, and a log (where this surface keeps them) is read back once it has ended`));
-    else io.info(read.reason === 'no_logs_on_surface' ? 'this surface keeps no logs' : 'no log for this job');
+    if (!isTerminal(current.job.status)) io.info(sanitizeLine(`no log for this job yet: it is ${current.job.status}, and a log (where this server keeps them) is read back once it has ended`));
+    else io.info(read.reason === 'no_logs_on_surface' ? 'this server keeps no logs of what jobs print (its jobs carry no logs link)' : 'no log for this job');
     return 0;
   }
   if (read.kind === 'text' && io.json) {

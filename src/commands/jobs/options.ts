@@ -48,7 +48,7 @@ export interface SubmitFlags {
 
 export const submitFlagsDeclaration = (): OptionsDeclaration<SubmitFlags> => ({
   set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file, asset:ID names an asset (repeatable)', checkSetSyntax),
-  strict: flag('--strict', 'refuse a --set to an input its node does not take (default: warn and send it)'),
+  strict: flag('--strict', 'where the server has no node definitions, refuse a --set to an input the workflow does not show (default: warn and send it; a name the definition lacks is always refused)'),
   idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (single use for 24 h, refused again whatever the body; default: a new random one); a key used before finds its job where the server lists jobs', idempotencyKey),
   label: valueOption('--label <text>', 'a label of your own, kept with the job in its metadata (beside wes\'s own, which names the key)', checked(labelProblem)),
   wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),

@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 import { ApiError } from '../../errors.js';
 import type { FetchedJob, JobsClient } from '../../clients/jobs/client.js';
 import { settleExpired } from '../../clients/jobs/expired-race.js';
-import { recordStatus, resolveJobRef } from '../../features/jobs/history.js';
+import { nthLatest, recordStatus, resolveJobRef } from '../../features/jobs/history.js';
 
 /** What the help of every verb that takes a job id says of it. */
 export const JOB_ID_HELP = 'ID: a job id, or @last (the latest job submitted from this machine for this profile and base URL), or @N (the N-th latest; @1 is @last); see `wes jobs list`.';
@@ -19,7 +19,7 @@ export function notFoundHint(arg: string, id: string): string | undefined {
   const m = REF_WITHOUT_AT.exec(arg);
   if (m) {
     const ref = /^\d/.test(arg) ? `@${arg}` : '@last';
-    return `${arg} is not a job id: for ${ref === '@last' ? 'the latest job you submitted' : `the ${arg}-th latest job you submitted`} write ${ref} (\`wes jobs list\` shows them)`;
+    return `${arg} is not a job id: for ${ref === '@last' ? 'the latest job' : nthLatest(Number(arg))} you submitted write ${ref} (\`wes jobs list\` shows them)`;
   }
   if (id === arg && arg.length < 36) return `no job of this machine's history starts with ${arg}, and the service knows no job ${arg}: give the whole id (\`wes jobs list\` shows the ones submitted from here)`;
   return undefined;
@@ -27,7 +27,7 @@ export function notFoundHint(arg: string, id: string): string | undefined {
 
 /** A 404 with the hint of notFoundHint; any other error as it is. */
 export function withNotFoundHint(err: unknown, arg: string, id: string): unknown {
-  if (err instanceof ApiError && err.status === 404) {
+  if (err instanceof ApiError && err.status === 404 && err.code !== 'not_job_api') {
     const hint = notFoundHint(arg, id);
     if (hint) err.hint = hint;
   }

@@ -7,6 +7,8 @@ import type { SavedOutput } from '../../clients/jobs/download.js';
 import { downloadJobOutputs } from '../../features/transfers/job-outputs.js';
 import type { ExistingPolicy } from '../../files/existing.js';
 import { sanitizeLine } from '../../util/sanitize.js';
+import { shellWord } from '../../util/shell-word.js';
+import { FileExistsError } from '../../files/safe-file.js';
 import { transferReporterOn } from '../reporters.js';
 
 export interface SaveReport {
@@ -18,6 +20,23 @@ export interface SaveReport {
 }
 
 export async function saveOutputs(f: Factory, client: JobsClient, job: FetchedJob, dir: string, report: SaveReport): Promise<SavedOutput[]> {
+  try {
+    return await saveAndReport(f, client, job, dir, report);
+  } catch (err) {
+    if (err instanceof FileExistsError) err.hint = conflictHint(job.job.id, dir);
+    throw err;
+  }
+}
+
+/**
+ * A file in the way is settled by downloading the same job again with a policy, never by
+ * submitting it again (`--clobber` added to a `submit --download` would run and pay for a new job).
+ */
+function conflictHint(id: string, dir: string): string {
+  return `the job is kept on the service: to replace the files there run \`wes jobs download ${id} ${shellWord(dir)} --clobber\` (--skip-existing keeps them); submitting again would run the job again`;
+}
+
+async function saveAndReport(f: Factory, client: JobsClient, job: FetchedJob, dir: string, report: SaveReport): Promise<SavedOutput[]> {
   const { io } = f;
   const result = await downloadJobOutputs(client, job, dir, report.existing, transferReporterOn(io), f);
   const { saved } = result;

@@ -7,7 +7,7 @@ import { describeEngine, engineOf } from './engine.js';
 
 /** A 404 or 405 of the job API that is not the job API's own error envelope (the server has no such route). */
 export function isMissingJobApi(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.origin === 'jobs' && ((err.status === 404 && err.code === 'http_404') || (err.status === 405 && err.code === 'http_405'));
+  return err instanceof ApiError && err.origin === 'jobs' && (err.status === 404 || err.status === 405) && (err.code === `http_${err.status}` || err.code === 'not_job_api');
 }
 
 export async function explainMissingJobApi(f: Factory, err: ApiError): Promise<WesError> {

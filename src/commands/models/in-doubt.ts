@@ -3,12 +3,12 @@
 // key once: sent again with the same key, the call is collected (or its record replayed), never
 // run twice. So every doubtful ending names the key and the exact command that collects it; a key
 // the router refuses for this request (409 invalid_input) is said to need a new key instead.
-import { ApiError, InterruptedError, UsageError, WesError, toWesError } from '../../errors.js';
+import { ApiError, HANDSHAKE_FAILURES, InterruptedError, UsageError, WesError, toWesError } from '../../errors.js';
 import { shellWord } from '../../util/shell-word.js';
 
 /** Whether the call may have taken effect although no usable answer came back. */
 function endedInDoubt(err: unknown): boolean {
-  if (err instanceof UsageError) return false;
+  if (err instanceof UsageError || (err instanceof WesError && HANDSHAKE_FAILURES.has(err.code))) return false;
   // An answer in 3xx/4xx is clear: nothing was run (no router there, a refusal), except a 409 "an
   // earlier call with this key is still running". A 2xx that could not be read went through.
   if (err instanceof WesError && err.status !== undefined) {

@@ -1,6 +1,7 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { isValidProfileName } from '../../config/store.js';
+import { DEFAULT_PROFILE } from '../../config/settings.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
@@ -17,10 +18,11 @@ const positional = { name: arg('<name>', undefined, { values: { kind: 'profiles'
 async function run(f: Factory, { name }: ArgsOf<typeof positional>, opts: ProfilesUseOptions): Promise<number> {
   const store = f.store();
   if (!isValidProfileName(name)) throw new UsageError(`invalid profile name ${JSON.stringify(name)}`, 'use letters, digits, ".", "_" and "-"');
-  if (!store.hasProfile(name)) {
+  // `default` always exists (its settings are the built-in ones until something is stored in it).
+  if (!store.hasProfile(name) && name !== DEFAULT_PROFILE) {
     if (!opts.create) {
       const known = Object.keys(store.profiles());
-      throw new UsageError(`no profile named ${name}`, known.length ? `profiles: ${known.join(', ')}; or pass --create` : 'create it with --create, or `wes --profile NAME auth login`');
+      throw new UsageError(`no profile named ${name}`, known.length ? `profiles: ${[DEFAULT_PROFILE, ...known.filter((k) => k !== DEFAULT_PROFILE)].join(', ')}; or pass --create` : 'create it with --create, or `wes --profile NAME auth login`');
     }
     await store.ensure(name);
   }

@@ -76,10 +76,20 @@ const REF = /^@(last|[1-9]\d{0,5})$/;
 const WHOLE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Candidates listed when a prefix is ambiguous. */
 const CANDIDATES_SHOWN = 5;
+/** "the latest job", "the 2nd latest job", ... */
+export function nthLatest(n: number): string {
+  if (n === 1) return 'the latest job';
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  return `the ${n}${suffix} latest job`;
+}
+
+/** The shortest start of an id that picks a job, as git asks of abbreviated ids: `9` must not pick (and cancel) job 957d…. */
+export const MIN_PREFIX = 4;
 
 /**
  * A job id as given; `@last` / `@N` (the N-th latest submission; @1 is @last) from the history; or
- * the start of an id (progress lines show the first 8 characters) that one job of the history has.
+ * the start of an id, at least MIN_PREFIX characters (progress lines show the first 8), that one job of the history has.
  */
 export function resolveJobRef(f: HistoryPlace, arg: string, debug: Debug): string {
   if (!arg.startsWith('@')) return byPrefix(f, arg, debug);
@@ -109,6 +119,13 @@ function byPrefix(f: HistoryPlace, arg: string, debug: Debug): string {
     return arg;
   }
   if (ids.length === 0 || ids.includes(arg)) return arg;
+  if (arg.length < MIN_PREFIX) {
+    const nth = /^[1-9]\d*$/.test(arg) ? `; for ${nthLatest(Number(arg))} you submitted write @${arg}` : '';
+    throw new UsageError(
+      `${arg} is too short to pick a job: the start of an id needs at least ${MIN_PREFIX} characters (${ids.length} job(s) of the history start with ${arg})`,
+      `give at least ${MIN_PREFIX} characters of the id, or the whole id (\`wes jobs list\` shows them)${nth}`,
+    );
+  }
   if (ids.length === 1) {
     debug(`${arg}: job ${ids[0]} of the history`);
     return ids[0]!;
