@@ -152,6 +152,16 @@ describe('retries and doubt, driven by the dispatcher', () => {
 });
 
 describe('the composition root', () => {
+  it('sends through the dispatcher even where the environment names a proxy for the origin', async () => {
+    const r = replay().answer(namedExchange('v2-proxy-lifecycle.json', 'health'));
+    const env = { HTTP_PROXY: 'http://127.0.0.1:9', WES_PROXY_LOOPBACK: '1' };
+    const http = composeHttp({ endpoints: { baseUrl: PROXY, routerUrl: PROXY, engineUrl: PROXY, apiKey: undefined, routerToken: undefined }, env, userAgent: 'wes-test', dispatcher: r.agent });
+    const res = await http.json<{ status: string; upstream: string }>({ family: 'jobs', url: '/api/v2/health' });
+    expect(res.body).toEqual({ status: 'healthy', upstream: ENGINE });
+    r.allAsked();
+    await http.close();
+  });
+
   it('hands its dispatcher to the HttpClient it builds', async () => {
     const r = replay().answer(namedExchange('v2-proxy-lifecycle.json', 'health'));
     const http = composeHttp({ endpoints: { baseUrl: PROXY, routerUrl: PROXY, engineUrl: PROXY, apiKey: undefined, routerToken: undefined }, env: {}, userAgent: 'wes-test', dispatcher: r.agent });
