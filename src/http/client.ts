@@ -68,6 +68,14 @@ export interface HttpClientOptions {
    * a private CA. The CLI has NODE_EXTRA_CA_CERTS for that, which Node reads only as it starts.
    */
   ca?: string[];
+  /**
+   * The undici Dispatcher every request goes through instead of the connections this client makes
+   * (its agents and proxy dispatchers): the seam below HTTP, so that retries, in-doubt verdicts
+   * and error decoding can be driven without sockets (tests replay recorded answers through
+   * undici's MockAgent), as the maker's SDK takes a `fetch`. The caller owns it: close() leaves it
+   * open. WebSockets (v1 events) do not go through it.
+   */
+  dispatcher?: Dispatcher;
 }
 
 export interface RetryInfo {
@@ -189,11 +197,13 @@ export class HttpClient {
   }
 
   /**
-   * Where a request goes: through the proxy that serves its URL, if any; else a download taken as
-   * chunks from an http: origin goes to the bulk agent (reused read buffers; TLS keeps undici's
-   * connector), and everything else to the shared agent.
+   * Where a request goes: to the injected dispatcher when one was given; else through the proxy
+   * that serves its URL, if any; else a download taken as chunks from an http: origin goes to the
+   * bulk agent (reused read buffers; TLS keeps undici's connector), and everything else to the
+   * shared agent.
    */
   private dispatcherFor(url: URL, chunks: boolean): Dispatcher {
+    if (this.opts.dispatcher) return this.opts.dispatcher;
     const route = proxyFor(this.opts.proxy, url);
     if (route) return this.proxyDispatcher(route);
     if (!chunks || url.protocol !== 'http:') return this.agent;

@@ -1,9 +1,11 @@
-// The seam below HTTP: a Factory for verb unit tests, built from buffers, whose clients are the
+// A seam above HTTP: a Factory for verb unit tests, built from buffers, whose clients are the
 // fakes a test registers for their constructors (`client(JobsClient)` answers the registered
 // fake) and whose clock is a test's own. runVerb runs a whole command line on it through
 // runProgram (commander's parsing, the verb's rules, the error renderer and its exit codes), so a
 // test sees what a person or a script would, in milliseconds, with no server and no socket.
 // Nothing reaches the network: http() and an unregistered client throw.
+// The seam below HTTP is HttpClientOptions.dispatcher (test/helpers/replay-dispatcher.ts replays
+// recorded answers through it).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
