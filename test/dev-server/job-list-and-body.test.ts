@@ -79,8 +79,9 @@ describe('the job list (self-hosted, as the reference server)', () => {
     expect(all.body.truncated).toBe(false);
     expect(Object.keys(all.body.jobs[1]).sort()).toEqual(Object.keys(reference.list.body.jobs[1]!).sort());
 
+    // A full page is not "truncated" on the reference server, however many older jobs there are.
     const two = await getJson(ctx.server, '/api/v2/jobs?limit=2');
-    expect([two.body.jobs.length, two.body.truncated]).toEqual([2, true]);
+    expect([two.body.jobs.length, two.body.truncated]).toEqual([2, false]);
     const succeeded = await getJson(ctx.server, '/api/v2/jobs?status=succeeded&limit=100');
     expect(succeeded.body.jobs.map((j: Json) => j.metadata)).toEqual(['list 2', 'list 1', 'list 0']);
     const active = await getJson(ctx.server, '/api/v2/jobs?status=running');
@@ -93,6 +94,27 @@ describe('the job list (self-hosted, as the reference server)', () => {
       const res = await getJson(ctx.server, `/api/v2/jobs?${query}`);
       expect([query, res.status, res.body.error.code]).toEqual([query, 400, 'invalid_request']);
     }
+  });
+});
+
+describe('the job list\'s `truncated`, as the reference server sets it (recordings/v2-proxy-edges.json)', () => {
+  const ctx = useDevServer({ deployment: 'self-hosted', stepMs: 1000, maxQueue: 1000 });
+
+  it('true only when the 500-record scan stopped a status-filtered list before `limit` was filled', async () => {
+    const make = (n: number) => {
+      for (let i = 0; i < n; i++) ctx.server.state.engine.submit(imageWorkflow({ steps: 1 }), undefined, 'v2');
+    };
+    make(470);
+    const read = async (query: string) => (await getJson(ctx.server, `/api/v2/jobs?${query}`)).body as { jobs: Json[]; truncated: boolean };
+    // As recorded with 470 jobs: a full page says false; a filter that scanned them all, false.
+    expect(await read('limit=100').then((b) => [b.jobs.length, b.truncated])).toEqual([100, false]);
+    expect(await read('status=failed&limit=100').then((b) => [b.jobs.length, b.truncated])).toEqual([0, false]);
+    make(35);
+    // With 505: the scan cap stops the filtered walks (0 jobs, true); the full pages still say false.
+    expect(await read('status=failed&limit=100').then((b) => [b.jobs.length, b.truncated])).toEqual([0, true]);
+    expect(await read('status=succeeded&limit=5').then((b) => [b.jobs.length, b.truncated])).toEqual([0, true]);
+    expect(await read('limit=100').then((b) => [b.jobs.length, b.truncated])).toEqual([100, false]);
+    expect(await read('status=queued&limit=2').then((b) => [b.jobs.length, b.truncated])).toEqual([2, false]);
   });
 });
 

@@ -7,14 +7,32 @@ import type { HttpClient, HttpResponse } from '../../http/client.js';
 import type { ChunkedBody } from '../../http/chunked-body.js';
 import { segment } from '../../http/links.js';
 import { ExitCode, WesError } from '../../errors.js';
-import { badResponse, checkAsset, checkJob, checkJobList, checkJobWorkflow } from './check.js';
+import { badResponse, checkAsset, checkJob, checkJobWorkflow } from './check.js';
+import { readListPage, type ListPage } from './list-page.js';
 import { parseJsonExact } from '../../util/exact-json.js';
-import type { AssetFromHashRequest, AssetRecord, Job, JobList, JobWorkflowResponse, SubmitRequest } from '../../protocol/jobs.js';
+import type { AssetFromHashRequest, AssetRecord, Job, JobLabels, JobWorkflowResponse, SubmitRequest } from '../../protocol/jobs.js';
 
 /** A Job with the URL that answered it: host-relative links in it resolve against that origin. */
 export interface FetchedJob {
   job: Job;
   from: URL;
+}
+
+export interface ListQuery {
+  status?: string;
+  limit?: number;
+  cursor?: string;
+  /** Serverless label filters (`metadata[k]=v`, at most 3). */
+  labels?: JobLabels;
+}
+
+/** A list page, the answer's Date header and when it was asked and answered (this machine's clock). */
+export interface ListRead {
+  page: ListPage;
+  from: URL;
+  serverDate?: string;
+  askedAt: number;
+  answeredAt: number;
 }
 
 export interface FetchedAsset {
@@ -54,12 +72,17 @@ export class JobsClient {
   }
 
   /**
-   * `GET /api/v2/jobs`: the server's own list, newest first (the reference self-hosted server's;
-   * a server without it answers 404 or 501, thrown as the ApiError it is).
+   * One page of `GET /api/v2/jobs`, newest first: the self-hosted proxy's (`status`, `limit`;
+   * `{jobs, truncated}`) or a serverless deployment's (`limit`, `cursor`, up to 3 label filters;
+   * `{jobs, next_cursor}`). A server without a list answers 404 or 501, thrown as the ApiError it is.
+   * `cursorDialect`: the deployment is known to page by cursor.
    */
-  async list(query: { status?: string; limit?: number } = {}): Promise<{ list: JobList; from: URL; serverDate?: string }> {
-    const res = await this.http.json<unknown>({ family: 'jobs', url: '/api/v2/jobs', query });
-    return { list: checkJobList(res), from: res.url, serverDate: res.headers.date };
+  async listPage(query: ListQuery = {}, cursorDialect = false): Promise<ListRead> {
+    const params: Record<string, string | number | undefined> = { status: query.status, limit: query.limit, cursor: query.cursor };
+    for (const [k, v] of Object.entries(query.labels ?? {})) params[`metadata[${k}]`] = v;
+    const askedAt = Date.now();
+    const res = await this.http.json<unknown>({ family: 'jobs', url: '/api/v2/jobs', query: params });
+    return { page: readListPage(res, cursorDialect), from: res.url, serverDate: res.headers.date, askedAt, answeredAt: Date.now() };
   }
 
   /** `GET /api/v2/jobs/{id}/workflow`: the graph behind a job, and which shape it is in. */

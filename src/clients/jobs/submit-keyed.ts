@@ -60,7 +60,7 @@ export async function submitKeyed(client: JobsClient, s: KeyedSubmit): Promise<S
   } catch (err) {
     if (isKeyReuse(err)) return keyUsedBefore(client, s, err);
     if (!endedInDoubt(err) || s.signal?.aborted) throw err;
-    const search = await awaitJobByKey(client, s.key, sentAt, s.signal);
+    const search = await awaitJobByKey(client, s.key, { sentAt }, s.signal);
     if (search.kind === 'found') return { job: search.job, how: 'lost-answer' };
     throw notFoundAfterDoubt(err, s.key, search);
   }

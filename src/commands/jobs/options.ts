@@ -8,6 +8,7 @@ import type { ConvertOptions } from '../workflows/convert-options.js';
 import type { ViaTarget } from '../../features/batch/via-target.js';
 import { checkSetSyntax } from '../../features/jobs/set-syntax.js';
 import { labelProblem } from '../../clients/jobs/label.js';
+import type { LabelPair } from './label-option.js';
 
 /** How a waiting command follows its job. */
 export interface FollowFlags {
@@ -71,6 +72,8 @@ export type ListedStatus = (typeof LISTED_STATUSES)[number];
 
 export interface JobsListOptions {
   remote?: boolean;
+  /** --label key=value filters (serverless: up to three, on the server). */
+  label?: LabelPair[];
   refresh?: boolean;
   status?: ListedStatus;
   limit?: number;

@@ -224,7 +224,7 @@ class ItemRun {
    * asks; else the line stays in doubt.
    */
   private async resolveEarlier(earlier: { key: string; sentAt?: number }): Promise<FetchedJob | undefined> {
-    const search = await findJobByKey(this.endpoint.spec.client, earlier.key, earlier.sentAt);
+    const search = await findJobByKey(this.endpoint.spec.client, earlier.key, { sentAt: earlier.sentAt });
     if (search.kind === 'found') {
       this.foundByKey = true;
       return search.job;
@@ -259,7 +259,7 @@ class ItemRun {
         return await sendLabelled(client, { ...request, metadata: submitLabel(key, this.options.label) }, key, { retries: 0 });
       } catch (err) {
         if (this.options.signal.aborted || (!endedInDoubt(err) && !isKeyReuse(err))) throw err;
-        const search = await awaitJobByKey(client, key, sentAt, this.options.signal);
+        const search = await awaitJobByKey(client, key, { sentAt }, this.options.signal);
         if (search.kind === 'found') {
           this.foundByKey = true;
           return search.job;
