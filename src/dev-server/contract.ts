@@ -199,8 +199,8 @@ export interface EngineJob {
   latestPreview: { node: string; format: 'png' | 'jpeg'; bytes: Buffer } | null;
   deployment_id?: string;
   release_id?: string;
-  /** The opaque label given at submit (job API v2), echoed on every read. */
-  metadata?: string;
+  /** The label given at submit (job API v2): the proxy's string, or serverless labels; echoed on every read. */
+  metadata?: string | Record<string, string>;
   /** Asset ids the workflow reads (typed references and LoadImage file names resolved at submit): held while the job is active. */
   assetIds: Set<string>;
   /** File names the v2 submit substituted for typed references, each with the asset it names. */
@@ -253,7 +253,7 @@ export interface NodeClassInfo {
 export interface SubmitExtras {
   /** Serverless: the deployment the job runs on. */
   deploymentId?: string;
-  metadata?: string;
+  metadata?: string | Record<string, string>;
   /** v2: file names substituted for typed asset references, each with the asset id it names. */
   inputAssets?: Map<string, string>;
   /** v1 on a newer engine: the client's own prompt id, used unless a job that has not ended holds it. */

@@ -211,6 +211,8 @@ export function hintFor(err: WesError): string | undefined {
     case 'upstream_error':
       return 'a failure inside the service; reads were retried automatically. Try again later';
     case 'not_found':
+    case 'job_not_found':
+    case 'asset_not_found':
       return err.origin === 'jobs' ? 'check the id; a job and its outputs can be fetched only until the job\'s expires_at' : undefined;
     case 'network_error':
       return undefined;

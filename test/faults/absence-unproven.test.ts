@@ -49,7 +49,7 @@ describe('a lost submit whose job is older than the first list page', () => {
     expect(find.code).toBe(5);
     expect(find.stderr).toContain('is among the 100 newest');
     expect(find.stderr).not.toContain('no job on the server carries');
-  });
+  }, 90_000);
 
   it('a batch resume keeps such a line on "find": in doubt again, never sent again', async () => {
     const file = writeBatch(dir(), 'busy.jsonl', [quickWorkflow('busy-line', 1), quickWorkflow('busy-line', 2)]);
@@ -78,5 +78,5 @@ describe('a lost submit whose job is older than the first list page', () => {
     expect(resultsFile(results)[0]).toMatchObject({ status: 'in_doubt', idempotency_key: key });
     expect(counts.delta(SUBMIT)).toBe(1);
     expect(engineJobs(fx.server, 'busy-line')).toHaveLength(2);
-  });
+  }, 90_000);
 });

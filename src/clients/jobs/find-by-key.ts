@@ -9,6 +9,7 @@ import { sleep } from '../../util/sleep.js';
 import type { FetchedJob, JobsClient, ListRead } from './client.js';
 import { KEY_LABEL, keyOfLabels } from './labels.js';
 import { absenceVerdict, type ListDialect, type ListWalk } from './list-dialect.js';
+import { DIALECTS } from './deployment.js';
 
 export type KeySearch =
   | { kind: 'found'; job: FetchedJob }
@@ -34,13 +35,15 @@ function isListMissing(err: unknown): boolean {
 
 /** Looks for the job labelled with `key`; a miss says whether the list proves that the server made none. */
 export async function findJobByKey(client: JobsClient, key: string, options: SearchOptions = {}): Promise<KeySearch> {
-  if (options.dialect === 'none') return { kind: 'no-list', reason: 'this deployment offers no job list to search' };
+  const known = await (await client.deployment()).current();
+  const dialect = options.dialect ?? (known ? DIALECTS[known].list : undefined);
+  if (dialect === 'none') return { kind: 'no-list', reason: `${DIALECTS.cloud.name} offers no job list to search` };
   const createdAt: (string | undefined)[] = [];
   let read: ListRead | undefined;
   let firstAsked: number | undefined;
   for (let pages = 0; pages < MAX_PAGES && (read === undefined || read.page.nextCursor !== undefined); pages++) {
     try {
-      read = await client.listPage({ limit: LIST_LIMIT, cursor: read?.page.nextCursor, labels: { [KEY_LABEL]: key } }, options.dialect === 'cursor');
+      read = await client.listPage({ limit: LIST_LIMIT, cursor: read?.page.nextCursor, labels: { [KEY_LABEL]: key } }, dialect === 'cursor');
     } catch (err) {
       if (isListMissing(err)) return { kind: 'no-list', reason: 'this server offers no job list to search' };
       return { kind: 'no-list', reason: `reading the job list failed: ${(err as Error).message}` };

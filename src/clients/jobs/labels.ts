@@ -3,43 +3,10 @@
 // opaque string, where the user's pairs come first and the key's token last (label.ts); Comfy
 // Cloud takes none. Reading is lenient, as the maker's clients are: a number or null value, a
 // string where a map was expected, a list: the job still reads, unusable pairs dropped.
-import { isRecord } from '../shared/response-check.js';
 import { LABEL_KEY_PATTERN, LABELS_MAX_PAIRS, type JobLabels } from '../../protocol/jobs.js';
-import { keyOfLabel, KEY_LABEL_PREFIX, submitLabel } from './label.js';
+import { KEY_LABEL, submitLabel } from './label.js';
 
-/** The pair naming a submit's Idempotency-Key in a serverless label map. */
-export const KEY_LABEL = 'wes-key';
-
-/** What a job's `metadata` says: label pairs (a map), or the proxy's string. */
-export interface ReadLabels {
-  pairs: JobLabels;
-  text?: string;
-}
-
-export function labelsOf(metadata: unknown): ReadLabels {
-  if (typeof metadata === 'string') return { pairs: {}, text: metadata };
-  if (!isRecord(metadata)) return { pairs: {} };
-  const pairs: JobLabels = {};
-  for (const [k, v] of Object.entries(metadata)) if (typeof v === 'string') pairs[k] = v;
-  return { pairs };
-}
-
-/** The Idempotency-Key a job's labels name, if any. */
-export function keyOfLabels(labels: ReadLabels): string | undefined {
-  return labels.pairs[KEY_LABEL] || keyOfLabel(labels.text);
-}
-
-/** The user's own labels (wes's key label left out), for display: `k=v` pairs, or the string's own part. */
-export function userLabelText(labels: ReadLabels): string {
-  if (labels.text !== undefined) {
-    const at = labels.text.lastIndexOf(KEY_LABEL_PREFIX);
-    return (at >= 0 && keyOfLabel(labels.text) !== undefined ? labels.text.slice(0, at) : labels.text).trim();
-  }
-  return Object.entries(labels.pairs)
-    .filter(([k]) => k !== KEY_LABEL)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
-}
+export { KEY_LABEL, keyOfLabels, labelsOf, userLabelText, type ReadLabels } from './label.js';
 
 /** How a deployment takes labels on submit. */
 export type LabelDialect = 'map' | 'string' | 'none';

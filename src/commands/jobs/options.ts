@@ -2,13 +2,12 @@
 // command follows its job, --download, the flags of one workflow's submit (`jobs submit` and
 // `jobs rerun`), what `jobs list` and its --remote part take.
 import { existingFileOptions, existingFileRules, idempotencyKey, type ExistingFileOptions } from '../option-values.js';
-import { checked, flag, nonEmpty, repeatableOption, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { flag, nonEmpty, repeatableOption, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { intervalOption } from '../poll-interval.js';
 import type { ConvertOptions } from '../workflows/convert-options.js';
 import type { ViaTarget } from '../../features/batch/via-target.js';
 import { checkSetSyntax } from '../../features/jobs/set-syntax.js';
-import { labelProblem } from '../../clients/jobs/label.js';
-import type { LabelPair } from './label-option.js';
+import { labelOption, type LabelPair } from './label-option.js';
 
 /** How a waiting command follows its job. */
 export interface FollowFlags {
@@ -43,7 +42,7 @@ export interface SubmitFlags {
   set?: string[];
   strict?: boolean;
   idempotencyKey?: string;
-  label?: string;
+  label?: LabelPair[];
   wait?: boolean;
 }
 
@@ -51,7 +50,7 @@ export const submitFlagsDeclaration = (): OptionsDeclaration<SubmitFlags> => ({
   set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file, asset:ID names an asset (repeatable)', checkSetSyntax),
   strict: flag('--strict', 'refuse a --set to an input its node does not take (default: warn and send it)'),
   idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (single use; default: a new random one); a key used before finds the job it made', idempotencyKey),
-  label: valueOption('--label <text>', 'a label of your own, kept with the job in its metadata (beside wes\'s own, which names the key)', checked(labelProblem)),
+  label: labelOption('a label of your own, key=value (repeatable), kept with the job beside wes\'s own key label (Comfy Cloud keeps none)'),
   wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
 });
 

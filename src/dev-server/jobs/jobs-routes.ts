@@ -3,6 +3,7 @@ import type { EngineJob, RequestContext } from '../contract.js';
 import { sendEmpty, sendJson, sendJobsError } from '../http-kit.js';
 import type { JobWorkflowResponse } from '../../protocol/jobs.js';
 import { streamJobEvents } from './events.js';
+import { notFoundCode } from './dialect.js';
 import { openStream } from './stream-limit.js';
 import { jobJson, jobLogs as finishedLogs } from './view.js';
 
@@ -15,7 +16,7 @@ export function servedHere(ctx: RequestContext, job: EngineJob): boolean {
 function findJob(ctx: RequestContext, id: string): EngineJob | undefined {
   const job = ctx.state.engine.get(id);
   if (job && servedHere(ctx, job)) return job;
-  sendJobsError(ctx, 404, 'not_found', `no job ${id} (it may have passed its retention)`);
+  sendJobsError(ctx, 404, notFoundCode(ctx, 'job'), `no job ${id} (it may have passed its retention)`);
   return undefined;
 }
 

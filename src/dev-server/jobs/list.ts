@@ -8,6 +8,8 @@ import type { RequestContext } from '../contract.js';
 import { sendJson, sendJobsError } from '../http-kit.js';
 import { JOB_LIST_LIMIT_DEFAULT, JOB_LIST_LIMIT_MAX, type JobList, type JobStatus } from '../../protocol/jobs.js';
 import { servedHere } from './jobs-routes.js';
+import { listDialect } from './dialect.js';
+import { listRecords } from './records.js';
 import { jobJson } from './view.js';
 
 /** Records one list request scans at most (the reference server's cap). */
@@ -16,6 +18,13 @@ const SCAN_CAP = 500;
 const STATUSES: readonly JobStatus[] = ['queued', 'running', 'succeeded', 'canceling', 'canceled', 'failed', 'expired'];
 
 export function listJobs(ctx: RequestContext): void {
+  const dialect = listDialect(ctx);
+  if (dialect === 'not-implemented') return sendJobsError(ctx, 501, 'not_implemented', 'listing jobs is not implemented on this deployment.');
+  if (dialect === 'cursor') return listRecords(ctx);
+  listProxyJobs(ctx);
+}
+
+function listProxyJobs(ctx: RequestContext): void {
   const status = ctx.url.searchParams.get('status');
   const rawLimit = ctx.url.searchParams.get('limit');
   if (status !== null && !STATUSES.includes(status as JobStatus)) {

@@ -5,7 +5,7 @@
 import { SubmitRefused, WorkflowRejected, type EngineJob, type RequestContext } from '../contract.js';
 import { readJson, sendJson, sendJobsError } from '../http-kit.js';
 import { summarizeNodeErrors } from '../engine/summary.js';
-import { METADATA_MAX_BYTES } from '../../protocol/jobs.js';
+import { labelMapProblem, labelStringProblem, metadataDialect } from './dialect.js';
 import { PARTNER_KEY } from '../engine/nodes/partner-call.js';
 import { resolveAssetReferences } from './asset-refs.js';
 import { claimKey } from './idempotency.js';
@@ -57,7 +57,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The body's fields beside the workflow, in the reference server's words where it has them. */
-function bodyRefusal(body: Record<string, unknown>): Refusal | null {
+function bodyRefusal(ctx: RequestContext, body: Record<string, unknown>): Refusal | null {
   const extra = body.extra_data;
   if (extra !== undefined && extra !== null) {
     if (!isObject(extra)) return refusal(400, 'invalid_request', "'extra_data' must be an object.");
@@ -70,10 +70,10 @@ function bodyRefusal(body: Record<string, unknown>): Refusal | null {
   }
   const { metadata, priority } = body;
   if (metadata !== undefined) {
-    if (typeof metadata !== 'string') return refusal(422, 'invalid_request', "'metadata' must be a string (opaque label).");
-    if (Buffer.byteLength(metadata) > METADATA_MAX_BYTES) {
-      return refusal(422, 'invalid_request', `'metadata' must be at most ${METADATA_MAX_BYTES} bytes.`);
-    }
+    const dialect = metadataDialect(ctx);
+    if (dialect === 'none') return refusal(422, 'metadata_not_supported', "'metadata' is not supported on this deployment.");
+    const problem = dialect === 'map' ? labelMapProblem(metadata) : labelStringProblem(metadata);
+    if (problem) return refusal(422, dialect === 'map' ? 'metadata_invalid' : 'invalid_request', problem);
   }
   if (priority !== undefined && !Number.isSafeInteger(priority)) return refusal(422, 'invalid_request', "'priority' must be an integer.");
   const reserved = RESERVED_FIELDS.find((field) => body[field] !== undefined);
@@ -95,7 +95,7 @@ function attempt(ctx: RequestContext, body: unknown): EngineJob | Refusal {
   if (!isObject(body) || !('workflow' in body)) {
     return refusal(422, 'invalid_workflow', 'the body must be {"workflow": {...}, "extra_data": {...}}');
   }
-  const invalid = bodyRefusal(body);
+  const invalid = bodyRefusal(ctx, body);
   if (invalid) return invalid;
   if (ctx.state.options.engineState === 'down') {
     // As the reference server with its engine stopped: the key was claimed, no job was made.
@@ -109,7 +109,7 @@ function attempt(ctx: RequestContext, body: unknown): EngineJob | Refusal {
   try {
     return ctx.state.engine.submit(refs.workflow, (body.extra_data ?? undefined) as Record<string, unknown> | undefined, 'v2', {
       ...(deployment === 'serverless' && ctx.deploymentId !== null ? { deploymentId: ctx.deploymentId } : {}),
-      ...(typeof body.metadata === 'string' ? { metadata: body.metadata } : {}),
+      ...(body.metadata !== undefined ? { metadata: body.metadata as string | Record<string, string> } : {}),
       inputAssets: refs.inputAssets,
     });
   } catch (err) {
