@@ -10,6 +10,7 @@ import { proxySettings, type ProxySettings } from './http/proxy-env.js';
 import { hashSettingFrom, type HashSetting } from './util/blake3-setting.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { composeHttp, userAgentOf } from './compose/http.js';
+import { lazyDeploymentMemory, type DeploymentAware } from './clients/jobs/deployment-memory.js';
 import { parseRetries, type Factory, type FactoryInit, type GlobalOptions } from './factory.js';
 
 export { parseTimeout } from './factory.js';
@@ -79,7 +80,11 @@ export class CliFactory implements Factory {
 
   client<C>(make: new (http: HttpClient, ...rest: never[]) => C, signal?: AbortSignal, build?: (http: HttpClient) => C): C {
     const http = this.http(signal);
-    return build ? build(http) : new make(http);
+    const client = build ? build(http) : new make(http);
+    // The job API client learns which deployment answers; the profile's setting pins it, its cache remembers it.
+    const s = this.settings();
+    (client as Partial<DeploymentAware>).useDeployment?.(s.jobApi, lazyDeploymentMemory(this.store(), s.profile));
+    return client;
   }
 
   httpFor(settings: Settings, signal: AbortSignal, connections?: number): HttpClient {

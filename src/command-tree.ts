@@ -6,7 +6,7 @@ import { Command, Option } from 'commander';
 import { VERSION } from './factory-version.js';
 import type { ActionFactory } from './commands/verb.js';
 import { registerCommands } from './commands/registry.js';
-import { ENGINE_KINDS, ROUTER_API_SETTINGS } from './config/keys.js';
+import { ENGINE_KINDS, JOB_API_SETTINGS, ROUTER_API_SETTINGS } from './config/keys.js';
 
 /** A value given once stays a string; given again, every value in order (program.ts sorts them out). */
 function repeatable(value: string, previous: string | string[] | undefined): string | string[] {
@@ -44,7 +44,8 @@ export function buildCommandTree(action: ActionFactory, argv?: readonly string[]
     .addOption(new Option('--engine-key <key>', 'the engine URL\'s own key; the engine never gets the API key of another origin (env WES_ENGINE_KEY)'))
     .option('--deployment <id>', 'serverless deployment id (env WES_DEPLOYMENT)')
     .option('--partner-key <key>', 'partner-node key for extra_data (env WES_PARTNER_KEY)')
-    .addOption(new Option('--engine <kind>', 'v1 server: cloud, self-hosted (your own ComfyUI) or auto (env WES_ENGINE; default auto)').choices(ENGINE_KINDS));
+    .addOption(new Option('--engine <kind>', 'v1 server: cloud, self-hosted (your own ComfyUI) or auto (env WES_ENGINE; default auto)').choices(ENGINE_KINDS))
+    .addOption(new Option('--job-api <deployment>', 'job API deployment: serverless, cloud (Comfy Cloud), self-hosted or auto (env WES_JOB_API; default auto: detected, remembered per base URL)').choices(JOB_API_SETTINGS));
   program.addHelpText(
     'after',
     `

@@ -26,7 +26,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [2, 'usage: bad flag or argument, unreadable or malformed local file, invalid model id, an Idempotency-Key that is not 1-255 printable ASCII'],
   [3, 'the job or model run failed (failed, expired; v1 error, non_retryable_error, lost; router provider_error, content_policy_violation)'],
   [4, 'authentication or permission (401, 403, not_enabled)'],
-  [5, 'not found (404, 410, model_not_found: an unknown model, shown with the router\'s suggestions, blob_not_found, request_not_found; no model router at the router URL)'],
+  [5, 'not found (404, 410, model_not_found: an unknown model, shown with the router\'s suggestions, blob_not_found, job_not_found, asset_not_found, request_not_found; no model router at the router URL)'],
   [6, 'the server refused the request (400, 409, 422: invalid_workflow, workflow_format_ui, invalid_input, deployment_stopped, ...)'],
   [7, 'throttled or no capacity after retries (429, 503, queue_backlog_full)'],
   [8, 'timed out (--timeout reached, 504 after retries, queue_timeout; models result before the result is ready)'],
@@ -198,6 +198,9 @@ const CODE_EXITS: Record<string, number> = {
   not_found: ExitCode.NOT_FOUND,
   model_not_found: ExitCode.NOT_FOUND,
   blob_not_found: ExitCode.NOT_FOUND,
+  // Comfy Cloud's not-found codes name the entity.
+  job_not_found: ExitCode.NOT_FOUND,
+  asset_not_found: ExitCode.NOT_FOUND,
   provider_error: ExitCode.FAILED,
   content_policy_violation: ExitCode.FAILED,
   invalid_input: ExitCode.REFUSED,

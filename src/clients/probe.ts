@@ -75,7 +75,8 @@ async function probeAt(http: HttpClient, family: ApiFamily, path: string, okStat
 function isJobNotFound(body: Buffer): boolean {
   try {
     const json = JSON.parse(body.toString('utf8')) as { error?: { code?: unknown } };
-    return json?.error?.code === 'not_found';
+    // Comfy Cloud names the entity (`job_not_found`); the other deployments say `not_found`.
+    return json?.error?.code === 'not_found' || json?.error?.code === 'job_not_found';
   } catch {
     return false;
   }

@@ -2,7 +2,7 @@
 // `auth login`) and when it is resolved (flag, environment, profile). A key added to PROFILE_KEYS
 // needs its line in SETTING_CHECKS (the Record type says so).
 import { UsageError } from '../errors.js';
-import { ENGINE_KINDS, ROUTER_API_SETTINGS, withoutPassword, type EngineSetting, type ProfileKey, type RouterApiSetting } from './keys.js';
+import { ENGINE_KINDS, JOB_API_SETTINGS, ROUTER_API_SETTINGS, withoutPassword, type EngineSetting, type JobApiSetting, type ProfileKey, type RouterApiSetting } from './keys.js';
 
 export interface SettingCheck {
   /** Throws a UsageError naming the value and `from` (where it came from) when it will not do. */
@@ -88,6 +88,12 @@ export function validateRouterApi(value: string | undefined, from = '--router-ap
   throw new UsageError(`${from} must be one of ${ROUTER_API_SETTINGS.join(', ')}, got ${JSON.stringify(value)}`, 'v1 for the interface\'s /v1/models routes, v2 for the published /v2/models routes, auto to discover them');
 }
 
+export function validateJobApi(value: string | undefined, from = '--job-api'): JobApiSetting {
+  if (value === undefined) return 'auto';
+  if ((JOB_API_SETTINGS as readonly string[]).includes(value)) return value as JobApiSetting;
+  throw new UsageError(`${from} must be one of ${JOB_API_SETTINGS.join(', ')}, got ${JSON.stringify(value)}`, 'serverless for a serverless deployment, cloud for Comfy Cloud, self-hosted for the self-hosted job API server, auto to detect it');
+}
+
 /** A URL setting as stored: `{deployment}` may wait for the deployment id, which is checked when resolved. */
 function urlCheck(what: string): SettingCheck['check'] {
   return (value, from) => void normalizeBaseUrl(value, value.includes('{deployment}') ? 'placeholder' : undefined, `${what} (${from})`);
@@ -117,4 +123,5 @@ export const SETTING_CHECKS: Record<ProfileKey, SettingCheck> = {
   read_timeout: { check: (value, from) => void parseReadTimeout(value, from), example: String(DEFAULT_READ_TIMEOUT_S) },
   engine: { check: (value, from) => void validateEngine(value, from), example: 'auto' },
   router_api: { check: (value, from) => void validateRouterApi(value, from), example: 'auto' },
+  job_api: { check: (value, from) => void validateJobApi(value, from), example: 'auto' },
 };

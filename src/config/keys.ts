@@ -11,6 +11,7 @@ export const PROFILE_KEYS = [
   'read_timeout',
   'engine',
   'router_api',
+  'job_api',
 ] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 
@@ -31,6 +32,7 @@ export const ENV_FOR_KEY: Record<ProfileKey, string> = {
   read_timeout: 'WES_READ_TIMEOUT',
   engine: 'WES_ENGINE',
   router_api: 'WES_ROUTER_API',
+  job_api: 'WES_JOB_API',
 };
 
 export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
@@ -45,6 +47,7 @@ export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
   read_timeout: '--read-timeout',
   engine: '--engine',
   router_api: '--router-api',
+  job_api: '--job-api',
 };
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8188';
@@ -68,6 +71,10 @@ export type EngineSetting = (typeof ENGINE_KINDS)[number];
 /** Which routes of the model router: the interface's `/v1`, the published `/v2`, or detected (`auto`). */
 export const ROUTER_API_SETTINGS = ['auto', 'v1', 'v2'] as const;
 export type RouterApiSetting = (typeof ROUTER_API_SETTINGS)[number];
+
+/** Which deployment of the job API the base URL is (its dialect: labels, job list), or detected (`auto`). */
+export const JOB_API_SETTINGS = ['auto', 'serverless', 'cloud', 'self-hosted'] as const;
+export type JobApiSetting = (typeof JOB_API_SETTINGS)[number];
 
 export function isProfileKey(key: string): key is ProfileKey {
   return (PROFILE_KEYS as readonly string[]).includes(key);

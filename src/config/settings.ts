@@ -1,8 +1,8 @@
 // Every setting resolves in one order: flag, environment variable, the selected profile, default.
 import { UsageError } from '../errors.js';
-import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, MAKER_ENV_FOR_KEY, MAKER_HOSTED_ORIGINS, PROFILE_KEYS, shownValue, type EngineSetting, type ProfileKey, type RouterApiSetting } from './keys.js';
+import { DEFAULT_BASE_URL, ENV_FOR_KEY, FLAG_FOR_KEY, MAKER_ENV_FOR_KEY, MAKER_HOSTED_ORIGINS, PROFILE_KEYS, shownValue, type EngineSetting, type JobApiSetting, type ProfileKey, type RouterApiSetting } from './keys.js';
 import { isValidProfileName, type Profile, type ProfileStore } from './store.js';
-import { normalizeBaseUrl, parseReadTimeout, SETTING_CHECKS, validateEngine, validateRouterApi } from './checks.js';
+import { normalizeBaseUrl, parseReadTimeout, SETTING_CHECKS, validateEngine, validateJobApi, validateRouterApi } from './checks.js';
 
 export { DEFAULT_READ_TIMEOUT_S, DEPLOYMENT_ID, normalizeBaseUrl, parseReadTimeout, validateDeployment, validateEngine, validateRouterApi } from './checks.js';
 
@@ -23,6 +23,7 @@ export interface GlobalFlags {
   readTimeout?: string;
   engine?: string;
   routerApi?: string;
+  jobApi?: string;
 }
 
 const FLAG_PROP: Record<ProfileKey, Exclude<keyof GlobalFlags, 'baseUrls'>> = {
@@ -37,6 +38,7 @@ const FLAG_PROP: Record<ProfileKey, Exclude<keyof GlobalFlags, 'baseUrls'>> = {
   read_timeout: 'readTimeout',
   engine: 'engine',
   router_api: 'routerApi',
+  job_api: 'jobApi',
 };
 
 export interface ResolvedValue {
@@ -80,6 +82,8 @@ export interface Settings {
   engine: EngineSetting;
   /** Which routes of the model router (`auto`: discovered and remembered per router URL). */
   routerApi: RouterApiSetting;
+  /** Which deployment of the job API (`auto`: detected from its answers, remembered per base URL). */
+  jobApi: JobApiSetting;
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
@@ -221,6 +225,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
     readTimeoutMs: parseReadTimeout(readTimeout, 'default'),
     engine: validateEngine(engine),
     routerApi: validateRouterApi(checked('router_api')),
+    jobApi: validateJobApi(checked('job_api')),
   };
 }
 
@@ -275,6 +280,7 @@ const IN_EFFECT: Record<ProfileKey, { value: (s: Settings) => string | undefined
   read_timeout: { value: (s) => String(s.readTimeoutMs / 1000) },
   engine: { value: (s) => s.engine },
   router_api: { value: (s) => s.routerApi },
+  job_api: { value: (s) => s.jobApi },
 };
 
 /** Every setting as it may be shown to a person or a script: never a whole secret. */

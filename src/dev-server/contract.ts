@@ -203,8 +203,8 @@ export interface EngineJob {
   latestPreview: { node: string; format: 'png' | 'jpeg'; bytes: Buffer } | null;
   deployment_id?: string;
   release_id?: string;
-  /** The opaque label given at submit (job API v2), echoed on every read. */
-  metadata?: string;
+  /** The label given at submit (job API v2): the proxy's string, or serverless labels; echoed on every read. */
+  metadata?: string | Record<string, string>;
   /** The advisory priority given at submit (job API v2), echoed by the self-hosted server. */
   priority?: number;
   /** Asset ids the workflow reads (typed references and LoadImage file names resolved at submit): held while the job is active. */
@@ -259,7 +259,7 @@ export interface NodeClassInfo {
 export interface SubmitExtras {
   /** Serverless: the deployment the job runs on. */
   deploymentId?: string;
-  metadata?: string;
+  metadata?: string | Record<string, string>;
   priority?: number;
   /** v2: file names substituted for typed asset references, each with the asset id it names. */
   inputAssets?: Map<string, string>;

@@ -24,6 +24,10 @@ import {
   defaultResendPolicy,
   isConnectFailure,
   parseRetryAfter,
+  retryAfterTooLong,
+  retryAfterWait,
+  RETRY_AFTER_MAX_MS,
+  RETRY_BUDGET_MS,
   sleep,
   type ResendPolicy,
 } from './retry.js';
@@ -411,6 +415,7 @@ export class HttpClient {
     read: Read,
   ): Promise<HttpResponse<unknown>> {
     const maxRetries = a.retries ?? this.retries;
+    const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       let failure: { error: WesError; delayMs?: number; retryable: boolean };
       try {
@@ -436,7 +441,15 @@ export class HttpClient {
         failure = { error, retryable: !CANNOT_HEAL.has(error.code) && (a.resend === 'replay' || isConnectFailure(err)) };
       }
       if (!failure.retryable || attempt >= maxRetries) throw failure.error;
-      const delayMs = failure.delayMs ?? backoffDelay(attempt);
+      if (failure.delayMs !== undefined && failure.delayMs > RETRY_AFTER_MAX_MS) {
+        failure.error.hint = retryAfterTooLong(failure.delayMs);
+        throw failure.error;
+      }
+      const delayMs = failure.delayMs !== undefined ? retryAfterWait(failure.delayMs) : backoffDelay(attempt);
+      if (Date.now() - started + delayMs > RETRY_BUDGET_MS) {
+        failure.error.hint ??= `gave up after ${Math.round((Date.now() - started) / 1000)} s of retries (the budget is ${RETRY_BUDGET_MS / 1000} s); try again later`;
+        throw failure.error;
+      }
       this.opts.debug?.(`* retry ${attempt + 1}/${maxRetries} in ${delayMs} ms: ${failure.error.message}`);
       this.opts.onRetry?.({
         attempt: attempt + 1,

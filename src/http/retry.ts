@@ -40,6 +40,26 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return undefined;
 }
 
+/**
+ * How long a server's Retry-After is waited, as the maker's clients do: at least 1 s (a `0`,
+ * resent at once over and over, is a storm), at most RETRY_AFTER_MAX_MS. Beyond that no command
+ * sits silent: the caller ends with a message naming when to retry (retryAfterTooLong).
+ */
+export const RETRY_AFTER_MIN_MS = 1000;
+export const RETRY_AFTER_MAX_MS = 60_000;
+/** The time one request may spend on retries, whatever its count of tries left. */
+export const RETRY_BUDGET_MS = 120_000;
+
+export function retryAfterWait(retryAfterMs: number): number {
+  return Math.max(RETRY_AFTER_MIN_MS, retryAfterMs);
+}
+
+/** The hint of a refusal whose Retry-After is past the bound: when the server said to come back. */
+export function retryAfterTooLong(retryAfterMs: number, now = Date.now()): string {
+  const at = new Date(now + retryAfterMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return `the server asks to wait ${Math.round(retryAfterMs / 1000)} s before trying again (longer than wes waits, ${RETRY_AFTER_MAX_MS / 1000} s): retry after ${at}`;
+}
+
 /** Equal jitter: half the exponential step fixed, half random, capped. */
 export function backoffDelay(attempt: number, random = Math.random): number {
   const step = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);

@@ -182,9 +182,19 @@ export interface Job {
   release_id?: string;
   /** Published contract: only on deployments that capture logs, absent (never null) otherwise. */
   logs?: JobLogs;
-  /** The opaque label given at submit, echoed (reference self-hosted server). */
-  metadata?: string;
+  /**
+   * The label given at submit, echoed: an opaque string on the reference self-hosted server, a map
+   * of labels on serverless deployments (read leniently: see clients/jobs/labels.ts).
+   */
+  metadata?: string | JobLabels;
 }
+
+/** Serverless labels: string keys (1-40 of `A-Za-z0-9_-.`) to string values, at most 16 pairs. */
+export type JobLabels = Record<string, string>;
+export const LABELS_MAX_PAIRS = 16;
+export const LABEL_KEY_PATTERN = /^[A-Za-z0-9_.-]{1,40}$/;
+/** Label filters one serverless list request takes (`metadata[k]=v`). */
+export const LIST_FILTERS_MAX = 3;
 
 /** SSE `status` event (`StatusEvent`): the status and queue position, not a whole Job. */
 export interface StatusEvent {
@@ -225,6 +235,25 @@ export interface JobList {
   truncated: boolean;
 }
 
+/**
+ * A serverless deployment's stored record, as its job list gives it: no outputs and no urls (read
+ * the job for those); times may carry nanoseconds.
+ */
+export interface JobRecord {
+  id: string;
+  status: JobStatus | string;
+  create_time: string;
+  update_time: string;
+  deployment_id?: string;
+  metadata?: JobLabels;
+}
+
+/** A serverless list page (`limit`, `cursor`, `metadata[k]=v`): `next_cursor` absent on the last page. */
+export interface JobRecordPage {
+  jobs: JobRecord[];
+  next_cursor?: string;
+}
+
 export const JOB_LIST_LIMIT_DEFAULT = 50;
 export const JOB_LIST_LIMIT_MAX = 100;
 
@@ -237,7 +266,8 @@ export interface SubmitRequest {
   workflow: Record<string, unknown>;
   /** The partner-node key under its real name (maker-names.ts); the reference server refuses any other field. */
   extra_data?: { api_key_comfy_org?: string };
-  metadata?: string;
+  /** The self-hosted proxy's string, or serverless labels; Comfy Cloud refuses any. */
+  metadata?: string | JobLabels;
   priority?: number;
 }
 

@@ -220,6 +220,8 @@ export function hintFor(err: WesError): string | undefined {
     case 'upstream_error':
       return 'a failure inside the service; reads were retried automatically. Try again later';
     case 'not_found':
+    case 'job_not_found':
+    case 'asset_not_found':
       if (err.origin !== 'jobs') return undefined;
       // An asset's own record (assets get, download, delete); a job output's content keeps the job's words.
       return path !== undefined && /\/api\/v2\/assets\/[^/]+$/.test(path)

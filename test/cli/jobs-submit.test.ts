@@ -122,7 +122,8 @@ describe('wes jobs submit', () => {
   it('resends only what a 429 refused, with the same key; a key the service saw before is explained, never guessed at', async () => {
     const file = writeTemp(dir(), imageWorkflow({ seed: 11 }));
     await addFaults(ctx.server, { match: 'POST /api/v2/jobs', count: 2, action: 'status', status: 429, retry_after: 0, body: { error: { code: 'queue_full', message: 'try again' } } });
-    const res = await wes(['jobs', 'submit', file, '--verbose']);
+    // Pinned to Comfy Cloud's dialect: no `metadata`, so no refused submit teaches it first.
+    const res = await wes(['jobs', 'submit', file, '--verbose'], { env: { WES_JOB_API: 'cloud' } });
     expect(res.code, res.stderr).toBe(0);
     const keys = [...res.stderr.matchAll(/> idempotency-key: (\S+)/g)].map((m) => m[1]);
     expect(keys).toHaveLength(3);

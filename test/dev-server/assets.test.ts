@@ -126,7 +126,7 @@ describe('job API v2 assets, as published (cloud)', () => {
     }
   });
 
-  it('deletes: 204, then 404 not_found ("Unknown asset id."), and the bytes of other records stay', async () => {
+  it('deletes: 204, then 404 asset_not_found ("Unknown asset id."), and the bytes of other records stay', async () => {
     const bytes = Buffer.from(`delete-${Math.random()}`);
     const keep = (await upload(bytes, { file_path: 'keep.txt' })).body;
     const gone = (await upload(bytes, { file_path: 'gone.txt' })).body;
@@ -134,7 +134,7 @@ describe('job API v2 assets, as published (cloud)', () => {
     expect([first.status, await first.text()]).toEqual([204, '']);
     for (const again of [await del(ctx.server, gone.id), await fetch(`${ctx.server.url}/api/v2/assets/${gone.id}`, { headers: v2Auth(ctx.server) })]) {
       expect(again.status).toBe(404);
-      expect(await again.json()).toEqual({ error: { code: 'not_found', message: 'Unknown asset id.', details: null } });
+      expect(await again.json()).toEqual({ error: { code: 'asset_not_found', message: 'Unknown asset id.', details: null } });
     }
     const kept = await fetch((await getJson(ctx.server, `/api/v2/assets/${keep.id}`)).body.url);
     expect(Buffer.from(await kept.arrayBuffer())).toEqual(bytes);

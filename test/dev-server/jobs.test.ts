@@ -43,10 +43,10 @@ describe('job API v2: submit and read', () => {
     expect(done.outputs[0].hash).toMatch(/^blake3:[0-9a-f]{64}$/);
   });
 
-  it('returns 404 not_found for an unknown job', async () => {
+  it('returns 404 job_not_found for an unknown job (Comfy Cloud names the entity)', async () => {
     const res = await getJson(ctx.server, '/api/v2/jobs/00000000-0000-0000-0000-000000000000');
     expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('not_found');
+    expect(res.body.error.code).toBe('job_not_found');
   });
 
   it('signs output URLs at read time', async () => {

@@ -39,7 +39,7 @@ describe('visible retry waits', () => {
   it('a short backoff passes without a word', async () => {
     const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'rn3', steps: 1 }))).body.id as string;
     await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
-    await addFaults(fx.server, { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 502, retry_after: 0 });
+    await addFaults(fx.server, { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 502 }); // no Retry-After: the backoff's first step (a Retry-After waits at least 1 s)
     const res = await wes(['jobs', 'get', id]);
     expect(res.code).toBe(0);
     expect(res.stderr).not.toMatch(/retrying/);

@@ -49,11 +49,11 @@ describe('a lost submit answer on a server with a job list', () => {
 
   it('jobs find --key: the job a key made (exit 0), and no job for a key never sent (exit 5)', async () => {
     const flow = writeTemp(dir(), imageWorkflow({ prefix: 'find-me', steps: 1 }));
-    const made = await wes(['jobs', 'submit', flow, '--idempotency-key', 'find-me-key', '--label', 'nightly run']);
+    const made = await wes(['jobs', 'submit', flow, '--idempotency-key', 'find-me-key', '--label', 'run=nightly']);
     expect(made.code, made.stderr).toBe(0);
     const found = await wes(['jobs', 'find', '--key', 'find-me-key', '--json']);
     expect(found.code, found.stderr).toBe(0);
-    expect(JSON.parse(found.stdout)).toMatchObject({ id: made.stdout.trim(), metadata: 'nightly run wes-key:find-me-key' });
+    expect(JSON.parse(found.stdout)).toMatchObject({ id: made.stdout.trim(), metadata: 'run=nightly wes-key:find-me-key' });
     const none = await wes(['jobs', 'find', '--key', 'never-sent']);
     expect(none.code).toBe(5);
     expect(none.stderr).toContain('no job on the server carries Idempotency-Key never-sent: the submit made none');
@@ -70,11 +70,13 @@ describe('a lost submit answer on a server with a job list', () => {
 
 describe('a lost submit answer on a server without a job list', () => {
   const fx = useFaultServer({ stepMs: 5, jobList: false });
-  const wes = wesAgainst(() => fx.server);
+  const base = wesAgainst(() => fx.server);
+  const wes: typeof base = (args, opts = {}) => base(args, { ...opts, env: { WES_JOB_API: 'cloud', ...opts.env } });
   const dir = useTempDir();
 
   it('one POST, exit 11 in doubt, naming the key and `wes jobs find --key`; --json has it in details', async () => {
     const flow = writeTemp(dir(), imageWorkflow({ prefix: 'no-list', steps: 1 }));
+    // Comfy Cloud: pinned, so the lost POST is the one that made the job (not a refusal of labels).
     await addFaults(fx.server, { match: SUBMIT, action: 'lose' });
     const counts = countsFrom(fx.server);
     const res = await wes(['jobs', 'submit', flow, '--idempotency-key', 'no-list-key', '--json']);
@@ -97,7 +99,7 @@ describe('a lost submit answer on a server without a job list', () => {
 
     const find = await wes(['jobs', 'find', '--key', 'no-list-key']);
     expect(find.code).toBe(5);
-    expect(find.stderr).toContain('this server offers no job list to search');
+    expect(find.stderr).toContain('Comfy Cloud offers no job list to search');
   });
 
   it('a key used before, where no list can show its job: the refusal is explained without guessing at the body', async () => {

@@ -2,7 +2,7 @@
 // reads are checked for their types, so a malformed answer is one clear error, not a crash later.
 import type { HttpResponse } from '../../http/client.js';
 import type { WesError } from '../../errors.js';
-import type { AssetRecord, Job, JobList, JobWorkflowResponse } from '../../protocol/jobs.js';
+import type { AssetRecord, Job, JobWorkflowResponse } from '../../protocol/jobs.js';
 import { badResponse as badResponseOf, isRecord, SAFE_ID } from '../shared/response-check.js';
 
 
@@ -66,15 +66,6 @@ export function checkAsset(res: HttpResponse<unknown>): AssetRecord {
   const problem = assetProblem(res.body);
   if (problem) throw badResponse(`the asset record ${problem}`, res);
   return res.body as AssetRecord;
-}
-
-/** The job list (`{jobs, truncated}`): every job in it checked as a job. */
-export function checkJobList(res: HttpResponse<unknown>): JobList {
-  const body = res.body;
-  if (!isRecord(body) || !Array.isArray(body.jobs)) throw badResponse('the job list has no `jobs` array', res);
-  body.jobs.forEach((job) => checkJobValue(job, res));
-  if (body.truncated !== undefined && typeof body.truncated !== 'boolean') throw badResponse('the job list `truncated` is not a boolean', res);
-  return { jobs: body.jobs as Job[], truncated: body.truncated === true };
 }
 
 export function checkJobWorkflow(res: HttpResponse<unknown>): JobWorkflowResponse {

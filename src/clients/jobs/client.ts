@@ -6,15 +6,35 @@ import type { Readable } from 'node:stream';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import type { ChunkedBody } from '../../http/chunked-body.js';
 import { segment } from '../../http/links.js';
-import { ExitCode, WesError } from '../../errors.js';
-import { badResponse, checkAsset, checkJob, checkJobList, checkJobWorkflow } from './check.js';
+import { ApiError, ExitCode, WesError } from '../../errors.js';
+import type { DeploymentKnowledge, DeploymentMemory } from './deployment.js';
+import type { JobApiSetting } from '../../config/keys.js';
+import { badResponse, checkAsset, checkJob, checkJobWorkflow } from './check.js';
+import type { ListPage } from './list-page.js';
 import { parseJsonExact } from '../../util/exact-json.js';
-import type { AssetFromHashRequest, AssetRecord, Job, JobList, JobWorkflowResponse, SubmitRequest } from '../../protocol/jobs.js';
+import type { AssetFromHashRequest, AssetRecord, Job, JobLabels, JobWorkflowResponse, SubmitRequest } from '../../protocol/jobs.js';
 
 /** A Job with the URL that answered it: host-relative links in it resolve against that origin. */
 export interface FetchedJob {
   job: Job;
   from: URL;
+}
+
+export interface ListQuery {
+  status?: string;
+  limit?: number;
+  cursor?: string;
+  /** Serverless label filters (`metadata[k]=v`, at most 3). */
+  labels?: JobLabels;
+}
+
+/** A list page, the answer's Date header and when it was asked and answered (this machine's clock). */
+export interface ListRead {
+  page: ListPage;
+  from: URL;
+  serverDate?: string;
+  askedAt: number;
+  answeredAt: number;
 }
 
 export interface FetchedAsset {
@@ -41,12 +61,31 @@ export interface UploadRequest {
 export type LogsAnswer = { kind: 'text'; body: Readable; contentType: string; contentLength?: string; origin: string } | { kind: 'empty' };
 
 export class JobsClient {
+  private setting: JobApiSetting = 'auto';
+  private memory: DeploymentMemory | null = null;
+  private knowledge?: Promise<DeploymentKnowledge>;
+
   constructor(readonly http: HttpClient) {}
+
+  /** The factory gives the client the setting that may pin the deployment, and the memory. */
+  useDeployment(setting: JobApiSetting, memory: DeploymentMemory): void {
+    this.setting = setting;
+    this.memory = memory;
+    this.knowledge = undefined;
+  }
+
+  /** Which deployment answers at the base URL (its dialect). Loaded on first use: most commands never ask. */
+  deployment(): Promise<DeploymentKnowledge> {
+    return (this.knowledge ??= import('./deployment.js').then((m) => new m.DeploymentKnowledge(this.http.baseUrlFor('jobs'), this.setting, this.memory)));
+  }
 
   /** `retries` overrides the HTTP layer's own (a batch retries its submits itself, to know where they went). */
   async submit(request: SubmitRequest, idempotencyKey: string, options: { retries?: number } = {}): Promise<FetchedJob> {
     const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url: '/api/v2/jobs', json: request, idempotencyKey, retries: options.retries });
-    return { job: checkJob(res), from: res.url };
+    const job = checkJob(res);
+    const { deploymentFromJob } = await import('./deployment.js');
+    await (await this.deployment()).learn(deploymentFromJob(job));
+    return { job, from: res.url };
   }
 
   async get(id: string): Promise<FetchedJob> {
@@ -54,12 +93,27 @@ export class JobsClient {
   }
 
   /**
-   * `GET /api/v2/jobs`: the server's own list, newest first (the reference self-hosted server's;
-   * a server without it answers 404 or 501, thrown as the ApiError it is).
+   * One page of `GET /api/v2/jobs`, newest first: the self-hosted proxy's (`status`, `limit`;
+   * `{jobs, truncated}`) or a serverless deployment's (`limit`, `cursor`, up to 3 label filters;
+   * `{jobs, next_cursor}`). A server without a list answers 404 or 501, thrown as the ApiError it is.
+   * `cursorDialect`: the deployment is known to page by cursor.
    */
-  async list(query: { status?: string; limit?: number } = {}): Promise<{ list: JobList; from: URL; serverDate?: string }> {
-    const res = await this.http.json<unknown>({ family: 'jobs', url: '/api/v2/jobs', query });
-    return { list: checkJobList(res), from: res.url, serverDate: res.headers.date };
+  async listPage(query: ListQuery = {}, cursorDialect = false): Promise<ListRead> {
+    const params: Record<string, string | number | undefined> = { status: query.status, limit: query.limit, cursor: query.cursor };
+    for (const [k, v] of Object.entries(query.labels ?? {})) params[`metadata[${k}]`] = v;
+    const askedAt = Date.now();
+    let res;
+    try {
+      res = await this.http.json<unknown>({ family: 'jobs', url: '/api/v2/jobs', query: params });
+    } catch (err) {
+      // Comfy Cloud has no list: its 501 says which deployment this is.
+      if (err instanceof ApiError && err.status === 501 && err.code === 'not_implemented') await (await this.deployment()).learn('cloud');
+      throw err;
+    }
+    const { readListPage } = await import('./list-page.js');
+    const page = readListPage(res, cursorDialect);
+    await (await this.deployment()).learn(page.dialect === 'cursor' ? 'serverless' : typeof (res.body as { truncated?: unknown }).truncated === 'boolean' ? 'self-hosted' : undefined);
+    return { page, from: res.url, serverDate: res.headers.date, askedAt, answeredAt: Date.now() };
   }
 
   /** `GET /api/v2/jobs/{id}/workflow`: the graph behind a job, and which shape it is in. */

@@ -1,20 +1,12 @@
-// The `metadata` label every job submit carries: the user's own text (--label), then a token
-// naming the submit's Idempotency-Key, so a submit whose answer was lost can be found by its key
-// in the server's job list (find-by-key.ts). Kept light: the option parser reads its bounds.
-import { METADATA_MAX_BYTES } from '../../protocol/jobs.js';
+// Reading a job's labels, whatever its deployment wrote (what `jobs get` and the list show), and
+// the self-hosted proxy's `metadata` string: the user's own labels (--label, as `k=v` words), then
+// a token naming the submit's Idempotency-Key, so a submit whose answer was lost can be found by
+// its key in the server's job list (find-by-key.ts). Writing each deployment's dialect: labels.ts.
+import { isRecord } from '../shared/response-check.js';
+import type { JobLabels } from '../../protocol/jobs.js';
 
 /** The token in a submit's label that names its key: `wes-key:<key>`. */
 export const KEY_LABEL_PREFIX = 'wes-key:';
-
-/** The longest label of the user's own (`--label`): the rest of the 1 KiB is the key's token. */
-export const USER_LABEL_MAX_BYTES = METADATA_MAX_BYTES - 300;
-
-/** Why a --label text cannot be used, or undefined. */
-export function labelProblem(text: string): string | undefined {
-  if (/[\u0000-\u001f\u007f]/.test(text)) return 'it may hold no control characters or line breaks';
-  if (Buffer.byteLength(text) > USER_LABEL_MAX_BYTES) return `it may be at most ${USER_LABEL_MAX_BYTES} bytes`;
-  return undefined;
-}
 
 /** The label a submit carries: the user's text (if any), then the key's token, always last (a key may hold spaces). */
 export function submitLabel(key: string, userLabel?: string): string {
@@ -34,3 +26,37 @@ export function keyOfLabel(metadata: unknown): string | undefined {
   return undefined;
 }
 
+/** The pair naming a submit's Idempotency-Key in a serverless label map. */
+export const KEY_LABEL = 'wes-key';
+
+/** What a job's `metadata` says: label pairs (a map), or the proxy's string. Read leniently: a
+ * number or null value, a list, anything else: the job still reads, unusable pairs dropped. */
+export interface ReadLabels {
+  pairs: JobLabels;
+  text?: string;
+}
+
+export function labelsOf(metadata: unknown): ReadLabels {
+  if (typeof metadata === 'string') return { pairs: {}, text: metadata };
+  if (!isRecord(metadata)) return { pairs: {} };
+  const pairs: JobLabels = {};
+  for (const [k, v] of Object.entries(metadata)) if (typeof v === 'string') pairs[k] = v;
+  return { pairs };
+}
+
+/** The Idempotency-Key a job's labels name, if any. */
+export function keyOfLabels(labels: ReadLabels): string | undefined {
+  return labels.pairs[KEY_LABEL] || keyOfLabel(labels.text);
+}
+
+/** The user's own labels (wes's key label left out), for display: `k=v` pairs, or the string's own part. */
+export function userLabelText(labels: ReadLabels): string {
+  if (labels.text !== undefined) {
+    const at = labels.text.lastIndexOf(KEY_LABEL_PREFIX);
+    return (at >= 0 && keyOfLabel(labels.text) !== undefined ? labels.text.slice(0, at) : labels.text).trim();
+  }
+  return Object.entries(labels.pairs)
+    .filter(([k]) => k !== KEY_LABEL)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+}

@@ -1,18 +1,23 @@
 // One job submit under a single-use Idempotency-Key, as the published contract has it: the key is
 // sent once (the HTTP layer resends only what provably never reached the server, or what a 429
-// refused), its label goes in `metadata`, and when no usable answer came back the job is looked for
-// by that label instead of being sent again. No printing: the outcome says what happened.
+// refused), its label goes in `metadata` in the deployment's dialect (labels.ts, deployment.ts),
+// and when no usable answer came back the job is looked for by that label instead of being sent
+// again. No printing: the outcome says what happened.
 import { ApiError, InDoubtError, endedInDoubt, toWesError } from '../../errors.js';
-import type { SubmitRequest } from '../../protocol/jobs.js';
+import type { JobLabels, SubmitRequest } from '../../protocol/jobs.js';
 import type { FetchedJob, JobsClient } from './client.js';
 import { awaitJobByKey, findJobByKey, type KeySearch } from './find-by-key.js';
+import { DIALECTS, deploymentFromRefusal } from './deployment.js';
+import { submitMetadata, type LabelDialect } from './labels.js';
 
 type KeySearchMiss = Exclude<KeySearch, { kind: 'found' }>;
 
 export interface KeyedSubmit {
-  /** The request, its `metadata` already labelled with the key (submitLabel). */
+  /** The request without `metadata`: the labels go in as the deployment takes them. */
   request: SubmitRequest;
   key: string;
+  /** The user's own labels (--label), beside wes's key label. */
+  labels?: JobLabels;
   /** The key came from the user: a refusal as reused looks for the job an earlier use made. */
   keyGiven: boolean;
   signal?: AbortSignal;
@@ -39,28 +44,44 @@ export function isKeyReuse(err: unknown): err is ApiError {
 
 /** A server that takes no `metadata` refuses the field itself; such a refusal made nothing and released the key. */
 function refusesMetadata(err: unknown): boolean {
-  return err instanceof ApiError && (err.status === 400 || err.status === 422) && /metadata/i.test(err.message) && !isKeyReuse(err);
+  return err instanceof ApiError && (err.status === 400 || err.status === 422) && (/metadata/i.test(err.message) || /^metadata_/.test(err.code ?? '')) && !isKeyReuse(err);
 }
 
-/** Sends the submit; a server that refuses `metadata` gets it once more without (the key was released). */
-export async function sendLabelled(client: JobsClient, request: SubmitRequest, key: string, options: { retries?: number } = {}): Promise<FetchedJob> {
+/**
+ * Sends the submit with its labels in the dialect of the deployment known to answer (the proxy's
+ * string while none is known). A refusal of `metadata` made nothing and released the key: the
+ * dialect it teaches is remembered (so Comfy Cloud refuses one submit per base URL, ever) and the
+ * submit goes again in it; a refusal that teaches nothing goes again without labels.
+ */
+export async function sendLabelled(client: JobsClient, request: SubmitRequest, key: string, labels: JobLabels | undefined, options: { retries?: number } = {}): Promise<FetchedJob> {
+  const deployment = await client.deployment();
+  const known = await deployment.current();
+  const send = (dialect: LabelDialect) => {
+    const metadata = submitMetadata(dialect, key, labels);
+    return client.submit(metadata === undefined ? request : { ...request, metadata }, key, options);
+  };
+  const dialect = known ? DIALECTS[known].labels : 'string';
   try {
-    return await client.submit(request, key, options);
+    return await send(dialect);
   } catch (err) {
-    if (request.metadata === undefined || !refusesMetadata(err)) throw err;
-    const { metadata: _label, ...bare } = request;
-    return client.submit(bare, key, options);
+    if (dialect === 'none' || !refusesMetadata(err)) throw err;
+    const learnt = deploymentFromRefusal(err);
+    if (deployment.pinned && learnt !== undefined) throw err;
+    await deployment.learn(learnt);
+    const next = learnt ? DIALECTS[learnt].labels : 'none';
+    if (next === dialect) throw err;
+    return send(next);
   }
 }
 
 export async function submitKeyed(client: JobsClient, s: KeyedSubmit): Promise<SubmitOutcome> {
   const sentAt = Date.now();
   try {
-    return { job: await sendLabelled(client, s.request, s.key), how: 'answered' };
+    return { job: await sendLabelled(client, s.request, s.key, s.labels), how: 'answered' };
   } catch (err) {
     if (isKeyReuse(err)) return keyUsedBefore(client, s, err);
     if (!endedInDoubt(err) || s.signal?.aborted) throw err;
-    const search = await awaitJobByKey(client, s.key, sentAt, s.signal);
+    const search = await awaitJobByKey(client, s.key, { sentAt }, s.signal);
     if (search.kind === 'found') return { job: search.job, how: 'lost-answer' };
     throw notFoundAfterDoubt(err, s.key, search);
   }

@@ -40,6 +40,14 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: AssetsUplo
         : `✓ the service already held these bytes, nothing uploaded: asset ${placed.asset.id} (${placed.hash})`,
     ),
   );
+  const reused = !placed.uploaded || placed.asset.created_new === false;
+  const nameIgnored = opts.name !== undefined && typeof placed.asset.file_path === 'string' && placed.asset.file_path !== opts.name;
+  const tagsIgnored = (opts.tag?.length ?? 0) > 0 && placed.asset.created_new === false;
+  if (reused && (nameIgnored || tagsIgnored)) {
+    // A reused record keeps its own name and tags (Comfy Cloud's from-hash, the proxy's one record per blob).
+    const kept = typeof placed.asset.file_path === 'string' ? ` (it keeps the name ${placed.asset.file_path})` : '';
+    io.notice(sanitizeLine(`--name and --tag were not applied: the service reused an existing asset for these bytes${kept}; they apply only when an asset is made`));
+  }
   return 0;
 }
 

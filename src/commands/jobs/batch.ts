@@ -3,6 +3,7 @@
 // progress shown (batch-progress.ts), then its outcome told: a summary, each endpoint's share,
 // where the results are, and when it stopped early, how to resume. Exit 0 when every line
 // succeeded, else the gravest line's code.
+import { labelMap } from './label-option.js';
 import type { Factory } from '../../factory.js';
 import { ExitCode, InterruptedError } from '../../errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
@@ -64,7 +65,7 @@ export async function run(f: Factory, batchPath: string, opts: JobsSubmitOptions
       events: opts.events !== false,
       resubmitInDoubt: opts.resubmitInDoubt,
       retryFailed: opts.retryFailed,
-      label: opts.label,
+      labels: labelMap(opts.label),
     },
     io.stdin,
     batchView(io),

@@ -19,6 +19,9 @@ const jobsFindOptions = (): OptionsDeclaration<JobsFindOptions> => ({
   key: valueOption('--key <key>', 'the Idempotency-Key the submit was sent with (an in-doubt error names it)', idempotencyKey).makeOptionMandatory(),
 });
 
+/** Which deployments keep a job list this command can search. */
+const WHO_CAN_ANSWER = 'serverless deployments and the self-hosted job API server can answer it; Comfy Cloud cannot (it lists no jobs)';
+
 function notFound(message: string, hint: string, key: string): WesError {
   return new WesError(message, { exitCode: ExitCode.NOT_FOUND, code: 'not_found', hint, origin: 'jobs', details: { idempotency_key: key } });
 }
@@ -29,7 +32,7 @@ async function run(f: Factory, _args: unknown, opts: JobsFindOptions): Promise<n
   if (search.kind === 'no-list') {
     throw notFound(
       `${search.reason}: a job made with Idempotency-Key ${key} cannot be looked up here`,
-      'if the submit made a job, it runs on the service and keeps its outputs there (the service\'s own interface may show it); submitting again may run the workflow twice',
+      `${WHO_CAN_ANSWER}. If the submit made a job, it runs on the service and keeps its outputs there (the service's own interface may show it); submitting again may run the workflow twice`,
       key,
     );
   }
@@ -58,8 +61,10 @@ export default defineVerb({
     summary: 'Find the job a submit made by its Idempotency-Key (after a submit in doubt, exit 11)',
     after: [
       `
-Every submit carries its key in the job's metadata label; the server's job list is searched for it
-(servers without a job list cannot be searched). Exit 0 found, 5 not found.
+Every submit carries its key in the job's labels; the server's job list is searched for it: on a
+serverless deployment filtered by that label, page after page; on the self-hosted job API server
+its newest jobs. Comfy Cloud keeps no labels and lists no jobs: it cannot answer. Exit 0 found,
+5 not found.
 
 Examples:
   $ wes jobs find --key 3f0c9a52-6d1e-4b7a-9f00-1c2d3e4f5a6b

@@ -12,6 +12,7 @@ import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { Job, JobError, Output } from '../../protocol/jobs.js';
 import { expiredEarly } from '../../clients/jobs/expired-race.js';
 import { jobLogsOf } from '../../clients/jobs/job-logs.js';
+import { keyOfLabels, labelsOf, userLabelText } from '../../clients/jobs/label.js';
 import { formatBytes } from '../../util/byte-count.js';
 
 
@@ -162,7 +163,8 @@ function fieldsOf(job: Job): Array<[string, Cell]> {
     ['expires', job.expires_at],
     ['deployment', job.deployment_id],
     ['release', job.release_id],
-    ['label', typeof job.metadata === 'string' ? job.metadata : undefined],
+    ['labels', userLabelText(labelsOf(job.metadata)) || undefined],
+    ['idempotency key', keyOfLabels(labelsOf(job.metadata))],
   ];
   for (const [name, value] of Object.entries(job.metrics ?? {})) fields.push([`metric ${name}`, metricText(name, value)]);
   return fields;

@@ -12,12 +12,14 @@ import { historyElsewhere } from '../../features/jobs/history-elsewhere.js';
 import { flag, choice, valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';
 import { GONE, LISTED_STATUSES, type JobsListOptions } from './options.js';
 import { defineVerb } from '../verb.js';
+import { labelOption } from './label-option.js';
 
 const jobsListOptions = (): OptionsDeclaration<JobsListOptions> => ({
   remote: flag('--remote', 'list the server\'s own jobs (GET /api/v2/jobs, where the server has a list) instead of this machine\'s history').conflicts('refresh'),
   refresh: flag('--refresh', 'ask the service for the current status of the unfinished ones first'),
   status: choice('--status <status>', 'only jobs with this status', LISTED_STATUSES),
   limit: valueOption('--limit <n>', 'at most N jobs (default 20)', wholeNumberIn(1, 10_000)),
+  label: labelOption('with --remote: only jobs carrying this label (key=value, repeatable, up to 3; the server filters)'),
 });
 
 const REFRESH_CONCURRENCY = 4;

@@ -2,12 +2,12 @@
 // command follows its job, --download, the flags of one workflow's submit (`jobs submit` and
 // `jobs rerun`), what `jobs list` and its --remote part take.
 import { existingFileOptions, existingFileRules, idempotencyKey, type ExistingFileOptions } from '../option-values.js';
-import { checked, flag, nonEmpty, repeatableOption, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { flag, nonEmpty, repeatableOption, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { intervalOption } from '../poll-interval.js';
 import type { ConvertOptions } from '../workflows/convert-options.js';
 import type { ViaTarget } from '../../features/batch/via-target.js';
 import { checkSetSyntax } from '../../features/jobs/set-syntax.js';
-import { labelProblem } from '../../clients/jobs/label.js';
+import { labelOption, type LabelPair } from './label-option.js';
 
 /** How a waiting command follows its job. */
 export interface FollowFlags {
@@ -42,7 +42,7 @@ export interface SubmitFlags {
   set?: string[];
   strict?: boolean;
   idempotencyKey?: string;
-  label?: string;
+  label?: LabelPair[];
   wait?: boolean;
 }
 
@@ -50,7 +50,7 @@ export const submitFlagsDeclaration = (): OptionsDeclaration<SubmitFlags> => ({
   set: repeatableOption('--set <node.input=value>', 'set an input: JSON when it parses, else a string; @PATH uploads a file, asset:ID names an asset (repeatable)', checkSetSyntax),
   strict: flag('--strict', 'where the server has no node definitions, refuse a --set to an input the workflow does not show (default: warn and send it; a name the definition lacks is always refused)'),
   idempotencyKey: valueOption('--idempotency-key <key>', 'the Idempotency-Key to send (single use for 24 h, refused again whatever the body; default: a new random one); a key used before finds its job where the server lists jobs', idempotencyKey),
-  label: valueOption('--label <text>', 'a label of your own, kept with the job in its metadata (beside wes\'s own, which names the key)', checked(labelProblem)),
+  label: labelOption('a label of your own, key=value (repeatable), kept with the job beside wes\'s own key label (Comfy Cloud keeps none)'),
   wait: flag('--wait', 'then watch the job until it ends; exit code by outcome'),
 });
 
@@ -73,6 +73,8 @@ export type ListedStatus = (typeof LISTED_STATUSES)[number];
 
 export interface JobsListOptions {
   remote?: boolean;
+  /** --label key=value filters (serverless: up to three, on the server). */
+  label?: LabelPair[];
   refresh?: boolean;
   status?: ListedStatus;
   limit?: number;

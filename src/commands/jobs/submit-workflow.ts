@@ -12,6 +12,7 @@ import { transferReporterOn } from '../reporters.js';
 import { followAndReport, type WatchJobOptions } from './watch-job.js';
 import { checkInputNames } from './set-input-names.js';
 import type { SubmitFlags } from './options.js';
+import { labelMap } from './label-option.js';
 
 /** A workflow ready to send, and what to call it. */
 export interface PreparedWorkflow {
@@ -33,7 +34,7 @@ export async function submitWorkflow(f: Factory, prepared: PreparedWorkflow, opt
   const submitted = await submitJob(
     f,
     client,
-    { workflow, assignments, key: opts.idempotencyKey ?? randomUUID(), keyGiven: opts.idempotencyKey !== undefined, label: opts.label, source: prepared.source },
+    { workflow, assignments, key: opts.idempotencyKey ?? randomUUID(), keyGiven: opts.idempotencyKey !== undefined, labels: labelMap(opts.label), source: prepared.source },
     transferReporterOn(io),
   );
   const { job } = submitted.job;

@@ -1,6 +1,7 @@
 // The jobs API asset routes beside upload: from-hash, the existence check by hash, the record,
 // delete, and the content (302 to a signed URL on hosted deployments; the bytes themselves, with
 // Range, where the server stores them: self-hosted).
+import { notFoundCode } from '../jobs/dialect.js';
 import type { RequestContext } from '../contract.js';
 import { readJson, sendEmpty, sendJson, sendJobsError } from '../http-kit.js';
 import { HandlerCrash, readProxyJson, sendCrashPage } from '../self-hosted/plain.js';
@@ -17,7 +18,7 @@ import { blobStore, invalidAssetRequest } from './upload.js';
 export const UNKNOWN_ASSET_MESSAGE = 'Unknown asset id.';
 
 function unknownAsset(ctx: RequestContext): void {
-  sendJobsError(ctx, 404, 'not_found', UNKNOWN_ASSET_MESSAGE);
+  sendJobsError(ctx, 404, notFoundCode(ctx, 'asset'), UNKNOWN_ASSET_MESSAGE);
 }
 
 export async function assetFromHash(ctx: RequestContext): Promise<void> {

@@ -42,8 +42,8 @@ export function resolveOptions(given: DevServerOptions): DevState['options'] {
     inactiveKeys: given.inactiveKeys ?? [],
     noCreditKeys: given.noCreditKeys ?? [],
     idempotencyTtlMs: given.idempotencyTtlMs ?? IDEMPOTENCY_KEY_TTL_MS,
-    // The job list is the reference self-hosted server's extension; the hosted deployments lack it.
-    jobList: given.jobList ?? deployment === 'self-hosted',
+    // Serverless deployments page their stored records; the self-hosted proxy lists one page; Comfy Cloud answers 501.
+    jobList: given.jobList ?? deployment !== 'cloud',
     maxStreams: given.maxStreams ?? (deployment === 'self-hosted' ? SELF_HOSTED_MAX_STREAMS : 0),
     jobsPort: given.jobsPort,
     logsFormat: given.logsFormat ?? 'json',

@@ -6,6 +6,7 @@ import { HEALTH_PATH, health, isHealthCheck } from './health.js';
 import { sendBare, sendPlainPage } from '../self-hosted/plain.js';
 import { cancelJob, getJob, jobEvents, jobLogs, jobWorkflow } from './jobs-routes.js';
 import { listJobs } from './list.js';
+import { listDialect } from './dialect.js';
 import { submitJob } from './submit.js';
 
 type Route = [method: string, pattern: string, run: (ctx: RequestContext, param: string) => void | Promise<void>];
@@ -39,10 +40,10 @@ function match(pattern: string, segments: string[]): string | null | undefined {
 
 /** Routes a deployment lacks answer as unknown paths (a routing 404). */
 function served(ctx: RequestContext, pattern: string): boolean {
-  const { deployment, jobList } = ctx.state.options;
+  const { deployment } = ctx.state.options;
   // The logs operation exists only where logs are captured.
   if (pattern === 'jobs/:/logs') return deployment === 'serverless';
-  if (pattern === 'jobs' && ctx.req.method === 'GET') return jobList;
+  if (pattern === 'jobs' && ctx.req.method === 'GET') return listDialect(ctx) !== 'none';
   return true;
 }
 

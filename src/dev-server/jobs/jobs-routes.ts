@@ -4,6 +4,7 @@ import { sendEmpty, sendJson, sendJobsError } from '../http-kit.js';
 import type { JobWorkflowResponse } from '../../protocol/jobs.js';
 import { streamJobEvents } from './events.js';
 import { raceOf } from '../faults/races.js';
+import { notFoundCode } from './dialect.js';
 import { openStream } from './stream-limit.js';
 import { jobJson, jobLogs as finishedLogs } from './view.js';
 
@@ -17,7 +18,7 @@ function findJob(ctx: RequestContext, id: string): EngineJob | undefined {
   const job = ctx.state.engine.get(id);
   if (job && servedHere(ctx, job)) return job;
   const message = ctx.state.options.deployment === 'self-hosted' ? `No job ${id}.` : `no job ${id} (it may have passed its retention)`;
-  sendJobsError(ctx, 404, 'not_found', message);
+  sendJobsError(ctx, 404, notFoundCode(ctx, 'job'), message);
   return undefined;
 }
 

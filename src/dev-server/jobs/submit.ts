@@ -8,8 +8,8 @@ import { HandlerCrash, readProxyJson, sendCrashPage } from '../self-hosted/plain
 import { engineRefusal } from '../self-hosted/job-refusal.js';
 import type { Graph } from '../self-hosted/prompt.js';
 import { summarizeNodeErrors } from '../engine/summary.js';
-import { METADATA_MAX_BYTES } from '../../protocol/jobs.js';
 import { partnerKeyFields } from '../core/names.js';
+import { labelMapProblem, labelStringProblem, metadataDialect } from './dialect.js';
 import { resolveAssetReferences } from './asset-refs.js';
 import { claimKey } from './idempotency.js';
 import { jobJson } from './view.js';
@@ -78,10 +78,10 @@ function bodyRefusal(ctx: RequestContext, body: Record<string, unknown>, keyFiel
   }
   const { metadata, priority } = body;
   if (metadata !== undefined) {
-    if (typeof metadata !== 'string') return refusal(422, 'invalid_request', "'metadata' must be a string (opaque label).");
-    if (Buffer.byteLength(metadata) > METADATA_MAX_BYTES) {
-      return refusal(422, 'invalid_request', `'metadata' must be at most ${METADATA_MAX_BYTES} bytes.`);
-    }
+    const dialect = metadataDialect(ctx);
+    if (dialect === 'none') return refusal(422, 'metadata_not_supported', "'metadata' is not supported on this deployment.");
+    const problem = dialect === 'map' ? labelMapProblem(metadata) : labelStringProblem(metadata);
+    if (problem) return refusal(422, dialect === 'map' ? 'metadata_invalid' : 'invalid_request', problem);
   }
   if (priority !== undefined && !Number.isSafeInteger(priority)) return refusal(422, 'invalid_request', "'priority' must be an integer (advisory).");
   if (selfHosted && typeof priority === 'number' && Math.abs(priority) > PRIORITY_BOUND) {
@@ -123,7 +123,7 @@ function attempt(ctx: RequestContext, body: unknown): EngineJob | Refusal {
   try {
     return ctx.state.engine.submit(refs.workflow, (body.extra_data ?? undefined) as Record<string, unknown> | undefined, 'v2', {
       ...(deployment === 'serverless' && ctx.deploymentId !== null ? { deploymentId: ctx.deploymentId } : {}),
-      ...(typeof body.metadata === 'string' ? { metadata: body.metadata } : {}),
+      ...(body.metadata !== undefined ? { metadata: body.metadata as string | Record<string, string> } : {}),
       ...(typeof body.priority === 'number' && deployment === 'self-hosted' ? { priority: body.priority } : {}),
       inputAssets: refs.inputAssets,
     });

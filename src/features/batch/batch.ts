@@ -4,6 +4,7 @@
 // every job it names, looks for the job of every key it sent without an answer, and submits only
 // lines the server made nothing of. Ctrl-C stops submitting and leaves running jobs running; the
 // outcome says what happened, for the command to tell and to say how to resume.
+import type { JobLabels } from '../../protocol/jobs.js';
 import { setMaxListeners } from 'node:events';
 import { lstatSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -46,7 +47,7 @@ export interface BatchRun {
   events: boolean;
   resubmitInDoubt?: boolean;
   retryFailed?: boolean;
-  label?: string;
+  labels?: JobLabels;
 }
 
 /** A line of the batch that is over: carried from an earlier run, or finished in this one. */
@@ -202,7 +203,7 @@ async function runWithJournal(f: FeatureContext, run: BatchRun, input: BatchInpu
       downloadDir: run.download,
       hashing: f.hashing(),
       resubmitInDoubt: run.resubmitInDoubt,
-      label: run.label,
+      labels: run.labels,
       onSend: (item, endpoint, key, sentAt) => void journal.append(sentRecord({ index: item.index, idempotency_key: key, sent_to: endpoint.url, sent_at: sentAt, line_id: item.lineId })),
       onSubmitted: (item, endpoint, jobId, key) => {
         journal.append(sentRecord({ index: item.index, idempotency_key: key, sent_to: endpoint.url, job_id: jobId, line_id: item.lineId }));

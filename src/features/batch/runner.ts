@@ -13,14 +13,14 @@ import type { HashSetting } from '../../util/blake3-setting.js';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { ApiError, ExitCode, InDoubtError, NetworkError, WesError, endedInDoubt, toWesError } from '../../errors.js';
-import { backoffDelay, isConnectFailure, sleep } from '../../http/retry.js';
+import { backoffDelay, isConnectFailure, retryAfterWait, sleep } from '../../http/retry.js';
 import { safeFileName } from '../../files/safe-name.js';
 import { SET_ASIDE_AFTER, type Endpoint } from './endpoint.js';
 import type { FetchedJob } from '../../clients/jobs/client.js';
 import { downloadOutputs } from '../../clients/jobs/download.js';
 import { followJob } from '../../clients/jobs/follow-job.js';
 import { awaitJobByKey, findJobByKey, type KeySearch } from '../../clients/jobs/find-by-key.js';
-import { submitLabel } from '../../clients/jobs/label.js';
+import type { JobLabels } from '../../protocol/jobs.js';
 import { isKeyReuse, sendLabelled, findCommand } from '../../clients/jobs/submit-keyed.js';
 import type { Output, SubmitRequest } from '../../protocol/jobs.js';
 import { batchStatusOf, type EngineLines } from './engine-lines.js';
@@ -107,8 +107,8 @@ export interface BatchOptions {
   hashing?: HashSetting;
   /** Send a line under a new key when its earlier key's job cannot be found (the user's call: it may run twice). */
   resubmitInDoubt?: boolean;
-  /** The user's own label, joined to each submit's key label in `metadata`. */
-  label?: string;
+  /** The user's own labels, beside each submit's key label in `metadata`. */
+  labels?: JobLabels;
   /** Told (synchronously) before a key is sent to an endpoint: the journal records where and when it went. */
   onSend?: (item: BatchItem, endpoint: Endpoint, key: string, sentAt: number) => void;
   onSubmitted?: (item: BatchItem, endpoint: Endpoint, jobId: string, key: string) => void;
@@ -224,7 +224,7 @@ class ItemRun {
    * asks; else the line stays in doubt.
    */
   private async resolveEarlier(earlier: { key: string; sentAt?: number }): Promise<FetchedJob | undefined> {
-    const search = await findJobByKey(this.endpoint.spec.client, earlier.key, earlier.sentAt);
+    const search = await findJobByKey(this.endpoint.spec.client, earlier.key, { sentAt: earlier.sentAt });
     if (search.kind === 'found') {
       this.foundByKey = true;
       return search.job;
@@ -256,10 +256,10 @@ class ItemRun {
       const key = this.key === this.item.earlier?.key ? (this.key = this.item.key) : this.key;
       const sentAt = this.sentAt(key);
       try {
-        return await sendLabelled(client, { ...request, metadata: submitLabel(key, this.options.label) }, key, { retries: 0 });
+        return await sendLabelled(client, request, key, this.options.labels, { retries: 0 });
       } catch (err) {
         if (this.options.signal.aborted || (!endedInDoubt(err) && !isKeyReuse(err))) throw err;
-        const search = await awaitJobByKey(client, key, sentAt, this.options.signal);
+        const search = await awaitJobByKey(client, key, { sentAt }, this.options.signal);
         if (search.kind === 'found') {
           this.foundByKey = true;
           return search.job;
@@ -340,7 +340,7 @@ class ItemRun {
         if (!madeNoJob(err, onEngine)) ambiguous = true;
         this.mayExist = ambiguous || item.pinnedTo === endpoint.url;
         if (isLoadRefusal(err, onEngine)) {
-          const delayMs = Math.min(MAX_THROTTLE_WAIT_MS, err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : backoffDelay(throttled));
+          const delayMs = Math.min(MAX_THROTTLE_WAIT_MS, err.retryAfterSeconds !== undefined ? retryAfterWait(err.retryAfterSeconds * 1000) : backoffDelay(throttled));
           endpoint.refusedForLoad(delayMs);
           if (!ambiguous && this.elsewhere(endpoint)) throw new Moved();
           if (throttled++ >= MAX_THROTTLED_ROUNDS) throw err;
@@ -355,7 +355,7 @@ class ItemRun {
           if (!ambiguous && (endpoint.setAsideBecause !== null || this.elsewhere(endpoint))) throw new Moved();
         }
         if (attempt++ >= options.retries || endpoint.setAsideBecause !== null) throw err;
-        await sleep(err instanceof ApiError && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : backoffDelay(attempt - 1), options.signal);
+        await sleep(err instanceof ApiError && err.retryAfterSeconds !== undefined ? retryAfterWait(err.retryAfterSeconds * 1000) : backoffDelay(attempt - 1), options.signal);
       }
     }
   }

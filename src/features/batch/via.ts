@@ -7,6 +7,7 @@ import type { HashSetting } from '../../util/blake3-setting.js';
 import { UsageError } from '../../errors.js';
 import { normalizeBaseUrl, resolveSettings, type Settings } from '../../config/settings.js';
 import { withoutPassword } from '../../config/keys.js';
+import { lazyDeploymentMemory } from '../../clients/jobs/deployment-memory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { Endpoint } from './endpoint.js';
 import { EngineLines, type SaveEngineOutputs } from './engine-lines.js';
@@ -118,6 +119,7 @@ export async function buildEndpoints(f: FeatureContext, vias: ViaTarget[], plan:
     const connections = n + 8;
     const http = f.httpFor(settings, signal, connections);
     const client = new JobsClient(http);
+    client.useDeployment(settings.jobApi, lazyDeploymentMemory(f.store(), settings.profile));
     const spec = { name, url, client, concurrency: n, partnerKey: settings.partnerKey };
     if (engines[i]) return new Endpoint({ ...spec, engine: new EngineLines(new LegacyClient(http), http, plan.intervalMs, signal, engineOutputsSaver(f.hashing())) });
     const streams = events ? new JobsClient(f.httpFor(settings, signal, connections)) : undefined;

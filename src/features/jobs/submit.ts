@@ -7,9 +7,8 @@ import type { HashSetting } from '../../util/blake3-setting.js';
 import { InterruptedError } from '../../errors.js';
 import type { JobsClient } from '../../clients/jobs/client.js';
 import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
-import { submitLabel } from '../../clients/jobs/label.js';
 import { findCommand, submitKeyed, type SubmitOutcome } from '../../clients/jobs/submit-keyed.js';
-import type { SubmitRequest } from '../../protocol/jobs.js';
+import type { JobLabels, SubmitRequest } from '../../protocol/jobs.js';
 import { PARTNER_KEY_FIELD } from '../../protocol/maker-names.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { FeatureContext } from '../context.js';
@@ -26,7 +25,7 @@ export interface JobSubmit {
   key: string;
   /** The key came from the user (--idempotency-key). */
   keyGiven: boolean;
-  label?: string;
+  labels?: JobLabels;
   /** What the history calls it: the file's name, `-`, or `rerun ID`. */
   source: string;
 }
@@ -57,13 +56,13 @@ function recoveredLine(outcome: SubmitOutcome): string | undefined {
 export async function submitJob(f: FeatureContext, client: JobsClient, submit: JobSubmit, reporter: TransferReporter): Promise<SubmittedJob> {
   const ready = await applyAssignments(submit.workflow, submit.assignments, placeAssetsFor(client, reporter, f.hashing()));
   const { key } = submit;
-  const request: SubmitRequest = { workflow: ready, metadata: submitLabel(key, submit.label) };
+  const request: SubmitRequest = { workflow: ready };
   const partnerKey = f.settings().partnerKey;
   if (partnerKey) request.extra_data = { [PARTNER_KEY_FIELD]: partnerKey };
 
   let outcome: SubmitOutcome;
   try {
-    outcome = await submitKeyed(client, { request, key, keyGiven: submit.keyGiven, signal: f.signal });
+    outcome = await submitKeyed(client, { request, key, labels: submit.labels, keyGiven: submit.keyGiven, signal: f.signal });
   } catch (err) {
     // Stopped while the submit was on its way: the service may have made the job (said in the one form of every interruption).
     if (err instanceof InterruptedError) err.tell('the submit was on its way and may have made a job', findCommand(key), { idempotency_key: key });

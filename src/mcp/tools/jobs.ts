@@ -6,7 +6,8 @@ import { basename } from 'node:path';
 import { ApiError, ExitCode, UsageError, WesError, toWesError } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { findJobByKey } from '../../clients/jobs/find-by-key.js';
-import { labelProblem } from '../../clients/jobs/label.js';
+import { labelPairProblem, USER_LABELS_MAX } from '../../clients/jobs/labels.js';
+import { walkJobList } from '../../clients/jobs/list-walk.js';
 import { submitJob } from '../../features/jobs/submit.js';
 import { jobHistory, recordStatus } from '../../features/jobs/history.js';
 import { parseSet, parseValue, type InputAssignment } from '../../features/jobs/inputs.js';
@@ -27,15 +28,16 @@ function assignmentOf(target: string, value: unknown, workflow: Record<string, u
   return { ...at, value: given };
 }
 
-/** The labels as the submit takes them today: one `key=value` text (the label wes keeps beside its key token). */
-function labelOf(labels: Record<string, string> | undefined): string | undefined {
+/** The labels as `--label key=value` takes them: each pair checked by the strictest (serverless) rules. */
+function labelsOf(labels: Record<string, string> | undefined): Record<string, string> | undefined {
   const entries = Object.entries(labels ?? {});
   if (entries.length === 0) return undefined;
-  for (const [k] of entries) if (!/^[^\s=]+$/.test(k)) throw new UsageError(`labels: the name ${JSON.stringify(k)} may hold no spaces or "="`);
-  const text = entries.map(([k, v]) => `${k}=${v}`).join(' ');
-  const problem = labelProblem(text);
-  if (problem) throw new UsageError(`labels: ${problem}`);
-  return text;
+  if (entries.length > USER_LABELS_MAX) throw new UsageError(`labels: at most ${USER_LABELS_MAX} pairs (${entries.length} given)`);
+  for (const [k, v] of entries) {
+    const problem = labelPairProblem(k, v);
+    if (problem) throw new UsageError(`labels: ${JSON.stringify(k)}: ${problem}`);
+  }
+  return Object.fromEntries(entries);
 }
 
 interface SubmitArgs {
@@ -77,7 +79,7 @@ const submit = defineTool<SubmitArgs>({
     const key = args.idempotency_key ?? randomUUID();
     const source = typeof args.workflow === 'string' ? basename(args.workflow) : 'mcp';
     const client = f.client(JobsClient);
-    const submitted = await submitJob(f, client, { workflow, assignments, key, keyGiven: args.idempotency_key !== undefined, label: labelOf(args.labels), source }, transferReporter(call));
+    const submitted = await submitJob(f, client, { workflow, assignments, key, keyGiven: args.idempotency_key !== undefined, labels: labelsOf(args.labels), source }, transferReporter(call));
     const about = { idempotency_key: key, how: submitted.how, ...(submitted.recovered ? { recovered: submitted.recovered } : {}) };
     if (!args.wait) {
       const { job } = submitted.job;
@@ -165,8 +167,11 @@ const list = defineTool<ListArgs>({
     let note: string | undefined;
     if (args.source !== 'history') {
       try {
-        const { list: answer } = await f.client(JobsClient).list({ status: args.status, limit });
-        return { summary: `${answer.jobs.length} job(s) on the server${answer.truncated ? ' (more exist)' : ''}`, structured: { source: 'server', jobs: answer.jobs, truncated: answer.truncated } };
+        const { reads, items } = await walkJobList(f.client(JobsClient), { status: args.status }, limit);
+        const last = reads.at(-1)?.page;
+        const more = last?.truncated === true || (last?.dialect === 'cursor' && last.nextCursor !== undefined);
+        const jobs = items.map((item) => item.raw);
+        return { summary: `${jobs.length} job(s) on the server${more ? ' (more exist)' : ''}`, structured: { source: 'server', jobs, truncated: more } };
       } catch (err) {
         if (!(err instanceof ApiError) || err.origin !== 'jobs' || ![404, 405, 501].includes(err.status ?? 0)) throw err;
         note = `this server keeps no job list (GET /api/v2/jobs answered ${err.status}); these are the jobs submitted from this machine`;

@@ -3,7 +3,9 @@
 // list; every call is recorded with its arguments. An unknown id answers the 404 the HTTP layer
 // would throw.
 import { ApiError } from '../../../src/errors.js';
-import type { FetchedAsset, FetchedJob } from '../../../src/clients/jobs/client.js';
+import type { FetchedAsset, FetchedJob, ListQuery, ListRead } from '../../../src/clients/jobs/client.js';
+import { readListPage } from '../../../src/clients/jobs/list-page.js';
+import type { HttpResponse } from '../../../src/http/client.js';
 import type { AssetRecord, Job, JobList } from '../../../src/protocol/jobs.js';
 
 export const ORIGIN = 'https://jobs.example.test';
@@ -95,10 +97,12 @@ export class FakeJobsClient {
     return this.fetched(this.cancelAnswer ? this.cancelAnswer(current.job) : { ...current.job, status: 'canceling' });
   }
 
-  async list(query: { status?: string; limit?: number } = {}): Promise<{ list: JobList; from: URL }> {
-    this.calls.push({ method: 'list', args: [query] });
+  async listPage(query: ListQuery = {}): Promise<ListRead> {
+    this.calls.push({ method: 'listPage', args: [query] });
     if (this.listError) throw this.listError;
-    return { list: this.jobList, from: new URL('/api/v2/jobs', ORIGIN) };
+    const from = new URL('/api/v2/jobs', ORIGIN);
+    const res = { status: 200, headers: {}, url: from, body: this.jobList } as unknown as HttpResponse<unknown>;
+    return { page: readListPage(res, false), from, askedAt: Date.now(), answeredAt: Date.now() };
   }
 
   async getAsset(id: string): Promise<FetchedAsset> {

@@ -74,8 +74,8 @@ describe('jobs list (history, fake client, fake clock)', () => {
     const client = new FakeJobsClient({}, {}, { jobs: listed, truncated: true });
     const r = await runVerb(['jobs', 'list', '--remote', '--status', 'running', '--limit', '5'], { clients: [[JobsClient, client]], env: env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(client.calls).toEqual([{ method: 'list', args: [{ status: 'running', limit: 5 }] }]);
-    expect(r.stdout.trimEnd().split('\t')).toEqual([NEW, 'running', listed[0]!.created_at, '0', 'nightly']);
+    expect(client.calls).toEqual([{ method: 'listPage', args: [{ status: 'running', limit: 5, cursor: undefined, labels: undefined }] }]);
+    expect(r.stdout.trimEnd().split('\t')).toEqual([NEW, 'running', listed[0]!.created_at, '', 'nightly']);
     expect(r.stderr).toContain('the server holds more jobs than these');
   });
 
