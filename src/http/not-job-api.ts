@@ -1,6 +1,9 @@
 // An answer of the job API's routes that proves the server at the base URL is no job API: a 501
-// (a job API says "not here" in its own error envelope, `not_implemented`), an HTML error page,
-// or a 404/405 for the collections every job API serves (POST /api/v2/jobs, /api/v2/assets).
+// (a job API says "not here" in its own error envelope, `not_implemented`), an HTML 405, an HTML
+// 404 for a request that would make something, or a 404 for the collections every job API serves
+// (POST /api/v2/jobs, /api/v2/assets). A 404 page for one job or asset read proves nothing of the
+// kind: a gateway in front of a real job API answers a gone job that way, so it stays "not found"
+// (exit 5).
 // That is a definitive answer, not a lost one: nothing was made, so it is said as a wrong base URL
 // (what the server looks like, and where to point wes), never as a submit in doubt.
 import { sanitizeLine } from '../util/sanitize.js';
@@ -45,10 +48,10 @@ function looks(a: NotJobApiAnswer): string {
 
 /** The answer's words when it proves no job API is at the base URL; undefined for any other answer. */
 export function notJobApi(a: NotJobApiAnswer): { code: string; message: string } | undefined {
-  const provesIt = a.status === 501 || ((a.status === 404 || a.status === 405) && (isHtml(a) || COLLECTION.test(a.url.pathname)));
+  const changes = a.method !== undefined && a.method !== 'GET' && a.method !== 'HEAD';
+  const provesIt = a.status === 501 || (a.status === 405 && (isHtml(a) || COLLECTION.test(a.url.pathname))) || (a.status === 404 && (COLLECTION.test(a.url.pathname) || (changes && isHtml(a))));
   if (!provesIt) return undefined;
   const what = `${a.method ? `${a.method} ` : ''}${a.url.pathname}`;
-  const changes = a.method !== undefined && a.method !== 'GET' && a.method !== 'HEAD';
   return {
     code: 'not_job_api',
     message: `${a.url.origin} is not a job API server: it answered ${what} with ${a.status} ${REASONS[a.status]} as ${looks(a)}${changes ? '; nothing was made there' : ''}`,

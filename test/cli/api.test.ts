@@ -187,6 +187,6 @@ describe('wes api against the dev-server', () => {
     expect(JSON.parse(all.stdout)).toEqual(JSON.parse(listed.stdout));
     const missing = await runWes(['api', 'GET', '/api/v2/jobs/00000000-0000-0000-0000-000000000001'], { env });
     expect(missing.code).toBe(5);
-    expect(JSON.parse(missing.stdout).error.code).toBe('not_found');
+    expect(JSON.parse(missing.stdout).error.code).toBe('job_not_found'); // the default (cloud) surface speaks Comfy Cloud's entity codes
   });
 });

@@ -79,7 +79,7 @@ describe('jobs options, declared once', () => {
       [['jobs', 'submit', flow, '--wait', '--interval', '0.01'], /--interval <seconds>.*from 0.05/],
       [['jobs', 'submit', '--batch', batch, '--via', 'not a profile'], /--via not a profile: not a profile name or an http\(s\) URL/],
       [['jobs', 'submit', '--batch', batch, '--via', 'gpu:0'], /--via gpu:0: the concurrency must be a whole number from 1 to 256/],
-      [['jobs', 'submit', flow, '--idempotency-key', ' '], /--idempotency-key <key>.*must be a non-empty key/],
+      [['jobs', 'submit', flow, '--idempotency-key', ' '], /--idempotency-key <key>.*must be 1-255 printable ASCII characters/],
       [['jobs', 'submit', flow, '--download', ''], /--download <dir>.*must not be empty/],
     ]);
   });

@@ -96,7 +96,7 @@ describe('wes jobs watch', () => {
     expect(res.stdout).toMatch(/^output\twes_00001_\.png\timage\t[\d.]+ (B|KiB)\t3$/m);
     const missing = await wes(['jobs', 'get', '00000000-0000-0000-0000-000000000000']);
     expect(missing.code).toBe(5);
-    expect(missing.stderr).toContain('code not_found');
+    expect(missing.stderr).toContain('code job_not_found'); // Comfy Cloud's code, as the default surface answers
   });
 
   it('listens on the event stream: an hour\'s poll interval still sees every change at once', async () => {

@@ -17,7 +17,8 @@ describe('small words (issue 38, item 8)', () => {
   it('auth status: an accepted family shows no status beside "accepted" (--json keeps it)', async () => {
     const res = await runWes(['auth', 'status'], { env: env() });
     expect(res.code, res.stderr).toBe(0);
-    const jobs = res.stdout.split('\n').find((l) => l.startsWith('jobs\t'));
+    // The last table is the surfaces' verdicts (the one before it says where each credential goes).
+    const jobs = res.stdout.split('\n').filter((l) => l.startsWith('jobs\t')).at(-1);
     expect(jobs).toBe('jobs\taccepted\t\tcredential accepted');
     const json = JSON.parse((await runWes(['auth', 'status', '--json'], { env: env() })).stdout);
     expect(json.surfaces.find((s: { family: string }) => s.family === 'jobs').status).toBe(404);

@@ -98,7 +98,7 @@ describe('GET /api/v2/jobs/{id}/workflow', () => {
     ctx.server.state.engine.get(job.id)!.expires_at = new Date(Date.now() - 1).toISOString();
     expect((await getJson(ctx.server, job.urls.self)).status).toBe(404);
     const gone = await getJson(ctx.server, `/api/v2/jobs/${job.id}/workflow`);
-    expect([gone.status, gone.body.error.code]).toEqual([404, 'not_found']);
+    expect([gone.status, gone.body.error.code]).toEqual([404, 'job_not_found']); // the cloud surface's entity code
   });
 
   it('404s on serverless for another deployment\'s prefix', async () => {

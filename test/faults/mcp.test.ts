@@ -30,7 +30,8 @@ describe('wes mcp: a lost submit answer on a server with a job list', () => {
 
 describe('wes mcp: a lost submit answer on a server without a job list', () => {
   const fx = useFaultServer({ stepMs: 5, jobList: false });
-  const mcp = useMcp(() => ({ WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey! }));
+  // Comfy Cloud, known as such: no label is sent, so the lost answer's POST is the only one.
+  const mcp = useMcp(() => ({ WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey!, WES_JOB_API: 'cloud' }));
 
   it('is an in_doubt result (exit code 11) naming the key; nothing is sent again, and find_job says it cannot look', async () => {
     await addFaults(fx.server, { match: SUBMIT, action: 'lose' });

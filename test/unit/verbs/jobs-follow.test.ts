@@ -91,13 +91,22 @@ describe('jobs watch (fake client, fake clock)', () => {
 });
 
 describe('jobs cancel (fake client, fake clock)', () => {
-  it('follows the cancel link of a running job and prints the Job with --json', async () => {
-    const client = follow(running);
+  it('follows the cancel link of a running job, reads it back and prints the Job as read with --json', async () => {
+    const client = follow(running, { ...running, status: 'canceling' });
     const r = await runVerb(['jobs', 'cancel', ID, '--json'], { clients: [[JobsClient, client]] });
     expect(r.code).toBe(0);
-    expect(client.names()).toEqual(['get', 'cancel']);
+    expect(client.names()).toEqual(['get', 'cancel', 'refresh']);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: ID, status: 'canceling' });
-    expect(r.stderr).toContain(`asked to cancel job ${ID} (status now canceling)`);
+    expect(r.stderr).toContain(`✓ asked to cancel job ${ID}: it is canceling`);
+  });
+
+  it('a job still running when read back after the cancel is said to run on, never "canceled"', async () => {
+    const client = follow(running);
+    const r = await runVerb(['jobs', 'cancel', ID], { clients: [[JobsClient, client]] });
+    expect(r.code).toBe(0);
+    expect(client.names()).toEqual(['get', 'cancel', 'refresh']);
+    expect(r.stderr).toContain(`asked to cancel job ${ID}, but it is still running: this service may not stop it`);
+    expect(r.stderr).not.toContain('✓');
   });
 
   it('a job that has already ended is not canceled: said, exit 0', async () => {
@@ -110,11 +119,11 @@ describe('jobs cancel (fake client, fake clock)', () => {
   });
 
   it('--wait follows the job until it is canceled (exit 0 here, not 10), polling at the interval', async () => {
-    const client = follow(running, ended('canceled'));
+    const client = follow(running, running, ended('canceled'));
     const clock = new FakeClock();
     const r = await runVerb(['jobs', 'cancel', ID, '--wait', '--no-events', '--interval', '2'], { clients: [[JobsClient, client]], clock });
     expect(r.code, r.stderr).toBe(0);
-    expect(client.names()).toEqual(['get', 'cancel', 'refresh']);
+    expect(client.names()).toEqual(['get', 'cancel', 'refresh', 'refresh']);
     expect(clock.sleeps).toEqual([2000]);
   });
 
