@@ -122,7 +122,6 @@ export default defineVerb({
       `
 Examples:
   $ wes models run dev/echo -d '{"message":"hi"}'
-  $ wes --router-api v2 models run dev/speech -i text=hello -o hello.wav
   $ wes models run dev/slow -d '{"duration_ms":5000}' --queue --wait -o slow.json
   $ wes models run dev/caption -i image_url=@cat.png
 
