@@ -87,6 +87,20 @@ describe('a format: uri field on a server that serves the bytes itself', () => {
   });
 });
 
+describe('a format: uri field on a self-hosted server behind a token', () => {
+  let server: DevServerHandle;
+  beforeAll(async () => {
+    server = await startFast({ deployment: 'self-hosted', apiKey: 'self-token-0001' });
+  });
+  afterAll(() => server?.close());
+
+  it('passes the content route, which the partner, holding no credential, cannot fetch: its refusal is shown', async () => {
+    const r = await runSelfHosted(server, ['models', 'run', 'dev/caption', '-i', `image_url=@${png}`]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('could not download image_url (HTTP 401)');
+  });
+});
+
 function runSelfHosted(server: DevServerHandle, args: string[]) {
   return wesAgainst(() => server)(args, { env: { WES_API_KEY: server.apiKey ?? 'any', WES_ROUTER_TOKEN: server.apiKey ?? 'any' } });
 }
