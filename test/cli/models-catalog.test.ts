@@ -83,7 +83,7 @@ describe('wes models list', () => {
     const r = await wes(['models', 'list', '--all', '--provider', 'dev', '--json']);
     expect(r.code).toBe(0);
     const ids = (JSON.parse(r.stdout) as Array<{ id: string }>).map((e) => e.id).sort();
-    expect(ids).toEqual(['dev/broken', 'dev/echo', 'dev/flaky', 'dev/image', 'dev/metered', 'dev/moderated', 'dev/slow', 'dev/speech', 'dev/timeout', 'dev/upscale']);
+    expect(ids).toEqual(['dev/broken', 'dev/caption', 'dev/echo', 'dev/flaky', 'dev/image', 'dev/metered', 'dev/moderated', 'dev/slow', 'dev/speech', 'dev/timeout', 'dev/upscale']);
     const before = totalRequests(holder.server);
     const bad = await wes(['models', 'list', '--provider', 'Not Valid']);
     expect(bad.code).toBe(2);

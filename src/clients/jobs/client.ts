@@ -217,6 +217,25 @@ export class JobsClient {
     return this.http.redirectToSignedChunks({ family: 'jobs', url: `/api/v2/assets/${segment(id)}/content` }, rangeHeader(offset));
   }
 
+  /**
+   * A URL another service can fetch an asset's bytes from, without any credential: the content
+   * route is asked without following it; its redirect's Location (a signed URL) is the answer, and
+   * where the server serves the bytes itself (200) the content route's own URL is. The body of a
+   * 200 is not read.
+   */
+  async assetUrl(id: string): Promise<URL> {
+    const res = await this.http.stream({ family: 'jobs', url: `/api/v2/assets/${segment(id)}/content`, accept: [...REDIRECTS] });
+    if (!REDIRECTS.includes(res.status)) {
+      // The bytes are not wanted: the stream of a 2xx is aborted, and its abort error is dropped.
+      res.body.once('error', () => undefined).destroy();
+      return res.url;
+    }
+    if (!res.headers.location) throw new WesError('the server answered the asset content route with a redirect without a Location', { exitCode: ExitCode.ERROR, code: 'bad_redirect' });
+    const url = this.http.link(res.headers.location, res);
+    if (url.username || url.password) throw new WesError('the asset URL the server gave carries a user name or password; refusing to pass it on', { exitCode: ExitCode.ERROR, code: 'bad_redirect' });
+    return url;
+  }
+
   /** A content link (output or asset `url`): the credential only on the job API's own origin (see HttpClient.contentChunks). */
   async content(url: URL, offset = 0): Promise<HttpResponse<ChunkedBody>> {
     return this.http.contentChunks(url, rangeHeader(offset));
@@ -227,6 +246,8 @@ export class JobsClient {
     return { job: checkJob(res), from: res.url };
   }
 }
+
+const REDIRECTS = [301, 302, 303, 307, 308];
 
 export function rangeHeader(offset: number): Record<string, string> {
   return offset > 0 ? { range: `bytes=${offset}-` } : {};

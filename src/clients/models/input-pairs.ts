@@ -1,12 +1,15 @@
 // -i KEY=VALUE pairs of `models run`, typed by the model's schema when one is known (a field's
-// declared JSON types; `@file` values read, binary strings as data URIs). Loaded only when pairs
-// are given: a run from --input or -d alone does not load the schema-field helpers.
+// declared JSON types; `@file` values read, binary strings as data URIs). A field that takes a URL
+// (`format: uri`) given `asset:ID` or `@FILE` gets a URL the service hosts, from the resolver the
+// caller passes: partner models fetch their images by URL. Loaded only when pairs are given: a run
+// from --input or -d alone does not load the schema-field helpers.
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { guessMediaType } from '../../files/media-type.js';
 import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonRefusedError, parseJsonExact } from '../../util/exact-json.js';
 import { isObject, type JsonObject } from '../../protocol/openapi-document.js';
-import { fieldTypes, inputFields, isBinaryString, type InputField } from './schema-fields.js';
+import { fieldTypes, inputFields, isBinaryString, isUriField, type InputField } from './schema-fields.js';
 import { whyUnreadable } from '../../files/unreadable.js';
 
 function dataUri(bytes: Buffer, path: string, schema: JsonObject): string {
@@ -50,12 +53,29 @@ export function typeValue(doc: unknown, key: string, text: string, field: InputF
   throw new UsageError(`-i ${key}: the model expects ${types.join(' or ')}, got ${JSON.stringify(text)}`);
 }
 
-async function pairValue(pair: string, doc: JsonObject | undefined, fields: Map<string, InputField>, cwd: string | undefined): Promise<[string, unknown]> {
+/** What a hosted URL is made from: an asset already on the service, or a local file to put there first. */
+export type HostedSource = { kind: 'asset'; id: string } | { kind: 'file'; path: string };
+
+/** Turns a source into a URL the service hosts, which carries no credential. */
+export type HostedUrlResolver = (source: HostedSource) => Promise<string>;
+
+const ASSET_PREFIX = 'asset:';
+
+/** The source a URL field's value names (`asset:ID`, `@FILE`), or undefined for a value sent as typed. */
+function hostedSource(raw: string, cwd: string | undefined): HostedSource | undefined {
+  if (raw.startsWith(ASSET_PREFIX) && raw.length > ASSET_PREFIX.length) return { kind: 'asset', id: raw.slice(ASSET_PREFIX.length) };
+  if (raw.startsWith('@') && raw.length > 1) return { kind: 'file', path: cwd ? resolve(cwd, raw.slice(1)) : raw.slice(1) };
+  return undefined;
+}
+
+async function pairValue(pair: string, doc: JsonObject | undefined, fields: Map<string, InputField>, cwd: string | undefined, hosted: HostedUrlResolver | undefined): Promise<[string, unknown]> {
   const eq = pair.indexOf('=');
   if (eq <= 0) throw new UsageError(`-i expects KEY=VALUE, got ${JSON.stringify(pair)}`);
   const key = pair.slice(0, eq);
   const raw = pair.slice(eq + 1);
   const field = fields.get(key);
+  const source = hosted && field && isUriField(doc, field.schema) ? hostedSource(raw, cwd) : undefined;
+  if (source) return [key, await hosted!(source)];
   if (!raw.startsWith('@')) return [key, typeValue(doc, key, raw, field)];
   const path = raw.slice(1);
   let bytes: Buffer;
@@ -68,11 +88,11 @@ async function pairValue(pair: string, doc: JsonObject | undefined, fields: Map<
   return [key, binary ? dataUri(bytes, path, field!.schema) : typeValue(doc, key, bytes.toString('utf8'), field)];
 }
 
-/** Sets each pair on `value`, in order (a later pair wins). */
-export async function applyPairs(value: JsonObject, pairs: string[], doc: JsonObject | undefined, cwd: string | undefined): Promise<void> {
+/** Sets each pair on `value`, in order (a later pair wins). Without `hosted`, URL fields take their values as typed. */
+export async function applyPairs(value: JsonObject, pairs: string[], doc: JsonObject | undefined, cwd: string | undefined, hosted?: HostedUrlResolver): Promise<void> {
   const fields = new Map(doc ? inputFields(doc).map((f) => [f.name, f] as const) : []);
   for (const pair of pairs) {
-    const [key, typed] = await pairValue(pair, doc, fields, cwd);
+    const [key, typed] = await pairValue(pair, doc, fields, cwd, hosted);
     value[key] = typed;
   }
 }

@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { isLosslessNumber, JsonRefusedError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
 import { isObject, type JsonObject } from '../../protocol/openapi-document.js';
 import { isCertainlyJsonObject } from '../../util/json-object-scan.js';
+import type { HostedUrlResolver } from './input-pairs.js';
 
 /** Input bytes and where they came from (a path, "standard input", "-d"). */
 export interface InputBytes {
@@ -23,6 +24,8 @@ export interface InputSources {
   doc?: JsonObject;
   /** Folder `@file` paths are relative to (default: the working directory). */
   cwd?: string;
+  /** Makes the URL a `format: uri` field gets from `asset:ID` or `@FILE` (absent: those values are sent as typed). */
+  hostedUrl?: HostedUrlResolver;
   /**
    * The input will be checked against a schema: a single source is then parsed once, for both the
    * syntax check and the schema check, instead of scanned and parsed again.
@@ -97,7 +100,7 @@ export async function buildInput(sources: InputSources): Promise<BuiltInput> {
   }
   const value: JsonObject = base ? parseObject(base.bytes.toString('utf8'), base.origin) : {};
   if (data !== undefined) Object.assign(value, parseObject(data.bytes.toString('utf8'), data.origin));
-  if (pairs.length > 0) await (await import('./input-pairs.js')).applyPairs(value, pairs, doc, sources.cwd);
+  if (pairs.length > 0) await (await import('./input-pairs.js')).applyPairs(value, pairs, doc, sources.cwd, sources.hostedUrl);
   const bytes = Buffer.from(stringifyJsonExact(value));
   let plain: unknown;
   return {

@@ -58,6 +58,17 @@ export function isBinaryString(schema: JsonObject): boolean {
   return schema.format === 'binary' || schema.format === 'byte' || typeof schema.contentEncoding === 'string' || typeof schema.contentMediaType === 'string';
 }
 
+/** Whether a field takes a URL (`format: uri`, on itself or one of its anyOf/oneOf alternatives). */
+export function isUriField(doc: unknown, schema: JsonObject): boolean {
+  const visit = (node: unknown, depth: number): boolean => {
+    const s = deref(doc, node);
+    if (!isObject(s) || depth > 8) return false;
+    if (s.format === 'uri') return true;
+    return (['anyOf', 'oneOf'] as const).some((key) => Array.isArray(s[key]) && s[key].some((alt) => visit(alt, depth + 1)));
+  };
+  return visit(schema, 0);
+}
+
 function typeLabel(doc: unknown, schema: JsonObject): string {
   let label = fieldTypes(doc, schema).join(' | ') || 'any';
   if (label === 'array') {

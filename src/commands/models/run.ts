@@ -69,6 +69,12 @@ async function checkLocally(f: Factory, ref: ModelRef, schemas: SchemaSource, sc
   });
 }
 
+/** A pair whose value may name an asset or a file to host (the schema decides, when pairs are typed). */
+function namesHostedSource(pair: string): boolean {
+  const value = pair.slice(pair.indexOf('=') + 1);
+  return value.startsWith('asset:') || value.startsWith('@');
+}
+
 const positional = { model: arg('<provider/model>', undefined, { values: { kind: 'models' } }) };
 
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsRunOptions): Promise<number> {
@@ -88,7 +94,8 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsRunO
   // Typing -i pairs needs the schema, so fetch it then; otherwise only a cached copy is used.
   let schema = validate || pairs.length > 0 ? await schemas.cached(ref) : undefined;
   if (!schema && pairs.length > 0) schema = await schemas.load(ref);
-  const input = await buildInput({ base, data, pairs, doc: schema?.doc, forSchemaCheck: validate && schema !== undefined });
+  const hostedUrl = pairs.some(namesHostedSource) ? (await import('./hosted-url.js')).hostedUrlResolver(f) : undefined;
+  const input = await buildInput({ base, data, pairs, doc: schema?.doc, forSchemaCheck: validate && schema !== undefined, hostedUrl });
   if (validate && schema) await checkLocally(f, ref, schemas, schema, input);
 
   const idempotencyKey = opts.idempotencyKey ?? randomUUID();
@@ -115,8 +122,11 @@ export default defineVerb({
       `
 Examples:
   $ wes models run dev/echo -d '{"message":"hi"}'
-  $ wes --router-api v2 models run dev/speech -i text=hello -o hello.wav
   $ wes models run dev/slow -d '{"duration_ms":5000}' --queue --wait -o slow.json
+  $ wes models run dev/caption -i image_url=@cat.png
+
+A field whose schema says format: uri takes asset:ID or @FILE (uploaded as an asset first): the
+model gets a URL the service hosts for it, as partner models fetch images themselves.
 
 --provider, --strict and --no-fallback are the synchronous run's (the router's model_provider,
 strict_mode and fallback_provider); queued delivery does not take them.`,

@@ -1,5 +1,6 @@
 // The runnable dev models (provider `dev`); each stands for one outcome of the router. The
 // README next to the router lists how to trigger each.
+import { captionModel } from './caption.js';
 import { echoModel } from './echo.js';
 import { imageModel } from './image.js';
 import { brokenModel, flakyModel, meteredModel, timeoutModel } from './provider-faults.js';
@@ -28,4 +29,5 @@ export const RUNNABLE_MODELS: readonly ModelBehaviour[] = [
   meteredModel,
   timeoutModel,
   speechModel,
+  captionModel,
 ];
