@@ -1,0 +1,30 @@
+// More small words a newcomer tripped over (issue 38, item 8, second pass): the same bad JSON
+// worded one way by every command that reads it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runWes } from '../helpers/cli.js';
+import { useDevServer } from '../helpers/dev-server.js';
+
+describe('small words, second pass (issue 38, item 8)', () => {
+  const dev = useDevServer();
+  const dir = mkdtempSync(join(tmpdir(), 'wes-words2-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const env = () => ({ WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey! });
+  const errorLine = (stderr: string) => stderr.split('\n').find((l) => l.startsWith('error: '));
+
+  it.each([
+    ['empty', '', 'empty.json:1:1: not valid JSON: expected a value, found end of input'],
+    ['cut short', '{"prompt": "a cat"', 'cut.json:1:19: not valid JSON'],
+  ])('%s: models run -d @FILE and jobs submit FILE word the same JSON error the same way', async (_, text, words) => {
+    const file = join(dir, words.split(':')[0]!);
+    writeFileSync(file, text);
+    const run = await runWes(['models', 'run', 'dev/echo', '-d', `@${file}`], { env: env(), cwd: dir });
+    const submit = await runWes(['jobs', 'submit', file], { env: env(), cwd: dir });
+    expect([run.code, submit.code]).toEqual([2, 2]);
+    expect(errorLine(run.stderr), run.stderr).toBe(errorLine(submit.stderr));
+    expect(errorLine(run.stderr)).toContain(words.replace(/^[a-z]+\.json/, file));
+    expect(run.stderr).toMatch(/hint: the model's input is a JSON object/);
+  });
+});
