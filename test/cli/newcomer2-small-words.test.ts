@@ -27,4 +27,18 @@ describe('small words, second pass (issue 38, item 8)', () => {
     expect(errorLine(run.stderr)).toContain(words.replace(/^[a-z]+\.json/, file));
     expect(run.stderr).toMatch(/hint: the model's input is a JSON object/);
   });
+
+  it('bare wes: the commands come right after the description, the global options after them', async () => {
+    const res = await runWes([], { env: env() });
+    expect(res.code).toBe(0);
+    const lines = res.stdout.split('\n');
+    const jobs = lines.findIndex((l) => /^  jobs\s/.test(l));
+    expect(jobs, res.stdout).toBeGreaterThan(0);
+    expect(jobs).toBeLessThan(10);
+    expect(lines.findIndex((l) => l === 'Global options:')).toBeGreaterThan(lines.findIndex((l) => /^  help\s/.test(l)));
+    expect(res.stdout).not.toMatch(/\n\n\n/);
+    // A group's help keeps commander's order: its own options are few.
+    const group = await runWes(['jobs', '--help'], { env: env() });
+    expect(group.stdout.indexOf('Options:')).toBeLessThan(group.stdout.indexOf('Commands:'));
+  });
 });
