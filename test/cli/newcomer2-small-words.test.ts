@@ -41,4 +41,18 @@ describe('small words, second pass (issue 38, item 8)', () => {
     const group = await runWes(['jobs', '--help'], { env: env() });
     expect(group.stdout.indexOf('Options:')).toBeLessThan(group.stdout.indexOf('Commands:'));
   });
+
+  it('assets upload of a 0-byte file: uploaded, and said (also under --quiet); a file with bytes gets no such word', async () => {
+    const empty = join(dir, 'blank.png');
+    writeFileSync(empty, '');
+    const res = await runWes(['assets', 'upload', empty, '--quiet'], { env: env() });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout.trim()).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.stderr).toContain(`warning: ${empty} is empty (0 bytes)`);
+    const full = join(dir, 'dot.png');
+    writeFileSync(full, 'x');
+    const fine = await runWes(['assets', 'upload', full], { env: env() });
+    expect(fine.code, fine.stderr).toBe(0);
+    expect(fine.stderr).not.toContain('empty');
+  });
 });
