@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startDevServer } from '../dist/dev-server.js';
+import { commandLine } from './demo-line.mjs';
 
 const bin = resolve(import.meta.dirname, '../bin/wes.js');
 const work = mkdtempSync(join(tmpdir(), 'wes-demo-'));
@@ -26,7 +27,7 @@ const server = await startDevServer({ port: 0, apiKey: API_KEY, stepMs: 60 });
 const env = { ...process.env, WES_BASE_URL: server.url, WES_API_KEY: API_KEY, WES_CONFIG_DIR: join(work, 'config') };
 
 function wes(args, { capture = false } = {}) {
-  process.stderr.write(`\n${bold(`$ wes ${args.join(' ')}`)}\n`);
+  process.stderr.write(`\n${bold(commandLine(args))}\n`);
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [bin, ...args], { env, cwd: work, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
     let out = '';

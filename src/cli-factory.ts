@@ -17,7 +17,7 @@ export { parseTimeout } from './factory.js';
 
 /** The invocation's IO as its global options set it (--json, --quiet, --verbose, --no-color); colour styles loaded if a stream gets colour. */
 export function openFactoryIO(init: FactoryInit): Promise<IOStreams> {
-  return IOStreams.open({ ...init, json: init.globals.json, quiet: init.globals.quiet, verbose: init.globals.verbose, noColor: init.globals.color === false });
+  return IOStreams.open({ ...init, json: init.globals.json, jq: init.globals.jq !== undefined, quiet: init.globals.quiet, verbose: init.globals.verbose, noColor: init.globals.color === false });
 }
 
 export class CliFactory implements Factory {

@@ -2,7 +2,7 @@
 // from the generated manifest (src/commands/registry.ts; a verb's module loads when it runs). Built by runProgram with the
 // action that runs a command; help and completion get the live tree from the command they run in,
 // so nothing under src/commands imports this module or src/program.ts.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { VERSION } from './factory-version.js';
 import type { ActionFactory } from './commands/verb.js';
 import { registerCommands } from './commands/registry.js';
@@ -59,8 +59,19 @@ Configuration: flags, then WES_* environment variables, then the profile (wes au
   );
   registerCommands(program, action, argv && commandWord(program, argv));
   // Root listing only (groups keep their usage terms): names alone keep descriptions readable.
-  program.configureHelp({ showGlobalOptions: true, sortSubcommands: false, subcommandTerm: (c) => c.name() });
+  program.configureHelp({ showGlobalOptions: true, sortSubcommands: false, subcommandTerm: (c) => c.name(), formatHelp: commandsFirst });
   return program;
+}
+
+/**
+ * Bare `wes` (and `wes --help`): the commands right under the description, the 40 lines of
+ * global options after them. Someone who typed `wes` to find out what it does looks for the
+ * commands; commander puts every option section first.
+ */
+function commandsFirst(cmd: Command, helper: Help): string {
+  const sections = Help.prototype.formatHelp.call(helper, cmd, helper).trimEnd().split('\n\n');
+  const isOptions = (section: string) => /^(Global )?[Oo]ptions:/.test(section);
+  return `${[...sections.filter((s) => !isOptions(s)), ...sections.filter(isOptions)].join('\n\n')}\n`;
 }
 
 /**

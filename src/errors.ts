@@ -171,16 +171,19 @@ export class InterruptedError extends WesError {
   resume?: string;
   /** For --json: what a script needs to go on (`idempotency_key`), beside `resume`. */
   facts?: Record<string, unknown>;
+  /** Words for a person after the resume command (never part of `resume`: a script runs that as it is). */
+  aside?: string;
 
   constructor(readonly signal: StopSignal = 'SIGINT') {
     super(STOPS[signal].message, { exitCode: STOPS[signal].exitCode, code: STOPS[signal].code });
   }
 
   /** Says what keeps going and how to go on; returns the error, to be thrown on. */
-  tell(goesOn: string | undefined, resume?: string, facts?: Record<string, unknown>): this {
+  tell(goesOn: string | undefined, resume?: string, facts?: Record<string, unknown>, aside?: string): this {
     this.goesOn = goesOn;
     this.resume = resume;
     this.facts = facts;
+    this.aside = aside;
     return this;
   }
 

@@ -122,7 +122,8 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     const { CliFactory } = await import('./cli-factory.js');
     // What the command printed before it failed (a watch's lines) still goes through jq.
     await jqOut?.finish().catch(() => undefined);
-    const errIo = factory?.io ?? (await CliFactory.create({ ...io, globals: { json: io.argv.includes('--json') || io.argv.some((a) => a === '--jq' || a.startsWith('--jq=')) }, signal: controller.signal })).io;
+    const jqGiven = io.argv.some((a) => a === '--jq' || a.startsWith('--jq='));
+    const errIo = factory?.io ?? (await CliFactory.create({ ...io, globals: { json: io.argv.includes('--json') || jqGiven, jq: jqGiven ? '' : undefined }, signal: controller.signal })).io;
     if (err instanceof CommanderError) return renderError(errIo, usageError(err, failing));
     // A reader that went away (`| head`) stops the command as Ctrl-C does (cli.ts): the write that
     // found the pipe closed is that interruption, not a failure of its own.

@@ -80,7 +80,7 @@ export function cents(n: number): string {
 export function renderError(io: IOStreams, thrown: unknown): number {
   const err = toWesError(thrown);
   if (err instanceof InterruptedError) return renderStop(io, err);
-  if (io.json) {
+  if (io.jsonErrors) {
     io.stderr.write(
       toSafeJson({
         error: {
@@ -133,12 +133,12 @@ export function renderError(io: IOStreams, thrown: unknown): number {
  */
 function renderStop(io: IOStreams, err: InterruptedError): number {
   if (err.signal === 'SIGPIPE' && !err.goesOn) return err.exitCode;
-  if (io.json) {
+  if (io.jsonErrors) {
     io.stderr.write(toSafeJson({ error: { code: err.code, message: err.said, status: null, request_id: null, details: err.resume || err.facts ? { ...err.facts, ...(err.resume ? { resume: err.resume } : {}) } : null } }) + '\n');
     return err.exitCode;
   }
   io.notice(sanitize(err.said));
-  if (err.resume) io.notice(`resume with: ${sanitize(err.resume)}`);
+  if (err.resume) io.notice(`resume with: ${sanitize(err.resume)}${err.aside ? `    ${sanitize(err.aside)}` : ''}`);
   return err.exitCode;
 }
 

@@ -19,6 +19,8 @@ export interface IOStreamsInit {
   env: NodeJS.ProcessEnv;
   columns?: number;
   json?: boolean;
+  /** --jq was given: the data is JSON for jq, but errors on a terminal are for the person there. */
+  jq?: boolean;
   quiet?: boolean;
   verbose?: boolean;
   noColor?: boolean;
@@ -45,6 +47,8 @@ export class IOStreams {
   readonly stderrIsTTY: boolean;
   readonly env: NodeJS.ProcessEnv;
   readonly json: boolean;
+  /** Errors and stops as a JSON object on stderr (--json; --jq only when stderr is no terminal). */
+  readonly jsonErrors: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
   /** Styles for stdout and stderr text; identity functions when colour is off. */
@@ -75,6 +79,7 @@ export class IOStreams {
     this.stderrIsTTY = init.stderrIsTTY;
     this.env = init.env;
     this.json = init.json ?? false;
+    this.jsonErrors = this.json && !(init.jq && init.stderrIsTTY);
     this.quiet = init.quiet ?? false;
     this.verbose = init.verbose ?? false;
     this.columns = init.columns && init.columns > 20 ? init.columns : 80;

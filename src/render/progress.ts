@@ -13,6 +13,9 @@ export function createProgressDisplay(io: IOStreams, initial: string): ProgressD
   return new LineDisplay(io, initial);
 }
 
+/** Columns the terminal's echo of Ctrl-C (`^C`) takes after the spinner's line. */
+const CTRL_C_ECHO = 2;
+
 class SpinnerDisplay implements ProgressDisplay {
   private readonly spinner: Ora;
   // ora keeps its stream private, so log() writes through this one.
@@ -34,10 +37,12 @@ class SpinnerDisplay implements ProgressDisplay {
   }
   /**
    * The text cut to the terminal's width (the spinner and a space before it): a line that wrapped
-   * would be redrawn as two, and on a narrow terminal a long progress line did.
+   * would be redrawn as two, and on a narrow terminal a long progress line did. Two columns more
+   * stay free for the terminal's own echo of Ctrl-C (`^C`), written where the cursor stands: at
+   * the end of a full line it wrapped, and the stop cleared the `^C` line, not the spinner's.
    */
   private fitted(text: string): string {
-    const width = Math.max((this.stream.columns ?? 80) - 2, 10);
+    const width = Math.max((this.stream.columns ?? 80) - 2 - CTRL_C_ECHO, 10);
     return sanitizeLines(text)
       .split('\n')
       .map((line) => ([...line].length <= width ? line : `${[...line].slice(0, width - 1).join('')}…`))

@@ -2,6 +2,8 @@
 // JSON.parse's messages name a position only sometimes (and only as an offset), so this walks the
 // grammar itself and stops at the first character that cannot continue it.
 
+import { UsageError } from '../errors.js';
+
 export interface JsonProblem {
   offset: number;
   line: number;
@@ -143,4 +145,13 @@ export function findJsonProblem(text: string): JsonProblem | undefined {
     if (!(err instanceof Stop)) throw err;
     return { offset: err.offset, ...lineAndColumn(text, err.offset), message: err.message };
   }
+}
+
+/**
+ * The one wording of text that is not JSON, whatever command read it (`jobs submit FILE`,
+ * `models run -d @FILE`): where it first goes wrong as SOURCE:LINE:COLUMN, and what would help.
+ */
+export function notJsonError(text: string, source: string, hint: string, cause: unknown, problem = findJsonProblem(text)): UsageError {
+  if (problem) return new UsageError(`${source}:${problem.line}:${problem.column}: not valid JSON: ${problem.message}`, hint);
+  return new UsageError(`${source}: not valid JSON (${(cause as Error).message})`, hint);
 }

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { isLosslessNumber, JsonRefusedError, parseJsonExact } from '../util/exact-json.js';
-import { findJsonProblem } from './json-position.js';
+import { findJsonProblem, notJsonError } from './json-position.js';
 import { whyUnreadable } from '../files/unreadable.js';
 
 export const UI_FORMAT_HINT = 'convert it with `wes workflows convert FILE -o api.json`, or export the workflow in API format (the editor\'s "Export (API)" menu item)';
@@ -37,8 +37,7 @@ export function parseWorkflowJson(text: string, source: string): unknown {
     // JSON lines: a value, then another on the next line. They are a batch, not one workflow.
     const jsonLines = problem?.message.includes('end of input after the value') || /\.(jsonl|ndjson)$/i.test(source);
     const hint = jsonLines ? `one workflow per line is a batch: \`wes jobs submit --batch ${source}\` submits a job per line` : 'the workflow must be a JSON file in API format';
-    if (problem) throw new UsageError(`${source}:${problem.line}:${problem.column}: not valid JSON: ${problem.message}`, hint);
-    throw new UsageError(`${source}: not valid JSON (${(err as Error).message})`);
+    throw notJsonError(body, source, hint, err, problem);
   }
 }
 

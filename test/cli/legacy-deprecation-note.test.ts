@@ -3,6 +3,8 @@
 // with the engine at the engine URL; or one origin serving both). A bare ComfyUI engine has no
 // v2, so no note there, from the first command of a fresh configuration on (the server is probed
 // once and remembered), `queue` and `object-info` included.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { startFast } from '../helpers/dev-server.js';
@@ -18,9 +20,36 @@ const both = useLegacyServer({ deployment: 'self-hosted', stepMs: 3 }, 'wes-note
 describe('the v1 deprecation note', () => {
   it('on the cloud: said once, whether the engine setting says cloud or is left to auto', async () => {
     for (const env of [{}, { WES_ENGINE: 'cloud' }]) {
-      const res = await cloud.wes(['legacy', 'queue'], { env });
-      expect(res.code, res.stderr).toBe(0);
-      expect(res.stderr.match(new RegExp(NOTE, 'g')), JSON.stringify(env)).toHaveLength(1);
+      const cfg = tempConfigDir();
+      try {
+        const res = await cloud.wes(['legacy', 'queue'], { env, configDir: cfg.dir });
+        expect(res.code, res.stderr).toBe(0);
+        expect(res.stderr.match(new RegExp(NOTE, 'g')), JSON.stringify(env)).toHaveLength(1);
+      } finally {
+        cfg.cleanup();
+      }
+    }
+  });
+
+  it('once a day per command (issue 38, item 8): not again the same day, again the next day, each command its own', async () => {
+    const cfg = tempConfigDir();
+    try {
+      const first = await cloud.wes(['legacy', 'queue'], { configDir: cfg.dir });
+      expect(first.stderr).toMatch(NOTE);
+      const again = await cloud.wes(['legacy', 'queue'], { configDir: cfg.dir });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).not.toMatch(ANY_NOTE);
+      // Another command names another replacement: its own note, once.
+      const list = await cloud.wes(['legacy', 'list'], { configDir: cfg.dir });
+      expect(list.stderr).toContain('note: `wes legacy list` uses the deprecated cloud API v1');
+      // A day later (the remembered time moved back a day): said again.
+      const notes = join(cfg.dir, 'cache', 'default', 'legacy-notes.json');
+      const said = JSON.parse(readFileSync(notes, 'utf8')) as Record<string, number>;
+      writeFileSync(notes, JSON.stringify({ ...said, queue: said.queue! - 24 * 60 * 60 * 1000 - 1 }));
+      const nextDay = await cloud.wes(['legacy', 'queue'], { configDir: cfg.dir });
+      expect(nextDay.stderr).toMatch(NOTE);
+    } finally {
+      cfg.cleanup();
     }
   });
 

@@ -74,7 +74,7 @@ describe('models run -d @FILE', () => {
     const before = totalRequests(holder.server);
     const r = await wes(['models', 'run', 'dev/echo', '-d', `@${broken}`]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${broken} is not valid JSON`);
+    expect(r.stderr).toMatch(/^error: .*broken\.json:\d+:\d+: not valid JSON: /m);
     const big = await wes(['models', 'run', 'dev/echo', '-d', `@${overflow}`]);
     expect(big.code).toBe(2);
     expect(big.stderr).toContain('7e400 is too large for JSON');

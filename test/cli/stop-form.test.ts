@@ -80,4 +80,12 @@ describe('Ctrl-C in one form', () => {
     expect(error).toMatchObject({ code: 'interrupted', message: `interrupted: job ${id} keeps running on the service` });
     expect(error.details.resume).toContain(`jobs watch ${id}`);
   });
+
+  it('--json: details.resume is only the command, which a script can run as it is (issue 38, item 7)', async () => {
+    const id = (await submitJob(server, imageWorkflow({ steps: 150 }))).body.id as string;
+    const json = await ctrlCWhen(['jobs', 'watch', id, '--json', '--interval', '0.05'], (io) => io.stdout.text().includes('"status"'));
+    const error = JSON.parse(json.stderr.trim().split('\n').at(-1)!).error;
+    expect(error.details.resume).toMatch(new RegExp(`^wes [^()]*jobs watch ${id}[^()]*$`));
+    // (A person still reads how to cancel it after the command: jobs-refs-and-statuses.test.ts.)
+  });
 });

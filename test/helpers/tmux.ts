@@ -18,8 +18,14 @@ export interface Screen {
   final: string;
 }
 
+/** Keys typed once `when` shows on screen (tmux send-keys names: `C-c` is Ctrl-C, as a person presses it). */
+export interface KeyPress {
+  when: RegExp;
+  keys: string;
+}
+
 /** Runs a shell script in a fresh tmux session `width` columns wide until `done` shows on screen. */
-export async function inTmux(script: string, done: RegExp, width: number, timeoutMs = 30_000): Promise<Screen> {
+export async function inTmux(script: string, done: RegExp, width: number, timeoutMs = 30_000, press?: KeyPress): Promise<Screen> {
   const socket = `wes-test-${process.pid}-${sessions++}`;
   const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   const started = tmux('new-session', '-d', '-s', 'w', '-x', String(width), '-y', '50', 'bash', '--norc', '--noprofile', '-c', `${script}; sleep 60`);
@@ -31,6 +37,10 @@ export async function inTmux(script: string, done: RegExp, width: number, timeou
       const frame = tmux('capture-pane', '-p', '-t', 'w').stdout;
       frames.push(frame);
       if (done.test(frame)) break;
+      if (press && press.when.test(frame)) {
+        tmux('send-keys', '-t', 'w', press.keys);
+        press = undefined;
+      }
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${done} on screen:\n${frame}`);
       await new Promise((r) => setTimeout(r, 40));
     }

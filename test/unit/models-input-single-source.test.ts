@@ -17,7 +17,7 @@ describe('buildInput from one source', () => {
   it.each([
     ['{"a": 1e400}', /1e400 is too large for JSON/],
     ['{"a": -2.5E+0309}', /too large for JSON/],
-    ['{"a": 1,}', /in\.json is not valid JSON/],
+    ['{"a": 1,}', /in\.json:1:9: not valid JSON/],
     ['[1, 2]', /must be a JSON object .*got an array/],
     ['"text"', /must be a JSON object .*got string/],
   ])('refuses %s with exit 2 and the exact parser\'s message', async (text, message) => {

@@ -69,7 +69,7 @@ describe('buildInput', () => {
   });
 
   it('refuses malformed sources with usage errors', async () => {
-    await expect(buildInput({ data: '{nope', pairs: [] })).rejects.toThrow(/-d is not valid JSON/);
+    await expect(buildInput({ data: '{nope', pairs: [] })).rejects.toThrow(/-d:1:2: not valid JSON/);
     await expect(buildInput({ data: '"text"', pairs: [] })).rejects.toThrow(/must be a JSON object/);
     await expect(buildInput({ pairs: ['=x'] })).rejects.toThrow(/KEY=VALUE/);
     await expect(buildInput({ pairs: ['noequals'] })).rejects.toThrow(/KEY=VALUE/);

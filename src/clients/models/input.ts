@@ -7,6 +7,7 @@ import { isLosslessNumber, JsonRefusedError, parseJsonExact, stringifyJsonExact 
 import { isObject, type JsonObject } from '../../protocol/openapi-document.js';
 import { isCertainlyJsonObject } from '../../util/json-object-scan.js';
 import type { HostedUrlResolver } from './input-pairs.js';
+import { notJsonError } from '../../workflows/json-position.js';
 
 /** Input bytes and where they came from (a path, "standard input", "-d"). */
 export interface InputBytes {
@@ -41,13 +42,16 @@ export interface BuiltInput {
   plain: unknown;
 }
 
+/** What a model's input is, for text that is not one. */
+const INPUT_HINT = 'the model\'s input is a JSON object, e.g. -d \'{"prompt":"a cat"}\' (`wes models schema MODEL` lists its fields)';
+
 function parseObject(text: string, origin: string): JsonObject {
   let value: unknown;
   try {
     value = parseJsonExact(text);
   } catch (err) {
     if (err instanceof JsonRefusedError) throw new UsageError(`${origin}: ${err.message}`);
-    throw new UsageError(`${origin} is not valid JSON: ${(err as Error).message}`);
+    throw notJsonError(text, origin, INPUT_HINT, err);
   }
   if (!isObject(value) || isLosslessNumber(value)) throw new UsageError(`${origin} must be a JSON object (the model's input), got ${Array.isArray(value) ? 'an array' : typeof value}`);
   return value;

@@ -1,4 +1,5 @@
 // wes assets upload <file>: hash, try from-hash, upload only when the service lacks the bytes.
+import { stat } from 'node:fs/promises';
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { uploadAsset } from '../../features/transfers/uploads.js';
@@ -27,9 +28,16 @@ const options = (): OptionsDeclaration<AssetsUploadOptions> => ({
 
 const positional = { file: arg('<file>') };
 
+/** A 0-byte file is most often the wrong file (a failed export, a truncated copy): it is uploaded, but said. */
+async function warnIfEmpty(f: Factory, path: string): Promise<void> {
+  const size = await stat(path).then((s) => (s.isFile() ? s.size : undefined), () => undefined); // unreadable: the upload says why
+  if (size === 0) f.io.warn(sanitizeLine(`warning: ${path} is empty (0 bytes): the asset will hold no data; check that this is the file you meant`));
+}
+
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: AssetsUploadOptions): Promise<number> {
   const { io } = f;
   const path = args.file;
+  await warnIfEmpty(f, path);
   const placed = await uploadAsset(f.client(JobsClient), path, { contentType: opts.contentType, filePath: opts.name, tags: opts.tag, expiresIn: opts.expiresIn }, transferReporterOn(io), f.hashing());
   if (io.json) io.printJson(placed.asset);
   else io.println(placed.asset.id);

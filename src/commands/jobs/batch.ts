@@ -86,9 +86,10 @@ function tellOutcome(f: Factory, batchPath: string, opts: JobsSubmitOptions, out
   if (stopped && f.signal.aborted) {
     const goesOn = `stopped submitting${outcome.stillRunning ? `, ${outcome.stillRunning} job(s) keep running on the service` : ''}`;
     const resume = resumeCommand(source, resultsPath, opts, f.globals.baseUrls);
-    if (stopped instanceof InterruptedError) throw stopped.tell(goesOn, resume);
+    const aside = resultsPath ? undefined : RESULTS_ASIDE;
+    if (stopped instanceof InterruptedError) throw stopped.tell(goesOn, resume, undefined, aside);
     io.notice(`timed out; ${goesOn}.`);
-    io.notice(`resume with: ${resume}`);
+    io.notice(`resume with: ${resume}${aside ? `   ${aside}` : ''}`);
     return stopped.exitCode;
   }
   if (stopped) {
@@ -112,5 +113,8 @@ function resumeCommand(source: string, resultsPath: string | undefined, opts: Jo
   for (const via of opts.via ?? []) words.push('--via', formatVia(via));
   words.push('--resume', resultsPath ?? 'RESULTS.jsonl');
   if (resultsPath) words.push('--results', resultsPath);
-  return words.map(shellWord).join(' ') + (resultsPath ? '' : '   (RESULTS.jsonl: the lines this run printed on stdout)');
+  return words.map(shellWord).join(' ');
 }
+
+/** Where RESULTS.jsonl in the resume command comes from, when the run wrote no --results file. */
+const RESULTS_ASIDE = '(RESULTS.jsonl: the lines this run printed on stdout)';

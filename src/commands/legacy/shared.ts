@@ -1,6 +1,6 @@
 // What every `wes legacy` command does first: find out which v1 server this is (the setting, the
-// cache, else a probe, remembered for 5 minutes), say once on stderr which job API v2 command
-// replaces it where the server has one (the cloud, or a job API server in front of an engine;
+// cache, else a probe, remembered for 5 minutes), say on stderr (once a day per command: note-once.ts)
+// which job API v2 command replaces it where the server has one (the cloud, or a job API server in front of an engine;
 // hidden by --quiet), and build the typed v1 client. A bare ComfyUI engine's /api is its own current
 // API with no v2 beside it: no note there.
 import type { Factory } from '../../factory.js';
@@ -9,6 +9,7 @@ import type { EngineIdentity } from '../../clients/legacy/engine.js';
 import type { LegacySession } from '../../clients/legacy/session.js';
 import type { StatusReader } from '../../clients/legacy/prompt-state.js';
 import { engineOf, jobApiBesideOf, statusReader } from './engine.js';
+import { noteDue } from './note-once.js';
 
 /** The v2 replacement of each legacy command (also the README's migration table). */
 export const V2_REPLACEMENT: Record<string, string> = {
@@ -37,8 +38,9 @@ async function identityOf(f: Factory): Promise<EngineIdentity | null> {
 async function noteReplacement(f: Factory, command: keyof typeof V2_REPLACEMENT, identity: EngineIdentity | null): Promise<void> {
   if (identity === null || f.io.quiet) return;
   if (identity.kind === 'cloud') {
+    if (!(await noteDue(f, command))) return;
     f.io.info(`note: \`wes legacy ${command}\` uses the deprecated cloud API v1; v2 equivalent: ${V2_REPLACEMENT[command]}`);
-  } else if (await jobApiBesideOf(f, identity)) {
+  } else if ((await jobApiBesideOf(f, identity)) && (await noteDue(f, command))) {
     f.io.info(`note: this server also serves the job API v2; its equivalent of \`wes legacy ${command}\`: ${V2_REPLACEMENT[command]}`);
   }
 }

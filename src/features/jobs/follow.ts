@@ -26,9 +26,9 @@ export interface JobFollow {
 
 const CANCEL_DEADLINE_MS = 15_000;
 
-/** The command that picks the job up again, and the one that cancels it. */
-function resumeLine(id: string, resume: string): string {
-  return `${resume}    (cancel it with: wes jobs cancel ${shellWord(id)})`;
+/** What a person reads after the resume command: the command that cancels the job instead. */
+function cancelAside(id: string): string {
+  return `(cancel it with: wes jobs cancel ${shellWord(id)})`;
 }
 
 /** The last snapshot, terminal; throws what stopped the follow (told what keeps running and how to go on). */
@@ -62,7 +62,7 @@ export async function followToEnd(f: FeatureContext, client: JobsClient, start: 
     if (f.signal.aborted) {
       // --timeout: the job goes on, and how to pick it up again.
       reporter.notice('notice', 'the job keeps running on the service.');
-      reporter.notice('notice', `resume with: ${resumeLine(last.job.id, follow.resume)}`);
+      reporter.notice('notice', `resume with: ${follow.resume}    ${cancelAside(last.job.id)}`);
     }
     throw err;
   }
@@ -72,7 +72,7 @@ export async function followToEnd(f: FeatureContext, client: JobsClient, start: 
 /** The interruption, told what keeps running and how to go on (said in the one form of every interruption). */
 async function interrupted(f: FeatureContext, last: FetchedJob, follow: JobFollow, stop: InterruptedError, reporter: FollowReporter<Job>): Promise<InterruptedError> {
   const id = last.job.id;
-  if (!follow.cancelOnInterrupt) return stop.tell(`job ${id} keeps running on the service`, resumeLine(id, follow.resume));
+  if (!follow.cancelOnInterrupt) return stop.tell(`job ${id} keeps running on the service`, follow.resume, undefined, cancelAside(id));
   // The command's signal is aborted now: the cancel needs a client of its own, with a deadline.
   const client = f.client(JobsClient, AbortSignal.timeout(CANCEL_DEADLINE_MS));
   try {

@@ -1,0 +1,52 @@
+// What a person at a terminal sees when a command stops (issue 38, item 7): Ctrl-C during
+// `models run` leaves no spinner frame behind, and with --jq the errors and stops on a terminal
+// are sentences, not JSON (jq filters stdout's data; stderr is for the person).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { useDevServer } from '../helpers/dev-server.js';
+import { ESCAPE_RESIDUE, hasTmux, inTmux, lines, SPINNER, shellQuote, wesShell } from '../helpers/tmux.js';
+import { WES_BIN } from '../helpers/cli.js';
+
+// `timeout --preserve-status -s INT` presses Ctrl-C for the script: a foreground command of a script gets SIGINT as from a keyboard.
+const ctrlCAfter = (seconds: number, args: string) => `timeout --preserve-status -s INT ${seconds} ${shellQuote(process.execPath)} ${shellQuote(WES_BIN)} ${args}`;
+
+describe.skipIf(!hasTmux)('stops and errors on a terminal (issue 38, item 7; skipped without tmux)', () => {
+  // The router stops waiting for a run after 300 ms: `models run` then collects it, under a spinner.
+  const dev = useDevServer({ stepMs: 5, routerDeadlineMs: 300 } as Parameters<typeof useDevServer>[0]);
+  let dir: string;
+  let env: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'wes-stops-'));
+    env = wesShell(dir, dev.server);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([40, 80, 100])('at %i columns: Ctrl-C during models run leaves no spinner frame', async (width) => {
+    const script = [env, `wes models run dev/slow -d '{"duration_ms":8000}' -o out.json; echo "RUN:$?"`].join('; ');
+    const screen = await inTmux(script, /RUN:\d+/, width, 30_000, { when: SPINNER, keys: 'C-c' });
+    // The spinner was up before the stop (else this proves nothing), and is gone after it.
+    expect(screen.frames.some((f) => SPINNER.test(f)), screen.frames.join('\n----\n')).toBe(true);
+    expect(screen.final, screen.final).not.toMatch(SPINNER);
+    expect(screen.final).not.toMatch(ESCAPE_RESIDUE);
+    expect(lines(screen.final)).toContain('RUN:130');
+    expect(screen.final).toMatch(/^interrupted/m);
+  });
+
+  it.each([40, 80, 100])('at %i columns: with --jq, an error and a Ctrl-C are said in words; details.resume stays runnable off the terminal', async (width) => {
+    const script = [
+      env,
+      'wes jobs get 0000-no-such-job --jq .id; echo "GET:$?"',
+      `${ctrlCAfter(1.5, `models run dev/slow -d '{"duration_ms":8000}' --queue --wait --jq .`)}; echo "RUN:$?"`,
+    ].join('; ');
+    const screen = await inTmux(script, /RUN:\d+/, width, 30_000);
+    const final = lines(screen.final);
+    expect(final).toEqual(expect.arrayContaining(['GET:5', 'RUN:130']));
+    expect(screen.final, screen.final).not.toContain('{"error"');
+    expect(screen.final).toMatch(/^error: /m);
+    expect(screen.final).toMatch(/^interrupted: request \S+ of dev\/slow keeps running/m);
+    expect(screen.final).toMatch(/^resume with: wes models result dev\/slow \S+ --wait/m);
+  });
+});
