@@ -9,6 +9,7 @@ import { imageWorkflow, serverUrl, useDevServer } from '../helpers/dev-server.js
 import { useTempDir, writeTemp } from './jobs-env.js';
 import { structured, text, useMcp } from './mcp-env.js';
 import { until } from '../helpers/until.js';
+import { runWes } from '../helpers/cli.js';
 
 describe('wes mcp against a cloud dev-server', () => {
   const ctx = useDevServer({ stepMs: 5 });
@@ -149,5 +150,24 @@ describe('wes mcp against a cloud dev-server', () => {
     for (const said of mcp().said) expect(said).not.toContain(ctx.server.apiKey!);
     expect(mcp().protocolErrors).toEqual([]);
     expect(mcp().stderr()).toContain('wes mcp: serving');
+  });
+  it('submit_job runs a workflow saved on the server by name, and refuses both or neither of workflow and saved', async () => {
+    const env = { WES_BASE_URL: ctx.server.url, WES_API_KEY: ctx.server.apiKey! };
+    const file = writeTemp(dir(), imageWorkflow({ prefix: 'mcp-saved', steps: 1 }));
+    const pushed = await runWes(['workflows', 'push', file, '--name', 'mcp saved'], { env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const result = await mcp().call('submit_job', { saved: 'mcp saved', inputs: { '2.seed': 7 }, wait: true });
+    expect(result.isError, text(result)).toBeFalsy();
+    const { job } = structured(result);
+    expect(job.status).toBe('succeeded');
+    const ran = ctx.server.state.engine.list().find((j) => j.id === job.id)!;
+    expect(JSON.stringify(ran.workflow)).toContain('mcp-saved');
+    expect(JSON.stringify(ran.workflow)).toContain('"seed":7');
+    for (const args of [{}, { saved: 'mcp saved', workflow: imageWorkflow({ prefix: 'x', steps: 1 }) }]) {
+      const refused = await mcp().call('submit_job', args);
+      expect(refused.isError).toBe(true);
+      expect(structured(refused).error).toMatchObject({ exit_code: 2 });
+      expect(text(refused)).toContain('either "workflow" or "saved"');
+    }
   });
 });

@@ -13,6 +13,7 @@ import { jobHistory, recordStatus } from '../../features/jobs/history.js';
 import { parseSet, parseValue, type InputAssignment } from '../../features/jobs/inputs.js';
 import { readJob } from '../../commands/jobs/read-job.js';
 import { checkInputNames } from '../../commands/jobs/set-input-names.js';
+import { savedWorkflowToRun } from '../../commands/workflows/saved-source.js';
 import { JOB_LIST_LIMIT_MAX, isTerminal } from '../../protocol/jobs.js';
 import { jobLine, transferReporter } from '../reporters.js';
 import { defineTool, str, type ToolCall } from '../tool.js';
@@ -41,13 +42,25 @@ function labelsOf(labels: Record<string, string> | undefined): Record<string, st
 }
 
 interface SubmitArgs {
-  workflow: WorkflowArg;
+  workflow?: WorkflowArg;
+  saved?: string;
   inputs?: Record<string, unknown>;
   labels?: Record<string, string>;
   wait?: boolean;
   timeout_seconds?: number;
   convert?: boolean;
   idempotency_key?: string;
+}
+
+/** The graph to submit and what the history calls it: the one given (a graph or a file), or the one saved on the server by name. */
+async function workflowToSubmit(call: ToolCall, args: SubmitArgs): Promise<{ workflow: Record<string, unknown>; source: string }> {
+  if ((args.workflow === undefined) === (args.saved === undefined)) throw new UsageError('give either "workflow" or "saved", one of the two', 'workflow: the graph or a file path; saved: the name of a workflow saved on the server');
+  if (args.saved !== undefined) {
+    const saved = await savedWorkflowToRun(call.f, args.saved, {});
+    return { workflow: saved.workflow, source: `saved ${saved.name}` };
+  }
+  const workflow = await workflowOf(call.f, args.workflow!, args.convert === true);
+  return { workflow, source: typeof args.workflow === 'string' ? basename(args.workflow) : 'mcp' };
 }
 
 const submit = defineTool<SubmitArgs>({
@@ -60,6 +73,7 @@ const submit = defineTool<SubmitArgs>({
     type: 'object',
     properties: {
       workflow: WORKFLOW_SCHEMA,
+      saved: str('Instead of workflow: the name of a workflow saved in the editor on the server (as `wes workflows list --remote` lists it, e.g. "portrait.json"), fetched and converted with the server\'s node definitions.', { minLength: 1 }),
       inputs: { type: 'object', description: 'Inputs to set before sending, as {"NODE.INPUT": value}, like `wes jobs submit --set`. Example: {"3.seed": 42, "6.text": "a red fox"}.', additionalProperties: true },
       labels: { type: 'object', description: 'Labels of your own kept with the job, as {"name": "value"}.', additionalProperties: { type: 'string' } },
       wait: { type: 'boolean', description: 'Wait for the job to end (progress notifications while it runs), bounded by timeout_seconds. Default false.' },
@@ -67,17 +81,15 @@ const submit = defineTool<SubmitArgs>({
       convert: { type: 'boolean', description: "Convert a workflow saved in the editor's UI format to the API format first, with the server's node definitions. Default false." },
       idempotency_key: str('The single-use Idempotency-Key to send (default: a new random one). A key used before finds the job it made instead of making another.', { minLength: 1, maxLength: 255 }),
     },
-    required: ['workflow'],
     additionalProperties: false,
   },
   annotations: { title: 'Submit a workflow as a job', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run(call, args) {
     const { f } = call;
-    const workflow = await workflowOf(f, args.workflow, args.convert === true);
+    const { workflow, source } = await workflowToSubmit(call, args);
     const assignments = Object.entries(args.inputs ?? {}).map(([target, value]) => assignmentOf(target, value, workflow));
     await checkInputNames(f, workflow, assignments, false);
     const key = args.idempotency_key ?? randomUUID();
-    const source = typeof args.workflow === 'string' ? basename(args.workflow) : 'mcp';
     const client = f.client(JobsClient);
     const submitted = await submitJob(f, client, { workflow, assignments, key, keyGiven: args.idempotency_key !== undefined, labels: labelsOf(args.labels), source }, transferReporter(call));
     const about = { idempotency_key: key, how: submitted.how, ...(submitted.recovered ? { recovered: submitted.recovered } : {}) };
