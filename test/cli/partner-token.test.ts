@@ -10,6 +10,7 @@ import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { PARTNER_TOKEN_FIELD } from '../../src/protocol/maker-names.js';
 import { startFast } from '../helpers/dev-server.js';
 import { runWes } from '../helpers/cli.js';
+import { resultsFile, writeBatch } from './batch-env.js';
 
 const TOKEN = 'tok-SECRETPARTNERTOKEN-5e1d';
 const PARTNER_FLOW = {
@@ -89,5 +90,29 @@ describe('the partner token', () => {
     const listed = (JSON.parse(outs[1]!.stdout) as { settings: Array<{ key: string; value: string | null; source: string | null }> }).settings.find((s) => s.key === 'partner_token');
     expect(listed).toMatchObject({ value: '…5e1d (27 chars)', source: 'WES_PARTNER_TOKEN' });
     expect(outs[3]!.stdout).toMatch(/partner token.*…5e1d \(27 chars\) \(WES_PARTNER_TOKEN\)/);
+  });
+
+  it('a batch: lines on an engine carry the token, lines on the job API only the key (the closed extra_data runs them)', async () => {
+    const onEngine = await startFast({ deployment: 'self-hosted', engineOnly: true, engineVersion: '0.3.18', stepMs: 1 });
+    try {
+      const env = { WES_PARTNER_KEY: 'pk-batch', WES_PARTNER_TOKEN: TOKEN, WES_API_KEY: 'wes-dev-key' };
+      const file = writeBatch(work, 'lines.jsonl', [PARTNER_FLOW, PARTNER_FLOW]);
+      for (const [server, extra] of [
+        [onEngine, { api_key_comfy_org: 'pk-batch', [PARTNER_TOKEN_FIELD]: TOKEN }],
+        [cloud, { api_key_comfy_org: 'pk-batch' }],
+      ] as const) {
+        const results = join(work, `results-${server === cloud ? 'v2' : 'engine'}.jsonl`);
+        const r = await runWes(['--base-url', server.url, 'jobs', 'submit', '--batch', file, '--results', results], { env, timeoutMs: 30_000 });
+        expect(r.code, r.stderr).toBe(0);
+        const lines = resultsFile(results);
+        expect(lines.map((l) => l.status)).toEqual(['succeeded', 'succeeded']);
+        for (const line of lines) {
+          const { client_id: _client, wes_batch_key: _key, ...credentials } = server.state.engine.get(line.job_id!)!.extraData;
+          expect(credentials).toEqual(extra);
+        }
+      }
+    } finally {
+      await onEngine.close();
+    }
   });
 });
