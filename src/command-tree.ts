@@ -44,6 +44,7 @@ export function buildCommandTree(action: ActionFactory, argv?: readonly string[]
     .addOption(new Option('--engine-key <key>', 'the engine URL\'s own key; the engine never gets the API key of another origin (env WES_ENGINE_KEY)'))
     .option('--deployment <id>', 'serverless deployment id (env WES_DEPLOYMENT)')
     .option('--partner-key <key>', 'partner-node key for extra_data (env WES_PARTNER_KEY)')
+    .option('--partner-token <token>', 'account auth token for partner nodes, sent in a v1 prompt\'s extra_data only (env WES_PARTNER_TOKEN)')
     .addOption(new Option('--engine <kind>', 'v1 server: cloud, self-hosted (your own ComfyUI) or auto (env WES_ENGINE; default auto)').choices(ENGINE_KINDS))
     .addOption(new Option('--job-api <deployment>', 'job API deployment: serverless, cloud (Comfy Cloud), self-hosted or auto (env WES_JOB_API; default auto: detected, remembered per base URL)').choices(JOB_API_SETTINGS));
   program.addHelpText(

@@ -120,6 +120,7 @@ export const SETTING_CHECKS: Record<ProfileKey, SettingCheck> = {
   engine_key: { check: secretCheck('the engine key', true), example: 'KEY' },
   deployment: { check: (value, from) => void validateDeployment(value, from), example: 'my-deployment' },
   partner_key: { check: secretCheck('the partner key', false), example: 'KEY' },
+  partner_token: { check: secretCheck('the partner token', false), example: 'TOKEN' },
   read_timeout: { check: (value, from) => void parseReadTimeout(value, from), example: String(DEFAULT_READ_TIMEOUT_S) },
   engine: { check: (value, from) => void validateEngine(value, from), example: 'auto' },
   router_api: { check: (value, from) => void validateRouterApi(value, from), example: 'auto' },

@@ -8,6 +8,7 @@ export const PROFILE_KEYS = [
   'engine_key',
   'deployment',
   'partner_key',
+  'partner_token',
   'read_timeout',
   'engine',
   'router_api',
@@ -18,7 +19,7 @@ export type ProfileKey = (typeof PROFILE_KEYS)[number];
 /** The settings that hold a base URL. */
 export const URL_KEYS: ReadonlySet<ProfileKey> = new Set(['base_url', 'router_url', 'engine_url']);
 
-export const SECRET_KEYS: ReadonlySet<ProfileKey> = new Set(['api_key', 'router_token', 'engine_key', 'partner_key']);
+export const SECRET_KEYS: ReadonlySet<ProfileKey> = new Set(['api_key', 'router_token', 'engine_key', 'partner_key', 'partner_token']);
 
 export const ENV_FOR_KEY: Record<ProfileKey, string> = {
   base_url: 'WES_BASE_URL',
@@ -29,6 +30,7 @@ export const ENV_FOR_KEY: Record<ProfileKey, string> = {
   engine_key: 'WES_ENGINE_KEY',
   deployment: 'WES_DEPLOYMENT',
   partner_key: 'WES_PARTNER_KEY',
+  partner_token: 'WES_PARTNER_TOKEN',
   read_timeout: 'WES_READ_TIMEOUT',
   engine: 'WES_ENGINE',
   router_api: 'WES_ROUTER_API',
@@ -44,6 +46,7 @@ export const FLAG_FOR_KEY: Record<ProfileKey, string> = {
   engine_key: '--engine-key',
   deployment: '--deployment',
   partner_key: '--partner-key',
+  partner_token: '--partner-token',
   read_timeout: '--read-timeout',
   engine: '--engine',
   router_api: '--router-api',

@@ -20,6 +20,7 @@ export interface GlobalFlags {
   engineKey?: string;
   deployment?: string;
   partnerKey?: string;
+  partnerToken?: string;
   readTimeout?: string;
   engine?: string;
   routerApi?: string;
@@ -35,6 +36,7 @@ const FLAG_PROP: Record<ProfileKey, Exclude<keyof GlobalFlags, 'baseUrls'>> = {
   engine_key: 'engineKey',
   deployment: 'deployment',
   partner_key: 'partnerKey',
+  partner_token: 'partnerToken',
   read_timeout: 'readTimeout',
   engine: 'engine',
   router_api: 'routerApi',
@@ -76,6 +78,11 @@ export interface Settings {
   keyOnlyFor: readonly string[] | undefined;
   deployment: string | undefined;
   partnerKey: string | undefined;
+  /**
+   * The account's auth token for partner nodes (`extra_data.auth_token_comfy_org`): taken by the
+   * engine's and the cloud's /api/prompt, never by the job API v2 (its extra_data holds the key alone).
+   */
+  partnerToken: string | undefined;
   /** Milliseconds without progress before a response is abandoned (0: never). */
   readTimeoutMs: number;
   /** Which v1 server to expect (`auto`: detected on the first v1 call that needs to know). */
@@ -222,6 +229,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
     keyOnlyFor,
     deployment,
     partnerKey: checked('partner_key'),
+    partnerToken: checked('partner_token'),
     readTimeoutMs: parseReadTimeout(readTimeout, 'default'),
     engine: validateEngine(engine),
     routerApi: validateRouterApi(checked('router_api')),
@@ -277,6 +285,7 @@ const IN_EFFECT: Record<ProfileKey, { value: (s: Settings) => string | undefined
   engine_key: { value: (s) => s.engineKey },
   deployment: { value: (s) => s.deployment },
   partner_key: { value: (s) => s.partnerKey },
+  partner_token: { value: (s) => s.partnerToken },
   read_timeout: { value: (s) => String(s.readTimeoutMs / 1000) },
   engine: { value: (s) => s.engine },
   router_api: { value: (s) => s.routerApi },

@@ -32,8 +32,8 @@ export interface McpServing {
 /** The credentials of the profile, never to appear in a result (settings that do not resolve have none to leak). */
 function secretsOf(s: McpServing): string[] {
   try {
-    const { apiKey, routerToken, partnerKey } = s.settings();
-    return [apiKey, routerToken, partnerKey].filter((v): v is string => typeof v === 'string');
+    const { apiKey, routerToken, partnerKey, partnerToken } = s.settings();
+    return [apiKey, routerToken, partnerKey, partnerToken].filter((v): v is string => typeof v === 'string');
   } catch {
     return [];
   }

@@ -45,7 +45,7 @@ export function tempConfigDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const SCRUBBED_ENV = ['WES_PROFILE', 'WES_BASE_URL', 'WES_ROUTER_URL', 'WES_ENGINE_URL', 'WES_API_KEY', 'WES_ROUTER_TOKEN', 'WES_ENGINE_KEY', 'COMFY_API_KEY', 'COMFY_BASE_URL', 'WES_DEPLOYMENT', 'WES_PARTNER_KEY', 'WES_ENGINE', 'WES_ROUTER_API', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'FORCE_COLOR'];
+const SCRUBBED_ENV = ['WES_PROFILE', 'WES_BASE_URL', 'WES_ROUTER_URL', 'WES_ENGINE_URL', 'WES_API_KEY', 'WES_ROUTER_TOKEN', 'WES_ENGINE_KEY', 'COMFY_API_KEY', 'COMFY_BASE_URL', 'WES_DEPLOYMENT', 'WES_PARTNER_KEY', 'WES_PARTNER_TOKEN', 'WES_ENGINE', 'WES_ROUTER_API', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'FORCE_COLOR'];
 
 /**
  * What a terminal run must not take from the environment the tests run in: CI runners set CI (no

@@ -69,6 +69,7 @@ async function run(f: Factory, _args: unknown, opts: AuthStatusOptions): Promise
         ['deployment', values.deployment!.value],
         ['engine key', values.engine_key!.value ? `${values.engine_key!.value} (${values.engine_key!.source})` : undefined],
         ['partner key', values.partner_key!.value ? `${values.partner_key!.value} (${values.partner_key!.source})` : undefined],
+        ['partner token', values.partner_token!.value ? `${values.partner_token!.value} (${values.partner_token!.source})` : undefined],
         ['account', account ? sanitizeLine(account.status) : undefined],
       ]),
     );

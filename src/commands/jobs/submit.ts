@@ -14,6 +14,7 @@ import { sameFile } from '../../files/same-file.js';
 import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { convertDeclaration, convertRules } from '../workflows/convert-options.js';
 import { MAX_CONCURRENCY, parseVia } from '../../features/batch/via-target.js';
+import { partnerTokenOnJobApi } from '../../features/partner-extra-data.js';
 import { downloadDeclaration, downloadRules, followDeclaration, submitFlagsDeclaration, type JobsSubmitOptions } from './options.js';
 import { oneSource, savedOption, savedWorkflowToRun } from '../workflows/saved-source.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
@@ -79,6 +80,8 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsSubmit
     return (await import('./batch.js')).run(f, opts.batch, opts);
   }
   const { io } = f;
+  const tokenLeftOut = partnerTokenOnJobApi(f.settings());
+  if (tokenLeftOut) io.warn(`note: ${tokenLeftOut}`);
   const from = oneSource(source, opts.saved, 'name the workflow file to submit (- reads standard input), or give --saved NAME or --batch FILE.jsonl');
   const follow = watchJobOptions(opts);
   await checkFollowTargets(follow);
@@ -103,6 +106,8 @@ export default defineVerb({
 ${wrapped(KEY_SINGLE_USE)}
 
 The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_comfy_org.
+The job API takes no partner token: --partner-token is refused (exit 2); one from
+WES_PARTNER_TOKEN or the profile is not sent (a note says so). A batch sends it to engines only.
 
 Examples:
   $ wes jobs submit flow.json --set 3.seed=42 --set 10.image=@cat.png --wait

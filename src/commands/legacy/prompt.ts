@@ -13,7 +13,7 @@ import { nodeErrorRows } from '../../render/error.js';
 import { isRecord } from '../../clients/legacy/client.js';
 import type { LegacySession } from '../../clients/legacy/session.js';
 import { isV1Success, type V1PromptResponse } from '../../protocol/legacy.js';
-import { PARTNER_KEY_FIELD } from '../../protocol/maker-names.js';
+import { promptExtraData } from '../../features/partner-extra-data.js';
 import { readWorkflow } from '../../workflows/workflow-file.js';
 import { converterFromOptions } from '../workflows/conversion.js';
 import { checkLegacyTargets } from '../../features/legacy/files.js';
@@ -88,9 +88,8 @@ function refusal(answer: V1PromptResponse): WesError | null {
  * wes's own; the cloud gets the socket's id when a socket follows.
  */
 export async function submit(f: Factory, session: LegacySession, workflow: Record<string, unknown>, clientId: string | undefined): Promise<{ promptId: string; answer: V1PromptResponse }> {
-  const partnerKey = f.settings().partnerKey;
   const ids = session.engine ? { clientId: clientId ?? randomUUID(), promptId: randomUUID() } : { clientId };
-  const answer = await session.client.submit(workflow, partnerKey ? { [PARTNER_KEY_FIELD]: partnerKey } : undefined, ids);
+  const answer = await session.client.submit(workflow, promptExtraData(f.settings()), ids);
   const refused = refusal(answer);
   if (refused) throw refused;
   // The local engine may queue a prompt while reporting problems in some of its outputs.
@@ -182,7 +181,8 @@ export default defineVerb({
     summary: 'Submit an API-format workflow (- reads standard input), or one saved on the server (--saved NAME); prints the prompt id',
     after: [
       `
-The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_comfy_org.
+The partner-node key (--partner-key, WES_PARTNER_KEY) goes into extra_data.api_key_comfy_org,
+the partner token (--partner-token, WES_PARTNER_TOKEN) into extra_data.auth_token_comfy_org.
 
 Examples:
   $ wes legacy prompt flow.json

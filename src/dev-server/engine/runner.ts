@@ -146,6 +146,7 @@ export async function runJob(job: EngineJob, plan: Plan, hooks: RunHooks): Promi
       classType: node.class_type,
       extraData: job.extraData,
       partnerKey: partnerKeyOf(state, job.extraData),
+      partnerToken: partnerKeyOf(state, job.extraData, 'authToken'),
       stepMs: state.options.stepMs,
       wait,
       log,

@@ -16,7 +16,7 @@ import { toSafeJson } from '../../util/safe-json.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
 import { isTerminal, type SubmitRequest } from '../../protocol/jobs.js';
-import { PARTNER_KEY_FIELD } from '../../protocol/maker-names.js';
+import { jobExtraData, promptExtraData } from '../partner-extra-data.js';
 import type { FeatureContext } from '../context.js';
 import type { Reporter } from '../reporter.js';
 import { batchHistory } from '../jobs/history.js';
@@ -165,8 +165,9 @@ async function runWithJournal(f: FeatureContext, run: BatchRun, input: BatchInpu
       if (endpoint.spec.engine) throw new UsageError(`--set …=${named}: ${endpoint.name} is a self-hosted engine, which takes no job API assets`, 'upload the file there with `wes legacy upload` and set its name instead');
       return (await referenceFor(placer, input)).reference;
     });
-    const partnerKey = endpoint.spec.partnerKey;
-    return partnerKey ? { workflow, extra_data: { [PARTNER_KEY_FIELD]: partnerKey } } : { workflow };
+    // An engine takes the prompt's credentials (the token too); the job API the key alone.
+    const extra = endpoint.spec.engine ? promptExtraData(endpoint.spec) : jobExtraData(endpoint.spec);
+    return extra ? { workflow, extra_data: extra } : { workflow };
   };
 
   async function* items(): AsyncGenerator<BatchItem> {

@@ -22,6 +22,8 @@ export interface EndpointSpec {
   engine?: EngineLines;
   /** The partner-node key its lines carry in extra_data (the endpoint's own, never another origin's). */
   partnerKey?: string;
+  /** The partner token, carried only where its lines are v1 prompts (an engine); a job API takes none. */
+  partnerToken?: string;
 }
 
 export interface EndpointStats {

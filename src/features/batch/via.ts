@@ -34,7 +34,7 @@ export function sameOrigin(a: string, b: string): boolean {
 
 /**
  * A bare URL's settings: the command's own, with its credentials (API key, router token, partner
- * key) only when the URL's origin is the configured base URL's. `withheld` says when one was kept back.
+ * key, partner token) only when the URL's origin is the configured base URL's. `withheld` says when one was kept back.
  */
 export function urlSettings(base: Settings, url: string, flag = '--via'): { settings: Settings; withheld: boolean } {
   const baseUrl = normalizeBaseUrl(url, base.deployment, `${flag} ${withoutPassword(url)}`);
@@ -43,8 +43,8 @@ export function urlSettings(base: Settings, url: string, flag = '--via'): { sett
   const engineKey = sameOrigin(baseUrl, base.engineUrl) ? base.engineKey : undefined;
   const settings: Settings = { ...base, baseUrl, routerUrl: baseUrl, engineUrl: baseUrl, engineKey };
   if (sameOrigin(baseUrl, base.baseUrl)) return { settings, withheld: false };
-  const withheld = base.apiKey !== undefined || base.partnerKey !== undefined;
-  return { settings: { ...settings, apiKey: undefined, routerToken: undefined, partnerKey: undefined }, withheld };
+  const withheld = base.apiKey !== undefined || base.partnerKey !== undefined || base.partnerToken !== undefined;
+  return { settings: { ...settings, apiKey: undefined, routerToken: undefined, partnerKey: undefined, partnerToken: undefined }, withheld };
 }
 
 function settingsFor(f: FeatureContext, via: ViaTarget, reporter: Reporter): { name: string; settings: Settings } {
@@ -120,7 +120,7 @@ export async function buildEndpoints(f: FeatureContext, vias: ViaTarget[], plan:
     const http = f.httpFor(settings, signal, connections);
     const client = new JobsClient(http);
     client.useDeployment(settings.jobApi, lazyDeploymentMemory(f.store(), settings.profile));
-    const spec = { name, url, client, concurrency: n, partnerKey: settings.partnerKey };
+    const spec = { name, url, client, concurrency: n, partnerKey: settings.partnerKey, partnerToken: settings.partnerToken };
     if (engines[i]) return new Endpoint({ ...spec, engine: new EngineLines(new LegacyClient(http), http, plan.intervalMs, signal, engineOutputsSaver(f.hashing())) });
     const streams = events ? new JobsClient(f.httpFor(settings, signal, connections)) : undefined;
     const openEvents = streams ? Object.assign(() => streams, { shared: true }) : undefined;

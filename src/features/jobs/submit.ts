@@ -9,7 +9,7 @@ import type { JobsClient } from '../../clients/jobs/client.js';
 import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
 import { findCommand, submitKeyed, type SubmitOutcome } from '../../clients/jobs/submit-keyed.js';
 import type { JobLabels, SubmitRequest } from '../../protocol/jobs.js';
-import { PARTNER_KEY_FIELD } from '../../protocol/maker-names.js';
+import { jobExtraData } from '../partner-extra-data.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { FeatureContext } from '../context.js';
 import type { TransferReporter } from '../reporter.js';
@@ -57,8 +57,8 @@ export async function submitJob(f: FeatureContext, client: JobsClient, submit: J
   const ready = await applyAssignments(submit.workflow, submit.assignments, placeAssetsFor(client, reporter, f.hashing()));
   const { key } = submit;
   const request: SubmitRequest = { workflow: ready };
-  const partnerKey = f.settings().partnerKey;
-  if (partnerKey) request.extra_data = { [PARTNER_KEY_FIELD]: partnerKey };
+  const extra = jobExtraData(f.settings());
+  if (extra) request.extra_data = extra;
 
   let outcome: SubmitOutcome;
   try {

@@ -1,7 +1,7 @@
 import { gradientImage } from '../image.js';
 import { hash32 } from '../prng.js';
 import { NodeRaised, type NodeClass } from './types.js';
-import { PARTNER_KEY_FIELD } from '../../../protocol/maker-names.js';
+import { PARTNER_KEY_FIELD, PARTNER_TOKEN_FIELD } from '../../../protocol/maker-names.js';
 
 /** Partner keys (extra_data.api_key_comfy_org) starting with this are refused at submit: 402 insufficient_credits. */
 export const INSUFFICIENT_KEY_PREFIX = 'insufficient';
@@ -14,14 +14,15 @@ export const PartnerCall: NodeClass = {
   name: 'PartnerCall',
   display_name: 'Partner Call',
   category: 'api node',
-  description: 'Calls a partner model; needs extra_data.api_key_comfy_org in the submit body.',
+  description: 'Calls a partner model; needs extra_data.api_key_comfy_org (or, on /api/prompt, auth_token_comfy_org) in the submit body.',
   required: { prompt: { type: 'STRING', default: '', multiline: true } },
   outputs: [{ type: 'IMAGE', name: 'IMAGE' }],
   output_node: false,
   async run(inputs, ctx) {
-    const key = ctx.partnerKey;
-    if (typeof key !== 'string' || key.length === 0) {
-      throw new NodeRaised('ValidationError', `Unauthorized: PartnerCall needs extra_data.${PARTNER_KEY_FIELD} (a partner-node key)`, FRAME);
+    // As the maker's partner nodes: the API key, else the signed-in account's auth token.
+    const key = [ctx.partnerKey, ctx.partnerToken].find((v): v is string => typeof v === 'string' && v.length > 0);
+    if (key === undefined) {
+      throw new NodeRaised('ValidationError', `Unauthorized: PartnerCall needs extra_data.${PARTNER_KEY_FIELD} (a partner-node key) or ${PARTNER_TOKEN_FIELD}`, FRAME);
     }
     ctx.log(`PartnerCall: POST /proxy/partner/generate (prompt ${JSON.stringify(inputs.prompt)})`);
     await ctx.wait(2 * ctx.stepMs);

@@ -22,6 +22,8 @@ export interface NodeRunContext {
   extraData: Record<string, unknown>;
   /** The partner-node key the submit carried, under the name this server takes (core/names.ts). */
   partnerKey: unknown;
+  /** The account's auth token the prompt carried (an engine's /api/prompt takes it; the job API v2 does not). */
+  partnerToken: unknown;
   /** Reports step `step` of `steps`, shows a preview, waits one step time; throws when the job is stopped. */
   step(step: number, steps: number, preview?: RgbImage): Promise<void>;
   /** Waits `ms` (stoppable). */
