@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MockAgent } from 'undici';
 
-const RECORDINGS = fileURLToPath(new URL('../../../shared/observations/recordings/', import.meta.url));
+// Verbatim copies of ../shared/observations/recordings (a clone of the repository alone must run the suite).
+const RECORDINGS = fileURLToPath(new URL('../dev-server/reference/', import.meta.url));
 
 /** One recorded request and its answer, as the recording files hold them. */
 export interface RecordedExchange {
