@@ -30,7 +30,11 @@ if (mode === 'strip') {
   const text = readFileSync(manifest, 'utf8');
   const { scripts: _clonesOnly, ...packed } = JSON.parse(text);
   writeFileSync(saved, text);
-  writeFileSync(manifest, `${JSON.stringify(packed, null, 2)}\n`);
+  // Written beside it and renamed over it: a process reading package.json meanwhile (a test
+  // runner's worker resolving a module) sees the old file or the new one, never an empty one.
+  const next = `${manifest}.next`;
+  writeFileSync(next, `${JSON.stringify(packed, null, 2)}\n`);
+  renameSync(next, manifest);
 } else if (mode === 'restore') {
   restore();
 } else {
