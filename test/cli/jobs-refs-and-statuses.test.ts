@@ -50,7 +50,7 @@ describe('job references, statuses in the history, resume and piped views', () =
   it('Ctrl-C during submit --wait --download: the resume command redoes what was asked, and does it', async () => {
     const out = join(dir(), 'resumed');
     const flow = writeTemp(dir(), imageWorkflow({ ...LONG, prefix: 'resumed' }));
-    const res = await wes(['--base-url', ctx.server.url, 'jobs', 'submit', flow, '--wait', '--download', out, '--skip-existing', '--interval', '0.05'], { configDir: cfg.dir, onSpawn: interruptWhen(/running \d+%/) });
+    const res = await wes(['--base-url', ctx.server.url, 'jobs', 'submit', flow, '--wait', '--download', out, '--skip-existing', '--interval', '0.05'], { configDir: cfg.dir, onSpawn: interruptWhen(/[0-9a-f]{8} running/) });
     expect(res.code).toBe(130);
     const id = res.stdout.trim();
     const resume = /resume with: (wes .*?) {4}\(cancel it with: wes jobs cancel (\S+)\)/.exec(res.stderr);

@@ -154,7 +154,7 @@ describe('wes jobs watch', () => {
 
   it('Ctrl-C leaves the job running, says how to resume, exits 130', async () => {
     const id = await submit(imageWorkflow(LONG));
-    const res = await wes(['jobs', 'watch', id, '--interval', '0.05'], { onSpawn: interruptWhen(/running \d+%/) });
+    const res = await wes(['jobs', 'watch', id, '--interval', '0.05'], { onSpawn: interruptWhen(/[0-9a-f]{8} running/) });
     expect(res.code).toBe(130);
     expect(res.stderr).toContain(`resume with: wes jobs watch ${id}`);
     const job = (await getJson(ctx.server, `/api/v2/jobs/${id}`)).body;
@@ -164,7 +164,7 @@ describe('wes jobs watch', () => {
 
   it('--cancel-on-interrupt cancels the job before exiting 130', async () => {
     const id = await submit(imageWorkflow(LONG));
-    const res = await wes(['jobs', 'watch', id, '--cancel-on-interrupt'], { onSpawn: interruptWhen(/running \d+%/) });
+    const res = await wes(['jobs', 'watch', id, '--cancel-on-interrupt'], { onSpawn: interruptWhen(/[0-9a-f]{8} running/) });
     expect(res.code).toBe(130);
     expect(res.stderr).toContain(`asked the service to cancel job ${id}`);
     await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['canceled']);

@@ -85,7 +85,7 @@ describe('the single executable', () => {
   it('Ctrl-C during a watch leaves the job running, says how to resume and exits 130; a reader that goes away ends it with 141', async () => {
     const long = async () => (await submitJob(dev.server, imageWorkflow({ steps: 150 }))).body.id as string; // 6 s of steps
     const id = await long();
-    const interrupted = await sea(['jobs', 'watch', id, '--interval', '0.05'], { env: env(), onSpawn: interruptWhen(/running \d+%/) });
+    const interrupted = await sea(['jobs', 'watch', id, '--interval', '0.05'], { env: env(), onSpawn: interruptWhen(/[0-9a-f]{8} running/) });
     expect(interrupted.code, interrupted.stderr).toBe(130);
     expect(interrupted.stderr).toContain(`resume with: wes jobs watch ${id}`);
     const other = await long();

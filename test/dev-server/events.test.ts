@@ -4,7 +4,7 @@
 // latest progress and the most recent preview; the end after a terminal status.
 import { describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
-import { getJson, imageWorkflow, postJson, readEventStream, serverUrl, submitJob, useDevServer, v2Auth, waitForJob, type Json } from '../helpers/dev-server.js';
+import { getJson, imageWorkflow, postJson, readEventStream, serverUrl, streamedProgress, submitJob, useDevServer, v2Auth, waitForJob, type Json } from '../helpers/dev-server.js';
 
 const PREVIEW_FIELDS = ['content_type', 'data_base64', 'node_id'];
 const PROGRESS_REQUIRED = ['nodes_done', 'nodes_total', 'value'];
@@ -13,15 +13,9 @@ function openStream(server: DevServerHandle, job: Json): Promise<Response> {
   return fetch(serverUrl(server, job.urls.events), { headers: v2Auth(server) });
 }
 
-/** Polls until the running job has shown at least `step` sampler steps. */
+/** Follows the stream until the running job has shown at least `step` sampler steps (Cloud polls no progress). */
 async function waitForStep(server: DevServerHandle, job: Json, step: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const { body } = await getJson(server, job.urls.self);
-    if ((body.progress?.step ?? 0) >= step) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`job never reached step ${step}`);
+  await streamedProgress(server, job, (progress) => (progress.step ?? 0) >= step);
 }
 
 describe('job API v2 event stream, as published (cloud)', () => {

@@ -6,6 +6,7 @@ import {
   type Json,
   postJson,
   startFast,
+  streamedProgress,
   submitJob,
   useDevServer,
   v2Auth,
@@ -239,17 +240,31 @@ describe('job API v2: state machine', () => {
     expect(ok.outputs).toHaveLength(1);
   });
 
-  it('reports progress weighted by sampler steps while running', async () => {
+  it('reports progress weighted by sampler steps while running, on the event stream; a poll says progress null (Comfy Cloud)', async () => {
     const job = (await submitJob(ctx.server, imageWorkflow({ steps: 30 }))).body;
-    let seen: any = null;
-    for (let i = 0; i < 200 && !seen; i++) {
-      const { body } = await getJson(ctx.server, job.urls.self);
-      if (body.progress?.current_node_class === 'Sample' && body.progress.step >= 5) seen = body.progress;
-      else await new Promise((r) => setTimeout(r, 10));
-    }
+    const seen = await streamedProgress(ctx.server, job, (progress) => progress.current_node_class === 'Sample' && progress.step >= 5);
     expect(seen).toMatchObject({ nodes_total: 3, current_node: '2', steps: 30 });
     // weights: EmptyImage 1, Sample 30, SaveImage 1
     expect(seen.value).toBeCloseTo((1 + seen.step) / 32, 2);
+    const polled = (await getJson(ctx.server, job.urls.self)).body;
+    expect(polled.status).toBe('running');
+    expect(polled).toHaveProperty('progress', null);
+    await postJson(ctx.server, job.urls.cancel, {});
+  });
+});
+
+describe('job API v2: a serverless deployment polls progress', () => {
+  const ctx = useDevServer({ deployment: 'serverless' });
+
+  it('a polled running job carries its progress', async () => {
+    const job = (await submitJob(ctx.server, imageWorkflow({ steps: 30 }), { prefix: '/deployment/dev-deployment' })).body;
+    let body: Json = {};
+    await until(async () => {
+      body = (await getJson(ctx.server, job.urls.self)).body;
+      return body.progress?.current_node_class === 'Sample' && body.progress.step >= 5;
+    }, 'a polled progress at step 5');
+    expect(body.status).toBe('running');
+    expect(body.progress).toMatchObject({ nodes_total: 3, current_node: '2', steps: 30 });
     await postJson(ctx.server, job.urls.cancel, {});
   });
 });

@@ -123,6 +123,35 @@ export async function readEventStream(res: Response): Promise<{ events: { event:
   return { events, comments, raw: text };
 }
 
+/**
+ * Follows a job's event stream until a `progress` event satisfies `wanted`, then closes it. Comfy
+ * Cloud polls a job under way with `progress: null`, so live progress is read here, as wes does.
+ */
+export async function streamedProgress(server: DevServerHandle, job: Json, wanted: (progress: Json) => boolean, timeoutMs = 10_000): Promise<Json> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  try {
+    const res = await fetch(serverUrl(server, job.urls.events), { headers: v2Auth(server), signal: abort.signal });
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffered += decoder.decode(chunk, { stream: true });
+      let end: number;
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const block = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        if (!/^event: progress$/m.test(block)) continue;
+        const data = JSON.parse(block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('')) as Json;
+        if (wanted(data)) return data;
+      }
+    }
+    throw new Error('the event stream ended before the progress wanted');
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+}
+
 export async function blake3(bytes: Buffer): Promise<string> {
   const hasher = await createBLAKE3();
   hasher.init();

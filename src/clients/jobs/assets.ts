@@ -20,6 +20,8 @@ export interface PlacedAsset extends FetchedAsset {
   /** Whether the file's bytes were sent (false: the service already held the blob). */
   uploaded: boolean;
   path: string;
+  /** Set when an earlier upload of these bytes, stored under another hash, was found by its asset id and reused. */
+  reusedUpload?: true;
 }
 
 /** Hears one upload as it goes (a progress line); told when it is over, however it ended. */
@@ -68,6 +70,8 @@ export class AssetPlacer {
     const filePath = options.filePath ?? basename(path);
     const minted = await this.mintFromHash(hash, filePath, options);
     if (minted) return { ...minted, hash, uploaded: false, path };
+    const earlier = await this.earlierUpload(hash);
+    if (earlier) return { ...earlier, hash, uploaded: false, path, reusedUpload: true };
     const contentType = options.contentType ?? guessMediaType(path);
     const observer = await options.observeUpload?.(path, size);
     const upload = () =>
@@ -82,7 +86,7 @@ export class AssetPlacer {
         onProgress: observer && ((sent) => observer.sent(sent)),
       });
     try {
-      return { ...(await upload()), hash, uploaded: true, path };
+      return await this.noteStoredHash({ ...(await upload()), hash, uploaded: true, path });
     } catch (err) {
       if (!endedInDoubt(err) || this.client.http.signal?.aborted) throw err;
       // The answer was lost: the bytes are on the service when the blob is; else they never
@@ -92,6 +96,27 @@ export class AssetPlacer {
     } finally {
       observer?.done();
     }
+  }
+
+  /**
+   * The asset an earlier run's upload of these bytes became, when the service stored them under
+   * another hash (found by its id; undefined when none is remembered or it is gone).
+   */
+  private async earlierUpload(hash: string): Promise<FetchedAsset | undefined> {
+    const id = await this.client.recallUpload(hash);
+    if (id === undefined) return undefined;
+    try {
+      return await this.client.getAsset(id);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** A service that stored the bytes under another hash cannot find them by ours next time: remember the asset. */
+  private async noteStoredHash(placed: PlacedAsset): Promise<PlacedAsset> {
+    if (placed.asset.hash && placed.asset.hash !== placed.hash) await this.client.rememberUpload(placed.hash, placed.asset.id);
+    return placed;
   }
 
   /** An asset over the blob with this hash, when the service holds it (undefined when it does not). */

@@ -8,6 +8,7 @@ import type { ChunkedBody } from '../../http/chunked-body.js';
 import { segment } from '../../http/links.js';
 import { ApiError, ExitCode, WesError } from '../../errors.js';
 import type { DeploymentKnowledge, DeploymentMemory } from './deployment.js';
+import type { UploadMemory } from './upload-memory.js';
 import type { JobApiSetting } from '../../config/keys.js';
 import { badResponse, checkAsset, checkJob, checkJobWorkflow } from './check.js';
 import type { ListPage } from './list-page.js';
@@ -62,16 +63,25 @@ export type LogsAnswer = { kind: 'text'; body: Readable; contentType: string; co
 
 export class JobsClient {
   private setting: JobApiSetting = 'auto';
-  private memory: DeploymentMemory | null = null;
+  private memory: (DeploymentMemory & Partial<UploadMemory>) | null = null;
   private knowledge?: Promise<DeploymentKnowledge>;
 
   constructor(readonly http: HttpClient) {}
 
   /** The factory gives the client the setting that may pin the deployment, and the memory. */
-  useDeployment(setting: JobApiSetting, memory: DeploymentMemory): void {
+  useDeployment(setting: JobApiSetting, memory: DeploymentMemory & Partial<UploadMemory>): void {
     this.setting = setting;
     this.memory = memory;
     this.knowledge = undefined;
+  }
+
+  /** The asset an earlier upload of bytes with this local hash became here, when the service stored them under another hash. */
+  async recallUpload(localHash: string): Promise<string | undefined> {
+    return this.memory?.recall?.(this.http.baseUrlFor('jobs'), localHash).catch(() => undefined);
+  }
+
+  async rememberUpload(localHash: string, assetId: string): Promise<void> {
+    await this.memory?.remember?.(this.http.baseUrlFor('jobs'), localHash, assetId).catch(() => undefined);
   }
 
   /** Which deployment answers at the base URL (its dialect). Loaded on first use: most commands never ask. */

@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
-import { uploadAsset } from '../../features/transfers/uploads.js';
+import { REUSED_UPLOAD, uploadAsset } from '../../features/transfers/uploads.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { transferReporterOn } from '../reporters.js';
 import { checked, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';
@@ -45,7 +45,9 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: AssetsUplo
     sanitizeLine(
       placed.uploaded
         ? `✓ uploaded ${path} as asset ${placed.asset.id} (${placed.hash})`
-        : `✓ the service already held these bytes, nothing uploaded: asset ${placed.asset.id} (${placed.hash})`,
+        : placed.reusedUpload
+          ? `✓ ${REUSED_UPLOAD} ${path}: asset ${placed.asset.id} (${placed.hash})`
+          : `✓ the service already held these bytes, nothing uploaded: asset ${placed.asset.id} (${placed.hash})`,
     ),
   );
   const reused = !placed.uploaded || placed.asset.created_new === false;

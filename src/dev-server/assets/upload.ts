@@ -14,6 +14,7 @@ import { filePathProblem } from './file-path.js';
 import { guessMediaType, MEDIA_TYPE } from './media-type.js';
 import { BLOCKED_CONTENT_MARKER } from './moderation.js';
 import { readUpload, UploadProblem, type ParsedUpload } from './multipart.js';
+import { storedImage } from './strip-metadata.js';
 
 export function blobStore(ctx: RequestContext): FileBlobStore {
   return ctx.state.blobs as unknown as FileBlobStore;
@@ -66,6 +67,7 @@ export async function uploadAsset(ctx: RequestContext): Promise<void> {
   if (file.flagged) {
     return refuse(() => sendJobsError(ctx, 451, 'content_blocked', `moderation flagged the asset's bytes (they contain ${BLOCKED_CONTENT_MARKER})`), file);
   }
+  const stored = await storedImage(ctx, blobStore(ctx), file);
   if (isSelfHosted(ctx)) {
     // The reference server keeps one record per blob: the same bytes again, under any path, get it back.
     const first = blobStore(ctx).findSameAsset({ hash: file.hash });
@@ -74,13 +76,13 @@ export async function uploadAsset(ctx: RequestContext): Promise<void> {
   const partType = file.mimeType && file.mimeType !== 'application/octet-stream' ? file.mimeType : undefined;
   const filePath = fields.file_path!;
   const asset = blobStore(ctx).createAsset({
-    hash: file.hash,
+    hash: stored.hash,
     file_path: filePath,
     content_type: fields.content_type ?? partType ?? guessMediaType(filePath),
     ...(tags.length > 0 ? { tags } : {}),
     ...(expires.value !== undefined ? { expiresAt: expires.value } : {}),
   });
   // Self-hosted: a record is new (201) whenever none was held, even over bytes kept for another use.
-  const created = file.created || isSelfHosted(ctx);
+  const created = stored.created || isSelfHosted(ctx);
   sendJson(ctx, created ? 201 : 200, assetJson(ctx, asset, created));
 }

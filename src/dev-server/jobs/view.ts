@@ -133,7 +133,8 @@ export function jobJson(ctx: RequestContext, job: EngineJob, view: JobViewOption
     completed_at: job.completed_at,
     expires_at: job.expires_at,
     queue_position: ctx.state.engine.queuePosition(job.id),
-    progress: job.progress,
+    // Comfy Cloud polls a job under way with `progress: null`: its live progress rides the event stream only.
+    progress: ctx.state.options.deployment === 'cloud' && !isTerminal(job.status) ? null : job.progress,
     outputs: job.outputs.map((o) => outputJson(ctx, o)),
     error: job.error ? errorJson(job.error) : null,
     metrics: { ...job.metrics },

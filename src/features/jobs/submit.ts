@@ -13,7 +13,7 @@ import { jobExtraData } from '../partner-extra-data.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { FeatureContext } from '../context.js';
 import type { TransferReporter } from '../reporter.js';
-import { observeUpload } from '../transfers/uploads.js';
+import { observeUpload, REUSED_UPLOAD } from '../transfers/uploads.js';
 import { recordSubmitted } from './history.js';
 import { applyAssignments, type AssetInput, type InputAssignment } from './inputs.js';
 
@@ -40,7 +40,7 @@ export function placeAssetsFor(client: JobsClient, reporter: TransferReporter, h
   const placer = new AssetPlacer(client, hashing);
   return async (input) => {
     const { reference, placed } = await referenceFor(placer, input, { observeUpload: (file, size) => observeUpload(reporter, file, size) });
-    if (placed) reporter.notice('info', sanitizeLine(`${placed.uploaded ? 'uploaded' : 'already on the service:'} ${placed.path} → asset ${placed.asset.id}`));
+    if (placed) reporter.notice('info', sanitizeLine(`${placed.uploaded ? 'uploaded' : placed.reusedUpload ? REUSED_UPLOAD : 'already on the service:'} ${placed.path} → asset ${placed.asset.id}`));
     return reference;
   };
 }

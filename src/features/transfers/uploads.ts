@@ -15,6 +15,9 @@ export async function observeUpload(reporter: TransferReporter, path: string, si
   return { sent: (bytes) => shown.progress({ name: path, bytes, total: size }), done: () => shown.done() };
 }
 
+/** Said when the bytes were not sent because an earlier run's upload of them (stored under another hash) still stands. */
+export const REUSED_UPLOAD = 'not sent again: reusing the earlier upload (the service stored it under another hash) of';
+
 /** `wes assets upload`: the file as an asset, its bytes sent only when the service lacks them. */
 export function uploadAsset(client: JobsClient, path: string, options: Omit<PlaceOptions, 'observeUpload'>, reporter: TransferReporter, hashing?: HashSetting): Promise<PlacedAsset> {
   return new AssetPlacer(client, hashing).place(path, { ...options, observeUpload: (file, size) => observeUpload(reporter, file, size) });
