@@ -76,17 +76,28 @@ export async function serveMcp(s: McpServing): Promise<number> {
   const server = new Server({ name: 'wes', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const checker = new InputChecker();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const token = request.params._meta?.progressToken;
     let last = 0;
+    // A progress notification written after the call's result names a token the client has
+    // already forgotten (its SDK reports it as a protocol error): each is awaited before the
+    // result goes out, and none is sent once the tool has ended.
+    let sent: Promise<unknown> = Promise.resolve();
+    let ended = false;
     const progress: ToolCall['progress'] = (fraction, message) => {
-      if (token === undefined) return;
+      if (token === undefined || ended) return;
       // MCP wants each notification's progress above the one before: the fraction in percent, nudged up when it stands still.
       const next = Math.max(fraction === undefined ? 0 : fraction * 100, last + 0.01);
       last = next;
-      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: Number(next.toFixed(2)), ...(next <= 100 ? { total: 100 } : {}), message: sanitizeLine(message) } }).catch(() => undefined);
+      const notification = extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: Number(next.toFixed(2)), ...(next <= 100 ? { total: 100 } : {}), message: sanitizeLine(message) } }).catch(() => undefined);
+      sent = Promise.all([sent, notification]);
     };
-    return runTool(s, checker, request.params.name, request.params.arguments, AbortSignal.any([s.signal, extra.signal]), progress);
+    try {
+      return await runTool(s, checker, request.params.name, request.params.arguments, AbortSignal.any([s.signal, extra.signal]), progress);
+    } finally {
+      ended = true;
+      await sent;
+    }
   });
   const transport = new StdioServerTransport(s.io.stdin, s.io.stdout);
   const closed = new Promise<void>((resolve) => {
