@@ -4,6 +4,7 @@
 import type { FollowReporter, TransferReporter } from '../features/reporter.js';
 import type { Job } from '../protocol/jobs.js';
 import type { ToolCall } from './tool.js';
+import { isTerminal } from '../protocol/jobs.js';
 
 export function transferReporter(call: ToolCall): TransferReporter {
   return { notice: (level, line) => call.log(level, line), verbose: call.f.io.verbose, transfer: async () => undefined };
@@ -24,7 +25,8 @@ export function followReporter(call: ToolCall): FollowReporter<Job> {
   return {
     notice: (level, line) => call.log(level, line),
     verbose: call.f.io.verbose,
-    progress: (job) => call.progress(job.status === 'succeeded' ? 1 : (job.progress?.value ?? undefined), jobLine(job)),
+    // The end is the call's result, not a notification: one sent just before the result can reach the client after it.
+    progress: (job) => (isTerminal(job.status) ? undefined : call.progress(job.progress?.value ?? undefined, jobLine(job))),
     event: (line) => call.log('info', line),
     stop: () => undefined,
   };

@@ -18,6 +18,7 @@ import { errorResult, successResult } from './result.js';
 import { InputChecker } from './input.js';
 import { listedTools, TOOLS } from './tools/index.js';
 import type { ToolCall } from './tool.js';
+import { sleep } from '../util/sleep.js';
 
 export interface McpServing {
   /** The command's IO: the protocol on its stdin and stdout, logs on its stderr. */
@@ -72,6 +73,9 @@ async function runTool(s: McpServing, checker: InputChecker, name: string, args:
 }
 
 /** Serves until the client closes standard input (or Ctrl-C); resolves to the exit code. */
+/** How long a call's result waits after its last progress notification (see the handler). */
+const NOTIFICATION_GAP_MS = 50;
+
 export async function serveMcp(s: McpServing): Promise<number> {
   const server = new Server({ name: 'wes', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const checker = new InputChecker();
@@ -83,6 +87,7 @@ export async function serveMcp(s: McpServing): Promise<number> {
     // already forgotten (its SDK reports it as a protocol error): each is awaited before the
     // result goes out, and none is sent once the tool has ended.
     let sent: Promise<unknown> = Promise.resolve();
+    let sentAt = 0;
     let ended = false;
     const progress: ToolCall['progress'] = (fraction, message) => {
       if (token === undefined || ended) return;
@@ -91,12 +96,17 @@ export async function serveMcp(s: McpServing): Promise<number> {
       last = next;
       const notification = extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: Number(next.toFixed(2)), ...(next <= 100 ? { total: 100 } : {}), message: sanitizeLine(message) } }).catch(() => undefined);
       sent = Promise.all([sent, notification]);
+      sentAt = Date.now();
     };
     try {
       return await runTool(s, checker, request.params.name, request.params.arguments, AbortSignal.any([s.signal, extra.signal]), progress);
     } finally {
       ended = true;
       await sent;
+      // The SDK's client handles a notification a microtask after reading it, and a response read
+      // in the same chunk forgets the token first: the result leaves a moment after the last one.
+      const since = Date.now() - sentAt;
+      if (since < NOTIFICATION_GAP_MS) await sleep(NOTIFICATION_GAP_MS - since);
     }
   });
   const transport = new StdioServerTransport(s.io.stdin, s.io.stdout);
