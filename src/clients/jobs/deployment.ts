@@ -75,9 +75,10 @@ export class DeploymentKnowledge {
 
   /** Takes what an answer said (a pinned setting stands whatever the answers say). */
   async learn(deployment: Deployment | undefined): Promise<void> {
-    if (deployment === undefined || this.pinned || deployment === this.known) return;
+    // Compared with what is remembered (read once), so an answer that says what the memory holds
+    // writes nothing: a fresh process learnt on every submit and list, and rewrote the file.
+    if (deployment === undefined || this.pinned || deployment === (await this.current())) return;
     this.known = deployment;
-    this.read = true;
     await this.memory?.write(this.baseUrl, deployment).catch(() => undefined);
   }
 }
