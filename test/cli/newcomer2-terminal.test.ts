@@ -34,6 +34,8 @@ describe.skipIf(!hasTmux)('stops and errors on a terminal (issue 38, item 7; ski
   it.each([40, 80, 100])('at %i columns: with --jq, an error and a Ctrl-C are said in words; details.resume stays runnable off the terminal', async (width) => {
     const script = [
       env,
+      // The terminal would echo the key as `^C` at the start of wes's next line.
+      'stty -echoctl',
       'wes jobs get 0000-no-such-job --jq .id; echo "GET:$?"',
       `wes models run dev/slow -d '{"duration_ms":8000}' --queue --wait --jq .; echo "RUN:$?"`,
     ].join('; ');
@@ -44,7 +46,7 @@ describe.skipIf(!hasTmux)('stops and errors on a terminal (issue 38, item 7; ski
     expect(final).toEqual(expect.arrayContaining(['GET:5', 'RUN:130']));
     expect(screen.final, screen.final).not.toContain('{"error"');
     expect(screen.final).toMatch(/^error: /m);
-    expect(screen.final).toMatch(/^interrupted: request \S+ of dev\/slow keeps running/m);
+    expect(screen.final, screen.final).toMatch(/^interrupted: request \S+ of dev\/slow keeps running/m);
     expect(screen.final).toMatch(/^resume with: wes models result dev\/slow \S+ --wait/m);
   });
 });
