@@ -59,6 +59,21 @@ describe('configuration', () => {
     }
   });
 
+  it('auth logout removes the partner key and token too, and says so', async () => {
+    const cfg = tempConfigDir();
+    try {
+      for (const [key, value] of [['partner_key', 'pk-secret-123456'], ['partner_token', 'pt-secret-123456']]) {
+        expect((await runWes(['config', 'set', key!, value!], { configDir: cfg.dir })).code).toBe(0);
+      }
+      const logout = await runWes(['auth', 'logout', '--json'], { configDir: cfg.dir });
+      expect(JSON.parse(logout.stdout).removed).toEqual(['partner_key', 'partner_token']);
+      expect(logout.stderr).toContain('removed partner_key and partner_token');
+      for (const key of ['partner_key', 'partner_token']) expect((await runWes(['config', 'get', key], { configDir: cfg.dir })).code).toBe(1);
+    } finally {
+      cfg.cleanup();
+    }
+  });
+
   it('selects profiles with profiles use, and refuses an unknown one', async () => {
     const cfg = tempConfigDir();
     try {
