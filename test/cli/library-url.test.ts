@@ -3,11 +3,14 @@
 // task route it names). The dev-server has no internet: a small file server on 127.0.0.1 stands in
 // for Hugging Face (the dev-server's remoteOrigins sends huggingface.co there), and every request
 // it gets is checked to carry nothing of wes's credential.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { startFast } from '../helpers/dev-server.js';
-import { tempConfigDir } from '../helpers/cli.js';
+import { runWes, tempConfigDir } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/http-server.js';
 import { interruptWhen, seen, wesAgainst } from './jobs-env.js';
 
@@ -178,5 +181,42 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
     const resumed = await wes(['library', 'task', taskId!, '--wait', '--interval', '0.05']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect((await json(['library', 'get', resumed.stdout.trim()])).size).toBe(MODEL.length);
+  });
+});
+
+describe('wes library has: the hash look-up (checkAssetByHash)', () => {
+  let server: DevServerHandle;
+  beforeAll(async () => {
+    server = await startFast({ deployment: 'cloud' });
+  });
+  afterAll(() => server.close());
+  const wes = wesAgainst(() => server);
+
+  it('a file\'s content: not stored (exit 5), then stored once added (exit 0); a malformed hash is refused before any request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wes-has-'));
+    try {
+      const file = join(dir, 'vae.safetensors');
+      writeFileSync(file, Buffer.alloc(2048, 5));
+      const before = await wes(['library', 'has', file]);
+      expect([before.code, before.stdout]).toEqual([5, expect.stringMatching(/^blake3:[0-9a-f]{64}\tnot stored\n$/)]);
+      expect((await wes(['library', 'add', file, '--tag', 'models'])).code).toBe(0);
+      const after = await wes(['library', 'has', file, '--json']);
+      expect(after.code, after.stderr).toBe(0);
+      const hash = JSON.parse(after.stdout).hash as string;
+      expect(JSON.parse(after.stdout)).toEqual({ hash, stored: true });
+      expect((await wes(['library', 'has', hash])).code).toBe(0);
+      const heads = seen(server, `HEAD /api/assets/hash/${hash}`);
+      expect((await wes(['library', 'has', 'blake3:XYZ'])).code).toBe(2);
+      expect(seen(server, `HEAD /api/assets/hash/${hash}`)).toBe(heads);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('wes dev-server --remote-origin', () => {
+  it('takes only a loopback origin to stand in for a remote host (the dev-server reaches nothing else)', async () => {
+    const res = await runWes(['dev-server', '--port', '0', '--remote-origin', 'huggingface.co=https://example.com']);
+    expect([res.code, res.stderr]).toEqual([2, expect.stringMatching(/HOST=ORIGIN with a loopback origin/)]);
   });
 });

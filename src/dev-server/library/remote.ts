@@ -31,8 +31,8 @@ export function httpUrl(raw: unknown): URL | null {
 /** Where the dev-server really fetches `url` from; null when it cannot reach that host. */
 function reachable(state: DevState, url: URL): URL | null {
   const stand = state.options.remoteOrigins[url.hostname.toLowerCase()];
-  if (stand) return new URL(url.pathname + url.search, stand);
-  return LOOPBACK.has(url.hostname) ? url : null;
+  const target = stand ? new URL(url.pathname + url.search, stand) : url;
+  return LOOPBACK.has(target.hostname) ? target : null;
 }
 
 /** The remote answer (2xx), or a RemoteFailure worded as the contract's refusals are. */
