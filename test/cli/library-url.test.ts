@@ -43,11 +43,12 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
         head('image/png', CAT.length);
         return res.end(req.method === 'HEAD' ? undefined : CAT);
       }
-      if (path === '/org/repo/resolve/main/model.safetensors' || path === '/org/repo/resolve/main/slow.safetensors' || path === '/org/repo/resolve/main/cut.safetensors') {
+      if (path === '/org/repo/resolve/main/model.safetensors' || path === '/org/repo/resolve/main/slow.safetensors' || path === '/org/repo/resolve/main/cut.safetensors' || path === '/org/repo/resolve/main/slower.safetensors') {
         const name = path.split('/').pop()!;
         head('application/octet-stream', MODEL.length, { 'content-disposition': `attachment; filename="${name}"` });
         if (req.method === 'HEAD') return res.end();
         if (name === 'model.safetensors') return res.end(MODEL);
+        if (name === 'slower.safetensors') return slowly(res, SLOW, 8, 1000);
         return slowly(res, SLOW, 8, 150, name === 'cut.safetensors' ? 3 : 8);
       }
       if (path === '/org/repo/resolve/main/old.ckpt') {
@@ -171,6 +172,12 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
     expect(cut.stderr).toMatch(/download task \S+ failed/);
     expect(cut.stdout).toBe('');
     expect((await wes(['library', 'task', 'no-such-task'])).code).toBe(5);
+  });
+
+  it('--timeout while following: exit 8, and the command that follows the download again', async () => {
+    const res = await wes(['library', 'download', `${HF}/slower.safetensors`, '--tag', 'models', '--wait', '--interval', '0.05', '--timeout', '2']);
+    expect(res.code, res.stderr).toBe(8);
+    expect(res.stderr).toMatch(/the download goes on in the cloud; follow it again with: wes library task \S+ --wait/);
   });
 
   it('Ctrl-C while following: the download goes on in the cloud, and the command to pick it up is said', async () => {

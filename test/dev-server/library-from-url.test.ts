@@ -23,7 +23,7 @@ describe('dev-server cloud: the asset library from a URL', () => {
   it('uploadAsset: 415 for a body neither multipart nor JSON, 400 without a name, 413 above the upload limit', async () => {
     expect((await post('/api/assets', 'x', 'text/plain')).status).toBe(415);
     const nameless = await post('/api/assets', JSON.stringify({ url: `${files.origin}/a.bin` }));
-    expect([nameless.status, (await nameless.json()).code]).toEqual([400, 'invalid_request']);
+    expect([nameless.status, ((await nameless.json()) as { code: string }).code]).toEqual([400, 'invalid_request']);
     const big = await post('/api/assets', JSON.stringify({ url: `${files.origin}/a.bin`, name: 'a.bin' }), 'application/json', { authorization: 'Bearer secret-of-the-caller', cookie: 'c=1' });
     expect(big.status).toBe(413);
     const last = files.requests.at(-1)!;
@@ -32,9 +32,9 @@ describe('dev-server cloud: the asset library from a URL', () => {
 
   it('createAssetDownload: 400 for another host; a stand-in origin that is not loopback is never reached (422)', async () => {
     const other = await post('/api/assets/download', JSON.stringify({ source_url: 'https://example.com/m.safetensors' }));
-    expect([other.status, (await other.json()).code]).toEqual([400, 'unsupported_source']);
+    expect([other.status, ((await other.json()) as { code: string }).code]).toEqual([400, 'unsupported_source']);
     const far = await post('/api/assets/download', JSON.stringify({ source_url: 'https://civitai.com/api/download/models/1' }));
     expect(far.status).toBe(422);
-    expect((await far.json()).message).toMatch(/could not reach civitai\.com/);
+    expect(((await far.json()) as { message: string }).message).toMatch(/could not reach civitai\.com/);
   });
 });

@@ -1,9 +1,9 @@
 // Follows a library download task to its end (completed or failed) by polling GET /api/tasks/{id},
 // the route openapi-cloud.yaml names for it; each state on the way is told to the reporter. A
-// Ctrl-C stops following only: the download goes on in the cloud, and the error says how to pick
-// it up again.
+// Ctrl-C or the --timeout deadline stops following only: the download goes on in the cloud, and
+// the error says how to pick it up again.
 import type { LibraryClient } from '../../clients/legacy/library.js';
-import { InterruptedError } from '../../errors.js';
+import { InterruptedError, WesError } from '../../errors.js';
 import type { LibraryTask } from '../../protocol/library.js';
 import type { FeatureContext } from '../context.js';
 import type { FollowReporter } from '../reporter.js';
@@ -28,6 +28,7 @@ export async function followDownload(f: Pick<FeatureContext, 'signal' | 'clock'>
   } catch (err) {
     reporter.stop();
     if (err instanceof InterruptedError) throw err.tell(`download task ${taskId} goes on in the cloud`, resumeCommand(taskId), { task_id: taskId });
+    if (err instanceof WesError && err.code === 'timeout') err.hint = `the download goes on in the cloud; follow it again with: ${resumeCommand(taskId)}`;
     throw err;
   }
 }
