@@ -53,6 +53,12 @@ export interface DevServerOptions {
   queueUrlPrefix?: string; // models: put queued requests' status_url/response_url/cancel_url under this path (e.g. '/v1/queue', which must be a models path) instead of the model's own; both are served
   names?: NameMode; // the maker's names on the wire: 'comfy' (X-Comfy-*, api_key_comfy_org; default, as real servers) or 'service' (the interface's neutral X-Service-*)
   cancel?: 'effective' | 'ignored'; // job API v2 cancel: 'ignored' answers 200 and the job runs on (default on self-hosted, as the reference server in front of ComfyUI 0.3.64); 'effective' stops it
+  /**
+   * The cloud's fetches of remote files (the asset library's URL upload, remote metadata, download)
+   * have no internet: they reach loopback origins only, and a host named here (e.g. 'huggingface.co')
+   * is fetched from the loopback origin given for it (a test's file server standing in). Default {}.
+   */
+  remoteOrigins?: Record<string, string>;
   log?: (line: string) => void; // request log sink (CLI: stderr); silent when absent
 }
 

@@ -13,6 +13,7 @@ import { ScriptedFaults } from './faults/table.js';
 import { handleJobsApi } from './jobs/index.js';
 import { attachLegacyWebSocket, handleLegacy } from './legacy/index.js';
 import { closeModels, handleModels } from './models/index.js';
+import { closeLibraryDownloads } from './library/from-url.js';
 import { attachEngineHistory, handleSelfHosted } from './self-hosted/index.js';
 import { createSignedListener } from './signed/listener.js';
 import { HmacUrlSigner } from './signed/signer.js';
@@ -71,6 +72,7 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
         history?.close();
         engine.close();
         closeModels(state);
+        closeLibraryDownloads(state);
         const closed = Promise.all(servers.map(closeServer));
         for (const drop of drops) drop();
         await closed;

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { segment } from '../../http/links.js';
 import { multipartBody } from '../../http/multipart.js';
-import type { LibraryAsset, LibraryAssetCreated, LibraryAssetList, LibraryAssetUpdated, LibraryTagHistogram, LibraryTagList, LibraryTagsChanged } from '../../protocol/library.js';
+import { LIBRARY_TASK_STATUSES, type LibraryAsset, type LibraryAssetCreated, type LibraryAssetList, type LibraryAssetUpdated, type LibraryDownloadStarted, type LibraryRemoteMetadata, type LibraryTagHistogram, type LibraryTagList, type LibraryTagsChanged, type LibraryTask, type LibraryTaskStatus } from '../../protocol/library.js';
 import { badResponse, isRecord } from '../shared/response-check.js';
 
 export interface LibraryFilter {
@@ -25,6 +25,28 @@ export interface LibraryUpload {
   name?: string;
   tags: string[];
   onProgress?: (sent: number) => void;
+}
+
+/** A file the cloud fetches from a URL into the library (uploadAsset's JSON form). */
+export interface LibraryUrlUpload {
+  url: string;
+  name: string;
+  tags: string[];
+  userMetadata?: Record<string, unknown>;
+}
+
+/** createAssetDownload's request: a Hugging Face or Civitai file downloaded in the background. */
+export interface LibraryDownload {
+  sourceUrl: string;
+  tags: string[];
+  userMetadata?: Record<string, unknown>;
+}
+
+/** What createAssetDownload answered: the asset at once (200: the file was stored already), or a task. */
+export type LibraryDownloadAnswer = { kind: 'ready'; asset: LibraryAssetCreated } | { kind: 'started'; task: LibraryDownloadStarted };
+
+function isTaskStatus(v: unknown): v is LibraryTaskStatus {
+  return typeof v === 'string' && (LIBRARY_TASK_STATUSES as readonly string[]).includes(v);
 }
 
 function isAsset(v: unknown): v is LibraryAsset {
@@ -79,6 +101,36 @@ export class LibraryClient {
       upload.onProgress,
     );
     return this.created(await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/assets', headers: form.headers, body: form.body }));
+  }
+
+  /** uploadAsset's JSON form: the cloud fetches the file at `url` itself (wes never contacts that origin). */
+  async addFromUrl(upload: LibraryUrlUpload): Promise<LibraryAssetCreated> {
+    const json = { url: upload.url, name: upload.name, tags: upload.tags, ...(upload.userMetadata ? { user_metadata: upload.userMetadata } : {}) };
+    return this.created(await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/assets', json }));
+  }
+
+  /** What the cloud learns of a remote file without downloading it (getRemoteAssetMetadata). */
+  async remoteMetadata(url: string): Promise<LibraryRemoteMetadata> {
+    const res = await this.http.json<unknown>({ family: 'legacy', url: '/api/assets/remote-metadata', query: { url } });
+    if (!isRecord(res.body) || typeof res.body.content_length !== 'number') throw badResponse('legacy', 'the remote metadata lacks `content_length`', res);
+    return res.body as unknown as LibraryRemoteMetadata;
+  }
+
+  /** createAssetDownload: 200 with the asset when the file is stored already, else 202 with a task. */
+  async download(download: LibraryDownload): Promise<LibraryDownloadAnswer> {
+    const json = { source_url: download.sourceUrl, tags: download.tags, ...(download.userMetadata ? { user_metadata: download.userMetadata } : {}) };
+    const res = await this.http.json<unknown>({ family: 'legacy', method: 'POST', url: '/api/assets/download', json });
+    if (res.status !== 202) return { kind: 'ready', asset: this.created(res) };
+    if (!isRecord(res.body) || typeof res.body.task_id !== 'string' || !isTaskStatus(res.body.status)) throw badResponse('legacy', 'the download answer lacks `task_id` or a known `status`', res);
+    return { kind: 'started', task: res.body as unknown as LibraryDownloadStarted };
+  }
+
+  /** A background task (GET /api/tasks/{id}: named by the contract, its answer unpublished; see LibraryTask). */
+  async task(id: string): Promise<LibraryTask> {
+    const res = await this.http.json<unknown>({ family: 'legacy', url: `/api/tasks/${segment(id)}` });
+    if (!isRecord(res.body) || !isTaskStatus(res.body.status)) throw badResponse('legacy', 'the task has no known `status` (created, running, completed, failed)', res);
+    const result = isRecord(res.body.result) ? res.body.result : undefined;
+    return { ...(res.body as unknown as LibraryTask), id: typeof res.body.id === 'string' ? res.body.id : id, result: result as LibraryTask['result'] };
   }
 
   async update(id: string, fields: { name?: string; tags?: string[] }): Promise<LibraryAssetUpdated> {

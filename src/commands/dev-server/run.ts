@@ -4,7 +4,8 @@ import type { Factory } from '../../factory.js';
 import { networkInterfaces } from 'node:os';
 import { ExitCode, WesError } from '../../errors.js';
 import type { DeploymentKind, EngineVersion } from '../../dev-server/contract.js';
-import { choice, flag, nonEmpty, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { InvalidArgumentError } from 'commander';
+import { choice, flag, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
 import { NAME_MODES, type NameMode } from '../../protocol/maker-names.js';
 
@@ -34,6 +35,24 @@ interface DevServerRunOptions {
   quietLog?: boolean;
   /** --names: the maker's names on the wire (real ones by default; `service`, the interface's neutral ones). */
   names: NameMode;
+  /** --remote-origin HOST=ORIGIN: a loopback origin standing in for a remote host (huggingface.co) in the asset library's downloads. */
+  remoteOrigin?: Array<[string, string]>;
+}
+
+/** HOST=ORIGIN, the origin a loopback http(s) one: the dev-server reaches nothing else. */
+function remoteOriginPair(raw: string): [string, string] {
+  const at = raw.indexOf('=');
+  const host = raw.slice(0, at).trim().toLowerCase();
+  let origin: URL | undefined;
+  try {
+    origin = new URL(raw.slice(at + 1).trim());
+  } catch {
+    origin = undefined;
+  }
+  if (at <= 0 || !origin || !/^https?:$/.test(origin.protocol) || !['127.0.0.1', 'localhost', '[::1]'].includes(origin.hostname)) {
+    throw new InvalidArgumentError('it must be HOST=ORIGIN with a loopback origin, e.g. huggingface.co=http://127.0.0.1:9000.');
+  }
+  return [host, origin.origin];
 }
 
 const devServerOptions = (): OptionsDeclaration<DevServerRunOptions> => ({
@@ -52,6 +71,7 @@ const devServerOptions = (): OptionsDeclaration<DevServerRunOptions> => ({
   catalogSize: valueOption('--catalog-size <n>', 'number of models in the router catalog', wholeNumberIn(1)).default(60),
   faults: flag('--faults', 'enable the POST /__dev/faults control route (loopback only)'),
   names: choice('--names <mode>', "the maker's names on the wire: comfy (X-Comfy-* headers, extra_data.api_key_comfy_org, as real servers) or service (the interface's neutral X-Service-* headers; the partner key is taken under either name)", NAME_MODES).default('comfy' as const),
+  remoteOrigin: repeatableOption('--remote-origin <host=origin>', 'the asset library\'s downloads from HOST are fetched from this loopback ORIGIN instead (the dev-server has no internet), e.g. huggingface.co=http://127.0.0.1:9000 (repeatable)', remoteOriginPair),
   quietLog: flag('--quiet-log', 'do not log each request on stderr'),
 });
 
@@ -87,6 +107,7 @@ async function run(f: Factory, _args: unknown, opts: DevServerRunOptions): Promi
     ...(opts.jobsPort !== undefined ? { jobsPort: opts.jobsPort } : {}),
     ...(opts.jobList !== undefined ? { jobList: opts.jobList === 'on' } : {}),
     ...(opts.cancel !== undefined ? { cancel: opts.cancel } : {}),
+    ...(opts.remoteOrigin ? { remoteOrigins: Object.fromEntries(opts.remoteOrigin) } : {}),
     ...(f.globals.deployment ? { deploymentId: f.globals.deployment } : {}),
     log: opts.quietLog || f.io.quiet ? undefined : (line) => f.io.stderr.write(line + '\n'),
   }).catch((err: unknown) => {

@@ -4,5 +4,5 @@ import { defineGroup } from '../group.js';
 
 export default defineGroup({
   command: { name: 'library', summary: 'Comfy Cloud\'s asset library (cloud API v1): models and inputs by tag', group: 'Cloud API v1 (deprecated):' },
-  verbs: ['list', 'get', 'add', 'update', 'rm', 'tags'],
+  verbs: ['list', 'get', 'add', 'download', 'task', 'remote-info', 'has', 'update', 'rm', 'tags'],
 });

@@ -53,6 +53,7 @@ export function resolveOptions(given: DevServerOptions): DevState['options'] {
     routerLimits: { inFlight: given.routerLimits?.inFlight ?? 4, spendCents: given.routerLimits?.spendCents ?? 500 },
     names: given.names ?? 'comfy',
     queueUrlPrefix: given.queueUrlPrefix ?? '',
+    remoteOrigins: given.remoteOrigins ?? {},
     log: given.log,
   };
 }

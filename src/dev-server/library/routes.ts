@@ -1,14 +1,16 @@
 // The asset library routes of the cloud API v1 as openapi-cloud.yaml publishes them: listAssets,
 // uploadAsset (multipart; the same content again returns the existing record, 200), createAssetFromHash,
 // checkAssetByHash, getAssetById, updateAsset, deleteAsset, addAssetTags, removeAssetTags, listTags,
-// getAssetTagHistogram. Errors in the published ErrorResponse ({code, message}). Not served: uploading
-// from a URL, getRemoteAssetMetadata and createAssetDownload, which fetch from the internet.
+// getAssetTagHistogram; and those that fetch a remote file (from-url.ts): uploadAsset's JSON form,
+// getRemoteAssetMetadata, createAssetDownload and the task route that follows it. Errors in the
+// published ErrorResponse ({code, message}).
 import type { RequestContext } from '../contract.js';
 import type { Route } from '../route-table.js';
 import { readJson, sendJson, sendLegacyError } from '../http-kit.js';
 import { HASH_PATTERN } from '../assets/blob-store.js';
 import { readUploadForm } from '../legacy/multipart.js';
 import { libraryOf, type LibraryAsset } from './store.js';
+import { createDownload, getTask, remoteMetadata, uploadFromUrl } from './from-url.js';
 
 const ASSET_HASH = /^(blake3|sha256):[a-f0-9]{64}$/;
 const SORTS = new Set(['name', 'created_at', 'updated_at', 'size', 'last_access_time']);
@@ -60,8 +62,10 @@ async function listAssets(ctx: RequestContext): Promise<void> {
 }
 
 async function uploadAsset(ctx: RequestContext): Promise<void> {
-  if (!/^multipart\/form-data\b/i.test(String(ctx.req.headers['content-type'] ?? ''))) {
-    return sendLegacyError(ctx, 400, 'invalid_request', 'this server takes uploads as multipart/form-data (a file); registering a URL is not served by the dev-server');
+  const type = String(ctx.req.headers['content-type'] ?? '');
+  if (/^application\/json\b/i.test(type)) return uploadFromUrl(ctx);
+  if (!/^multipart\/form-data\b/i.test(type)) {
+    return sendLegacyError(ctx, 415, 'unsupported_media_type', 'send the file as multipart/form-data, or {url, name} as application/json');
   }
   const form = await readUploadForm(ctx, 'file');
   if (!form.file) return sendLegacyError(ctx, 400, 'invalid_request', 'the form has no `file` part');
@@ -189,6 +193,9 @@ export const LIBRARY_ROUTES: Route[] = [
   { method: 'POST', pattern: /^\/api\/assets$/, run: uploadAsset },
   { method: 'POST', pattern: /^\/api\/assets\/from-hash$/, run: fromHash },
   { method: 'GET', pattern: /^\/api\/assets\/tags\/refine$/, run: refineTags },
+  { method: 'GET', pattern: /^\/api\/assets\/remote-metadata$/, run: remoteMetadata },
+  { method: 'POST', pattern: /^\/api\/assets\/download$/, run: createDownload },
+  { method: 'GET', pattern: /^\/api\/tasks\/([^/]+)$/, run: (ctx, id) => getTask(ctx, id!) },
   { method: 'HEAD', pattern: /^\/api\/assets\/hash\/([^/]+)$/, run: checkByHash },
   { method: 'GET', pattern: /^\/api\/assets\/([^/]+)$/, run: getAsset },
   { method: 'PUT', pattern: /^\/api\/assets\/([^/]+)$/, run: updateAsset },
