@@ -543,7 +543,7 @@ export const MANIFEST: ManifestGroup[] = [
         {
           name: "logout",
           parent: ["auth"],
-          summary: "Remove the stored API key, router credential and engine key from the selected profile",
+          summary: "Remove every stored credential (API key, router credential, engine key, partner key and token) from the selected profile",
           after: ["\nExamples:\n  $ wes auth logout\n  $ wes --profile staging auth logout"],
           args: [],
           options: [],
