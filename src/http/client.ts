@@ -423,8 +423,9 @@ export class HttpClient {
         if (res.status < 400 || a.accept?.includes(res.status)) return res;
         const route = res.status === 407 ? proxyFor(this.opts.proxy, a.url) : undefined;
         if (route) throw proxyRefusal(route, 407, a.url.origin);
-        const error = decodeError({ origin: a.origin, status: res.status, headers: res.headers, body: res.body as Buffer, url: res.url, method: a.method });
-        if (error.status === 401 && a.origin !== 'signed' && !this.credentialFor(a.origin, a.url)) error.hint = this.noKeySentHint(a.origin, a.url);
+        const credentialSent = a.origin !== 'signed' && Boolean(this.credentialFor(a.origin, a.url));
+        const error = decodeError({ origin: a.origin, status: res.status, headers: res.headers, body: res.body as Buffer, url: res.url, method: a.method, credentialSent });
+        if (error.status === 401 && a.origin !== 'signed' && !credentialSent) error.hint = this.noKeySentHint(a.origin, a.url);
         failure = { error, delayMs: parseRetryAfter(res.headers['retry-after']), retryable: this.statusRetryable(a, error) };
       } catch (err) {
         const aborted = this.opts.signal?.aborted;
