@@ -16,7 +16,7 @@ const bold = (t) => (color ? `\x1b[1m${t}\x1b[0m` : t);
 const green = (t) => (color ? `\x1b[32m${t}\x1b[0m` : t);
 
 const workflow = {
-  '1': { class_type: 'EmptyImage', inputs: { width: 64, height: 64, color: 3368652 } },
+  '1': { class_type: 'EmptyImage', inputs: { width: 64, height: 64, batch_size: 1, color: 3368652 } },
   '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 8, seed: 42, denoise: 0.8, sampler_name: 'euler' } },
   '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'demo' } },
   '4': { class_type: 'SaveText', inputs: { text: 'hello from the demo' } },

@@ -15,7 +15,7 @@ const work = mkdtempSync(join(tmpdir(), 'wes-inspector-'));
 const server = await startDevServer({ port: 0, stepMs: 10, apiKey: 'wes-inspector-key' });
 const flow = join(work, 'flow.json');
 writeFileSync(flow, JSON.stringify({
-  '1': { class_type: 'EmptyImage', inputs: { width: 32, height: 32, color: 3368652 } },
+  '1': { class_type: 'EmptyImage', inputs: { width: 32, height: 32, batch_size: 1, color: 3368652 } },
   '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 4, seed: 1, denoise: 1, sampler_name: 'euler' } },
   '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'inspector' } },
 }));

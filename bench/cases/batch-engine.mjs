@@ -19,7 +19,7 @@ const SMALL = 1_000;
 const SERVER = { deployment: 'self-hosted', stepMs: 0, slots: 1, maxQueue: 100_000, retentionMs: 120_000 };
 
 function quickPrompt(i) {
-  return { 1: { class_type: 'EmptyImage', inputs: { width: 4, height: 4, color: i % 0xffffff } }, 2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: `engine_${i}` } } };
+  return { 1: { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: i % 0xffffff } }, 2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: `engine_${i}` } } };
 }
 
 async function writeInput(path, lines) {

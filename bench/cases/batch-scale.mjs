@@ -21,7 +21,7 @@ const CAPACITY_JOBS = 3_000;
 const FINISHED = new Set(['succeeded', 'failed', 'canceled', 'expired']);
 
 function quickJob(i, prefix = 'scale') {
-  return { 1: { class_type: 'EmptyImage', inputs: { width: 4, height: 4, color: i % 0xffffff } }, 2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: `${prefix}_${i}` } } };
+  return { 1: { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: i % 0xffffff } }, 2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: `${prefix}_${i}` } } };
 }
 
 /** Quick jobs per second the server completes for a client that submits, then polls each job every 2 ms. */

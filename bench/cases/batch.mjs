@@ -14,7 +14,7 @@ const TERMINAL = new Set(['succeeded', 'failed', 'canceled', 'expired']);
 
 function workflow(i) {
   return {
-    1: { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: i % 0xffffff } },
+    1: { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: i % 0xffffff } },
     2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: `batch_${i}` } },
   };
 }

@@ -21,7 +21,7 @@ export async function run(ctx) {
   const server = await ctx.startServer({ stepMs: 600_000 });
   try {
     const job = await server.submitJob({
-      1: { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } },
+      1: { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } },
       2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'idle' } },
     });
     const config = tempDir('watch-idle-cfg');

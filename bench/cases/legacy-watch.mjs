@@ -18,7 +18,7 @@ const MAX_STEPS = 150; // Sample's maximum
 
 function floodWorkflow(messages) {
   const samplers = Math.ceil(messages / MESSAGES_PER_STEP / MAX_STEPS);
-  const workflow = { 1: { class_type: 'EmptyImage', inputs: { width: 16, height: 16, color: 0 } } };
+  const workflow = { 1: { class_type: 'EmptyImage', inputs: { width: 16, height: 16, batch_size: 1, color: 0 } } };
   let previous = '1';
   for (let i = 0; i < samplers; i++) {
     const id = String(i + 2);
@@ -33,7 +33,7 @@ function floodWorkflow(messages) {
 // time drops to 0 and the blocker's remaining steps take a millisecond or so each.
 const HOLD_STEP_MS = 100;
 const BLOCKER = {
-  1: { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } },
+  1: { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } },
   2: { class_type: 'Sample', inputs: { image: ['1', 0], steps: MAX_STEPS, seed: 0, denoise: 1, sampler_name: 'euler' } },
   3: { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'blocker' } },
 };

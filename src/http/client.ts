@@ -5,6 +5,7 @@ import { Agent, nodeMaxHeaderSize, request as undiciRequest, type Dispatcher } f
 import type { Readable } from 'node:stream';
 import { ApiError, HOW_TO_GIVE_A_KEY, NetworkError, UsageError, WesError, ExitCode, type ApiFamily, type ErrorOrigin } from '../errors.js';
 import { stringifyJsonExact } from '../util/exact-json.js';
+import { slicedBody } from './body-progress.js';
 import { decodeError } from './decode-error.js';
 import { readMakerHeader } from '../protocol/maker-names.js';
 import { credentialAt, type CredentialOrigins } from './credential-rule.js';
@@ -106,6 +107,8 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   json?: unknown;
   body?: BodySource;
+  /** Told how many bytes of a `json`, string or Buffer body the connection has taken (from 0 on each attempt). */
+  onBodyBytes?: (sent: number) => void;
   /** Sent as Idempotency-Key (the same key on every attempt the resend policy allows). */
   idempotencyKey?: string;
   /**
@@ -390,6 +393,11 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
       body = stringifyJsonExact(req.json);
     }
+    if (req.onBodyBytes && (typeof body === 'string' || body instanceof Uint8Array)) {
+      const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      headers['content-length'] = String(bytes.length);
+      body = slicedBody(bytes, req.onBodyBytes);
+    }
     return this.attemptLoop(
       {
         method,
@@ -423,8 +431,9 @@ export class HttpClient {
         if (res.status < 400 || a.accept?.includes(res.status)) return res;
         const route = res.status === 407 ? proxyFor(this.opts.proxy, a.url) : undefined;
         if (route) throw proxyRefusal(route, 407, a.url.origin);
-        const error = decodeError({ origin: a.origin, status: res.status, headers: res.headers, body: res.body as Buffer, url: res.url, method: a.method });
-        if (error.status === 401 && a.origin !== 'signed' && !this.credentialFor(a.origin, a.url)) error.hint = this.noKeySentHint(a.origin, a.url);
+        const credentialSent = a.origin !== 'signed' && Boolean(this.credentialFor(a.origin, a.url));
+        const error = decodeError({ origin: a.origin, status: res.status, headers: res.headers, body: res.body as Buffer, url: res.url, method: a.method, credentialSent });
+        if (error.status === 401 && a.origin !== 'signed' && !credentialSent) error.hint = this.noKeySentHint(a.origin, a.url);
         failure = { error, delayMs: parseRetryAfter(res.headers['retry-after']), retryable: this.statusRetryable(a, error) };
       } catch (err) {
         const aborted = this.opts.signal?.aborted;

@@ -15,6 +15,8 @@ export interface RawErrorResponse {
   url: URL;
   /** The request's method, where known (words of a server that is no job API name it). */
   method?: string;
+  /** Whether the request carried a credential, where known (a 401 without a reason is worded by it). */
+  credentialSent?: boolean;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -62,7 +64,16 @@ function decodeJobs(r: RawErrorResponse, json: unknown): { code: string; message
       details: err.details ?? undefined,
     };
   }
-  return notJobApi(r) ?? { code: `http_${r.status}`, message: fallbackMessage(r.status, r.body) };
+  return notJobApi(r) ?? (r.status === 401 ? bareUnauthorized(r) : { code: `http_${r.status}`, message: fallbackMessage(r.status, r.body) });
+}
+
+/**
+ * A 401 without the error envelope (the answer to a HEAD, such as the upload's by-hash check, has
+ * no body; a gateway may send none): still a credential problem, said as one so that its hint follows.
+ */
+function bareUnauthorized(r: RawErrorResponse): { code: string; message: string } {
+  const what = r.credentialSent === false ? 'the service wants an API key and none was sent' : 'the service refused the API key';
+  return { code: 'unauthorized', message: `${what} (${fallbackMessage(r.status, r.body)})` };
 }
 
 function decodeModels(r: RawErrorResponse, json: unknown): { code: string; message: string; details?: unknown } {

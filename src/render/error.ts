@@ -2,7 +2,7 @@
 // hint, the request id, and the details tables (node errors, validation rows, spend figures);
 // with --json, the error object instead (README.md, "Output, JSON and scripting").
 import type { IOStreams } from './io.js';
-import { ApiError, InterruptedError, toWesError, type WesError } from '../errors.js';
+import { ApiError, HOW_TO_GIVE_A_KEY, InterruptedError, toWesError, type WesError } from '../errors.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import { toSafeJson } from '../util/safe-json.js';
 import { renderTable } from './table.js';
@@ -166,7 +166,7 @@ export function hintFor(err: WesError): string | undefined {
   }
   switch (err.code) {
     case 'unauthorized':
-      return 'check the API key: `wes auth status`, or log in with `wes auth login`';
+      return `check the API key with \`wes auth status\`; to use another, ${HOW_TO_GIVE_A_KEY}`;
     case 'forbidden':
       return 'the credential is valid but not allowed to do this; check the profile with `wes auth status`';
     case 'not_enabled':

@@ -11,13 +11,13 @@ import type { Json } from '../helpers/dev-server.js';
 export function quickWorkflow(tag: string, i: number, extra: { steps?: number } = {}): Json {
   if (extra.steps) {
     return {
-      '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, color: i } },
+      '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: i } },
       '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: extra.steps, seed: i, denoise: 1, sampler_name: 'euler' } },
       '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: `${tag}-${i}` } },
     };
   }
   return {
-    '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, color: i } },
+    '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: i } },
     '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: `${tag}-${i}` } },
   };
 }

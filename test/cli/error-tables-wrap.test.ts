@@ -30,7 +30,7 @@ describe('error tables on a terminal', () => {
   it.each([80, 120])('wrap the details at %i columns instead of cutting the allowed values', async (columns) => {
     const bad = join(dir, `bad-${columns}.json`);
     writeFileSync(bad, JSON.stringify({
-      '1': { class_type: 'EmptyImage', inputs: { width: 0, height: 64, color: 1 } },
+      '1': { class_type: 'EmptyImage', inputs: { width: 0, height: 64, batch_size: 1, color: 1 } },
       '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 8, seed: 1, denoise: 1, sampler_name: 'euler_a' } },
       '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'x' } },
     }));
@@ -46,7 +46,7 @@ describe('error tables on a terminal', () => {
 
   it('a refused workflow with no node named gets no hint about nodes named above', async () => {
     const flow = join(dir, 'flow.json');
-    writeFileSync(flow, JSON.stringify({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 1 } } }));
+    writeFileSync(flow, JSON.stringify({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 1 } } }));
     const res = await runWes(['jobs', 'submit', flow], { env: { WES_BASE_URL: refusing.url, WES_API_KEY: 'k' } });
     expect(res.code).toBe(6);
     expect(res.stderr).toContain('no output node');

@@ -60,7 +60,7 @@ describe('hints', () => {
   });
 
   it('a JSON lines file submitted without --batch names --batch', async () => {
-    const line = '{"1": {"class_type": "EmptyImage", "inputs": {"width": 8, "height": 8, "color": 1}}}';
+    const line = '{"1": {"class_type": "EmptyImage", "inputs": {"width": 8, "height": 8, "batch_size": 1, "color": 1}}}';
     const jobs = file('jobs.jsonl', `${line}\n${line}\n`);
     const res = await wes(['jobs', 'submit', jobs]);
     expect(res.code).toBe(2);

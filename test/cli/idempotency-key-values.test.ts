@@ -19,7 +19,7 @@ let flow: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'wes-idempotency-key-'));
   flow = join(dir, 'flow.json');
-  writeFileSync(flow, JSON.stringify({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'k' } } }));
+  writeFileSync(flow, JSON.stringify({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'k' } } }));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

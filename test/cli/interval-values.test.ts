@@ -17,7 +17,7 @@ let flow: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'wes-interval-'));
   flow = join(dir, 'flow.json');
-  writeFileSync(flow, JSON.stringify({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } } }));
+  writeFileSync(flow, JSON.stringify({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } } }));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

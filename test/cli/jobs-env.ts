@@ -67,7 +67,7 @@ export function interruptWhen(when: RegExp, signal: NodeJS.Signals = 'SIGINT'): 
 /** A Fail node after an image: the job runs, then fails with a traceback. */
 export function failWorkflow(message = 'boom on purpose'): Json {
   return {
-    '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } },
+    '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } },
     '2': { class_type: 'Fail', inputs: { message } },
     '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'never' } },
   };
@@ -76,7 +76,7 @@ export function failWorkflow(message = 'boom on purpose'): Json {
 /** Two SaveImage nodes with the same prefix: two outputs with one name. */
 export function twinWorkflow(prefix: string): Json {
   return {
-    '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0x112233 } },
+    '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0x112233 } },
     '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: prefix } },
     '3': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: prefix } },
   };

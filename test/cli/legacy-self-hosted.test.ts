@@ -163,7 +163,7 @@ describe('wes legacy against a self-hosted engine: refusals and the wrong API', 
     expect(invalid.code).toBe(6);
     expect(invalid.stderr).toContain('error: Prompt outputs failed validation');
     expect(invalid.stderr).toMatch(/^3\tSaveImage\trequired_input_missing\tRequired input is missing\timages$/m);
-    const noOutputs = await kit.wes(['legacy', 'prompt', kit.file('no-out.json', { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } } })]);
+    const noOutputs = await kit.wes(['legacy', 'prompt', kit.file('no-out.json', { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } } })]);
     expect(noOutputs.code).toBe(6);
     expect(noOutputs.stderr).toContain('error: Prompt has no outputs');
   });

@@ -67,7 +67,7 @@ describe('a picture in a real terminal', () => {
 
   it('xterm -ti vt340 under Xvfb shows the picture of jobs download --show: its red pixels are on the screen', async () => {
     const workflow = {
-      '1': { class_type: 'EmptyImage', inputs: { width: WIDTH, height: HEIGHT, color: 0xff0000 } },
+      '1': { class_type: 'EmptyImage', inputs: { width: WIDTH, height: HEIGHT, batch_size: 1, color: 0xff0000 } },
       '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'red' } },
     };
     const id = (await submitJob(dev.server, workflow)).body.id as string;

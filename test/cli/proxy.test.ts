@@ -17,7 +17,7 @@ import { json, startTestServer, type TestServer } from '../helpers/http-server.j
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 
 const FLOW = {
-  '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 255 } },
+  '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 255 } },
   '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'proxied' } },
 };
 

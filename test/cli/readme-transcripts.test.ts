@@ -5,7 +5,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFast } from '../helpers/dev-server.js';
-import { comparable, FIXTURES, matches, README, runStep, transcripts, UUID, workspace } from '../helpers/readme-transcripts.js';
+import { comparable, FIXTURES, matches, README, runStep, transcriptSteps, transcripts, UUID, workspace } from '../helpers/readme-transcripts.js';
 
 const checked = transcripts();
 
@@ -21,6 +21,18 @@ describe('README transcripts', () => {
     expect(JSON.parse(quickStart)).toEqual(shown('flow.json'));
     const ui = /Before \(`ui\.json`[^\n]*\n\n```json\n([\s\S]*?)```/.exec(README)![1]!;
     expect(JSON.parse(ui)).toEqual(shown('ui.json'));
+  });
+
+  // Issue 38, item 6: the UI-format example converted only with the shipped object_info (the
+  // dev-server's EmptyImage lacked ComfyUI's batch_size). It is run as printed against the
+  // dev-server itself, no --object-info, by the check below; here: that the README shows it so.
+  it('the README converts its UI-format example against the server itself', () => {
+    const online = transcriptSteps().filter((s) => /^wes workflows convert ui\.json\b/.test(s.command) && !s.command.includes('--object-info'));
+    expect(online.map((s) => s.command)).toContain('wes workflows convert ui.json');
+    const shown = online.find((s) => s.command === 'wes workflows convert ui.json')!;
+    expect(shown.output[0]).toBe('converted ui.json from the UI format: 2 node(s), definitions from http://127.0.0.1:8188');
+    const printed = JSON.parse(shown.output.slice(1).join('\n')) as Record<string, { class_type: string; inputs: Record<string, unknown> }>;
+    expect(printed['1']).toMatchObject({ class_type: 'EmptyImage', inputs: { width: 512, height: 512, batch_size: 1, color: 16711680 } });
   });
 
   // Each transcript has its own server and folder, and mostly waits on the processes it starts:

@@ -32,7 +32,7 @@ function widgets(info: Info, cls: string, given: Record<string, unknown>): Array
 /** A UI-format EmptyImage -> SaveImage, as the editor saves it, and the API format it converts to. */
 async function savedAndConverted(server: DevServerHandle): Promise<{ ui: string; api: Record<string, { inputs: Record<string, unknown> }> }> {
   const info = (await v1(server, 'GET', '/api/object_info')).body as Info;
-  const empty = widgets(info, 'EmptyImage', { width: 32, height: 32, color: 4660 });
+  const empty = widgets(info, 'EmptyImage', { width: 32, height: 32, batch_size: 1, color: 4660 });
   const save = widgets(info, 'SaveImage', { filename_prefix: 'saved' });
   const ui = {
     last_node_id: 3, last_link_id: 1,

@@ -13,7 +13,7 @@ import type { DevServerHandle } from '../../src/dev-server/index.js';
 
 // The README's quick-start workflow.
 const FLOW = {
-  '1': { class_type: 'EmptyImage', inputs: { width: 64, height: 64, color: 3368652 } },
+  '1': { class_type: 'EmptyImage', inputs: { width: 64, height: 64, batch_size: 1, color: 3368652 } },
   '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 2, seed: 42, denoise: 0.8, sampler_name: 'euler' } },
   '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'demo' } },
 };
@@ -54,7 +54,7 @@ describe('--set to an input the node does not take', () => {
 
   it('takes an input the node defines although the workflow leaves it out', async () => {
     const withoutColor = join(dir, 'without-color.json');
-    writeFileSync(withoutColor, JSON.stringify({ ...FLOW, '1': { class_type: 'EmptyImage', inputs: { width: 64, height: 64 } } }));
+    writeFileSync(withoutColor, JSON.stringify({ ...FLOW, '1': { class_type: 'EmptyImage', inputs: { width: 64, height: 64, batch_size: 1 } } }));
     const res = await wes(['jobs', 'submit', withoutColor, '--set', '1.color=255', '--strict']);
     expect(res.code, res.stderr).toBe(0);
     expect(count('GET /api/object_info')).toBe(1);
@@ -65,7 +65,7 @@ describe('--set to an input the node does not take', () => {
     const res = await wes(['jobs', 'submit', flow, '--set', '1.widht=5']);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('error: --set 1.widht: node 1 (EmptyImage) has no input "widht" (did you mean `width`?); its inputs (from its definition on');
-    expect(res.stderr).toContain('): width, height, color');
+    expect(res.stderr).toContain('): width, height, batch_size, color');
     expect(res.stderr).toContain('hint: nothing was sent');
     const seed = await wes(['jobs', 'submit', flow, '--set', '2.sed=7']);
     expect(seed.code).toBe(2);
@@ -97,6 +97,6 @@ describe('--set to an input the node does not take', () => {
   it('where the server has no node definitions, names the inputs the workflow gives', async () => {
     const res = await wes(['jobs', 'submit', flow, '--set', '1.widht=5', '--strict'], { WES_ENGINE_URL: noDefinitions.url });
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain('its inputs (from the workflow): width, height, color');
+    expect(res.stderr).toContain('its inputs (from the workflow): width, height, batch_size, color');
   });
 });

@@ -37,7 +37,7 @@ describe('the progress line', () => {
   it('on an 80-column terminal, each spinner frame fits one line, and it ends with ✓', async () => {
     const flow = join(dir, 'long-names.json');
     writeFileSync(flow, JSON.stringify({
-      '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 1 } },
+      '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 1 } },
       'a-node-with-a-rather-long-name': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 40, seed: 1, denoise: 1, sampler_name: 'euler' } },
       '3': { class_type: 'SaveImage', inputs: { images: ['a-node-with-a-rather-long-name', 0], filename_prefix: 'x' } },
     }));

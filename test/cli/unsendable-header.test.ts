@@ -16,7 +16,7 @@ let body: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'wes-unsendable-'));
   body = join(dir, 'job.json');
-  writeFileSync(body, JSON.stringify({ workflow: { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } } } }));
+  writeFileSync(body, JSON.stringify({ workflow: { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } } } }));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

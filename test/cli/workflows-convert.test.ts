@@ -25,7 +25,7 @@ function objectInfoFile(): string {
 /** A UI-format workflow of the dev-server's classes: EmptyImage → Reroute → Sample (seed widget + control) → SaveImage. */
 function devUiWorkflow(seed: number | string = 7): string {
   return `{"last_node_id":4,"last_link_id":3,"nodes":[
-    {"id":1,"type":"EmptyImage","mode":0,"outputs":[{"name":"IMAGE","type":"IMAGE","links":[1]}],"widgets_values":[16,16,3368652]},
+    {"id":1,"type":"EmptyImage","mode":0,"outputs":[{"name":"IMAGE","type":"IMAGE","links":[1]}],"widgets_values":[16,16,1,3368652]},
     {"id":2,"type":"Reroute","mode":0,"inputs":[{"name":"","type":"*","link":1}],"outputs":[{"name":"","type":"IMAGE","links":[2]}]},
     {"id":3,"type":"Sample","mode":0,"inputs":[{"name":"image","type":"IMAGE","link":2}],"outputs":[{"name":"IMAGE","type":"IMAGE","links":[3]}],"widgets_values":[2,${seed},"fixed",0.5,"euler"]},
     {"id":4,"type":"SaveImage","mode":0,"inputs":[{"name":"images","type":"IMAGE","link":3}],"widgets_values":["converted"]}],
@@ -120,7 +120,7 @@ describe('against the dev-server\'s /api/object_info', () => {
       const first = await kit.wes(['workflows', 'convert', ui], { configDir: cfg.dir });
       expect(first.code, first.stderr).toBe(0);
       expect(JSON.parse(first.stdout)).toEqual({
-        '1': { inputs: { width: 16, height: 16, color: 3368652 }, class_type: 'EmptyImage', _meta: { title: 'Empty Image' } },
+        '1': { inputs: { width: 16, height: 16, batch_size: 1, color: 3368652 }, class_type: 'EmptyImage', _meta: { title: 'EmptyImage' } },
         '3': { inputs: { steps: 2, seed: 7, denoise: 0.5, sampler_name: 'euler', image: ['1', 0] }, class_type: 'Sample', _meta: { title: 'Sample' } },
         '4': { inputs: { filename_prefix: 'converted', images: ['3', 0] }, class_type: 'SaveImage', _meta: { title: 'Save Image' } },
       });
@@ -184,7 +184,7 @@ describe('against the dev-server\'s /api/object_info', () => {
   it('a workflow with a subgraph runs after --convert, its inner nodes under <subgraph node>:<inner> ids', async () => {
     const ui = kit.file('dev-subgraph.json', {
       nodes: [
-        { id: 1, type: 'EmptyImage', mode: 0, outputs: [{ name: 'IMAGE', type: 'IMAGE', links: [1] }], widgets_values: [16, 16, 255] },
+        { id: 1, type: 'EmptyImage', mode: 0, outputs: [{ name: 'IMAGE', type: 'IMAGE', links: [1] }], widgets_values: [16, 16, 1, 255] },
         { id: 10, type: 'sg-1', mode: 0, inputs: [{ name: 'image', type: 'IMAGE', link: 1 }, { name: 'seed', type: 'INT', link: null, widget: { name: 'seed' } }], outputs: [{ name: 'IMAGE', type: 'IMAGE', links: [2] }], widgets_values: [99] },
         { id: 2, type: 'SaveImage', mode: 0, inputs: [{ name: 'images', type: 'IMAGE', link: 2 }], widgets_values: ['from-subgraph'] },
       ],

@@ -30,7 +30,7 @@ async function bothVerdicts(name: string, workflow: unknown): Promise<{ local: N
 
 describe('wes workflows validate and dependency cycles', () => {
   it('refuses a node whose input is its own output (exit 6), as the server does', async () => {
-    const verdict = await bothVerdicts('self-loop.json', { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } }, '2': sample('2'), '3': save('2') });
+    const verdict = await bothVerdicts('self-loop.json', { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } }, '2': sample('2'), '3': save('2') });
     expect(verdict.code).toBe(6);
     expect(verdict.errorCode).toBe('prompt_outputs_failed_validation');
     expect(types(verdict.local)).toEqual({ '2': ['dependency_cycle'] });

@@ -58,7 +58,7 @@ describe('wes dev-server --jobs-port and --job-list', () => {
   it('--cancel effective makes a self-hosted cancel stop the job; without it the job runs on, as on the reference server', async () => {
     const cancelOnce = async (stderr: string): Promise<string[]> => {
       const base = /export WES_BASE_URL=(\S+)/.exec(stderr)![1]!;
-      const workflow = { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } }, '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 100, seed: 1, denoise: 1, sampler_name: 'euler' } }, '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'c' } } };
+      const workflow = { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } }, '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 100, seed: 1, denoise: 1, sampler_name: 'euler' } }, '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'c' } } };
       const job = (await (await fetch(`${base}/api/v2/jobs`, { method: 'POST', body: JSON.stringify({ workflow }) })).json()) as { id: string };
       const read = async () => ((await (await fetch(`${base}/api/v2/jobs/${job.id}`)).json()) as { status: string }).status;
       while ((await read()) !== 'running') await new Promise((r) => setTimeout(r, 20));

@@ -36,7 +36,7 @@ describe('object_info', () => {
 
 describe('validateWorkflow', () => {
   const ok = {
-    '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, color: 0 } },
+    '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 0 } },
     '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'a' } },
   };
 
@@ -51,7 +51,7 @@ describe('validateWorkflow', () => {
     const report = validateWorkflow(
       {
         '1': { class_type: 'SaveText', inputs: { text: ['2', 0] } },
-        '2': { class_type: 'EmptyImage', inputs: { width: 1.5, height: -1, color: 'red' } },
+        '2': { class_type: 'EmptyImage', inputs: { width: 1.5, height: -1, batch_size: 1, color: 'red' } },
         '3': { class_type: 'LoadImage', inputs: { image: 'nope' } },
         '4': 'not a node',
       },

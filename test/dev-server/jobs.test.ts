@@ -98,7 +98,7 @@ describe('job API v2: refusals', () => {
 
   it('reports every bad node at once', async () => {
     const workflow = {
-      '1': { class_type: 'EmptyImage', inputs: { width: 16, height: 16, color: 0 } },
+      '1': { class_type: 'EmptyImage', inputs: { width: 16, height: 16, batch_size: 1, color: 0 } },
       '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: 1000, seed: 1, denoise: 1, sampler_name: 'nope' } },
       '3': { class_type: 'MysteryNode', inputs: {} },
       '4': { class_type: 'LoraLoader', inputs: {} },
@@ -126,7 +126,7 @@ describe('job API v2: refusals', () => {
   });
 
   it('refuses a workflow without a saving node, and a body without a workflow', async () => {
-    const none = await submitJob(ctx.server, { '1': { class_type: 'EmptyImage', inputs: { width: 1, height: 1, color: 0 } } });
+    const none = await submitJob(ctx.server, { '1': { class_type: 'EmptyImage', inputs: { width: 1, height: 1, batch_size: 1, color: 0 } } });
     expect(none.status).toBe(422);
     expect(none.body.error.code).toBe('invalid_workflow');
     expect(none.body.error.message).toMatch(/SaveImage/);

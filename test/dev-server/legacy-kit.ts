@@ -7,7 +7,7 @@ import { startFast } from '../helpers/dev-server.js';
 /** The smallest engine workflow: an empty image saved under `prefix`. */
 export function twoNodeWorkflow(prefix = 'engine'): Record<string, unknown> {
   return {
-    '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } },
+    '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } },
     '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: prefix } },
   };
 }
@@ -29,7 +29,7 @@ export function useSelfHostedServers(): { server(): DevServerHandle; engineOnly(
 
 export function sampleWorkflow(steps = 3, prefix = 'wes', seed = 1): Record<string, unknown> {
   return {
-    '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0x336699 } },
+    '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0x336699 } },
     '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps, seed, denoise: 1, sampler_name: 'euler' } },
     '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: prefix } },
   };
@@ -37,7 +37,7 @@ export function sampleWorkflow(steps = 3, prefix = 'wes', seed = 1): Record<stri
 
 /** Several chained 150-step samplers: a prompt that runs long enough to be deleted or interrupted. */
 export function longWorkflow(prefix = 'long', samplers = 6): Record<string, unknown> {
-  const workflow: Record<string, unknown> = { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } } };
+  const workflow: Record<string, unknown> = { '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } } };
   for (let i = 0; i < samplers; i++) {
     workflow[String(i + 2)] = { class_type: 'Sample', inputs: { image: [String(i + 1), 0], steps: 150, seed: i, denoise: 1, sampler_name: 'euler' } };
   }

@@ -97,7 +97,7 @@ describe('self-hosted deployment: POST /prompt', () => {
     expect(unknown.body).toEqual(fixture('prompt-unknown-class.json').body);
 
     const invalid = await v1(server, 'POST', '/api/prompt', {
-      prompt: { '1': { class_type: 'EmptyImage', inputs: { width: 999999, height: 8, color: 0 } }, '3': { class_type: 'SaveImage', inputs: { filename_prefix: 'x' } } },
+      prompt: { '1': { class_type: 'EmptyImage', inputs: { width: 999999, height: 8, batch_size: 1, color: 0 } }, '3': { class_type: 'SaveImage', inputs: { filename_prefix: 'x' } } },
     });
     const recorded = fixture('prompt-failed-validation.json').body;
     expect(invalid.status).toBe(400);

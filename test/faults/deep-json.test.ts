@@ -30,7 +30,7 @@ const wes = (args: string[]) =>
 describe('deeply nested JSON', () => {
   it('is refused with exit 2 in -i, -d, --set and a workflow file, submitting nothing', async () => {
     const workflow = join(work, 'wf.json');
-    writeFileSync(workflow, '{"1": {"class_type": "EmptyImage", "inputs": {"width": 16, "height": 16, "color": 0}}}');
+    writeFileSync(workflow, '{"1": {"class_type": "EmptyImage", "inputs": {"width": 16, "height": 16, "batch_size": 1, "color": 0}}}');
     const deepFile = join(work, 'deep.json');
     writeFileSync(deepFile, `{"1": {"class_type": "EmptyImage", "inputs": {"width": ${DEEP}}}}`);
     const posts = () => proxy.requests.filter((r) => r.method === 'POST').length;

@@ -26,7 +26,7 @@ const wes = (args: string[]) => runWes(args, { env: { WES_BASE_URL: proxy.url, W
 
 // The dev-server's Sample caps its seed at 2^53-1, so the 64-bit literal rides in an input it passes through.
 const WORKFLOW = `{
-  "1": {"class_type": "EmptyImage", "inputs": {"width": 16, "height": 12, "color": 3368601}},
+  "1": {"class_type": "EmptyImage", "inputs": {"width": 16, "height": 12, "batch_size": 1, "color": 3368601}},
   "2": {"class_type": "Sample", "inputs": {"image": ["1", 0], "steps": 2, "seed": 5, "denoise": 0.30000000000000000001, "sampler_name": "euler"}},
   "3": {"class_type": "SaveImage", "inputs": {"images": ["2", 0], "filename_prefix": "exact", "noise_seed": 18446744073709551615}}
 }`;

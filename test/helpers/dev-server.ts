@@ -91,7 +91,7 @@ export async function waitForJob(server: DevServerHandle, self: string, statuses
 /** EmptyImage -> Sample -> SaveImage. */
 export function imageWorkflow(fields: { steps?: number; seed?: number; prefix?: string; width?: number; height?: number } = {}): Json {
   return {
-    '1': { class_type: 'EmptyImage', inputs: { width: fields.width ?? 16, height: fields.height ?? 12, color: 0x336699 } },
+    '1': { class_type: 'EmptyImage', inputs: { width: fields.width ?? 16, height: fields.height ?? 12, batch_size: 1, color: 0x336699 } },
     '2': {
       class_type: 'Sample',
       inputs: { image: ['1', 0], steps: fields.steps ?? 3, seed: fields.seed ?? 7, denoise: 1, sampler_name: 'euler' },

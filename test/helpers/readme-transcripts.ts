@@ -47,6 +47,11 @@ export function transcripts(): Transcript[] {
   return found;
 }
 
+/** Every `$ command` of every checked transcript, with the transcript it is in. */
+export function transcriptSteps(): Array<{ transcript: Transcript; command: string; output: string[] }> {
+  return transcripts().flatMap((transcript) => transcript.steps.map((step) => ({ transcript, ...step })));
+}
+
 export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 /** One line as both sides are compared. */

@@ -46,7 +46,7 @@ describe('hostile output names from the engine', () => {
   const PREFIXES = ['../../escape', '/etc/abs', 'a\\b\\..\\..\\win', 'nul\u0000byte', 'x'.repeat(300), 'y'.repeat(298), '\uff0e\uff0e\uff0fwide', '\u2215lookalike\u2215', 'twin', 'twin', 'Case', 'CASE', '\u202egnp.exe'];
 
   it('every file lands inside DIR under a unique safe name, holding its own bytes', async () => {
-    const workflow: Json = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, color: 0 } } };
+    const workflow: Json = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 0 } } };
     PREFIXES.forEach((prefix, i) => {
       workflow[String(i + 10)] = { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: prefix } };
     });

@@ -12,7 +12,8 @@ import type { UploadMemory } from './upload-memory.js';
 import type { JobApiSetting } from '../../config/keys.js';
 import { badResponse, checkAsset, checkJob, checkJobWorkflow } from './check.js';
 import type { ListPage } from './list-page.js';
-import { parseJsonExact } from '../../util/exact-json.js';
+import { parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
+import type { UploadObserver } from './assets.js';
 import type { AssetFromHashRequest, AssetRecord, Job, JobLabels, JobWorkflowResponse, SubmitRequest } from '../../protocol/jobs.js';
 
 /** A Job with the URL that answered it: host-relative links in it resolve against that origin. */
@@ -36,6 +37,12 @@ export interface ListRead {
   serverDate?: string;
   askedAt: number;
   answeredAt: number;
+}
+
+export interface SubmitOptions {
+  retries?: number;
+  /** Told the body's size before it is sent; what it returns hears the bytes go (a large workflow's progress). */
+  observeBody?: (bytes: number) => Promise<UploadObserver | undefined>;
 }
 
 export interface FetchedAsset {
@@ -89,9 +96,28 @@ export class JobsClient {
     return (this.knowledge ??= import('./deployment.js').then((m) => new m.DeploymentKnowledge(this.http.baseUrlFor('jobs'), this.setting, this.memory)));
   }
 
-  /** `retries` overrides the HTTP layer's own (a batch retries its submits itself, to know where they went). */
-  async submit(request: SubmitRequest, idempotencyKey: string, options: { retries?: number } = {}): Promise<FetchedJob> {
-    const res = await this.http.json<unknown>({ family: 'jobs', method: 'POST', url: '/api/v2/jobs', json: request, idempotencyKey, retries: options.retries });
+  /**
+   * `retries` overrides the HTTP layer's own (a batch retries its submits itself, to know where they
+   * went). `observeBody` is told the body's size before it goes and may watch its bytes go.
+   */
+  async submit(request: SubmitRequest, idempotencyKey: string, options: SubmitOptions = {}): Promise<FetchedJob> {
+    const body = Buffer.from(stringifyJsonExact(request), 'utf8');
+    const observer = await options.observeBody?.(body.length);
+    let res;
+    try {
+      res = await this.http.json<unknown>({
+        family: 'jobs',
+        method: 'POST',
+        url: '/api/v2/jobs',
+        headers: { 'content-type': 'application/json' },
+        body,
+        onBodyBytes: observer && ((sent) => observer.sent(sent)),
+        idempotencyKey,
+        retries: options.retries,
+      });
+    } finally {
+      observer?.done();
+    }
     const job = checkJob(res);
     const { deploymentFromJob } = await import('./deployment.js');
     await (await this.deployment()).learn(deploymentFromJob(job));

@@ -5,7 +5,7 @@
 // again. No printing: the outcome says what happened.
 import { ApiError, InDoubtError, endedInDoubt, toWesError } from '../../errors.js';
 import type { JobLabels, SubmitRequest } from '../../protocol/jobs.js';
-import type { FetchedJob, JobsClient } from './client.js';
+import type { FetchedJob, JobsClient, SubmitOptions } from './client.js';
 import { awaitJobByKey, findJobByKey, type KeySearch } from './find-by-key.js';
 import { DIALECTS, deploymentFromRefusal } from './deployment.js';
 import { submitMetadata, type LabelDialect } from './labels.js';
@@ -21,6 +21,8 @@ export interface KeyedSubmit {
   /** The key came from the user: a refusal as reused looks for the job an earlier use made. */
   keyGiven: boolean;
   signal?: AbortSignal;
+  /** Watches the body go (JobsClient.submit). */
+  observeBody?: SubmitOptions['observeBody'];
 }
 
 export interface SubmitOutcome {
@@ -53,7 +55,7 @@ function refusesMetadata(err: unknown): boolean {
  * dialect it teaches is remembered (so Comfy Cloud refuses one submit per base URL, ever) and the
  * submit goes again in it; a refusal that teaches nothing goes again without labels.
  */
-export async function sendLabelled(client: JobsClient, request: SubmitRequest, key: string, labels: JobLabels | undefined, options: { retries?: number } = {}): Promise<FetchedJob> {
+export async function sendLabelled(client: JobsClient, request: SubmitRequest, key: string, labels: JobLabels | undefined, options: SubmitOptions = {}): Promise<FetchedJob> {
   const deployment = await client.deployment();
   const known = await deployment.current();
   const send = (dialect: LabelDialect) => {
@@ -77,7 +79,7 @@ export async function sendLabelled(client: JobsClient, request: SubmitRequest, k
 export async function submitKeyed(client: JobsClient, s: KeyedSubmit): Promise<SubmitOutcome> {
   const sentAt = Date.now();
   try {
-    return { job: await sendLabelled(client, s.request, s.key, s.labels), how: 'answered' };
+    return { job: await sendLabelled(client, s.request, s.key, s.labels, { observeBody: s.observeBody }), how: 'answered' };
   } catch (err) {
     if (isKeyReuse(err)) return keyUsedBefore(client, s, err);
     if (!endedInDoubt(err) || s.signal?.aborted) throw err;

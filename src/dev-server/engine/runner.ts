@@ -109,8 +109,6 @@ export async function runJob(job: EngineJob, plan: Plan, hooks: RunHooks): Promi
       const given = node.inputs[name];
       inputs[name] = isLink(given) ? values.get(given[0])![given[1]] : (given ?? spec.default);
     }
-    // A literal the class does not declare is handed on too: EmptyImage reads ComfyUI's batch_size so.
-    for (const [name, given] of Object.entries(node.inputs)) if (!(name in inputs) && !isLink(given)) inputs[name] = given;
     setProgress({ current_node: id, current_node_class: node.class_type, step: null, steps: null, message: `running ${node.class_type}` });
     hooks.emit({ type: 'node_start', node: id, class_type: node.class_type });
     log(`executing node ${id} (${node.class_type})`);

@@ -62,7 +62,9 @@ export async function submitJob(f: FeatureContext, client: JobsClient, submit: J
 
   let outcome: SubmitOutcome;
   try {
-    outcome = await submitKeyed(client, { request, key, labels: submit.labels, keyGiven: submit.keyGiven, signal: f.signal });
+    // A large workflow (inlined images, long prompts) takes seconds to send: shown as an upload is.
+    const observeBody = (size: number) => observeUpload(reporter, submit.source, size);
+    outcome = await submitKeyed(client, { request, key, labels: submit.labels, keyGiven: submit.keyGiven, signal: f.signal, observeBody });
   } catch (err) {
     // Stopped while the submit was on its way: the service may have made the job (said in the one form of every interruption).
     if (err instanceof InterruptedError) err.tell('the submit was on its way and may have made a job', findCommand(key), { idempotency_key: key });
