@@ -105,6 +105,12 @@ describe('wes legacy against a self-hosted engine: running prompts', () => {
     expect(readFileSync(viewed)).toEqual(readFileSync(join(out, names[0]!)));
     const missing = await kit.wes(['legacy', 'view', 'nope.png', '-o', join(kit.dir, 'nope.png')]);
     expect(missing.code).toBe(5);
+    // A real 0.3.18 and 0.3.64 answer a missing file with an empty 404: wes names what it asked for.
+    expect(missing.stderr).toContain('error: no output file "nope.png" on the server');
+    const input = await kit.wes(['legacy', 'view', 'nope.png', '--type', 'input', '--subfolder', 'sub', '-o', join(kit.dir, 'nope.png')]);
+    expect(input.code).toBe(5);
+    expect(input.stderr).toContain('error: no input file "nope.png" in the subfolder "sub" on the server');
+    expect(input.stderr).toContain('hint: check the name, --type');
   });
 
   it('prompt --ws ends on the engine\'s own messages (sent to its client id), not on a status read', async () => {
