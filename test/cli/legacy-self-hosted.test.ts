@@ -134,6 +134,9 @@ describe('wes legacy against a self-hosted engine: running prompts', () => {
     const watched = await watching;
     expect(watched.code, watched.stderr).toBe(10);
     expect(watched.stderr).toContain(`prompt ${id} was cancelled`);
+    // Seen against a real 0.3.18: the hint spoke of "the queued request" and "run the model again" (the router's words).
+    expect(watched.stderr).toContain('hint: it was interrupted on the server (`wes legacy interrupt`, or Cancel in the editor)');
+    expect(watched.stderr).not.toContain('run the model again');
     expect(watched.stderr).not.toContain(`prompt ${id}: cancelled`); // one end line: the error (stdout says it as data)
     const status = await kit.wes(['legacy', 'status', id, '--wait']);
     expect([status.code, status.stdout.trim()]).toEqual([10, 'cancelled']);
