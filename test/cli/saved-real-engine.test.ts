@@ -5,13 +5,12 @@
 // answers each request with the recorded answer to the same method and target, in the recorded
 // order; one never recorded gets 599, so wes asking anything else fails the test.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/comfyui-fixtures.js';
-import { runWes, tempConfigDir } from '../helpers/cli.js';
+import { wesAgainstReplay } from '../helpers/replayed-engine.js';
 
 interface Exchange {
   request: { method: string; target: string; body_text?: string };
@@ -56,19 +55,8 @@ for (const version of ['0.3.18', '0.3.64'] as const) {
   describe(`saved workflows, as wes ran them against a real ComfyUI ${version}`, () => {
     const { server, asked } = replay(recorded.engines[version]);
     const dir = mkdtempSync(join(tmpdir(), 'wes-saved-real-'));
-    let url = '';
-    let config: ReturnType<typeof tempConfigDir>;
-    beforeAll(async () => {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      config = tempConfigDir();
-    });
-    afterAll(async () => {
-      config.cleanup();
-      rmSync(dir, { recursive: true, force: true });
-      await new Promise((resolve) => server.close(resolve));
-    });
-    const wes = (args: string[]) => runWes(args, { configDir: config.dir, env: { WES_BASE_URL: url, WES_ENGINE: 'self-hosted' } });
+    const wes = wesAgainstReplay(server);
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it('push, list, pull byte for byte, run --saved to its image, mv, rm', async () => {
       const pushed = answerTo(version, 'POST', '/api/userdata/workflows%2Fsub%20dir').request.body_text!;
