@@ -105,6 +105,12 @@ describe('wes legacy against a self-hosted engine: running prompts', () => {
     expect(readFileSync(viewed)).toEqual(readFileSync(join(out, names[0]!)));
     const missing = await kit.wes(['legacy', 'view', 'nope.png', '-o', join(kit.dir, 'nope.png')]);
     expect(missing.code).toBe(5);
+    // A real 0.3.18 and 0.3.64 answer a missing file with an empty 404: wes names what it asked for.
+    expect(missing.stderr).toContain('error: no output file "nope.png" on the server');
+    const input = await kit.wes(['legacy', 'view', 'nope.png', '--type', 'input', '--subfolder', 'sub', '-o', join(kit.dir, 'nope.png')]);
+    expect(input.code).toBe(5);
+    expect(input.stderr).toContain('error: no input file "nope.png" in the subfolder "sub" on the server');
+    expect(input.stderr).toContain('hint: check the name, --type');
   });
 
   it('prompt --ws ends on the engine\'s own messages (sent to its client id), not on a status read', async () => {
@@ -128,6 +134,9 @@ describe('wes legacy against a self-hosted engine: running prompts', () => {
     const watched = await watching;
     expect(watched.code, watched.stderr).toBe(10);
     expect(watched.stderr).toContain(`prompt ${id} was cancelled`);
+    // Seen against a real 0.3.18: the hint spoke of "the queued request" and "run the model again" (the router's words).
+    expect(watched.stderr).toContain('hint: it was interrupted on the server (`wes legacy interrupt`, or Cancel in the editor)');
+    expect(watched.stderr).not.toContain('run the model again');
     expect(watched.stderr).not.toContain(`prompt ${id}: cancelled`); // one end line: the error (stdout says it as data)
     const status = await kit.wes(['legacy', 'status', id, '--wait']);
     expect([status.code, status.stdout.trim()]).toEqual([10, 'cancelled']);

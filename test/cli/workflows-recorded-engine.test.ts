@@ -7,10 +7,9 @@
 // on every save) and its reading of the real answers (Python's \u escapes, float times, a 409 in
 // plain text, a 204 with no body).
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/comfyui-fixtures.js';
-import { runWes, tempConfigDir } from '../helpers/cli.js';
+import { wesAgainstReplay } from '../helpers/replayed-engine.js';
 
 interface Exchange {
   label: string;
@@ -54,18 +53,7 @@ function replay(exchanges: Exchange[]): { server: Server; asked: string[] } {
 for (const version of ['0.3.18', '0.3.64'] as const) {
   describe(`wes workflows against ComfyUI ${version}'s recorded answers`, () => {
     const { server, asked } = replay(recorded.engines[version]);
-    let url = '';
-    let config: ReturnType<typeof tempConfigDir>;
-    beforeAll(async () => {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      config = tempConfigDir();
-    });
-    afterAll(async () => {
-      config.cleanup();
-      await new Promise((resolve) => server.close(resolve));
-    });
-    const wes = (args: string[], input?: string) => runWes(args, { configDir: config.dir, input, env: { WES_BASE_URL: url, WES_ENGINE: 'self-hosted' } });
+    const wes = wesAgainstReplay(server);
 
     it('lists the saved workflows with their real names, sizes and times', async () => {
       const res = await wes(['workflows', 'list', '--remote', '--json']);

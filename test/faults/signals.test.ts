@@ -56,6 +56,19 @@ describe('signals', () => {
     expect(res.stderr).toContain(`resume with: wes legacy watch ${id} --previews ${previews}`);
   });
 
+  // Seen against a real ComfyUI 0.3.18: `legacy prompt --wait` (which polls, no socket) stopped by
+  // SIGTERM said only "terminated (SIGTERM)", not that the prompt stays queued nor how to wait on.
+  it('legacy prompt --wait and legacy status --wait stopped while polling: the prompt runs on, and how to wait on', async () => {
+    const flow = writeTemp(dir(), longWorkflow('sig5', 2));
+    const res = await wes(['legacy', 'prompt', flow, '--wait', '--interval', '0.1'], { onSpawn: interruptWhen(/: (submitted|executing|running|pending)\n/, 'SIGTERM') });
+    expect(res.code, res.stderr).toBe(143);
+    const id = res.stdout.trim();
+    expect(res.stderr).toContain(`terminated (SIGTERM): prompt ${id} keeps running on the service\nresume with: wes legacy status ${id} --wait`);
+    const again = await wes(['legacy', 'status', id, '--wait', '--interval', '0.1'], { onSpawn: interruptWhen(/: (submitted|executing|running|pending)\n/, 'SIGINT') });
+    expect(again.code, again.stderr).toBe(130);
+    expect(again.stderr).toContain(`interrupted: prompt ${id} keeps running on the service\nresume with: wes legacy status ${id} --wait`);
+  });
+
   it('jobs submit - on a terminal: a prompt on stderr, and the first Ctrl-C ends it (130)', async () => {
     const config = tempConfigDir();
     try {

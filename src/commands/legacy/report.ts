@@ -13,7 +13,9 @@ export function failureOf(promptId: string, status: string, outcome: WsOutcome |
   if (isV1Success(status)) return null;
   const details: Record<string, unknown> = { prompt_id: promptId, status };
   if (status === 'cancelled') {
-    return new WesError(`prompt ${promptId} was cancelled`, { exitCode: ExitCode.CANCELED, code: 'cancelled', details });
+    // Its own hint: the code's generic one speaks of the model router's queued requests.
+    const hint = 'it was interrupted on the server (`wes legacy interrupt`, or Cancel in the editor) or taken off the queue before it ended; submit it again for a new run';
+    return new WesError(`prompt ${promptId} was cancelled`, { exitCode: ExitCode.CANCELED, code: 'cancelled', hint, details });
   }
   let message = `prompt ${promptId} ended with status ${status}${errorMessage ? `: ${errorMessage}` : ''}`;
   let hint = STATUS_HINTS[status];

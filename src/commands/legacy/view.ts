@@ -3,6 +3,8 @@
 // A file already at -o with the same bytes is kept (exit 0); with other bytes it stops the command
 // unless --clobber or --skip-existing says otherwise.
 import { basename } from 'node:path';
+import { ExitCode, toWesError, WesError } from '../../errors.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { pipeline } from 'node:stream/promises';
 import type { Factory } from '../../factory.js';
 import { safeFileName } from '../../files/safe-name.js';
@@ -34,7 +36,31 @@ const legacyViewRules: Array<OptionsRule<LegacyViewOptions>> = [noFileFlagsWithS
 
 const positional = { filename: arg('<filename>') };
 
+/**
+ * A 404 from /view means no such file (ComfyUI answers it with an empty body, so the transport
+ * can only say "HTTP 404"): name the file, folder and type that were asked for.
+ */
+function notThere(err: unknown, ref: { filename: string; subfolder: string; type: string }): unknown {
+  const wes = toWesError(err);
+  if (wes.status !== 404) return err;
+  const where = ref.subfolder ? ` in the subfolder "${ref.subfolder}"` : '';
+  return new WesError(sanitizeLine(`no ${ref.type} file "${ref.filename}"${where} on the server`), {
+    exitCode: ExitCode.NOT_FOUND,
+    code: 'not_found',
+    status: 404,
+    hint: 'check the name, --type (output, input or temp) and --subfolder; `wes legacy prompt FILE --download DIR` saves a prompt\'s outputs under their own names',
+  });
+}
+
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: LegacyViewOptions): Promise<number> {
+  try {
+    return await view(f, args, opts);
+  } catch (err) {
+    throw notThere(err, { filename: args.filename, subfolder: opts.subfolder, type: opts.type });
+  }
+}
+
+async function view(f: Factory, args: ArgsOf<typeof positional>, opts: LegacyViewOptions): Promise<number> {
   const ref = { filename: args.filename, subfolder: opts.subfolder, type: opts.type };
   const existing = existingPolicy(opts);
   const target = opts.output;

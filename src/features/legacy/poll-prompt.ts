@@ -1,6 +1,8 @@
 // Polls a prompt's state to a terminal value, each status that is not terminal yet told to the
 // reporter (the command renders the ending: the success line, or the error it reports).
 import { waitForTerminalStatus } from '../../clients/legacy/poll.js';
+import { InterruptedError } from '../../errors.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import type { PromptState, StatusReader } from '../../clients/legacy/prompt-state.js';
 import { isV1Terminal } from '../../protocol/legacy.js';
 import type { FeatureContext } from '../context.js';
@@ -18,6 +20,8 @@ export async function pollToEnd(f: Pick<FeatureContext, 'signal'>, reader: Statu
     });
   } catch (err) {
     reporter.stop();
+    // A stop while polling leaves the prompt on the engine's queue: say so and how to wait on.
+    if (err instanceof InterruptedError && !err.goesOn) err.tell(sanitizeLine(`prompt ${promptId} keeps running on the service`), `wes legacy status ${promptId} --wait`);
     throw err;
   }
 }
