@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/longest-first.js';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -21,6 +22,8 @@ export default defineConfig({
     // (test/unit/process-state.test.ts), and what a test changes in the process (env stubs, the
     // working folder) it puts back.
     isolate: false,
+    // The longest files start first, on a fresh clone too (test/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     coverage: { provider: 'v8', include: ['src/**'], reporter: ['text-summary'] },
   },
 });

@@ -18,8 +18,8 @@ if (process.argv.includes('--if-changed') && distIsCurrent(root)) {
   process.exit(0);
 }
 // Loaded only for a build: the check above answers in milliseconds without TypeScript and esbuild.
-const [{ default: ts }, { bundle }, { pinnedUndici }, { writeCommandManifest }] = await Promise.all([
-  import('typescript'),
+// TypeScript (a second of CPU to load) only when the declarations are written.
+const [{ bundle }, { pinnedUndici }, { writeCommandManifest }] = await Promise.all([
   import('./build-bundle.mjs'),
   import('./build-undici.mjs'),
   import('./command-manifest.mjs'),
@@ -29,8 +29,8 @@ const [{ default: ts }, { bundle }, { pinnedUndici }, { writeCommandManifest }] 
 let inputs = '';
 
 const steps = [
+  ['check undici', () => pinnedUndici(root)], // first: a drifted pin stops the build before any work
   ['command manifest', () => writeCommandManifest()], // src/commands/manifest.ts from the verbs' declarations, before the bundle reads it
-  ['check undici', () => pinnedUndici(root)],
   ['bundle', () => ((inputs = buildInputs(root)), bundleIntoDist())],
   ['completions and declarations', () => Promise.all([writeCompletions(), emitDeclarations()])],
   ['record the inputs', () => writeFileSync(`${dist}/${INPUTS_STAMP}`, `${inputs}\n`)],
@@ -70,6 +70,7 @@ async function writeCompletions() {
 
 /** Declarations of the library entry and what it reaches (dist/types, for package.json `exports`), with the project's own compiler options. */
 async function emitDeclarations() {
+  const { default: ts } = await import('typescript');
   const config = ts.getParsedCommandLineOfConfigFile(`${root}tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
   if (!config) throw new Error('cannot read tsconfig.json');
   const options = { ...config.options, noEmit: false, declaration: true, emitDeclarationOnly: true, outDir: `${root}dist/types`, rootDir: `${root}src` };

@@ -1,38 +1,16 @@
 // `jobs submit --batch --via a:N --via b:N`: two dev-servers as two endpoints (two profiles).
 // One is stopped mid-batch: every line still ends exactly once, its job on one server only, and
-// the other server takes the remaining lines. Then the crash loop of batch-crash.test.ts over two
-// endpoints: killed with SIGKILL 10 times and resumed, every line succeeds with one job in all.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// the other server takes the remaining lines. The crash loop over two endpoints is
+// batch-endpoints-crash.test.ts.
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { DevServerHandle } from '../../src/dev-server/index.js';
-import { seededRandom } from '../../src/dev-server/engine/prng.js';
-import { startFast } from '../helpers/dev-server.js';
+import { describe, expect, it } from 'vitest';
 import { runWes } from '../helpers/cli.js';
 import { useTempDir } from './jobs-env.js';
-import { closeWhenBusy, engineJobs, quickWorkflow, randomKill, resultsFile, whereEachLineRan, writeBatch } from './batch-env.js';
-
-/** A config folder with one profile per server: `a`, `b`, ... */
-function profilesFor(servers: DevServerHandle[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wes-via-'));
-  const profiles = Object.fromEntries(servers.map((s, i) => [String.fromCharCode(97 + i), { base_url: s.url, api_key: s.apiKey }]));
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+import { closeWhenBusy, profilesFor, quickWorkflow, resultsFile, useServerPairs, whereEachLineRan, writeBatch } from './batch-env.js';
 
 describe('jobs submit --batch over two endpoints', () => {
   const dir = useTempDir();
-  const started: DevServerHandle[] = [];
-  afterAll(async () => {
-    await Promise.all(started.map((s) => s.close()));
-  });
-  async function servers(): Promise<[DevServerHandle, DevServerHandle]> {
-    const pair = [await startFast({ stepMs: 2, slots: 3, jobList: true }), await startFast({ stepMs: 2, slots: 3, jobList: true })] as [DevServerHandle, DevServerHandle];
-    started.push(...pair);
-    return pair;
-  }
+  const servers = useServerPairs();
 
   it('one server stopped mid-batch: every line ends once, on one server; the other takes the rest', async () => {
     const [a, b] = await servers();
@@ -60,33 +38,4 @@ describe('jobs submit --batch over two endpoints', () => {
     expect(res.stderr).toMatch(/^ {2}b: \d+ submitted, \d+ succeeded, 0 failed, [\d.]+ jobs\/s/m);
     expect(res.code).toBe(all.every((r) => r.status === 'succeeded') ? 0 : 1);
   });
-
-  it('killed with SIGKILL 10 times over two endpoints and resumed: every line succeeded, one job each', async () => {
-    const [a, b] = await servers();
-    const configDir = profilesFor([a, b]);
-    const seed = Number(process.env.WES_CRASH_SEED ?? Date.now() % 100_000);
-    const random = seededRandom(seed);
-    const lines = Array.from({ length: 30 }, (_, i) => quickWorkflow('twocrash', i + 1, { steps: 15 }));
-    const file = writeBatch(dir(), 'twocrash.jsonl', lines);
-    const results = join(dir(), 'twocrash-results.jsonl');
-    const args = ['jobs', 'submit', '--batch', file, '--via', 'a:2', '--via', 'b:2', '--interval', '0.05', '--results', results];
-    const kills: string[] = [];
-    for (let round = 0; round < 10; round++) {
-      const kill = randomKill(random, [a, b]);
-      kills.push(kill.label);
-      const resume = existsSync(results) || existsSync(`${results}.journal`) ? ['--resume', results] : [];
-      const res = await runWes([...args, ...resume], { configDir, onSpawn: kill.onSpawn });
-      if (res.signal !== 'SIGKILL') expect(res.code, `seed ${seed}, kills ${kills.join(',')}: ${res.stderr}`).toBe(0);
-    }
-    const last = await runWes([...args, '--resume', results], { configDir });
-    expect(last.code, `seed ${seed}, kills ${kills.join(',')}: ${last.stderr}`).toBe(0);
-    const all = resultsFile(results);
-    expect(all.every((r) => r.status === 'succeeded' && r.error === null), `seed ${seed}`).toBe(true);
-    const where = whereEachLineRan([a, b], 'twocrash', 30);
-    expect(where.map((servers) => servers.length), `seed ${seed}, kills ${kills.join(',')}`).toEqual(lines.map(() => 1));
-    expect(where.map((servers) => servers[0])).toEqual(all.map((r) => r.endpoint));
-    expect(engineJobs(a, 'twocrash').length + engineJobs(b, 'twocrash').length).toBe(30);
-    expect(engineJobs(a, 'twocrash').length).toBeGreaterThan(0);
-    expect(engineJobs(b, 'twocrash').length).toBeGreaterThan(0);
-  }, 90_000);
 });

@@ -1,11 +1,13 @@
 // Shared pieces of the `jobs submit --batch` tests: batch files of tagged workflows, result
 // lines read back, the jobs the engine really made for a tag, and the kills of a crash loop.
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import type { BatchResult } from '../../src/features/batch/runner.js';
-import type { Json } from '../helpers/dev-server.js';
+import { startFast, type Json } from '../helpers/dev-server.js';
 
 /** A quick job: an image saved under a prefix carrying the tag and the line's number. */
 export function quickWorkflow(tag: string, i: number, extra: { steps?: number } = {}): Json {
@@ -83,5 +85,27 @@ export function randomKill(random: () => number, servers: DevServerHandle[]): { 
       }, 5);
       child.on('exit', () => clearInterval(watch));
     },
+  };
+}
+
+/** A config folder with one profile per server: `a`, `b`, ... */
+export function profilesFor(servers: DevServerHandle[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wes-via-'));
+  const profiles = Object.fromEntries(servers.map((s, i) => [String.fromCharCode(97 + i), { base_url: s.url, api_key: s.apiKey }]));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Starts two dev-servers (3 slots, a job list) per call, as endpoints `a` and `b`; all are closed after the file. */
+export function useServerPairs(): () => Promise<[DevServerHandle, DevServerHandle]> {
+  const started: DevServerHandle[] = [];
+  afterAll(async () => {
+    await Promise.all(started.map((s) => s.close()));
+  });
+  return async () => {
+    const pair = [await startFast({ stepMs: 2, slots: 3, jobList: true }), await startFast({ stepMs: 2, slots: 3, jobList: true })] as [DevServerHandle, DevServerHandle];
+    started.push(...pair);
+    return pair;
   };
 }

@@ -37,6 +37,28 @@ export function bashComplete(script: string, words: string[], sh: ShellEnv): str
   return out.split('\n').filter(Boolean);
 }
 
+/**
+ * COMPREPLY for each of `cases` (words as bashComplete takes them), from one bash that sources the
+ * script once: each case completes in a subshell of it, so none sees what another left behind.
+ * One shell instead of one per case: the every-command tests complete some hundred lines.
+ */
+export function bashCompleteEach(script: string, cases: string[][], sh: ShellEnv): string[][] {
+  const END = '@@wes-complete-end@@';
+  const driver = [
+    'source "$1"; shift',
+    'while (( $# )); do',
+    '  n=$1; shift',
+    '  ( COMP_WORDS=("${@:1:n}"); COMP_CWORD=$((n - 1)); _wes; printf "%s\\n" "${COMPREPLY[@]}" )',
+    `  shift "$n"; echo ${END}`,
+    'done',
+  ].join('\n');
+  const args = cases.flatMap((words) => [String(words.length), ...words]);
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', driver, 'bash', script, ...args], { env: sh.env, cwd: sh.cwd, encoding: 'utf8' });
+  const replies = out.split(`${END}\n`);
+  if (replies.pop() !== '' || replies.length !== cases.length) throw new Error(`bash completed ${replies.length} of ${cases.length} cases:\n${out}`);
+  return replies.map((reply) => reply.split('\n').filter(Boolean));
+}
+
 /** Candidates zsh would offer: `_describe`, `compadd` and `_files` print instead of adding. */
 export function zshComplete(script: string, words: string[], sh: ShellEnv): string[] {
   const driver = [

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildCommandTree } from '../../src/command-tree.js';
 import { runWes, tempConfigDir } from '../helpers/cli.js';
-import { COMPLETIONS_DIR, bashComplete, fishComplete, hasShell, shellEnv, zshComplete, type ShellEnv } from './completion-shells.js';
+import { COMPLETIONS_DIR, bashComplete, bashCompleteEach, fishComplete, hasShell, shellEnv, zshComplete, type ShellEnv } from './completion-shells.js';
 
 const program = buildCommandTree(() => async () => {});
 const bashScript = join(COMPLETIONS_DIR, 'wes.bash');
@@ -80,17 +80,18 @@ describe.skipIf(!hasShell('bash'))('bash (skipped where bash is not installed)',
   it('offers every visible subcommand of every group in the live command tree', () => {
     const groups = [program, ...allCommands(program)].filter((c) => visible(c).length);
     expect(groups.length).toBeGreaterThan(3);
-    for (const group of groups) {
-      const offered = bashComplete(bashScript, ['wes', ...pathOf(group), ''], sh);
-      expect(offered, `wes ${pathOf(group).join(' ')}`).toEqual(visible(group).map((c) => c.name()));
+    const replies = bashCompleteEach(bashScript, groups.map((group) => ['wes', ...pathOf(group), '']), sh);
+    for (const [i, group] of groups.entries()) {
+      expect(replies[i], `wes ${pathOf(group).join(' ')}`).toEqual(visible(group).map((c) => c.name()));
     }
   });
 
   it('offers every flag of every command, with the global ones', () => {
     const globals = longFlags(program);
-    for (const cmd of allCommands(program)) {
-      const offered = bashComplete(bashScript, ['wes', ...pathOf(cmd), '--'], sh);
-      for (const flag of [...longFlags(cmd), ...globals]) expect(offered, `wes ${pathOf(cmd).join(' ')} --`).toContain(flag);
+    const commands = allCommands(program);
+    const replies = bashCompleteEach(bashScript, commands.map((cmd) => ['wes', ...pathOf(cmd), '--']), sh);
+    for (const [i, cmd] of commands.entries()) {
+      for (const flag of [...longFlags(cmd), ...globals]) expect(replies[i], `wes ${pathOf(cmd).join(' ')} --`).toContain(flag);
     }
   });
 

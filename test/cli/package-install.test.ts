@@ -4,7 +4,7 @@
 // so npm fetches nothing; the one optional dependency (native blake3) is skipped when it cannot be
 // fetched, and hash-wasm inside the bundle takes its place.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,16 +13,23 @@ import { LLHTTP_WASM } from '../../scripts/build-plugins.mjs';
 
 const REPO = resolve(import.meta.dirname, '../..');
 
+/** Where `npm run build:sea` puts the single executable (110 MB), which the npm package must not carry. */
+const SEA_DIR = join('dist', 'sea');
+
 /**
  * A copy of what `npm pack` reads and runs (the build's inputs byte for byte, so prepack's
  * `build.mjs --if-changed` finds dist/ current): packing there leaves the repository's
  * package.json alone, which prepack sets aside while it packs and which the other test files
- * running meanwhile read.
+ * running meanwhile read. dist/sea is there as a checkout that ran `npm run build:sea` has it
+ * (sea-executable.test.ts builds it), whether or not it is built yet: a small file in place of
+ * the executable, which neither pack nor install then has to read.
  */
 function packableCopy(into: string): string {
   for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'bin', 'dist', 'completions', 'scripts', 'src', 'patches']) {
-    cpSync(join(REPO, entry), join(into, entry), { recursive: true });
+    cpSync(join(REPO, entry), join(into, entry), { recursive: true, filter: (from) => from !== join(REPO, SEA_DIR) });
   }
+  mkdirSync(join(into, SEA_DIR));
+  writeFileSync(join(into, SEA_DIR, 'wes-linux-x64'), '#!/bin/sh\necho the single executable\n', { mode: 0o755 });
   symlinkSync(join(REPO, 'node_modules'), join(into, 'node_modules'));
   return into;
 }
@@ -37,7 +44,7 @@ describe('the npm package', () => {
 
   // npm pack and npm install -g start npm twice: seconds each on a loaded 2-core runner (17 s alone,
   // 89 s in a clean-clone CI run beside the single-executable build).
-  it('ships dist and completions/ and no scripts; npm install -g of the tarball works offline, quietly, and runs', () => {
+  it('ships dist (but not the single executable) and completions/ and no scripts; npm install -g of the tarball works offline, quietly, and runs', () => {
     const before = readFileSync(join(ROOT, 'package.json'), 'utf8');
     // With its scripts: prepack takes them out of the packed manifest, postpack puts the file back (scripts/pack-manifest.mjs).
     const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -50,6 +57,8 @@ describe('the npm package', () => {
     const wasm = Object.values(LLHTTP_WASM as Record<string, string>).map((name) => `dist/chunks/${name}`);
     expect(files).toEqual(expect.arrayContaining(wasm));
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('node_modules/'))).toBe(false);
+    // The single executable is a download of its own (README, Install): in the package it made a 40 MB tarball.
+    expect(files.filter((f) => f.startsWith(`${SEA_DIR}/`))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies?: Record<string, string> };
     expect(manifest.dependencies ?? {}, 'the bundle carries its dependencies; a declared one would be fetched by npm install').toEqual({});
 

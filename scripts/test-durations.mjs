@@ -1,0 +1,24 @@
+// Writes test/durations.json, the seconds each slow test file took in a whole run, from vitest's
+// JSON reporter: test/longest-first.ts starts those first where vitest has no record of its own
+// (a fresh clone, CI). Refresh it when files are added, split or made faster:
+//
+//   npx vitest run --reporter=json --outputFile=/tmp/suite.json && node scripts/test-durations.mjs /tmp/suite.json
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const report = process.argv[2];
+if (!report) {
+  console.error('usage: node scripts/test-durations.mjs REPORT.json (vitest run --reporter=json --outputFile=REPORT.json)');
+  process.exit(2);
+}
+/** Files quicker than this keep vitest's largest-first order: where they run changes little. */
+const SLOW_S = 1;
+const { testResults } = JSON.parse(readFileSync(report, 'utf8'));
+const durations = testResults
+  .map((file) => [relative(root, file.name).split('\\').join('/'), Math.round((file.endTime - file.startTime) / 100) / 10])
+  .filter(([, seconds]) => seconds >= SLOW_S)
+  .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+writeFileSync(`${root}test/durations.json`, `${JSON.stringify(Object.fromEntries(durations), null, 2)}\n`);
+console.error(`test/durations.json: ${durations.length} files of ${testResults.length} took ${SLOW_S} s or more`);
