@@ -71,7 +71,7 @@ async function refresh(f: Factory, unfinished: HistoryEntry[]): Promise<void> {
     for (let e = queue.shift(); e; e = queue.shift()) {
       try {
         const first = await client.get(e.id);
-        const { job } = await settleExpired(first, () => client.refresh(first), f.signal);
+        const { job } = await settleExpired(first, () => client.refresh(first), f.signal, f.clock);
         history.recordStatus(job.id, job.status);
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) history.recordStatus(e.id, GONE);
