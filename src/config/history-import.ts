@@ -7,8 +7,7 @@
 import { closeSync, constants, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomHex } from '../util/random-hex.js';
-import type { HistoryEntry } from './history.js';
-import { parseEntry, recordName, writeRecord } from './history-records.js';
+import { parseEntry, recordName, writeRecord, type HistoryEntry } from './history-records.js';
 
 /** The older single file of the history kept in `folder`. */
 export function oldHistoryFile(folder: string): string {

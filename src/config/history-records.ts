@@ -4,13 +4,13 @@
 // created temp file, then renamed over the record (rename(2) is atomic), so two processes never
 // need a lock: the last rename wins and every record read is whole. Names starting with `.` are
 // temp files; the listing ignores them.
-import { closeSync, constants, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomHex } from '../util/random-hex.js';
+import { replaceFileSync } from './replace-file.js';
 import { sha256Hex } from '../util/sha256-hex.js';
-import type { HistoryEntry } from './history.js';
 
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
+const { O_NOFOLLOW, O_RDONLY } = constants;
 
 /** Digits of the submission time (milliseconds) in a name: fixed width, so name order is time order. */
 const TIME_DIGITS = 15;
@@ -19,6 +19,20 @@ const MAX_NAMED_ID = 120;
 const SUFFIX = '.json';
 /** Prefix of a temp file (a rename not yet made, or left by a process killed before it). */
 export const TEMP_PREFIX = '.tmp-';
+
+/** One job of the history, as a record holds it. */
+export interface HistoryEntry {
+  id: string;
+  status: string;
+  /** When this machine submitted it (ISO 8601). */
+  submitted_at: string;
+  /** When the status was last seen (ISO 8601). */
+  seen_at: string;
+  /** What was submitted: the workflow file, `-`, or `batch FILE:LINE`. */
+  source: string;
+  /** The URLs the server gave for it when it was submitted, by name (a queued model request's status_url, ...). */
+  links?: Record<string, string>;
+}
 
 /** A record's name as the listing has it: the time, and the id (or, for a long id, only its hash). */
 export interface RecordName {
@@ -109,20 +123,7 @@ export function writeRecord(folder: string, name: string, entry: HistoryEntry, d
   // Random once per process (a batch writes thousands), counted after; O_EXCL refuses any clash.
   const temp = join(folder, `${TEMP_PREFIX}${(tempStem ??= `${process.pid}-${randomHex(4)}`)}-${++tempCount}`);
   const path = join(folder, name);
-  const fd = openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
-  try {
-    writeSync(fd, JSON.stringify(entry) + '\n');
-    if (durable) fsyncSync(fd);
-    closeSync(fd);
-    renameSync(temp, path);
-  } catch (err) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // closed and gone, or never made
-    }
-    throw err;
-  }
+  replaceFileSync(path, JSON.stringify(entry) + '\n', { temp, durable });
   return path;
 }
 

@@ -13,21 +13,10 @@ import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { sha256Hex } from '../util/sha256-hex.js';
 import { systemClock, type Clock } from '../util/clock.js';
-import { listRecords, readRecord, recordName, removeRecord, TEMP_PREFIX, writeRecord, type RecordName } from './history-records.js';
+import { listRecords, readRecord, recordName, removeRecord, TEMP_PREFIX, writeRecord, type HistoryEntry, type RecordName } from './history-records.js';
 import { importOldHistory, oldHistoryFile, readOldHistory } from './history-import.js';
 
-export interface HistoryEntry {
-  id: string;
-  status: string;
-  /** When this machine submitted it (ISO 8601). */
-  submitted_at: string;
-  /** When the status was last seen (ISO 8601). */
-  seen_at: string;
-  /** What was submitted: the workflow file, `-`, or `batch FILE:LINE`. */
-  source: string;
-  /** The URLs the server gave for it when it was submitted, by name (a queued model request's status_url, ...). */
-  links?: Record<string, string>;
-}
+export type { HistoryEntry } from './history-records.js';
 
 export interface HistoryLimits {
   /** Records (jobs) past which the oldest are removed. */
@@ -331,39 +320,29 @@ export class HistoryWriter {
   }
 }
 
-/** Flushes a record written without fsync (gone since: compacted, nothing to flush). */
-function syncFile(path: string): void {
+/**
+ * Flushes a record written without fsync (one gone since, compacted, has nothing to flush), or a
+ * folder, making its renames durable. Best effort where the platform cannot: Windows opens no
+ * folder this way, nor flushes a descriptor opened to read.
+ */
+function flush(path: string, flags = constants.O_RDONLY | constants.O_NOFOLLOW): void {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(path, flags);
   } catch {
     return;
   }
   try {
     fsyncSync(fd);
   } catch {
-    // a file system (or Windows, for a descriptor opened to read) that does not flush this way
+    // see above
   } finally {
     closeSync(fd);
   }
 }
 
-/** Makes the renames in `folder` durable, where the platform can flush a folder. */
-function syncFolder(folder: string): void {
-  let fd: number;
-  try {
-    fd = openSync(folder, constants.O_RDONLY);
-  } catch {
-    return;
-  }
-  try {
-    fsyncSync(fd);
-  } catch {
-    // Windows cannot open or flush a folder this way
-  } finally {
-    closeSync(fd);
-  }
-}
+const syncFile = (path: string) => flush(path);
+const syncFolder = (folder: string) => flush(folder, constants.O_RDONLY);
 
 function existsFolder(path: string): boolean {
   try {

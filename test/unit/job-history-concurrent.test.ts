@@ -64,14 +64,15 @@ describe('JobHistory with two processes writing at once', () => {
     expect(readdirSync(h.path).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
-  it('stays bounded while both compact at once, keeping each process\'s newest jobs', async () => {
+  it('stays bounded while both compact at once, keeping the newest jobs', async () => {
     const state = join(dir, 'bounded');
     const limits = { maxJobs: 60, keepJobs: 40 };
     expect(await Promise.all([writer(state, 'a', limits), writer(state, 'b', limits)])).toEqual([0, 0]);
     const h = new JobHistory(state, 'p', 'http://a', limits);
-    expect(wholeRecords(h).length).toBeLessThanOrEqual(limits.maxJobs + 2);
-    const ids = h.entries().map((e) => e.id);
-    expect(ids).toContain(`a-${JOBS - 1}`);
-    expect(ids).toContain(`b-${JOBS - 1}`);
+    const kept = wholeRecords(h).length;
+    expect(kept).toBeLessThanOrEqual(limits.maxJobs + 2);
+    expect(kept).toBeGreaterThanOrEqual(limits.keepJobs - 2); // two removing at once may each take one more
+    // The last job of the process that ended last is the newest, and kept.
+    expect([`a-${JOBS - 1}`, `b-${JOBS - 1}`]).toContain(h.entries()[0]!.id);
   });
 });
