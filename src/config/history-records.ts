@@ -58,11 +58,36 @@ function timeOf(submittedAt: string): string {
   return String(Number.isFinite(ms) && ms > 0 ? Math.min(ms, 10 ** TIME_DIGITS - 1) : 0).padStart(TIME_DIGITS, '0');
 }
 
+/** What follows the time in the name of job `id`'s record. */
+function idPart(id: string): string {
+  const encoded = encodeId(id);
+  return `-${encoded.length <= MAX_NAMED_ID ? encoded : `~${sha256Hex(id).slice(0, 32)}`}${SUFFIX}`;
+}
+
 /** The name of a job's record. */
 export function recordName(id: string, submittedAt: string): string {
-  const encoded = encodeId(id);
-  const idPart = encoded.length <= MAX_NAMED_ID ? encoded : `~${sha256Hex(id).slice(0, 32)}`;
-  return `${timeOf(submittedAt)}-${idPart}${SUFFIX}`;
+  return timeOf(submittedAt) + idPart(id);
+}
+
+/**
+ * The name of job `id`'s record in `folder` (its first, should two processes have recorded it at
+ * once), matched on the end of each name: `jobs get` asks this of a history of thousands, and
+ * decoding every name cost more than the rest of the lookup.
+ */
+export function findRecord(folder: string, id: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const end = idPart(id);
+  let first: string | undefined;
+  for (const name of names) {
+    if (name.length === TIME_DIGITS + end.length && name.endsWith(end) && (first === undefined || name < first) && parseName(name)) first = name;
+  }
+  return first;
 }
 
 let tempStem: string | undefined;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { sha256Hex } from '../util/sha256-hex.js';
 import { systemClock, type Clock } from '../util/clock.js';
-import { listRecords, readRecord, recordName, removeRecord, TEMP_PREFIX, writeRecord, type HistoryEntry, type RecordName } from './history-records.js';
+import { findRecord, listRecords, readRecord, recordName, removeRecord, TEMP_PREFIX, writeRecord, type HistoryEntry, type RecordName } from './history-records.js';
 import { importOldHistory, oldHistoryFile, readOldHistory } from './history-import.js';
 
 export type { HistoryEntry } from './history-records.js';
@@ -59,6 +59,8 @@ export class JobHistory {
   private known: Map<string, string> | undefined;
   /** Records in the folder as this object counts them: listed, then counted as it adds. */
   private count = 0;
+  /** Records find() read: a status written next goes there without listing the folder. */
+  private readonly found = new Map<string, string>();
 
   constructor(
     private readonly dir: string,
@@ -169,15 +171,21 @@ export class JobHistory {
       const entry = old.find((e) => e.id === id);
       return entry && { entry, name: recordName(entry.id, entry.submitted_at) };
     }
-    const name = this.names().get(id);
-    if (name === undefined) return undefined;
+    let name = this.known?.get(id);
+    let entry = name === undefined ? undefined : this.read(name, id);
+    if (!entry) {
+      name = findRecord(this.path, id);
+      entry = name === undefined ? undefined : this.read(name, id);
+    }
+    if (!entry || name === undefined) return undefined;
+    this.found.set(id, name);
+    return { entry, name };
+  }
+
+  /** Record `name` when it is job `id`'s. */
+  private read(name: string, id: string): HistoryEntry | undefined {
     const entry = readRecord(this.path, name);
-    if (entry?.id === id) return { entry, name };
-    // Gone since it was listed (compacted by another process): list again.
-    this.known = undefined;
-    const again = this.names().get(id);
-    const fresh = again === undefined ? undefined : readRecord(this.path, again);
-    return fresh?.id === id ? { entry: fresh, name: again! } : undefined;
+    return entry?.id === id ? entry : undefined;
   }
 
   /**
@@ -185,6 +193,8 @@ export class JobHistory {
    * (counted; true in `grown` when the history has passed maxJobs).
    */
   place(entry: HistoryEntry): { name: string; grown: boolean } {
+    const found = this.found.get(entry.id);
+    if (found !== undefined) return { name: found, grown: false };
     const names = this.names();
     const known = names.get(entry.id);
     if (known !== undefined) return { name: known, grown: false };
@@ -199,6 +209,7 @@ export class JobHistory {
     const records = listRecords(this.path);
     for (const record of records.slice(this.limits.keepJobs)) removeRecord(this.path, record.name);
     this.known = undefined;
+    this.found.clear();
     this.sweepTemps();
   }
 
