@@ -172,6 +172,8 @@ export class JobHistory {
       return entry && { entry, name: recordName(entry.id, entry.submitted_at) };
     }
     let name = this.known?.get(id);
+    // Listed already (a batch): a job not in the listing is one this object has not written.
+    if (this.known && name === undefined) return undefined;
     let entry = name === undefined ? undefined : this.read(name, id);
     if (!entry) {
       name = findRecord(this.path, id);
