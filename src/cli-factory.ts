@@ -107,6 +107,7 @@ export class CliFactory implements Factory {
       debug: this.io.verbose ? (line) => this.io.debug(line) : undefined,
       userAgent: userAgentOf('wes'),
       proxy: (this.proxyInstance ??= proxySettings(this.env)),
+      clock: this.clock,
     });
   }
 

@@ -13,7 +13,7 @@ import { VERSION } from '../factory-version.js';
 /** Where the clients talk to and with which credentials: resolved settings, or the library's options made into them. */
 export type Endpoints = Pick<Settings, 'baseUrl' | 'routerUrl' | 'engineUrl' | 'apiKey' | 'routerToken'> & Partial<Pick<Settings, 'engineKey'>> & { readTimeoutMs?: number };
 
-export interface HttpComposition extends Pick<HttpClientOptions, 'retries' | 'signal' | 'connections' | 'onRetry' | 'debug' | 'dispatcher'> {
+export interface HttpComposition extends Pick<HttpClientOptions, 'retries' | 'signal' | 'connections' | 'onRetry' | 'debug' | 'dispatcher' | 'clock'> {
   endpoints: Endpoints;
   /** WES_MAX_ANSWER_MIB, and the proxy variables unless `proxy` is given. */
   env: NodeJS.ProcessEnv;
@@ -48,6 +48,7 @@ export function composeHttp(c: HttpComposition): HttpClient {
     connections: c.connections,
     proxy: c.proxy ?? proxySettings(c.env),
     dispatcher: c.dispatcher,
+    clock: c.clock,
   });
 }
 

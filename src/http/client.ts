@@ -15,6 +15,7 @@ import { DEFAULT_MAX_ANSWER_MIB, readBounded } from './answer-limit.js';
 import { chunksOf, isChunkedBody, requestChunks, type ChunkedBody } from './chunked-body.js';
 import { AnswerSinkError, fillSink, memorySink, type AnswerSink } from './answer-sink.js';
 import { connectReusingBuffers } from './reused-read-socket.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { proxyFor, proxyRefusal, type ProxyRoute, type ProxySettings } from './proxy-env.js';
 import { proxyDispatcher, tunnelConnection } from './proxy-dispatch.js';
 import { CANNOT_HEAL, isProxyRefusal, isReadTimeout, networkError } from './network-error.js';
@@ -29,7 +30,6 @@ import {
   retryAfterWait,
   RETRY_AFTER_MAX_MS,
   RETRY_BUDGET_MS,
-  sleep,
   type ResendPolicy,
 } from './retry.js';
 
@@ -81,6 +81,8 @@ export interface HttpClientOptions {
    * open. WebSockets (v1 events) do not go through it.
    */
   dispatcher?: Dispatcher;
+  /** Reads the retry budget's time and waits between tries (default: the system's). */
+  clock?: Clock;
 }
 
 export interface RetryInfo {
@@ -175,6 +177,11 @@ export class HttpClient {
   private readonly baseOrigin: string;
   private readonly routerOrigin: string;
   private readonly credentials: CredentialOrigins;
+
+  /** The time its retries read and wait on; the clients on this transport read theirs here too. */
+  get clock(): Clock {
+    return this.opts.clock ?? systemClock;
+  }
 
   constructor(opts: HttpClientOptions) {
     this.opts = opts;
@@ -423,7 +430,8 @@ export class HttpClient {
     read: Read,
   ): Promise<HttpResponse<unknown>> {
     const maxRetries = a.retries ?? this.retries;
-    const started = Date.now();
+    const clock = this.clock;
+    const started = clock.now();
     for (let attempt = 0; ; attempt++) {
       let failure: { error: WesError; delayMs?: number; retryable: boolean };
       try {
@@ -434,7 +442,7 @@ export class HttpClient {
         const credentialSent = a.origin !== 'signed' && Boolean(this.credentialFor(a.origin, a.url));
         const error = decodeError({ origin: a.origin, status: res.status, headers: res.headers, body: res.body as Buffer, url: res.url, method: a.method, credentialSent });
         if (error.status === 401 && a.origin !== 'signed' && !credentialSent) error.hint = this.noKeySentHint(a.origin, a.url);
-        failure = { error, delayMs: parseRetryAfter(res.headers['retry-after']), retryable: this.statusRetryable(a, error) };
+        failure = { error, delayMs: parseRetryAfter(res.headers['retry-after'], clock.now()), retryable: this.statusRetryable(a, error) };
       } catch (err) {
         const aborted = this.opts.signal?.aborted;
         if (aborted) throw this.opts.signal!.reason;
@@ -451,12 +459,13 @@ export class HttpClient {
       }
       if (!failure.retryable || attempt >= maxRetries) throw failure.error;
       if (failure.delayMs !== undefined && failure.delayMs > RETRY_AFTER_MAX_MS) {
-        failure.error.hint = retryAfterTooLong(failure.delayMs);
+        failure.error.hint = retryAfterTooLong(failure.delayMs, clock.now());
         throw failure.error;
       }
       const delayMs = failure.delayMs !== undefined ? retryAfterWait(failure.delayMs) : backoffDelay(attempt);
-      if (Date.now() - started + delayMs > RETRY_BUDGET_MS) {
-        failure.error.hint ??= `gave up after ${Math.round((Date.now() - started) / 1000)} s of retries (the budget is ${RETRY_BUDGET_MS / 1000} s); try again later`;
+      const spent = clock.now() - started;
+      if (spent + delayMs > RETRY_BUDGET_MS) {
+        failure.error.hint ??= `gave up after ${Math.round(spent / 1000)} s of retries (the budget is ${RETRY_BUDGET_MS / 1000} s); try again later`;
         throw failure.error;
       }
       this.opts.debug?.(`* retry ${attempt + 1}/${maxRetries} in ${delayMs} ms: ${failure.error.message}`);
@@ -468,7 +477,7 @@ export class HttpClient {
         error: failure.error instanceof ApiError ? failure.error : undefined,
         cause: failure.error instanceof ApiError ? 'status' : isReadTimeout(failure.error.cause) ? 'read_timeout' : isConnectFailure(failure.error.cause) ? 'connect' : 'network',
       });
-      await sleep(delayMs, this.opts.signal);
+      await clock.sleep(delayMs, this.opts.signal);
     }
   }
 

@@ -1,5 +1,7 @@
 // When to try a request again and how long to wait: Retry-After (integer seconds, or an HTTP
 // date) when the server gives one, otherwise capped exponential backoff with jitter.
+import { systemClock } from '../util/clock.js';
+
 export const DEFAULT_RETRIES = 4;
 const BASE_DELAY_MS = 300;
 const MAX_DELAY_MS = 10_000;
@@ -31,7 +33,7 @@ export const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 /** Network failures where nothing reached the server can be repeated for any method. */
 export { neverReachedServer as isConnectFailure } from '../errors.js';
 
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(value: string | undefined, now = systemClock.now()): number | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
@@ -55,7 +57,7 @@ export function retryAfterWait(retryAfterMs: number): number {
 }
 
 /** The hint of a refusal whose Retry-After is past the bound: when the server said to come back. */
-export function retryAfterTooLong(retryAfterMs: number, now = Date.now()): string {
+export function retryAfterTooLong(retryAfterMs: number, now = systemClock.now()): string {
   const at = new Date(now + retryAfterMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
   return `the server asks to wait ${Math.round(retryAfterMs / 1000)} s before trying again (longer than wes waits, ${RETRY_AFTER_MAX_MS / 1000} s): retry after ${at}`;
 }

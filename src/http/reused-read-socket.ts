@@ -10,6 +10,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import type { buildConnector } from 'undici';
 import { ConnectTimeoutError } from './undici-core.js';
+import { systemClock } from '../util/clock.js';
 
 const SLOT_BYTES = 1 << 20;
 /** Slots per socket: two for reading in turn, the others for chunks held by another thread. */
@@ -118,9 +119,9 @@ class ReadSlots {
 
   /** Waits (blocking: the holder is another thread) until `slot` is free; false when it did not come free in time. */
   private waitFree(slot: number): boolean {
-    const deadline = Date.now() + HELD_WAIT_MS;
+    const deadline = systemClock.now() + HELD_WAIT_MS;
     for (let held = Atomics.load(this.holds, slot); held !== 0; held = Atomics.load(this.holds, slot)) {
-      const left = deadline - Date.now();
+      const left = deadline - systemClock.now();
       if (left <= 0) return false;
       Atomics.wait(this.holds, slot, held, left);
     }

@@ -18,7 +18,7 @@ import { errorResult, successResult } from './result.js';
 import { InputChecker } from './input.js';
 import { listedTools, TOOLS } from './tools/index.js';
 import type { ToolCall } from './tool.js';
-import { sleep } from '../util/sleep.js';
+import { systemClock, type Clock } from '../util/clock.js';
 
 export interface McpServing {
   /** The command's IO: the protocol on its stdin and stdout, logs on its stderr. */
@@ -28,6 +28,8 @@ export interface McpServing {
   settings(): Settings;
   /** A Factory for one tool call, on `signal`; disposed when the call ends. */
   openCall(signal: AbortSignal): Promise<Factory>;
+  /** The time the gap after a call's last progress notification is measured and waited on (default: the system's). */
+  clock?: Clock;
 }
 
 /** The credentials of the profile, never to appear in a result (settings that do not resolve have none to leak). */
@@ -77,6 +79,7 @@ async function runTool(s: McpServing, checker: InputChecker, name: string, args:
 const NOTIFICATION_GAP_MS = 50;
 
 export async function serveMcp(s: McpServing): Promise<number> {
+  const clock = s.clock ?? systemClock;
   const server = new Server({ name: 'wes', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const checker = new InputChecker();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
@@ -96,7 +99,7 @@ export async function serveMcp(s: McpServing): Promise<number> {
       last = next;
       const notification = extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: Number(next.toFixed(2)), ...(next <= 100 ? { total: 100 } : {}), message: sanitizeLine(message) } }).catch(() => undefined);
       sent = Promise.all([sent, notification]);
-      sentAt = Date.now();
+      sentAt = clock.now();
     };
     try {
       return await runTool(s, checker, request.params.name, request.params.arguments, AbortSignal.any([s.signal, extra.signal]), progress);
@@ -105,8 +108,8 @@ export async function serveMcp(s: McpServing): Promise<number> {
       await sent;
       // The SDK's client handles a notification a microtask after reading it, and a response read
       // in the same chunk forgets the token first: the result leaves a moment after the last one.
-      const since = Date.now() - sentAt;
-      if (since < NOTIFICATION_GAP_MS) await sleep(NOTIFICATION_GAP_MS - since);
+      const since = clock.now() - sentAt;
+      if (since < NOTIFICATION_GAP_MS) await clock.sleep(NOTIFICATION_GAP_MS - since);
     }
   });
   const transport = new StdioServerTransport(s.io.stdin, s.io.stdout);

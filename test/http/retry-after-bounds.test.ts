@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
 import { ApiError } from '../../src/errors.js';
-import { RETRY_AFTER_MAX_MS } from '../../src/http/retry.js';
+import { RETRY_AFTER_MAX_MS, RETRY_BUDGET_MS } from '../../src/http/retry.js';
+import { FakeClock } from '../helpers/fakes/clock.js';
 import { json, startTestServer, type TestServer } from '../helpers/http-server.js';
 
 const servers: TestServer[] = [];
@@ -47,5 +48,16 @@ describe('Retry-After bounds', () => {
     expect(res.code).toBe(7);
     expect(res.stderr).toMatch(/hint: the server asks to wait 7200 s before trying again .*retry after \d{4}-/);
     expect(s.requests).toHaveLength(1);
+  });
+
+  it('the time spent on retries is bounded: on a fake clock, 40 s waits end after the 120 s budget, with the hint (no real wait)', async () => {
+    const s = await server((_req, res) => json(res, 503, { error: { code: 'service_unavailable', message: 'busy' } }, { 'retry-after': '40' }));
+    const clock = new FakeClock();
+    const http = new HttpClient({ baseUrl: s.url, routerUrl: s.url, apiKey: 'key', routerToken: 'tok', retries: 10, clock });
+    const err = await http.json({ family: 'jobs', url: '/api/v2/jobs/x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(clock.sleeps).toEqual([40_000, 40_000, 40_000]);
+    expect(s.requests).toHaveLength(4);
+    expect((err as ApiError).hint).toBe(`gave up after 120 s of retries (the budget is ${RETRY_BUDGET_MS / 1000} s); try again later`);
   });
 });

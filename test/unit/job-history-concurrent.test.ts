@@ -1,18 +1,17 @@
-// The job history with two wes processes appending at once while the file is rewritten (bounded
-// by compaction) again and again: no job either process recorded is lost, every job keeps the
-// last status its process recorded, and every line of the file is whole. The processes are real
-// (node running history.ts bundled by esbuild), so their appends and rewrites truly interleave.
+// The job history with two wes processes writing at once while the oldest records are removed
+// (bounded by compaction) again and again: no job either process recorded is lost, every job
+// keeps the last status its process recorded, and every record is whole. The processes are real
+// (node running history.ts bundled by esbuild), so their writes, renames and removals interleave.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobHistory } from '../../src/config/history.js';
 
 const JOBS = 300;
-const LIMITS = { maxLines: 120, keepJobs: 1_000_000 };
 let dir: string;
 let bundle: string;
 
@@ -24,69 +23,56 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** One process: JOBS jobs, each submitted through a batch writer or alone, then given a final status. */
-function appender(state: string, name: string): Promise<number> {
+function writer(state: string, name: string, limits: object, shared = ''): Promise<number> {
   const script = `
     import { JobHistory } from ${JSON.stringify(bundle)};
-    const h = new JobHistory(${JSON.stringify(state)}, 'p', 'http://a', ${JSON.stringify(LIMITS)});
+    const h = new JobHistory(${JSON.stringify(state)}, 'p', 'http://a', ${JSON.stringify(limits)});
     const w = h.writer(5);
     for (let i = 0; i < ${JOBS}; i++) {
       const id = '${name}-' + i;
       if (i % 3 === 0) h.recordSubmitted(id, 'queued', 'one.json');
       else w.recordSubmitted(id, 'queued', 'batch f:' + i);
-      if (i % 2 === 0) w.append({ id, status: 'succeeded', submitted_at: new Date().toISOString(), seen_at: new Date().toISOString(), source: 'x' });
+      if (i % 2 === 0) w.append(h.statusLine(id, 'succeeded'));
+      ${shared ? `new JobHistory(${JSON.stringify(state)}, 'p', 'http://a', ${JSON.stringify(limits)}).recordStatus(${JSON.stringify(shared)}, '${name}-' + i);` : ''}
     }
     w.close();`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit'] });
   return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
 }
 
-describe('JobHistory with two processes appending at once', () => {
-  it('loses no job and no status while both append and rewrite the file', async () => {
+function wholeRecords(h: JobHistory): string[] {
+  const names = readdirSync(h.path).filter((n) => !n.startsWith('.'));
+  for (const name of names) expect(() => JSON.parse(readFileSync(join(h.path, name), 'utf8')), name).not.toThrow();
+  return names;
+}
+
+describe('JobHistory with two processes writing at once', () => {
+  it('loses no job and no status while both write and compact, and a job both update stays whole', async () => {
     const state = join(dir, 'state');
-    expect(await Promise.all([appender(state, 'a'), appender(state, 'b')])).toEqual([0, 0]);
-    const h = new JobHistory(state, 'p', 'http://a', LIMITS);
-    const text = readFileSync(h.path, 'utf8');
-    for (const line of text.split('\n').filter(Boolean)) expect(() => JSON.parse(line), line).not.toThrow();
+    const limits = { maxJobs: 120, keepJobs: 1_000_000 };
+    const h = new JobHistory(state, 'p', 'http://a', limits);
+    h.recordSubmitted('shared', 'queued', 's.json');
+    expect(await Promise.all([writer(state, 'a', limits, 'shared'), writer(state, 'b', limits, 'shared')])).toEqual([0, 0]);
     const byId = new Map(h.entries().map((e) => [e.id, e.status]));
     for (const name of ['a', 'b']) {
       for (let i = 0; i < JOBS; i++) expect(byId.get(`${name}-${i}`), `${name}-${i}`).toBe(i % 2 === 0 ? 'succeeded' : 'queued');
     }
-    expect(byId.size).toBe(2 * JOBS);
-    // Rewritten along the way (each process wrote 1.5 lines a job, 900 lines, past 120 many times).
-    expect(text.split('\n').filter(Boolean).length).toBeLessThan(2 * JOBS * 1.5);
-    expect(readdirSync(dirname(h.path))).toEqual([h.path.split('/').pop()]);
+    // The job both processes gave a status to 300 times holds the last one of either.
+    expect([`a-${JOBS - 1}`, `b-${JOBS - 1}`]).toContain(byId.get('shared'));
+    expect(byId.size).toBe(2 * JOBS + 1);
+    expect(wholeRecords(h)).toHaveLength(2 * JOBS + 1);
+    expect(readdirSync(h.path).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
-  it('keeps a line written while a slow rewrite (past 2 s, as on a loaded disk) had read the file without it', async () => {
-    const state = join(dir, 'slow');
-    const h = new JobHistory(state, 'p', 'http://a', LIMITS);
-    h.recordSubmitted('before', 'queued', 's');
-    const before = readFileSync(h.path, 'utf8');
-    writeFileSync(`${h.path}.lock`, '');
-    // The rewriter has read the file (only `before`) and takes 2.5 s to put its copy in place.
-    const rewriter = spawn(process.execPath, ['-e', `
-      const fs = require('node:fs');
-      setTimeout(() => {
-        fs.writeFileSync(${JSON.stringify(`${h.path}.new`)}, ${JSON.stringify(before)});
-        fs.renameSync(${JSON.stringify(`${h.path}.new`)}, ${JSON.stringify(h.path)});
-        fs.unlinkSync(${JSON.stringify(`${h.path}.lock`)});
-      }, 2500);`], { stdio: 'ignore' });
-    const ended = new Promise((resolve) => rewriter.on('exit', resolve));
-    h.recordSubmitted('during', 'queued', 's'); // blocks until the rewrite is over
-    expect(await ended).toBe(0);
-    expect(h.entries().map((e) => e.id).sort()).toEqual(['before', 'during']);
-  });
-
-  it('takes over a rewrite lock left by a process that died mid-rewrite', () => {
-    const state = join(dir, 'locks');
-    const h = new JobHistory(state, 'p', 'http://a', { maxLines: 10, keepJobs: 5 });
-    mkdirSync(dirname(h.path), { recursive: true });
-    writeFileSync(`${h.path}.lock`, '');
-    const old = new Date(Date.now() - 120_000);
-    utimesSync(`${h.path}.lock`, old, old);
-    for (let i = 0; i < 24; i++) h.recordSubmitted(`j${i}`, 'queued', 's', new Date(Date.UTC(2026, 0, 1, 0, i)));
-    expect(h.entries().length).toBeLessThanOrEqual(10);
-    expect(h.entries()[0]!.id).toBe('j23');
-    expect(readdirSync(dirname(h.path))).toEqual([h.path.split('/').pop()]);
+  it('stays bounded while both compact at once, keeping the newest jobs', async () => {
+    const state = join(dir, 'bounded');
+    const limits = { maxJobs: 60, keepJobs: 40 };
+    expect(await Promise.all([writer(state, 'a', limits), writer(state, 'b', limits)])).toEqual([0, 0]);
+    const h = new JobHistory(state, 'p', 'http://a', limits);
+    const kept = wholeRecords(h).length;
+    expect(kept).toBeLessThanOrEqual(limits.maxJobs + 2);
+    expect(kept).toBeGreaterThanOrEqual(limits.keepJobs - 2); // two removing at once may each take one more
+    // The last job of the process that ended last is the newest, and kept.
+    expect([`a-${JOBS - 1}`, `b-${JOBS - 1}`]).toContain(h.entries()[0]!.id);
   });
 });

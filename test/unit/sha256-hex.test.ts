@@ -36,7 +36,7 @@ describe('sha256Hex', () => {
 describe('the names and keys hashed with it', () => {
   it("are node:crypto's: the job history file, the engine and object_info cache files, a batch line's key", async () => {
     const baseUrl = 'https://xn--bcher-kva.example/ü/路径?q=1';
-    expect(basename(new JobHistory('/state', 'prod-eu', baseUrl).path)).toBe(`jobs-${nodeHex(`prod-eu\n${baseUrl}`).slice(0, 16)}.ndjson`);
+    expect(basename(new JobHistory('/state', 'prod-eu', baseUrl).path)).toBe(`jobs-${nodeHex(`prod-eu\n${baseUrl}`).slice(0, 16)}`);
     expect(lineId('/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2'])).toBe(`wes-batch-${nodeHex(JSON.stringify(['/data/jobs.jsonl', 3, '{"1":{}}', ['1.seed=2']])).slice(0, 48)}`);
     const cfg = tempConfigDir();
     try {

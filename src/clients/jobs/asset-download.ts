@@ -23,7 +23,7 @@ export async function downloadAsset(client: JobsClient, start: FetchedAsset, dir
         contentRoute = false;
       }
     }
-    if (urlExpired(record.asset)) record = await client.getAsset(id);
+    if (urlExpired(record.asset, client.http.clock.now())) record = await client.getAsset(id);
     const res = await client.content(client.http.link(record.asset.url, record.from), offset);
     return { status: res.status, body: res.body, headers: res.headers };
   };

@@ -137,7 +137,7 @@ export class JobsClient {
   async listPage(query: ListQuery = {}, cursorDialect = false): Promise<ListRead> {
     const params: Record<string, string | number | undefined> = { status: query.status, limit: query.limit, cursor: query.cursor };
     for (const [k, v] of Object.entries(query.labels ?? {})) params[`metadata[${k}]`] = v;
-    const askedAt = Date.now();
+    const askedAt = this.http.clock.now();
     let res;
     try {
       res = await this.http.json<unknown>({ family: 'jobs', url: '/api/v2/jobs', query: params });
@@ -149,7 +149,7 @@ export class JobsClient {
     const { readListPage } = await import('./list-page.js');
     const page = readListPage(res, cursorDialect);
     await (await this.deployment()).learn(page.dialect === 'cursor' ? 'serverless' : typeof (res.body as { truncated?: unknown }).truncated === 'boolean' ? 'self-hosted' : undefined);
-    return { page, from: res.url, serverDate: res.headers.date, askedAt, answeredAt: Date.now() };
+    return { page, from: res.url, serverDate: res.headers.date, askedAt, answeredAt: this.http.clock.now() };
   }
 
   /** `GET /api/v2/jobs/{id}/workflow`: the graph behind a job, and which shape it is in. */

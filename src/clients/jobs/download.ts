@@ -62,7 +62,7 @@ export interface DownloadResult {
   errors: Array<{ output: Output; error: unknown }>;
 }
 
-export function urlExpired(output: Pick<Output, 'url_expires_at'>, now = Date.now()): boolean {
+export function urlExpired(output: Pick<Output, 'url_expires_at'>, now: number): boolean {
   const at = Date.parse(output.url_expires_at ?? '');
   return Number.isFinite(at) && at - EXPIRY_MARGIN_MS <= now;
 }
@@ -128,7 +128,7 @@ async function saveOne(client: JobsClient, snapshots: JobSnapshots, output: Outp
     return { status: res.status, body: res.body, headers: res.headers };
   };
   const open = async (offset: number): Promise<OpenedBody> => {
-    if (urlExpired(known) && refreshes < MAX_REFRESHES) await reread();
+    if (urlExpired(known, client.http.clock.now()) && refreshes < MAX_REFRESHES) await reread();
     try {
       return await fetchKnown(offset);
     } catch (err) {

@@ -29,7 +29,7 @@ export function cachedModelIds(f: Factory): string[] {
   let ids: string[] = [];
   let fresh = false;
   try {
-    fresh = Date.now() - statSync(path).mtimeMs < MAX_AGE_MS;
+    fresh = f.clock.now() - statSync(path).mtimeMs < MAX_AGE_MS;
     ids = readFileSync(path, 'utf8').split('\n').filter((l) => SAFE_MODEL_ID.test(l));
   } catch {
     // no cache yet

@@ -95,7 +95,7 @@ export async function runProbes(f: Factory): Promise<TimedProbe[]> {
     API_FAMILIES.map(async (family) => {
       const started = performance.now();
       const probe = await probeFamily(http, family, { routerApi });
-      return { probe, elapsedMs: Math.round(performance.now() - started), receivedAt: Date.now() };
+      return { probe, elapsedMs: Math.round(performance.now() - started), receivedAt: f.clock.now() };
     }),
   );
 }

@@ -33,8 +33,7 @@ async function run(f: Factory, _args: unknown, opts: JobsListOptions): Promise<n
   const status = opts.status;
   const history = jobHistory(f);
   if (opts.refresh) await refresh(f, history.entries().filter((e) => !isTerminal(e.status) && e.status !== GONE));
-  const matching = history.entries().filter((e) => status === undefined || e.status === status);
-  const shown = matching.slice(0, limit);
+  const { entries: shown, total } = history.newest(limit, status === undefined ? undefined : (e) => e.status === status);
   if (f.io.json) {
     f.io.printJson(shown);
     return 0;
@@ -42,7 +41,7 @@ async function run(f: Factory, _args: unknown, opts: JobsListOptions): Promise<n
   if (shown.length === 0) {
     const s = f.settings();
     f.io.info(`no jobs${status ? ` with status ${status}` : ''} in the history of profile ${s.profile} at ${s.baseUrl}`);
-    if (history.entries().length === 0) {
+    if (history.size() === 0) {
       for (const other of historyElsewhere(f, f.globals).slice(0, 3)) {
         f.io.info(`profile ${other.profile} holds ${other.jobs} job(s) at ${other.baseUrl}: wes --profile ${other.profile} jobs list`);
       }
@@ -58,7 +57,7 @@ async function run(f: Factory, _args: unknown, opts: JobsListOptions): Promise<n
     shown.map((e) => [narrow ? e.id.slice(0, 8) : e.id, e.status, f.io.stdoutIsTTY ? age(now - Date.parse(e.submitted_at)) : e.submitted_at, e.source]),
     { keep: [0] },
   );
-  if (matching.length > shown.length) f.io.info(`(the newest ${shown.length} of ${matching.length}; --limit ${matching.length} shows them all)`);
+  if (total > shown.length) f.io.info(`(the newest ${shown.length} of ${total}; --limit ${total} shows them all)`);
   if (!opts.refresh && shown.some((e) => !isTerminal(e.status) && e.status !== GONE)) f.io.info('(statuses as last seen; --refresh asks the service about the unfinished ones)');
   return 0;
 }
@@ -71,7 +70,7 @@ async function refresh(f: Factory, unfinished: HistoryEntry[]): Promise<void> {
     for (let e = queue.shift(); e; e = queue.shift()) {
       try {
         const first = await client.get(e.id);
-        const { job } = await settleExpired(first, () => client.refresh(first), f.signal);
+        const { job } = await settleExpired(first, () => client.refresh(first), f.signal, f.clock);
         history.recordStatus(job.id, job.status);
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) history.recordStatus(e.id, GONE);

@@ -28,6 +28,7 @@ async function run(f: Factory, _args: unknown, opts: McpOptions): Promise<number
     io,
     signal: f.signal,
     settings: () => f.settings(),
+    clock: f.clock,
     openCall: (signal) =>
       CliFactory.create({ stdin: () => io.stdin, stdout: io.stderr, stderr: io.stderr, stdoutIsTTY: false, stderrIsTTY: false, env: f.env, globals: { ...f.globals, json: false, jq: undefined }, signal, settingsUse: f.settingsUse }),
   });

@@ -39,11 +39,12 @@ const REF = /^@(last|[1-9]\d{0,5})$/;
 function fromHistory(f: Factory, arg: string): HistoryEntry {
   const m = REF.exec(arg);
   if (!m) throw new UsageError(`${arg} is not a request reference`, 'use a request id, @last, or @N for the N-th latest request queued from here; list them with `wes models requests`');
-  const entries = historyOf(f).entries();
-  const entry = entries[(m[1] === 'last' ? 1 : Number(m[1])) - 1];
+  const n = m[1] === 'last' ? 1 : Number(m[1]);
+  const { entries, total } = historyOf(f).newest(n);
+  const entry = entries[n - 1];
   if (entry) return entry;
   const where = `profile ${f.settings().profile} at ${f.settings().routerUrl}`;
-  throw new UsageError(entries.length === 0 ? `no model request queued from here yet for ${where}` : `${arg}: only ${entries.length} request(s) queued from here for ${where}`, 'queue one with `wes models run MODEL ... --queue`; list them with `wes models requests`');
+  throw new UsageError(total === 0 ? `no model request queued from here yet for ${where}` : `${arg}: only ${total} request(s) queued from here for ${where}`, 'queue one with `wes models run MODEL ... --queue`; list them with `wes models requests`');
 }
 
 /** `MODEL REQUEST_ID`, or `@last` / `@N` alone (or in place of the id). */
@@ -73,7 +74,7 @@ export interface QueuedRequestArgs {
 /** The URLs kept for a request queued from here (best effort: an unreadable history has none). */
 function linksOf(f: Factory, requestId: string): Record<string, string> | undefined {
   try {
-    return historyOf(f).entries().find((entry) => entry.id === requestId)?.links;
+    return historyOf(f).find(requestId)?.entry.links;
   } catch {
     return undefined;
   }

@@ -46,7 +46,7 @@ async function run(f: Factory, _args: unknown, opts: ModelsRequestsOptions): Pro
   const history = historyOf(f);
   const mine = (e: HistoryEntry) => model === undefined || e.source === model;
   if (opts.refresh) await refresh(f, history.entries().filter((e) => mine(e) && !isFinished(e)));
-  const shown = history.entries().filter(mine).slice(0, opts.limit ?? DEFAULT_LIMIT);
+  const shown = history.newest(opts.limit ?? DEFAULT_LIMIT, model === undefined ? undefined : mine).entries;
   if (f.io.json) {
     f.io.printJson(shown.map((e) => ({ request_id: e.id, model: e.source, status: e.status, submitted_at: e.submitted_at, seen_at: e.seen_at })));
     return 0;

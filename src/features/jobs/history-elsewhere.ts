@@ -21,7 +21,7 @@ export function historyElsewhere(f: Pick<FeatureContext, 'env' | 'settings' | 's
     if (profile === current) continue;
     try {
       const { baseUrl } = resolveSettings({ ...flags, profile }, f.env, store, { tolerateBadValues: true });
-      const jobs = new JobHistory(stateDir(f.env), profile, baseUrl).entries().length;
+      const jobs = new JobHistory(stateDir(f.env), profile, baseUrl).size();
       if (jobs > 0) found.push({ profile, baseUrl, jobs });
     } catch {
       // a profile that cannot be resolved, or a history that cannot be read, holds nothing to point to

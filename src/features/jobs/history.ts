@@ -96,12 +96,12 @@ export function resolveJobRef(f: HistoryPlace, arg: string, debug: Debug): strin
   const m = REF.exec(arg);
   if (!m) throw new UsageError(`${arg} is not a job reference`, 'use a job id, @last, or @N for the N-th latest job you submitted (@1 is @last); list them with `wes jobs list`');
   const n = m[1] === 'last' ? 1 : Number(m[1]);
-  const entries = jobHistory(f).entries();
+  const { entries, total } = jobHistory(f).newest(n);
   const entry = entries[n - 1];
   if (!entry) {
     const s = f.settings();
     throw new UsageError(
-      entries.length === 0 ? `no job submitted from this machine yet for profile ${s.profile} at ${s.baseUrl}` : `${arg}: only ${entries.length} job(s) in the history of profile ${s.profile} at ${s.baseUrl}`,
+      total === 0 ? `no job submitted from this machine yet for profile ${s.profile} at ${s.baseUrl}` : `${arg}: only ${total} job(s) in the history of profile ${s.profile} at ${s.baseUrl}`,
       'submit one with `wes jobs submit`, or list them with `wes jobs list`',
     );
   }
