@@ -5,8 +5,8 @@
 import { judgeSearch, mayHaveTakenEffect, type KeySearch, type Verdict } from './verdict.js';
 
 export interface KeyedSendOptions<T> {
-  /** Looks for what the send made, by its key, once no usable answer came (none: in doubt at once). */
-  find?: () => Promise<KeySearch<T>>;
+  /** Looks for what the send made, by its key, once no usable answer came (`err`; none: in doubt at once). */
+  find?: (err: unknown) => Promise<KeySearch<T>>;
   /** Aborted: the send is in doubt, and nothing is searched. */
   signal?: AbortSignal;
   /** A refusal that still calls for a search (a batch line's key refused as already used). */
@@ -20,6 +20,6 @@ export async function sendKeyed<T>(send: () => Promise<T>, options: KeyedSendOpt
     const doubt = mayHaveTakenEffect(error);
     if (!doubt && !options.searchAlso?.(error)) return { kind: 'unsent', error };
     if (options.signal?.aborted || !options.find) return doubt ? { kind: 'in-doubt', error } : { kind: 'unsent', error };
-    return judgeSearch(error, await options.find());
+    return judgeSearch(error, await options.find(error));
   }
 }

@@ -44,24 +44,25 @@ export async function submitKeyed(client: JobsClient, key: string, s: KeyedSubmi
   const sentAt = s.clock.now();
   const verdict = await sendKeyed(() => sendLabelled(client, s.request, key, s.labels), {
     signal: s.signal,
-    find: async () => asKeySearch(await awaitJobByKey(client, key, { sentAt }, s.signal)),
+    // A given key refused as used: the job an earlier use made, when the list shows one.
+    searchAlso: s.keyGiven ? isKeyReuse : undefined,
+    find: async (err) => asKeySearch(isKeyReuse(err) ? await findJobByKey(client, key) : await awaitJobByKey(client, key, { sentAt }, s.signal)),
   });
+  if (verdict.kind === 'answered') return { job: verdict.value, how: 'answered' };
+  const err = verdict.error;
+  // A refusal as reused, whose job the list does not show: explained without guessing why.
+  if (isKeyReuse(err)) {
+    if (verdict.kind === 'found') return { job: verdict.value, how: 'key-used-before' };
+    throw keyReused(err, verdict.kind === 'unsent' ? undefined : verdict.search);
+  }
   switch (verdict.kind) {
-    case 'answered':
-      return { job: verdict.value, how: 'answered' };
     case 'found':
       return { job: verdict.value, how: 'lost-answer' };
     case 'proven-absent':
-      throw provenAbsent(verdict.error, key);
+      throw provenAbsent(err, key);
     case 'in-doubt':
-      throw verdict.search ? submitInDoubt(verdict.error, key, verdict.search) : verdict.error;
-    case 'unsent': {
-      const err = verdict.error;
-      if (!isKeyReuse(err)) throw err;
-      // A key the service has seen: the job made with it, when the list shows one; else the refusal, explained without guessing why.
-      const search = s.keyGiven ? await findJobByKey(client, key) : undefined;
-      if (search?.kind === 'found') return { job: search.job, how: 'key-used-before' };
-      throw keyReused(err, search);
-    }
+      throw verdict.search ? submitInDoubt(err, key, verdict.search) : err;
+    case 'unsent':
+      throw err;
   }
 }

@@ -44,7 +44,7 @@ export type Verdict<T> =
   /** No usable answer; what it made was found by its key. */
   | { kind: 'found'; value: T; error: unknown }
   /** No usable answer; a search proves nothing was made, so sending again is safe. */
-  | { kind: 'proven-absent'; error: unknown }
+  | { kind: 'proven-absent'; error: unknown; search: SearchMiss }
   /** No usable answer, and nothing tells whether it was made (`search` undefined: none was made, as for an interruption). */
   | { kind: 'in-doubt'; error: unknown; search?: SearchMiss };
 
@@ -54,6 +54,6 @@ export type NoAnswer<T> = Exclude<Verdict<T>, { kind: 'answered' | 'unsent' }>;
 /** The verdict on a send that got no usable answer (`error`), from what a search by its key found. */
 export function judgeSearch<T>(error: unknown, search: KeySearch<T>): NoAnswer<T> {
   if (search.kind === 'found') return { kind: 'found', value: search.value, error };
-  if (search.kind === 'absent' && search.proven) return { kind: 'proven-absent', error };
+  if (search.kind === 'absent' && search.proven) return { kind: 'proven-absent', error, search };
   return { kind: 'in-doubt', error, search };
 }
