@@ -260,20 +260,6 @@ export function neverReachedServer(err: unknown): boolean {
  */
 export const HANDSHAKE_FAILURES: ReadonlySet<string> = new Set(['not_tls', 'tls_untrusted']);
 
-/**
- * Whether a request that changes something may have taken effect although no usable answer came
- * back: a 5xx, a lost answer, a read timeout, an interruption while it was in flight. A clear
- * refusal (any 4xx, 429 included, and 501: the server does not implement the request), a server
- * that is no job API, and a connection or TLS handshake that was never made are not in doubt.
- */
-export function endedInDoubt(err: unknown): boolean {
-  if (err instanceof UsageError) return false;
-  if (err instanceof ApiError) return err.code !== 'not_job_api' && (err.status === undefined || (err.status >= 500 && err.status !== 501));
-  if (err instanceof WesError && HANDSHAKE_FAILURES.has(err.code)) return false;
-  // An unreadable 2xx answer, a broken or stalled connection, an interruption: the work may be done.
-  return !neverReachedServer(err instanceof WesError ? err.cause : err);
-}
-
 /** Normalises anything thrown into a WesError. */
 export function toWesError(err: unknown): WesError {
   if (err instanceof WesError) return err;

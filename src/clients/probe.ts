@@ -1,6 +1,6 @@
 // Asks each API family whether it accepts the configured credential, with the cheapest read each
 // offers: a job id that cannot exist (404 means the key was accepted), one catalog entry, the v1
-// queue. Used by `wes auth status` and `wes doctor`.
+// queue. Used by the `auth status` and `doctor` commands.
 import type { ApiFamily, HttpClient, HttpResponse } from '../http/client.js';
 import { API_FAMILIES, ApiError, WesError } from '../errors.js';
 import { withoutPassword, type RouterApiSetting } from '../config/keys.js';

@@ -4,11 +4,11 @@ import type { HttpClient } from '../http/client.js';
 import { JobsClient } from '../clients/jobs/client.js';
 import { ModelsClient } from '../clients/models/client.js';
 import { LegacyClient } from '../clients/legacy/client.js';
-import { RouterGeneration, type GenerationMemory, type NoRouterExplainer } from '../clients/models/generation.js';
+import { RouterGeneration, type GenerationMemory, type RouterExplainer } from '../clients/models/generation.js';
 import type { RouterApiSetting } from '../config/keys.js';
 
 /** The router's routes: pinned by `routerApi`, else discovered (and remembered in `memory` when given). */
-export function routerGeneration(routerUrl: string, routerApi: RouterApiSetting, memory?: GenerationMemory, explain?: NoRouterExplainer): RouterGeneration {
+export function routerGeneration(routerUrl: string, routerApi: RouterApiSetting, memory?: GenerationMemory, explain?: RouterExplainer): RouterGeneration {
   return new RouterGeneration(routerUrl, routerApi, memory ?? null, explain);
 }
 

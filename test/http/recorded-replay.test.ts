@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
 import { composeHttp } from '../../src/compose/http.js';
 import { JobsClient } from '../../src/clients/jobs/client.js';
-import { ApiError, ExitCode, NetworkError, endedInDoubt, neverReachedServer } from '../../src/errors.js';
+import { ApiError, ExitCode, NetworkError, neverReachedServer } from '../../src/errors.js';
+import { mayHaveTakenEffect } from '../../src/features/keyed/verdict.js';
 import { ReplayDispatcher, edgeCase, engineExchange, namedExchange, socketError, type RecordedExchange } from '../helpers/replay-dispatcher.js';
 
 const PROXY = 'http://127.0.0.1:8193';
@@ -50,7 +51,7 @@ describe('error answers, decoded from the recordings', () => {
     expect(err).toMatchObject({ status: 422, code: 'invalid_workflow', exitCode: ExitCode.REFUSED, message: 'Prompt outputs failed validation' });
     const nodeErrors = (err.details as { node_errors: Record<string, { class_type: string; dependent_outputs: string[] }> }).node_errors;
     expect(nodeErrors['2']).toMatchObject({ class_type: 'ImageInvert', dependent_outputs: ['3'] });
-    expect(endedInDoubt(err)).toBe(false);
+    expect(mayHaveTakenEffect(err)).toBe(false);
     expect(r.calls()).toHaveLength(1);
     expect(JSON.parse(r.calls()[0]!.body!)).toEqual(e.request.body);
   });
@@ -112,7 +113,7 @@ describe('retries and doubt, driven by the dispatcher', () => {
     const key = e.request.headers['Idempotency-Key']!;
     const err = await new JobsClient(client(r)).submit(recordedJson(e) as never, key).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(NetworkError);
-    expect(endedInDoubt(err)).toBe(true);
+    expect(mayHaveTakenEffect(err)).toBe(true);
     expect(r.calls()).toHaveLength(1);
   });
 
@@ -135,7 +136,7 @@ describe('retries and doubt, driven by the dispatcher', () => {
     const err = (await client(r).json({ family: 'jobs', url: '/api/v2/jobs', json: recordedJson(e), idempotencyKey: 'k-replay-500' }).catch((x: unknown) => x)) as ApiError;
     expect(err).toMatchObject({ status: 500, code: 'http_500', exitCode: ExitCode.ERROR });
     expect(err.message).toContain('Server got itself in trouble');
-    expect(endedInDoubt(err)).toBe(true);
+    expect(mayHaveTakenEffect(err)).toBe(true);
     expect(neverReachedServer(err.cause)).toBe(false);
     expect(r.calls()).toHaveLength(1);
   });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError, UsageError, WesError } from '../../src/errors.js';
-import { isBareMiss, RouterGeneration, type GenerationMemory } from '../../src/clients/models/generation.js';
+import { isBareMiss, noRouterError, RouterGeneration, type GenerationMemory, type NoRouterInfo } from '../../src/clients/models/generation.js';
 import { GENERATION_CACHE_TTL_MS, GenerationCache } from '../../src/clients/models/generation-cache.js';
 import { ProfileStore } from '../../src/config/store.js';
 import type { RouterApi } from '../../src/protocol/models.js';
@@ -94,10 +94,11 @@ describe('RouterGeneration with auto', () => {
   });
 
   it('neither generation served: the explainer says so, with what was tried and the 404 that caused it', async () => {
-    const generation = new RouterGeneration(URL_A, 'auto', null, (info) => new UsageError(`no router: ${info.tried.join(', ')} (${info.cause.status})`));
+    const generation = new RouterGeneration(URL_A, 'auto', null, { noRouter: (info) => new UsageError(`no router: ${info.tried.join(', ')} (${info.cause.status})`) });
     await expect(generation.call(server([], []))).rejects.toThrow('no router: /v1/models, /v2/models (404)');
     const plain = new RouterGeneration(URL_A, 'auto');
-    await expect(plain.call(server([], []))).rejects.toMatchObject({ code: 'no_model_router', exitCode: 5, hint: expect.stringMatching(/--router-url/) });
+    // The client speaks no command line: how to point the CLI at a router is the models command's hint (no-router.ts).
+    await expect(plain.call(server([], []))).rejects.toMatchObject({ code: 'no_model_router', exitCode: 5, hint: undefined });
   });
 
   it('a call that needs the queue asks /v2 alone and does not overwrite what /v1 answered', async () => {
@@ -136,8 +137,11 @@ describe('RouterGeneration pinned', () => {
   it('asks only the pinned generation, remembers nothing, and names the pin when it misses', async () => {
     const memory = new Memory('v2');
     const asked: RouterApi[] = [];
-    const pinned = new RouterGeneration(URL_A, 'v1', memory);
-    await expect(pinned.call(server(['v2'], asked))).rejects.toMatchObject({ code: 'no_model_router', hint: expect.stringMatching(/--router-api auto \(router_api is v1 now\)/) });
+    const told: NoRouterInfo[] = [];
+    const pinned = new RouterGeneration(URL_A, 'v1', memory, { noRouter: (info) => (told.push(info), noRouterError(info)) });
+    await expect(pinned.call(server(['v2'], asked))).rejects.toMatchObject({ code: 'no_model_router' });
+    // The pin goes to the explainer, which words the hint (the CLI's: --router-api auto, in commands/models/no-router.ts).
+    expect(told.map((info) => info.pinned)).toEqual(['v1']);
     expect(asked).toEqual(['v1']);
     expect(memory.writes).toEqual([]);
   });

@@ -13,7 +13,6 @@ import type { JobApiSetting } from '../../config/keys.js';
 import { badResponse, checkAsset, checkJob, checkJobWorkflow } from './check.js';
 import type { ListPage } from './list-page.js';
 import { parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
-import type { UploadObserver } from './assets.js';
 import type { AssetFromHashRequest, AssetRecord, Job, JobLabels, JobWorkflowResponse, SubmitRequest } from '../../protocol/jobs.js';
 
 /** A Job with the URL that answered it: host-relative links in it resolve against that origin. */
@@ -37,6 +36,13 @@ export interface ListRead {
   serverDate?: string;
   askedAt: number;
   answeredAt: number;
+}
+
+/** Hears one upload as it goes (a progress line); told when it is over, however it ended. */
+export interface UploadObserver {
+  /** Bytes of the file handed to the connection so far (back to 0 when a request is retried). */
+  sent(bytes: number): void;
+  done(): void;
 }
 
 export interface SubmitOptions {

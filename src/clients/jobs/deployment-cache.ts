@@ -1,5 +1,5 @@
 // Remembers, per profile and base URL, which deployment of the job API answered there. No expiry:
-// Comfy Cloud refuses any `metadata`, and the one refused submit that teaches wes so must not be
+// Comfy Cloud refuses any `metadata`, and the one refused submit that teaches the client so must not be
 // paid again (at most one per base URL, ever); an answer that says otherwise later updates it. A
 // damaged or foreign entry is ignored; a failed write costs only that lesson once more.
 import { readFile } from 'node:fs/promises';

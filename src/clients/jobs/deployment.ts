@@ -1,7 +1,7 @@
 // The job API runs in three deployments that differ where lost-answer recovery lives
 // (observations/job-api-v2-deployments.md): a serverless deployment takes a map of labels and
 // lists by cursor with label filters; Comfy Cloud takes no labels and has no list (501); the
-// self-hosted proxy takes one opaque string and lists one page with `truncated`. wes learns which
+// self-hosted proxy takes one opaque string and lists one page with `truncated`. The client learns which
 // one answers from what it answers (a refusal of `metadata`, a list's shape, a job's labels),
 // remembers it per base URL (DeploymentMemory), and a setting (`job_api`) pins it.
 import { ApiError } from '../../errors.js';

@@ -4,7 +4,7 @@
 // `system.comfyui_version`; the hosted API answers that route too (with its own `cloud_version`)
 // and answers its status route in JSON, which an engine lacks (its web server's 404: an empty body
 // on current releases, `404: Not Found` text on older ones). Anything else is taken as the cloud,
-// which is how wes behaved before. Of a self-hosted engine it is also asked whether the base URL
+// which is how the CLI behaved before. Of a self-hosted engine it is also asked whether the base URL
 // serves the job API v2 beside it (the engine itself never does; a job API server in front can).
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { isRecord } from '../shared/response-check.js';

@@ -35,6 +35,8 @@ export interface LegacySocketOptions {
   signal?: AbortSignal;
   /** Consecutive failed connection attempts tolerated before giving up. */
   maxAttempts?: number;
+  /** What the error of a socket that gave up tells to do instead (the caller's words). */
+  giveUpHint?: string;
   /** Backoff of the n-th consecutive failure (0-based), in ms. */
   backoff?: (failure: number) => number;
   debug?: (line: string) => void;
@@ -218,7 +220,7 @@ export function openLegacySocket(options: LegacySocketOptions): LegacySocket {
         throw new WesError(`the v1 WebSocket could not be (re)connected after ${maxAttempts} attempts: ${end.reason}`, {
           exitCode: ExitCode.ERROR,
           code: 'network_error',
-          hint: 'check the connection, or follow the job by polling: `wes legacy status <prompt_id> --wait`',
+          hint: options.giveUpHint,
           origin: 'legacy',
         });
       }

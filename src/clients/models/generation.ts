@@ -35,20 +35,22 @@ export interface NoRouterInfo {
   cause: ApiError;
 }
 
-export type NoRouterExplainer = (info: NoRouterInfo) => Promise<WesError> | WesError;
+/** What the caller says of a router that is not there, or not as the call needs it (the client itself speaks no command line). */
+export interface RouterExplainer {
+  /** The error for a router URL where no catalog route answered. */
+  noRouter(info: NoRouterInfo): Promise<WesError> | WesError;
+  /** The hint for a call that needs the `needs` routes while the setting pins others. */
+  pinnedHint?(needs: RouterApi): string;
+}
 
-export const NO_ROUTER_HINT = 'point wes at the model router: --router-url URL, WES_ROUTER_URL, or `wes config set router_url URL`';
-
-/** The plain verdict, when nothing more is known about the server. */
-export function noRouterError(info: NoRouterInfo, what?: string): WesError {
+/** The plain verdict, when nothing more is known about the server; `hint`: what the caller tells to do. */
+export function noRouterError(info: NoRouterInfo, what?: string, hint?: string): WesError {
   const routes = info.tried.join(' and ');
   const where = what ?? `nothing at ${info.routerUrl} answers as a model router`;
   let message = `${where}: ${routes} answered ${info.cause.status} without the router's error type`;
   if (info.needs === 'v2' && info.known === 'v1') {
     message = `the router at ${info.routerUrl} serves only the interface's /v1 routes, which have no queued delivery (/v2/models answered ${info.cause.status})`;
   }
-  let hint = NO_ROUTER_HINT;
-  if (info.pinned) hint += `; or let wes find the routes: --router-api auto (router_api is ${info.pinned} now)`;
   return new WesError(message, { exitCode: ExitCode.NOT_FOUND, code: 'no_model_router', status: info.cause.status, origin: 'models', requestId: info.cause.requestId, hint, cause: info.cause });
 }
 
@@ -69,7 +71,7 @@ export class RouterGeneration {
     readonly routerUrl: string,
     private readonly setting: RouterApiSetting,
     private readonly memory: GenerationMemory | null = null,
-    private readonly explain: NoRouterExplainer = (info) => noRouterError(info),
+    private readonly explain: RouterExplainer = { noRouter: (info) => noRouterError(info) },
   ) {
     if (setting !== 'auto') this.known = setting;
   }
@@ -103,7 +105,7 @@ export class RouterGeneration {
         throw err;
       }
     }
-    throw await this.explain({
+    throw await this.explain.noRouter({
       routerUrl: this.routerUrl,
       tried: order.map(modelsPath),
       pinned: this.setting === 'auto' ? undefined : this.setting,
@@ -127,7 +129,7 @@ export class RouterGeneration {
       }
       throw noCredential;
     }
-    throw await this.explain({ routerUrl: this.routerUrl, tried: order.map(modelsPath), pinned: this.setting === 'auto' ? undefined : this.setting, needs, known: undefined, cause: miss! });
+    throw await this.explain.noRouter({ routerUrl: this.routerUrl, tried: order.map(modelsPath), pinned: this.setting === 'auto' ? undefined : this.setting, needs, known: undefined, cause: miss! });
   }
 
   private async order(needs: RouterApi | undefined, what: string): Promise<RouterApi[]> {
@@ -135,7 +137,7 @@ export class RouterGeneration {
       if (needs && needs !== this.setting) {
         throw new UsageError(
           `${what} ${what === 'queued delivery' ? 'is' : 'are'} served only by the published router routes (/${needs}/models); router_api is set to ${this.setting}`,
-          `pass --router-api ${needs} (or auto), or change the setting: \`wes config set router_api auto\``,
+          this.explain.pinnedHint?.(needs),
         );
       }
       return [this.setting];

@@ -32,6 +32,8 @@ export interface InputSources {
    * syntax check and the schema check, instead of scanned and parsed again.
    */
   forSchemaCheck?: boolean;
+  /** What the caller tells about text that is no JSON (how to give a model's input). */
+  notJsonHint?: string;
 }
 
 export interface BuiltInput {
@@ -42,16 +44,13 @@ export interface BuiltInput {
   plain: unknown;
 }
 
-/** What a model's input is, for text that is not one. */
-const INPUT_HINT = 'the model\'s input is a JSON object, e.g. -d \'{"prompt":"a cat"}\' (`wes models schema MODEL` lists its fields)';
-
-function parseObject(text: string, origin: string): JsonObject {
+function parseObject(text: string, origin: string, hint = ''): JsonObject {
   let value: unknown;
   try {
     value = parseJsonExact(text);
   } catch (err) {
     if (err instanceof JsonRefusedError) throw new UsageError(`${origin}: ${err.message}`);
-    throw notJsonError(text, origin, INPUT_HINT, err);
+    throw notJsonError(text, origin, hint, err);
   }
   if (!isObject(value) || isLosslessNumber(value)) throw new UsageError(`${origin} must be a JSON object (the model's input), got ${Array.isArray(value) ? 'an array' : typeof value}`);
   return value;
@@ -67,26 +66,26 @@ const MAYBE_OVERFLOW = /\d[eE]\+?0*[1-9]\d{2}/;
  * result is returned (the exact parser is ~10x slower on a 5 MB body). The exact parser runs only
  * to word an error, or when a literal might overflow (it names the literal, exit 2).
  */
-function checkObject({ bytes, origin }: InputBytes, parse: boolean): unknown {
+function checkObject({ bytes, origin }: InputBytes, parse: boolean, hint?: string): unknown {
   if (!parse && isCertainlyJsonObject(bytes)) return undefined;
   const text = bytes.toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    parseObject(text, origin); // throws the precise message
+    parseObject(text, origin, hint); // throws the precise message
   }
-  if (!isObject(value) || MAYBE_OVERFLOW.test(text)) parseObject(text, origin);
+  if (!isObject(value) || MAYBE_OVERFLOW.test(text)) parseObject(text, origin, hint);
   return value;
 }
 
 /** A BuiltInput sent as its bytes, its values read from them when first asked for. */
-function sentAsIs(only: InputBytes, parsed: unknown): BuiltInput {
+function sentAsIs(only: InputBytes, parsed: unknown, hint?: string): BuiltInput {
   let plain = parsed;
   return {
     bytes: only.bytes,
     get value() {
-      return parseObject(only.bytes.toString('utf8'), only.origin);
+      return parseObject(only.bytes.toString('utf8'), only.origin, hint);
     },
     get plain() {
       plain ??= JSON.parse(only.bytes.toString('utf8'));
@@ -96,14 +95,14 @@ function sentAsIs(only: InputBytes, parsed: unknown): BuiltInput {
 }
 
 export async function buildInput(sources: InputSources): Promise<BuiltInput> {
-  const { base, pairs, doc } = sources;
+  const { base, pairs, doc, notJsonHint: hint } = sources;
   const data = typeof sources.data === 'string' ? { bytes: Buffer.from(sources.data), origin: '-d' } : sources.data;
   if (pairs.length === 0 && (base === undefined) !== (data === undefined)) {
     const only = (base ?? data)!;
-    return sentAsIs(only, checkObject(only, sources.forSchemaCheck ?? false));
+    return sentAsIs(only, checkObject(only, sources.forSchemaCheck ?? false, hint), hint);
   }
-  const value: JsonObject = base ? parseObject(base.bytes.toString('utf8'), base.origin) : {};
-  if (data !== undefined) Object.assign(value, parseObject(data.bytes.toString('utf8'), data.origin));
+  const value: JsonObject = base ? parseObject(base.bytes.toString('utf8'), base.origin, hint) : {};
+  if (data !== undefined) Object.assign(value, parseObject(data.bytes.toString('utf8'), data.origin, hint));
   if (pairs.length > 0) await (await import('./input-pairs.js')).applyPairs(value, pairs, doc, sources.cwd, sources.hostedUrl);
   const bytes = Buffer.from(stringifyJsonExact(value));
   let plain: unknown;

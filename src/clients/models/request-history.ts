@@ -1,4 +1,4 @@
-// The local history of queued model requests behind `wes models requests`: one file per profile and
+// The local history of queued model requests behind the `models requests` command: one file per profile and
 // router URL beside the job history, in the same append-only form (config/history.ts). Each entry's
 // `source` is the model id, which every later call needs with the request id; its status is the
 // router's (IN_QUEUE, IN_PROGRESS, COMPLETED), or for a request that ended without a result the

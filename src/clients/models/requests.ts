@@ -2,7 +2,7 @@
 // with a request id and the absolute status_url, response_url and cancel_url of the request, which
 // are authoritative: its state, its result and a cancel are asked for there. A path is composed
 // from the model id and request id only for a request whose URLs were never seen (submitted
-// elsewhere, or before wes kept them). One request each, no waiting and no retries here:
+// elsewhere, or before they were kept here). One request each, no waiting and no retries here:
 // queue-wait.ts polls and the router's rules (run.ts) decide what is sent again.
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import type { AnswerSink } from '../../http/answer-sink.js';

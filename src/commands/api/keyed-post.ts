@@ -2,7 +2,8 @@
 // `jobs submit` (key-rules.ts). The HTTP layer sends it once (single use: again only after a connect
 // failure or a 429, which made nothing); an answer that never came, or a 5xx, leaves it in doubt,
 // said as `jobs submit` says it (exit 11, the key, the find command) and never sent again.
-import { ApiError, InDoubtError, endedInDoubt, toWesError } from '../../errors.js';
+import { ApiError, InDoubtError, toWesError } from '../../errors.js';
+import { mayHaveTakenEffect } from '../../features/keyed/verdict.js';
 import { joinBase } from '../../http/links.js';
 import { KEY_NEW_ONLY_WHEN_NONE, keyReuseHint } from '../../key-rules.js';
 import type { ApiTarget } from './target.js';
@@ -23,7 +24,7 @@ export function keyedFailure(err: unknown, key: string, makes: 'job' | 'asset'):
     err.hint = keyReuseHint(key);
     return err;
   }
-  if (!endedInDoubt(err)) return err;
+  if (!mayHaveTakenEffect(err)) return err;
   const cause = toWesError(err);
   const look = makes === 'job' ? `Look for its job with: wes jobs find --key ${key}` : 'Look at the assets before uploading again';
   return new InDoubtError(`the POST got no usable answer (${cause.message}); it may or may not have made ${makes === 'job' ? 'a job' : 'an asset'}`, {

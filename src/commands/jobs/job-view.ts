@@ -12,7 +12,7 @@ import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { Job, JobError, Output } from '../../protocol/jobs.js';
 import { expiredEarly } from '../../clients/jobs/expired-race.js';
 import { jobLogsOf } from '../../clients/jobs/job-logs.js';
-import { keyOfLabels, labelsOf, userLabelText } from '../../clients/jobs/label.js';
+import { keyOfLabels, labelsOf, userLabelText } from '../../clients/jobs/labels.js';
 import { formatBytes } from '../../util/byte-count.js';
 
 

@@ -7,6 +7,7 @@ import { JobsClient } from '../../clients/jobs/client.js';
 import { settleExpired } from '../../clients/jobs/expired-race.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
+import { age } from '../../render/age.js';
 import { jobHistory } from '../../features/jobs/history.js';
 import { historyElsewhere } from '../../features/jobs/history-elsewhere.js';
 import { flag, choice, valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';
@@ -79,15 +80,6 @@ async function refresh(f: Factory, unfinished: HistoryEntry[]): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, queue.length) }, worker));
-}
-
-/** "12 s ago", "5 min ago", "3 h ago", "2 d ago". */
-export function age(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86_400)} d ago`;
 }
 
 export default defineVerb({

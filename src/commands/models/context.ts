@@ -9,6 +9,15 @@ import { GenerationCache } from '../../clients/models/generation-cache.js';
 import { ModelIdError, parseModelId, type ModelRef } from '../../protocol/model-ids.js';
 import { SchemaCache } from '../../clients/models/schema-cache.js';
 import { SchemaSource } from '../../clients/models/schema-source.js';
+import type { RouterExplainer } from '../../clients/models/generation.js';
+
+/** What a models command says of a router that is missing, or pinned to the other routes. */
+function routerExplainer(f: Factory): RouterExplainer {
+  return {
+    noRouter: async (info) => (await import('./no-router.js')).explainNoRouter(f, info),
+    pinnedHint: (needs) => `pass --router-api ${needs} (or auto), or change the setting: \`wes config set router_api auto\``,
+  };
+}
 
 export function modelArg(arg: string | undefined): ModelRef {
   if (!arg) throw new UsageError('give a model id: provider/model', 'list them with `wes models list --all`');
@@ -25,7 +34,7 @@ export function modelsClient(f: Factory, signal?: AbortSignal): ModelsClient {
   return f.client(ModelsClient, signal, (http) => {
     const s = f.settings();
     const memory = new GenerationCache(f.store(), s.profile);
-    return composeModels(http, routerGeneration(s.routerUrl, s.routerApi, memory, async (info) => (await import('./no-router.js')).explainNoRouter(f, info)));
+    return composeModels(http, routerGeneration(s.routerUrl, s.routerApi, memory, routerExplainer(f)));
   });
 }
 

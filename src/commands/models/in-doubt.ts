@@ -3,31 +3,22 @@
 // key once: sent again with the same key, the call is collected (or its record replayed), never
 // run twice. So every doubtful ending names the key and the exact command that collects it; a key
 // the router refuses for this request (409 invalid_input) is said to need a new key instead.
-import { ApiError, HANDSHAKE_FAILURES, InterruptedError, UsageError, WesError, toWesError } from '../../errors.js';
+import { ApiError, InterruptedError, WesError, toWesError } from '../../errors.js';
+import type { Verdict } from '../../features/keyed/verdict.js';
 import { shellWord } from '../../util/shell-word.js';
-
-/** Whether the call may have taken effect although no usable answer came back. */
-function endedInDoubt(err: unknown): boolean {
-  if (err instanceof UsageError || (err instanceof WesError && HANDSHAKE_FAILURES.has(err.code))) return false;
-  // An answer in 3xx/4xx is clear: nothing was run (no router there, a refusal), except a 409 "an
-  // earlier call with this key is still running". A 2xx that could not be read went through.
-  if (err instanceof WesError && err.status !== undefined) {
-    return err.status >= 500 || err.status < 300 || (err.status === 409 && err.code === 'concurrency_limit_exceeded');
-  }
-  return true;
-}
 
 function withHint(e: WesError, hint: string, details: Record<string, unknown>, cause: unknown): WesError {
   const kept = e.details !== null && typeof e.details === 'object' && !Array.isArray(e.details) ? e.details : e.details === undefined ? {} : { details: e.details };
   return new WesError(e.message, { exitCode: e.exitCode, code: e.code, status: e.status, requestId: e.requestId, origin: e.origin, details: { ...kept, ...details }, hint, cause });
 }
 
-/** The error of a keyed call, with what to do about the key; `command` is the call's own words (the key flag is appended). */
-export function keyedFailure(err: unknown, key: string, command: string[], what: string): unknown {
+/** The error of a keyed call that got no answer, by its verdict, with what to do about the key; `command` is the call's own words (the key flag is appended). */
+export function keyedFailure(verdict: Exclude<Verdict<unknown>, { kind: 'answered' }>, key: string, command: string[], what: string): unknown {
+  const err = verdict.error;
   if (err instanceof ApiError && err.status === 409 && err.code === 'invalid_input') {
     return withHint(err, `the router will not serve this request under Idempotency-Key ${key}: it was used for a different request, or its answer can no longer be replayed. Run it again under a new key (leave out --idempotency-key)`, { idempotency_key: key }, err);
   }
-  if (!endedInDoubt(err)) return err;
+  if (verdict.kind === 'unsent') return err;
   const again = [...command, '--idempotency-key', key].map(shellWord).join(' ');
   if (err instanceof InterruptedError) return err.tell(`${what} may have gone through (Idempotency-Key ${key}); the router charges a key once`, again, { idempotency_key: key });
   const e = toWesError(err);

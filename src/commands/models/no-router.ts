@@ -32,7 +32,14 @@ async function whatServes(f: Factory): Promise<string | undefined> {
   return undefined;
 }
 
+const NO_ROUTER_HINT = 'point wes at the model router: --router-url URL, WES_ROUTER_URL, or `wes config set router_url URL`';
+
+/** How to point wes at a router (and, with routes pinned, how to let it find them). */
+function noRouterHint(info: NoRouterInfo): string {
+  return info.pinned ? `${NO_ROUTER_HINT}; or let wes find the routes: --router-api auto (router_api is ${info.pinned} now)` : NO_ROUTER_HINT;
+}
+
 export async function explainNoRouter(f: Factory, info: NoRouterInfo): Promise<WesError> {
-  if (info.needs === 'v2' && info.known === 'v1') return noRouterError(info);
-  return noRouterError(info, await whatServes(f));
+  if (info.needs === 'v2' && info.known === 'v1') return noRouterError(info, undefined, noRouterHint(info));
+  return noRouterError(info, await whatServes(f), noRouterHint(info));
 }

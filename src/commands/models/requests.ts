@@ -6,7 +6,7 @@ import type { HistoryEntry } from '../../config/history.js';
 import { printTable } from '../../render/table.js';
 import { parseModelId } from '../../protocol/model-ids.js';
 import { GONE, historyStatus, isFinished } from '../../clients/models/request-history.js';
-import { age } from '../jobs/list.js';
+import { age } from '../../render/age.js';
 import { modelArg, modelsClient } from './context.js';
 import { historyOf } from './requests-context.js';
 import { flag, nonEmpty, valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';

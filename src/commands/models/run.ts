@@ -19,6 +19,9 @@ import { sendKeyed } from './send-keyed.js';
 import { modelsRunOptions, modelsRunRules, type ModelsRunOptions } from './options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
+/** What a model's input is, for text that is not one. */
+const INPUT_HINT = 'the model\'s input is a JSON object, e.g. -d \'{"prompt":"a cat"}\' (`wes models schema MODEL` lists its fields)';
+
 async function readInputFile(f: Factory, path: string, flag: string): Promise<InputBytes> {
   if (path === '-') {
     const chunks: Buffer[] = [];
@@ -95,7 +98,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsRunO
   let schema = validate || pairs.length > 0 ? await schemas.cached(ref) : undefined;
   if (!schema && pairs.length > 0) schema = await schemas.load(ref);
   const hostedUrl = pairs.some(namesHostedSource) ? (await import('./hosted-url.js')).hostedUrlResolver(f) : undefined;
-  const input = await buildInput({ base, data, pairs, doc: schema?.doc, forSchemaCheck: validate && schema !== undefined, hostedUrl });
+  const input = await buildInput({ base, data, pairs, doc: schema?.doc, forSchemaCheck: validate && schema !== undefined, hostedUrl, notJsonHint: INPUT_HINT });
   if (validate && schema) await checkLocally(f, ref, schemas, schema, input);
 
   const idempotencyKey = opts.idempotencyKey ?? randomUUID();

@@ -2,7 +2,7 @@
 // saying what each wait is for; a failure names the Idempotency-Key and what to do with it.
 import type { Factory } from '../../factory.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
-import { sendByRouterRules } from '../../clients/models/run.js';
+import { sendModelCall } from '../../features/models/send.js';
 import { AnswerSinkError } from '../../http/answer-sink.js';
 import { ProgressLine, waitText } from './progress.js';
 import type { ModelsRunOptions } from './options.js';
@@ -20,16 +20,14 @@ function runCommand(id: string, opts: ModelsRunOptions): string[] {
   return words;
 }
 
-/** Sends by the router's rules (run.ts), a progress line saying what each wait is for; a failure names the key and what to do. */
+/** Sends by the router's rules (features/models/send.ts), a progress line saying what each wait is for; a failure names the key and what to do. */
 export async function sendKeyed<T>(f: Factory, ref: ModelRef, opts: ModelsRunOptions, idempotencyKey: string, send: () => Promise<T>, what: string): Promise<T> {
   const retries = f.http().retries;
   const progress = new ProgressLine(f);
-  return sendByRouterRules(send, { retries, signal: f.signal, onWait: async (wait) => progress.show(await waitText(ref, wait, retries, idempotencyKey)) })
-    .catch(async (err: unknown) => {
-      // The output file could not be written: the run itself is not in doubt.
-      if (err instanceof AnswerSinkError) throw err.cause;
-      const { keyedFailure } = await import('./in-doubt.js');
-      throw keyedFailure(err, idempotencyKey, runCommand(ref.id, opts), what);
-    })
-    .finally(() => progress.stop());
+  const verdict = await sendModelCall(f, send, async (wait) => progress.show(await waitText(ref, wait, retries, idempotencyKey))).finally(() => progress.stop());
+  if (verdict.kind === 'answered' || verdict.kind === 'found') return verdict.value;
+  // The output file could not be written: the run itself is not in doubt.
+  if (verdict.error instanceof AnswerSinkError) throw verdict.error.cause;
+  const { keyedFailure } = await import('./in-doubt.js');
+  throw keyedFailure(verdict, idempotencyKey, runCommand(ref.id, opts), what);
 }

@@ -14,7 +14,7 @@ import { ExitCode, UsageError, type WesError } from '../../errors.js';
 import { DEFAULT_RETRIES } from '../../http/retry.js';
 import { toSafeJson } from '../../util/safe-json.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
+import { AssetPlacer, referenceFor } from '../transfers/asset-placer.js';
 import { isTerminal, type SubmitRequest } from '../../protocol/jobs.js';
 import { jobExtraData, promptExtraData } from '../partner-extra-data.js';
 import type { FeatureContext } from '../context.js';

@@ -12,16 +12,20 @@
 import type { HashSetting } from '../../util/blake3-setting.js';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { ApiError, ExitCode, InDoubtError, NetworkError, WesError, endedInDoubt, toWesError } from '../../errors.js';
+import { ApiError, ExitCode, InDoubtError, NetworkError, WesError, toWesError } from '../../errors.js';
 import { backoffDelay, isConnectFailure, retryAfterWait, sleep } from '../../http/retry.js';
 import { safeFileName } from '../../files/safe-name.js';
 import { SET_ASIDE_AFTER, type Endpoint } from './endpoint.js';
 import type { FetchedJob } from '../../clients/jobs/client.js';
 import { downloadOutputs } from '../../clients/jobs/download.js';
 import { followJob } from '../../clients/jobs/follow-job.js';
-import { awaitJobByKey, findJobByKey, type KeySearch } from '../../clients/jobs/find-by-key.js';
+import { awaitJobByKey, findJobByKey } from '../../clients/jobs/find-by-key.js';
 import type { JobLabels } from '../../protocol/jobs.js';
-import { isKeyReuse, sendLabelled, findCommand } from '../../clients/jobs/submit-keyed.js';
+import { isKeyReuse, sendLabelled } from '../../clients/jobs/submit-labelled.js';
+import { sendKeyed } from '../keyed/send.js';
+import { judgeSearch, mayHaveTakenEffect, type NoAnswer } from '../keyed/verdict.js';
+import { asKeySearch } from '../keyed/submit-job.js';
+import { lineInDoubt } from '../keyed/job-hints.js';
 import type { Output, SubmitRequest } from '../../protocol/jobs.js';
 import { batchStatusOf, type EngineLines } from './engine-lines.js';
 import type { PromptState } from '../../clients/legacy/prompt-state.js';
@@ -149,10 +153,9 @@ function neverReached(err: unknown): boolean {
   return isConnectFailure(err) || isConnectFailure((err as { cause?: unknown })?.cause);
 }
 
-/** An answer that says no job was made: refused for load, or a 4xx about the request itself. */
+/** An answer that says no job was made: refused for load, or unsent by the keyed verdict (a reused key may have made one). */
 function madeNoJob(err: unknown, onEngine: boolean): boolean {
-  if (neverReached(err) || isLoadRefusal(err, onEngine)) return true;
-  return err instanceof ApiError && (err.status ?? 500) < 500 && !isKeyReuse(err);
+  return isLoadRefusal(err, onEngine) || (!mayHaveTakenEffect(err) && !isKeyReuse(err));
 }
 
 class ItemRun {
@@ -225,27 +228,24 @@ class ItemRun {
    */
   private async resolveEarlier(earlier: { key: string; sentAt?: number }): Promise<FetchedJob | undefined> {
     const search = await findJobByKey(this.endpoint.spec.client, earlier.key, { sentAt: earlier.sentAt });
-    if (search.kind === 'found') {
-      this.foundByKey = true;
-      return search.job;
-    }
-    this.resubmitOrDoubt(search, earlier.key, undefined);
-    return undefined;
+    return this.resolveVerdict(judgeSearch(undefined, asKeySearch(search)), earlier.key);
   }
 
-  /** After a search that found nothing: note why a new key goes out, or throw the line into doubt. */
-  private resubmitOrDoubt(search: Exclude<KeySearch, { kind: 'found' }>, key: string, cause: unknown): void {
-    if (search.kind === 'absent' && search.proven) this.resubmitted = { previous_key: key, because: 'no_job_made' };
-    else if (this.options.resubmitInDoubt) this.resubmitted = { previous_key: key, because: 'resubmit_in_doubt' };
-    else {
-      const known = search.kind === 'no-list' ? search.reason : `no job carrying it is among the ${search.searched} newest on the server`;
-      const why = cause === undefined ? 'an earlier run sent it and no answer named a job' : `the submit got no usable answer (${toWesError(cause).message})`;
-      throw new InDoubtError(`${why}; it may or may not have made a job: ${known}`, {
-        key,
-        cause,
-        hint: `look for it with: ${findCommand(key)}; or resume with --resubmit-in-doubt to send the line again under a new key (it may then run twice)`,
-      });
+  /**
+   * A send (or an earlier run's) that got no usable answer, as the verdict has it: its job when
+   * found; else undefined (a new submit under a new key follows) when the server proved it made
+   * none or --resubmit-in-doubt asks; else the line stays in doubt.
+   */
+  private resolveVerdict(verdict: NoAnswer<FetchedJob>, key: string): FetchedJob | undefined {
+    if (verdict.kind === 'found') {
+      this.foundByKey = true;
+      return verdict.value;
     }
+    if (verdict.kind === 'proven-absent') this.resubmitted = { previous_key: key, because: 'no_job_made' };
+    else if (verdict.search === undefined) throw verdict.error;
+    else if (this.options.resubmitInDoubt) this.resubmitted = { previous_key: key, because: 'resubmit_in_doubt' };
+    else throw lineInDoubt(verdict.error, key, verdict.search);
+    return undefined;
   }
 
   /** Submits the line under a new single-use key; a lost answer is resolved by key (see ItemRun's header). */
@@ -255,19 +255,17 @@ class ItemRun {
     return this.submit(false, async () => {
       const key = this.key === this.item.earlier?.key ? (this.key = this.item.key) : this.key;
       const sentAt = this.sentAt(key);
-      try {
-        return await sendLabelled(client, request, key, this.options.labels, { retries: 0 });
-      } catch (err) {
-        if (this.options.signal.aborted || (!endedInDoubt(err) && !isKeyReuse(err))) throw err;
-        const search = await awaitJobByKey(client, key, { sentAt }, this.options.signal);
-        if (search.kind === 'found') {
-          this.foundByKey = true;
-          return search.job;
-        }
-        this.resubmitOrDoubt(search, key, err);
-        this.key = randomUUID();
-        throw err;
-      }
+      const verdict = await sendKeyed(() => sendLabelled(client, request, key, this.options.labels, { retries: 0 }), {
+        signal: this.options.signal,
+        searchAlso: isKeyReuse,
+        find: async () => asKeySearch(await awaitJobByKey(client, key, { sentAt }, this.options.signal)),
+      });
+      if (verdict.kind === 'answered') return verdict.value;
+      if (verdict.kind === 'unsent') throw verdict.error;
+      const found = this.resolveVerdict(verdict, key);
+      if (found) return found;
+      this.key = randomUUID();
+      throw verdict.error;
     });
   }
 

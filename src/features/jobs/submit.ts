@@ -6,8 +6,9 @@
 import type { HashSetting } from '../../util/blake3-setting.js';
 import { InterruptedError } from '../../errors.js';
 import type { JobsClient } from '../../clients/jobs/client.js';
-import { AssetPlacer, referenceFor } from '../../clients/jobs/assets.js';
-import { findCommand, submitKeyed, type SubmitOutcome } from '../../clients/jobs/submit-keyed.js';
+import { AssetPlacer, referenceFor } from '../transfers/asset-placer.js';
+import { submitKeyed, type SubmitOutcome } from '../keyed/submit-job.js';
+import { interruptedSubmit } from '../keyed/job-hints.js';
 import type { JobLabels, SubmitRequest } from '../../protocol/jobs.js';
 import { jobExtraData } from '../partner-extra-data.js';
 import { sanitizeLine } from '../../util/sanitize.js';
@@ -64,10 +65,10 @@ export async function submitJob(f: FeatureContext, client: JobsClient, submit: J
   try {
     // A large workflow (inlined images, long prompts) takes seconds to send: shown as an upload is.
     const observeBody = (size: number) => observeUpload(reporter, submit.source, size);
-    outcome = await submitKeyed(client, { request, key, labels: submit.labels, keyGiven: submit.keyGiven, signal: f.signal, observeBody });
+    outcome = await submitKeyed(client, key, { request, labels: submit.labels, keyGiven: submit.keyGiven, signal: f.signal, clock: f.clock, observeBody });
   } catch (err) {
     // Stopped while the submit was on its way: the service may have made the job (said in the one form of every interruption).
-    if (err instanceof InterruptedError) err.tell('the submit was on its way and may have made a job', findCommand(key), { idempotency_key: key });
+    if (err instanceof InterruptedError) interruptedSubmit(err, key);
     throw err;
   }
   const recovered = recoveredLine(outcome);

@@ -107,6 +107,7 @@ export class PromptFollower {
       clientId: this.clientId,
       previewMetadata,
       signal: this.f.signal,
+      giveUpHint: 'check the connection, or follow the job by polling: `wes legacy status <prompt_id> --wait`',
       debug: notices.verbose ? (line) => notices.notice('debug', line) : undefined,
       onEvent: (event) => {
         if (this.tracker) this.enqueue(event);

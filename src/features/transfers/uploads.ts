@@ -1,8 +1,8 @@
 // Files going up: a job API asset (hashed first, sent only when the service lacks the bytes,
-// src/clients/jobs/assets.ts) and a v1 input upload, each shown as it goes through the command's
+// asset-placer.ts) and a v1 input upload, each shown as it goes through the command's
 // TransferReporter.
 import type { HashSetting } from '../../util/blake3-setting.js';
-import { AssetPlacer, type PlacedAsset, type PlaceOptions, type UploadObserver } from '../../clients/jobs/assets.js';
+import { AssetPlacer, type PlacedAsset, type PlaceOptions, type UploadObserver } from './asset-placer.js';
 import type { JobsClient } from '../../clients/jobs/client.js';
 import type { LegacyClient, MaskUploadOptions } from '../../clients/legacy/client.js';
 import type { V1UploadResult } from '../../protocol/legacy.js';

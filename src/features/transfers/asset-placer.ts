@@ -7,11 +7,13 @@
 import type { HashSetting } from '../../util/blake3-setting.js';
 import { basename, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ApiError, UsageError, endedInDoubt } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { blake3File } from '../../files/blake3.js';
 import { checkLocalFile } from '../../files/local-file.js';
 import { guessMediaType } from '../../files/media-type.js';
-import type { FetchedAsset, JobsClient } from './client.js';
+import type { FetchedAsset, JobsClient, UploadObserver } from '../../clients/jobs/client.js';
+export type { UploadObserver } from '../../clients/jobs/client.js';
+import { sendKeyed } from '../keyed/send.js';
 import { assetReference, type AssetReference } from '../../protocol/jobs.js';
 
 export interface PlacedAsset extends FetchedAsset {
@@ -22,13 +24,6 @@ export interface PlacedAsset extends FetchedAsset {
   path: string;
   /** Set when an earlier upload of these bytes, stored under another hash, was found by its asset id and reused. */
   reusedUpload?: true;
-}
-
-/** Hears one upload as it goes (a progress line); told when it is over, however it ended. */
-export interface UploadObserver {
-  /** Bytes of the file handed to the connection so far (back to 0 when a request is retried). */
-  sent(bytes: number): void;
-  done(): void;
 }
 
 export interface PlaceOptions {
@@ -86,13 +81,19 @@ export class AssetPlacer {
         onProgress: observer && ((sent) => observer.sent(sent)),
       });
     try {
-      return await this.noteStoredHash({ ...(await upload()), hash, uploaded: true, path });
-    } catch (err) {
-      if (!endedInDoubt(err) || this.client.http.signal?.aborted) throw err;
-      // The answer was lost: the bytes are on the service when the blob is; else they never
-      // arrived, nothing was made, and a new upload (a new key) is safe.
-      const recovered = await this.mintFromHash(hash, filePath, options);
-      return recovered ? { ...recovered, hash, uploaded: true, path } : { ...(await upload()), hash, uploaded: true, path };
+      // The answer was lost: the bytes are on the service when the blob is (found by hash); else
+      // they never arrived, nothing was made, and a new upload (a new key) is safe.
+      const verdict = await sendKeyed(upload, {
+        signal: this.client.http.signal,
+        find: async () => {
+          const found = await this.mintFromHash(hash, filePath, options);
+          return found ? { kind: 'found', value: found } : { kind: 'absent', proven: true, searched: 1 };
+        },
+      });
+      if (verdict.kind === 'answered') return await this.noteStoredHash({ ...verdict.value, hash, uploaded: true, path });
+      if (verdict.kind === 'found') return { ...verdict.value, hash, uploaded: true, path };
+      if (verdict.kind === 'proven-absent') return { ...(await upload()), hash, uploaded: true, path };
+      throw verdict.error;
     } finally {
       observer?.done();
     }
