@@ -43,8 +43,15 @@ const require = createRequire(import.meta.url);
  */
 export const SNAPSHOT_SOURCES = process.env.WES_SEA_SNAPSHOT_SOURCES?.split(',').filter(Boolean) ?? [];
 
+/**
+ * Built-in modules loaded while the snapshot is built: the loader compiles every module with
+ * node:vm, which otherwise is compiled at each start.
+ */
+const SNAPSHOT_BUILTINS = ['node:vm'];
+
 /** Built-in modules Node does not vouch for in a snapshot that a module of it loads, each reviewed: why it is safe. */
 const UNVERIFIED_BUILTINS = {
+  'node:vm': "SNAPSHOT_BUILTINS: the loader's compiler (vm.Script with cachedData, runInThisContext, no importModuleDynamically); its module state is the contextify binding's classes and Node's per-isolate symbols, which the snapshot restores; test/cli/sea-executable.test.ts runs every family through it",
   'node:async_hooks': "undici's API modules take the AsyncResource class as they load; no resource exists before a request, which is after start-up",
 };
 
@@ -228,10 +235,12 @@ async function entryScript(modules, preload, files, id) {
   const inline = preload.map((name) => `${JSON.stringify(name)}: function (exports, require, module, __filename, __dirname) {\n${modules.get(name)}\n}`);
   const bundle = {
     modules: [...modules.keys()].filter((name) => !preload.includes(name)),
+    ascii: [...modules].filter(([name, text]) => !preload.includes(name) && /^[\x00-\x7f]*$/.test(text)).map(([name]) => name),
     files: Object.fromEntries(Object.entries(files).map(([name, f]) => [name, f.bytes])),
     nativeBlake3: 'blake3.node' in files ? 'blake3.node' : undefined,
     buildId: id,
     preload,
+    snapshotBuiltins: SNAPSHOT_BUILTINS,
     reviewedBuiltins: Object.keys(UNVERIFIED_BUILTINS).filter((name) => preload.some((m) => modules.get(m).includes(`require(${JSON.stringify(name)})`))),
   };
   return [

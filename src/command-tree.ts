@@ -58,7 +58,8 @@ Examples:
 
 Configuration: flags, then WES_* environment variables, then the profile (wes auth login).`,
   );
-  registerCommands(program, action, argv && commandWord(program, argv));
+  const at = argv ? commandWordAt(program, argv) : undefined;
+  registerCommands(program, action, at === undefined ? undefined : argv![at], at === undefined ? undefined : argv![at + 1]);
   // Root listing only (groups keep their usage terms): names alone keep descriptions readable.
   program.configureHelp({ showGlobalOptions: true, sortSubcommands: false, subcommandTerm: (c) => c.name(), formatHelp: commandsFirst });
   return program;
@@ -76,14 +77,14 @@ function commandsFirst(cmd: Command, helper: Help): string {
 }
 
 /**
- * The command word of `argv` as commander will find it: the first operand after the root's own
- * options (those with a value take the next argument). Undefined when anything else comes first
- * (--help, an unknown option, `--`): the whole tree then answers.
+ * Where the command word of `argv` is, as commander will find it: the first operand after the
+ * root's own options (those with a value take the next argument). Undefined when anything else
+ * comes first (--help, an unknown option, `--`): the whole tree then answers.
  */
-function commandWord(program: Command, argv: readonly string[]): string | undefined {
+function commandWordAt(program: Command, argv: readonly string[]): number | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (!arg.startsWith('-') || arg === '-') return arg;
+    if (!arg.startsWith('-') || arg === '-') return i;
     const [name, value] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), true] : [arg, false];
     const option = program.options.find((o) => o.long === name || o.short === name);
     if (!option || option.optional || name === '--version' || name === '-V') return undefined;

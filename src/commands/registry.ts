@@ -6,7 +6,8 @@ import type { ArgData, CommandData, GroupData, OptionData, VerbData } from './ma
 import { MANIFEST } from './manifest.js';
 import { attachVerb, type ActionFactory, type Verb } from './verb.js';
 
-type Register = (program: Command, action: ActionFactory) => void;
+/** `verb`: the word after the group's, when the command line names one (only that verb is built). */
+type Register = (program: Command, action: ActionFactory, verb?: string) => void;
 
 /** The verb behind each command built from the manifest (for the hook that loads it). */
 const verbLoaders = new WeakMap<Command, () => Promise<Verb>>();
@@ -58,9 +59,18 @@ function addVerb(parent: Command, data: VerbData, action: ActionFactory): void {
   }
 }
 
-function addGroup(program: Command, group: GroupData, action: ActionFactory): void {
+/**
+ * The verbs of a group to build: with `only`, the word after the group's own (`jobs get`), that
+ * verb and the verbs under it, when the group has a verb of that name; else all of them.
+ */
+function verbsToBuild(group: GroupData, only: string | undefined): VerbData[] {
+  if (only === undefined || !group.command || !group.verbs.some((v) => v.parent.length === 1 && v.name === only)) return group.verbs;
+  return group.verbs.filter((v) => (v.parent.length === 1 ? v.name === only : v.parent[1] === only));
+}
+
+function addGroup(program: Command, group: GroupData, action: ActionFactory, only?: string): void {
   const top = group.command ? addCommand(program, group.command) : program;
-  for (const verb of group.verbs) {
+  for (const verb of verbsToBuild(group, only)) {
     let parent = top;
     for (const word of verb.parent.slice(group.command ? 1 : 0)) parent = parent.commands.find((c) => c.name() === word)!;
     addVerb(parent, verb, action);
@@ -70,7 +80,7 @@ function addGroup(program: Command, group: GroupData, action: ActionFactory): vo
 /** Every command group with the top-level command names it adds, in the order help lists them. */
 export const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; register: Register }> = MANIFEST.map((g) => ({
   names: g.names,
-  register: (program, action) => addGroup(program, g.data(), action),
+  register: (program, action, verb) => addGroup(program, g.data(), action, verb),
 }));
 
 /** Commands that work on the whole tree (help describes it, completion scripts list it). */
@@ -78,11 +88,13 @@ const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
 
 /**
  * Adds the command groups to `program`: every group, or, when the command line names one (`only`,
- * its first word), that group alone, as a command runs only its own group's definitions. The help
- * command is always added. help and completion, and any other word (a typo gets suggestions from
- * every name), get the whole tree.
+ * its first word), that group alone, as a command runs only its own group's definitions; of that
+ * group, when the next word (`verb`) is one of its verbs, that verb alone (a `jobs get` builds
+ * none of the other nine). The help command is always added. help and completion, and any other
+ * word (a typo gets suggestions from every name), get the whole tree; a group with a word that is
+ * none of its verbs (`jobs gett`, `jobs --help`) gets all its verbs.
  */
-export function registerCommands(program: Command, action: ActionFactory, only?: string): void {
+export function registerCommands(program: Command, action: ActionFactory, only?: string, verb?: string): void {
   program.helpCommand(false);
   program.commandsGroup('Job API v2:');
   program.commandsGroup('Model router:');
@@ -90,7 +102,8 @@ export function registerCommands(program: Command, action: ActionFactory, only?:
   program.commandsGroup('Setup and tools:');
   const named = only === undefined || WHOLE_TREE.has(only) ? undefined : COMMAND_GROUPS.find((g) => g.names.includes(only));
   for (const group of COMMAND_GROUPS) {
-    if (!named || group === named || group.names.includes('help')) group.register(program, action);
+    if (!named || group.names.includes('help')) group.register(program, action);
+    else if (group === named) group.register(program, action, verb);
   }
 }
 

@@ -30,6 +30,8 @@ export interface SeaBundle {
   inline: Record<string, ModuleFunction>;
   /** The other modules of dist/: each is the asset of the same name. */
   modules: string[];
+  /** Those of them whose text is ASCII alone. */
+  ascii: string[];
   /** Other embedded files (undici's WebAssembly, the native blake3 addon): asset name → byte count. */
   files: Record<string, number>;
   /** The asset name of the native blake3 addon, when the build platform had one. */
@@ -40,6 +42,8 @@ export interface SeaBundle {
   preload: string[];
   /** Built-in modules loaded before the others (Node warns as they load, and its warning reads the environment). */
   reviewedBuiltins: string[];
+  /** Built-in modules loaded into the snapshot because every command needs them (scripts/build-sea.mjs, SNAPSHOT_BUILTINS). */
+  snapshotBuiltins: string[];
   /** The entry's `require`: Node's built-in modules while the snapshot is built. */
   builtin: (name: string) => unknown;
 }
@@ -53,7 +57,7 @@ export function start(bundle: SeaBundle): void {
   const v8 = bundle.builtin('node:v8') as typeof import('node:v8');
   const loader = new Loader(bundle, v8.startupSnapshot.isBuildingSnapshot());
   setSeaHost(loader.host);
-  for (const name of bundle.reviewedBuiltins) bundle.builtin(name);
+  for (const name of [...bundle.reviewedBuiltins, ...bundle.snapshotBuiltins]) bundle.builtin(name);
   const stop = watchHazards(bundle.builtin, () => loader.loading.at(-1) ?? 'no module');
   for (const name of bundle.preload) loader.load(name);
   const hazards = stop();
@@ -72,6 +76,7 @@ class Loader {
   /** The modules being loaded, innermost last. */
   readonly loading: string[] = [];
   private readonly modules: Set<string>;
+  private readonly ascii: Set<string>;
   private compileCached: CachedCompile | undefined;
   private readonly extracted = new Map<string, string | undefined>();
   readonly host: SeaHost;
@@ -81,6 +86,7 @@ class Loader {
     public building: boolean,
   ) {
     this.modules = new Set(bundle.modules);
+    this.ascii = new Set(bundle.ascii);
     this.host = {
       useCodeCache: (dir) => {
         this.compileCached ??= cachedCompiler(dir);
@@ -108,7 +114,9 @@ class Loader {
 
   private compile(name: string): ModuleFunction {
     if (!this.modules.has(name)) throw notFound(name);
-    const text = this.sea().getAsset(name, 'utf8');
+    // Buffer's decoders, not getAsset's TextDecoder (ICU): it made a two-byte string of every module
+    // and was ~5 % of `jobs get`'s instructions; a module of ASCII bytes alone is copied as Latin-1.
+    const text = Buffer.from(this.sea().getRawAsset(name) as ArrayBuffer).toString(this.ascii.has(name) ? 'latin1' : 'utf8');
     const wrapped = `(function (exports, require, module, __filename, __dirname) { ${text}\n});`;
     const filename = ROOT + name;
     const script = this.compileCached ? this.compileCached(wrapped, filename, name.replaceAll('/', '-')) : new (this.builtin('node:vm') as typeof import('node:vm')).Script(wrapped, { filename });

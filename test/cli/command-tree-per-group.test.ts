@@ -57,6 +57,23 @@ describe('the command tree built for one command group', () => {
     }
   });
 
+  it('builds only the verb a command line names in a group (and the verbs under it), the same as in the whole tree', () => {
+    const groups = whole.commands.filter((c) => c.commands.length > 0 && !['help', 'completion', '__complete'].includes(c.name()));
+    expect(groups.map((c) => c.name())).toContain('jobs');
+    for (const group of groups) {
+      const built = (argv: string[]) => buildCommandTree(action, argv).commands.find((c) => c.name() === group.name())!;
+      for (const verb of group.commands) {
+        const alone = built([group.name(), verb.name(), 'x']);
+        expect(names(alone), `wes ${group.name()} ${verb.name()}`).toEqual([verb.name()]);
+        expect(describeTree(alone.commands[0]!), `wes ${group.name()} ${verb.name()}`).toEqual(describeTree(verb));
+      }
+      // A word that is none of its verbs (a typo, an option first): every verb, for suggestions and help.
+      for (const argv of [[group.name(), 'nope'], [group.name(), '--json', group.commands[0]!.name()], [group.name()]]) {
+        expect(names(built(argv)), argv.join(' ')).toEqual(names(group));
+      }
+    }
+  });
+
   it("finds the command word after the root's options, as commander does", () => {
     const only = (argv: string[]) => names(buildCommandTree(action, argv)).filter((n) => n !== 'help');
     expect(only(['jobs', 'get', 'x'])).toEqual(['jobs']);
