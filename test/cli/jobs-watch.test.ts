@@ -7,6 +7,16 @@ import type { Job } from '../../src/protocol/jobs.js';
 import { failWorkflow, interruptWhen, ndjson, seen, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
 
 const LONG = { steps: 150 }; // 150 steps of 10 ms: long enough to interrupt
+// A job that outlives a slow machine's start of `wes` (CI once started it after 1.5 s had passed):
+// three samplers of 150 steps (the node's most) in a row, 4.5 s.
+function longerWorkflow() {
+  const flow = imageWorkflow(LONG) as Record<string, { class_type: string; inputs: Record<string, unknown> }>;
+  const sample = flow['2']!;
+  flow['4'] = { class_type: sample.class_type, inputs: { ...sample.inputs, image: ['2', 0] } };
+  flow['5'] = { class_type: sample.class_type, inputs: { ...sample.inputs, image: ['4', 0] } };
+  flow['3']!.inputs.images = ['5', 0];
+  return flow;
+}
 
 describe('wes jobs watch', () => {
   const ctx = useDevServer({ faults: true, stepMs: 10 });
@@ -153,7 +163,7 @@ describe('wes jobs watch', () => {
   });
 
   it('Ctrl-C leaves the job running, says how to resume, exits 130', async () => {
-    const id = await submit(imageWorkflow(LONG));
+    const id = await submit(longerWorkflow());
     const res = await wes(['jobs', 'watch', id, '--interval', '0.05'], { onSpawn: interruptWhen(/[0-9a-f]{8} running/) });
     expect(res.code).toBe(130);
     expect(res.stderr).toContain(`resume with: wes jobs watch ${id}`);
@@ -163,7 +173,7 @@ describe('wes jobs watch', () => {
   });
 
   it('--cancel-on-interrupt cancels the job before exiting 130', async () => {
-    const id = await submit(imageWorkflow(LONG));
+    const id = await submit(longerWorkflow());
     const res = await wes(['jobs', 'watch', id, '--cancel-on-interrupt'], { onSpawn: interruptWhen(/[0-9a-f]{8} running/) });
     expect(res.code).toBe(130);
     expect(res.stderr).toContain(`asked the service to cancel job ${id}`);
