@@ -3,7 +3,7 @@
 // protocol's, so `-` is refused. A UI-format graph is converted only when asked (`convert`).
 import type { Factory } from '../factory.js';
 import { UsageError } from '../errors.js';
-import { convertForCommand } from '../commands/workflows/conversion.js';
+import { convertForCommand } from '../command-kit/workflows/conversion.js';
 import { isUiFormat, parseWorkflow, parseWorkflowJson, readLocalText } from '../workflows/workflow-file.js';
 
 export type WorkflowArg = string | Record<string, unknown>;

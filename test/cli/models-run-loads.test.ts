@@ -21,7 +21,7 @@ const ON_DEMAND = [
   'src/commands/models/in-doubt.ts',
   'src/commands/models/queue-run.ts',
   'src/commands/models/follow.ts',
-  'src/commands/models/no-router.ts',
+  'src/command-kit/models/no-router.ts',
   'src/render/open-progress.ts',
   'src/files/unreadable.ts',
 ];

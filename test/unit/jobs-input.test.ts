@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { applyAssignments, parseSet, parseValue } from '../../src/features/jobs/inputs.js';
 import { isUiFormat, parseWorkflow } from '../../src/workflows/workflow-file.js';
 import { findJsonProblem, lineAndColumn } from '../../src/workflows/json-position.js';
-import { exitCodeFor } from '../../src/commands/jobs/watch-job.js';
+import { exitCodeFor } from '../../src/command-kit/jobs/exit-code.js';
 import { intervalMs, pollInterval } from '../../src/commands/poll-interval.js';
 import { InvalidArgumentError } from 'commander';
 import { outputLine, progressLine } from '../../src/commands/jobs/job-view.js';

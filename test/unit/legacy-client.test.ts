@@ -7,7 +7,7 @@ import { legacySocketUrl } from '../../src/clients/legacy/socket.js';
 import { fileRefsOf, PromptTracker } from '../../src/clients/legacy/tracker.js';
 import { parseOriginalRef } from '../../src/commands/legacy/original-ref.js';
 import { describeInput } from '../../src/commands/legacy/object-info.js';
-import { queueRow } from '../../src/commands/legacy/queue.js';
+import { queueRow } from '../../src/command-kit/legacy/queue-row.js';
 
 const msg = (type: string, data: Record<string, unknown>) => ({ type, data });
 

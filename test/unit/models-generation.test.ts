@@ -140,7 +140,7 @@ describe('RouterGeneration pinned', () => {
     const told: NoRouterInfo[] = [];
     const pinned = new RouterGeneration(URL_A, 'v1', memory, { noRouter: (info) => (told.push(info), noRouterError(info)) });
     await expect(pinned.call(server(['v2'], asked))).rejects.toMatchObject({ code: 'no_model_router' });
-    // The pin goes to the explainer, which words the hint (the CLI's: --router-api auto, in commands/models/no-router.ts).
+    // The pin goes to the explainer, which words the hint (the CLI's: --router-api auto, in command-kit/models/no-router.ts).
     expect(told.map((info) => info.pinned)).toEqual(['v1']);
     expect(asked).toEqual(['v1']);
     expect(memory.writes).toEqual([]);

@@ -119,6 +119,18 @@ describe('module boundaries of src/', () => {
     expect(show(render)).toEqual([]);
   });
 
+  it('the MCP server and src/command-kit sit below the commands: neither imports src/commands', () => {
+    const bad = all.filter((e) => ['src/mcp', 'src/command-kit'].some((dir) => under(e.from, dir)) && under(e.to, 'src/commands'));
+    expect(show(bad)).toEqual([]);
+  });
+
+  it('a verb is loaded by the manifest alone: no verb borrows from another', () => {
+    const verbs = new Set(all.map((e) => e.to).filter((to, i, list) => list.indexOf(to) === i && under(to, 'src/commands') && /^export default defineVerb\(/m.test(readFileSync(join(root, to), 'utf8'))));
+    expect(verbs.size).toBeGreaterThan(50);
+    const bad = all.filter((e) => e.from !== 'src/commands/manifest.ts' && verbs.has(e.to));
+    expect(show(bad)).toEqual([]);
+  });
+
   it('no two modules import each other, not even for a type', () => {
     expect(cycles(all)).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { isTerminal, type Job } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { followAndReport, watchJobOptions } from './watch-job.js';
 import { recordStatus } from '../../features/jobs/history.js';
-import { JOB_ID_HELP, readJob } from './read-job.js';
+import { JOB_ID_HELP, readJob } from '../../command-kit/jobs/read-job.js';
 import { flag, needs, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { followDeclaration, type FollowFlags } from './options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';

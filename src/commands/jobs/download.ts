@@ -7,7 +7,7 @@ import { existingPolicy } from '../../files/existing.js';
 import { checkFolderTarget } from '../../files/targets.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { saveOutputs } from './save-outputs.js';
-import { JOB_ID_HELP, readJob } from './read-job.js';
+import { JOB_ID_HELP, readJob } from '../../command-kit/jobs/read-job.js';
 import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';

@@ -3,7 +3,7 @@
 // (tables, colour) loads only when it is printed: scripts call `--json` in loops.
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
-import { JOB_ID_HELP, readJob } from './read-job.js';
+import { JOB_ID_HELP, readJob } from '../../command-kit/jobs/read-job.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

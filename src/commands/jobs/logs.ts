@@ -11,7 +11,7 @@ import { readJobLogs, type JobLogsRead } from '../../clients/jobs/job-logs.js';
 import { isTerminal } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { streamSanitized } from './stream-text.js';
-import { JOB_ID_HELP, readJob } from './read-job.js';
+import { JOB_ID_HELP, readJob } from '../../command-kit/jobs/read-job.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

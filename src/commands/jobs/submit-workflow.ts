@@ -10,7 +10,7 @@ import { parseSet } from '../../features/jobs/inputs.js';
 import { submitJob } from '../../features/jobs/submit.js';
 import { transferReporterOn } from '../reporters.js';
 import { followAndReport, type WatchJobOptions } from './watch-job.js';
-import { checkInputNames } from './set-input-names.js';
+import { checkInputNames } from '../../command-kit/jobs/set-input-names.js';
 import type { SubmitFlags } from './options.js';
 import { labelMap } from './label-option.js';
 

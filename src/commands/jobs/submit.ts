@@ -7,16 +7,16 @@ import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { KEY_BATCH_FRESH, KEY_SINGLE_USE, wrapped } from '../../key-rules.js';
 import { readWorkflow } from '../../workflows/workflow-file.js';
-import { converterFromOptions } from '../workflows/conversion.js';
 import { checkFollowTargets, watchJobOptions } from './watch-job.js';
 import { submitWorkflow } from './submit-workflow.js';
 import { sameFile } from '../../files/same-file.js';
 import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
-import { convertDeclaration, convertRules } from '../workflows/convert-options.js';
+import { convertDeclaration, convertRules, converterFromOptions } from '../workflows/convert-options.js';
 import { MAX_CONCURRENCY, parseVia } from '../../features/batch/via-target.js';
 import { partnerTokenOnJobApi } from '../../features/partner-extra-data.js';
 import { downloadDeclaration, downloadRules, followDeclaration, submitFlagsDeclaration, type JobsSubmitOptions } from './options.js';
-import { oneSource, savedOption, savedWorkflowToRun } from '../workflows/saved-source.js';
+import { oneSource, savedOption } from '../workflows/saved-source.js';
+import { savedWorkflowToRun } from '../../command-kit/workflows/saved-workflow.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
 /**

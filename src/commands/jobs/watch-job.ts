@@ -4,7 +4,7 @@
 // and --timeout leave the job running and say the command that resumes what was asked, unless
 // --cancel-on-interrupt asks to cancel it first.
 import type { Factory } from '../../factory.js';
-import { ExitCode } from '../../errors.js';
+import { exitCodeFor } from '../../command-kit/jobs/exit-code.js';
 import type { FetchedJob, JobsClient } from '../../clients/jobs/client.js';
 import { followToEnd } from '../../features/jobs/follow.js';
 import { sanitizeLine } from '../../util/sanitize.js';
@@ -51,20 +51,6 @@ export function watchJobOptions(opts: FollowFlags & Partial<DownloadFlags> & { p
 /** Checks the --download folder before anything is submitted or followed (exit 2 when unusable). */
 export async function checkFollowTargets(options: WatchJobOptions): Promise<void> {
   if (options.download !== undefined) await checkFolderTarget(options.download, '--download');
-}
-
-export function exitCodeFor(status: string, canceledExit: number = ExitCode.CANCELED): number {
-  switch (status) {
-    case 'succeeded':
-      return ExitCode.OK;
-    case 'canceled':
-      return canceledExit;
-    case 'failed':
-    case 'expired':
-      return ExitCode.FAILED;
-    default:
-      return ExitCode.ERROR;
-  }
 }
 
 export async function followAndReport(f: Factory, client: JobsClient, start: FetchedJob, options: WatchJobOptions): Promise<number> {

@@ -2,7 +2,7 @@
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { checkFollowTargets, followAndReport, watchJobOptions } from './watch-job.js';
-import { JOB_ID_HELP, readJob } from './read-job.js';
+import { JOB_ID_HELP, readJob } from '../../command-kit/jobs/read-job.js';
 import { flag, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { downloadDeclaration, downloadRules, followDeclaration, type DownloadFlags, type FollowFlags } from './options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';

@@ -10,7 +10,7 @@ import { escapeUnsafeJsonText } from '../../util/safe-json.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { shellWord } from '../../util/shell-word.js';
 import { stringifyJsonExact } from '../../util/exact-json.js';
-import { JOB_ID_HELP, readByRef } from './read-job.js';
+import { JOB_ID_HELP, readByRef } from '../../command-kit/jobs/read-job.js';
 import { existingFileOptions, existingFileRules, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
 import { nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';

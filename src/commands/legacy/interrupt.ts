@@ -2,7 +2,7 @@
 // stop-running.ts). Nothing is sent when nothing runs, so a prompt that starts meanwhile is safe.
 import type { Factory } from '../../factory.js';
 import { readQueue } from '../../clients/legacy/queue-state.js';
-import { legacyClient } from './shared.js';
+import { legacyClient } from '../../command-kit/legacy/shared.js';
 import { interruptOnly } from './stop-running.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';

@@ -6,7 +6,7 @@ import { printTable, type Cell } from '../../render/table.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { listEngineJobs } from '../../clients/legacy/engine-jobs.js';
 import type { V1JobEntry } from '../../protocol/legacy.js';
-import { legacyClient } from './shared.js';
+import { legacyClient } from '../../command-kit/legacy/shared.js';
 import { InvalidArgumentError } from 'commander';
 import { valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';
 import { defineVerb } from '../verb.js';

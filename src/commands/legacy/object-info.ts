@@ -3,7 +3,7 @@ import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { printTable, renderTable, type Cell } from '../../render/table.js';
 import { isRecord, type LegacyClient } from '../../clients/legacy/client.js';
-import { legacyClient } from './shared.js';
+import { legacyClient } from '../../command-kit/legacy/shared.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

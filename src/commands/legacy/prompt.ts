@@ -5,24 +5,18 @@
 // need the socket too. On an engine the prompt also carries an id of wes's own, which a newer
 // engine uses as given. Once the prompt is accepted, a failure of what follows (the socket, a
 // status read) says that the prompt runs on, and how to follow it.
-import { randomUUID } from 'node:crypto';
 import type { Factory } from '../../factory.js';
-import { ExitCode, InterruptedError, WesError, toWesError } from '../../errors.js';
-import { renderTable } from '../../render/table.js';
-import { nodeErrorRows } from '../../render/error.js';
-import { isRecord } from '../../clients/legacy/client.js';
-import type { LegacySession } from '../../clients/legacy/session.js';
+import { InterruptedError, toWesError } from '../../errors.js';
 import { isV1Success, type V1PromptResponse } from '../../protocol/legacy.js';
-import { promptExtraData } from '../../features/partner-extra-data.js';
+import { submit } from '../../command-kit/legacy/submit-prompt.js';
 import { readWorkflow } from '../../workflows/workflow-file.js';
-import { converterFromOptions } from '../workflows/conversion.js';
 import { checkLegacyTargets } from '../../features/legacy/files.js';
 import { PromptFollower, type FollowResult } from '../../features/legacy/follow-prompt.js';
 import { pollToEnd } from '../../features/legacy/poll-prompt.js';
 import { savePromptOutputs } from '../../features/legacy/prompt-outputs.js';
 import { endOfPrompt, reportPreviews } from './report.js';
 import { intervalMs } from '../poll-interval.js';
-import { legacyClient } from './shared.js';
+import { legacyClient } from '../../command-kit/legacy/shared.js';
 import { PromptView } from './prompt-view.js';
 import { reporterOn } from '../reporters.js';
 import { existingPolicy } from '../../files/existing.js';
@@ -30,9 +24,10 @@ import { existingFileOptions, existingFileRules, type ExistingFileOptions } from
 import { flag, needs, nonEmpty, repeatableOption, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { checkSetSyntax } from '../../features/jobs/set-syntax.js';
 import { applyLegacySets, parseLegacySets } from '../../features/legacy/set-inputs.js';
-import { oneSource, savedOption, savedWorkflowToRun } from '../workflows/saved-source.js';
+import { oneSource, savedOption } from '../workflows/saved-source.js';
+import { savedWorkflowToRun } from '../../command-kit/workflows/saved-workflow.js';
 import { intervalOption } from '../poll-interval.js';
-import { convertDeclaration, convertRules, type ConvertOptions } from '../workflows/convert-options.js';
+import { convertDeclaration, convertRules, converterFromOptions, type ConvertOptions } from '../workflows/convert-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
 interface LegacyPromptOptions extends ConvertOptions, ExistingFileOptions {
@@ -69,36 +64,6 @@ const legacyPromptRules: Array<OptionsRule<LegacyPromptOptions>> = [
 ];
 
 const positional = { workflow: arg('[workflow]') };
-
-function refusal(answer: V1PromptResponse): WesError | null {
-  if (answer.error === undefined || answer.error === null) return null;
-  const error = answer.error;
-  const message = typeof error === 'string' ? error : isRecord(error) && typeof error.message === 'string' ? error.message : 'the server refused the workflow';
-  return new WesError(message, {
-    exitCode: ExitCode.REFUSED,
-    code: isRecord(error) && typeof error.type === 'string' ? error.type : 'invalid_workflow',
-    details: { node_errors: isRecord(answer.node_errors) ? answer.node_errors : {} },
-    origin: 'legacy',
-  });
-}
-
-/**
- * On an engine every prompt names a client (the follower's socket, else an id nobody listens on,
- * so its progress and previews are not sent to every other client of the engine) and an id of
- * wes's own; the cloud gets the socket's id when a socket follows.
- */
-export async function submit(f: Factory, session: LegacySession, workflow: Record<string, unknown>, clientId: string | undefined): Promise<{ promptId: string; answer: V1PromptResponse }> {
-  const ids = session.engine ? { clientId: clientId ?? randomUUID(), promptId: randomUUID() } : { clientId };
-  const answer = await session.client.submit(workflow, promptExtraData(f.settings()), ids);
-  const refused = refusal(answer);
-  if (refused) throw refused;
-  // The local engine may queue a prompt while reporting problems in some of its outputs.
-  if (isRecord(answer.node_errors) && Object.keys(answer.node_errors).length > 0) {
-    f.io.warn('warning: the server reported node errors but queued the prompt:');
-    f.io.warn(renderTable(f.io, ['node', 'class', 'type', 'message', 'details'], nodeErrorRows(answer.node_errors), 'stderr'));
-  }
-  return { promptId: answer.prompt_id!, answer };
-}
 
 /** What a follow (by socket or by REST) ended with. */
 interface Ended {

@@ -8,7 +8,7 @@ import { ExitCode, WesError } from '../../errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { isRecord } from '../../clients/legacy/client.js';
 import { readQueue } from '../../clients/legacy/queue-state.js';
-import { legacyClient } from './shared.js';
+import { legacyClient } from '../../command-kit/legacy/shared.js';
 import type { LegacySession } from '../../clients/legacy/session.js';
 import { interruptOnly } from './stop-running.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';

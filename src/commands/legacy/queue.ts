@@ -1,20 +1,10 @@
 // wes legacy queue: running and pending prompts as a table (--json: the queue object as sent).
 import type { Factory } from '../../factory.js';
-import { printTable, type Cell } from '../../render/table.js';
-import { isRecord } from '../../clients/legacy/client.js';
-import { entryOutputs } from '../../clients/legacy/queue-state.js';
-import { legacyClient } from './shared.js';
+import { printTable } from '../../render/table.js';
+import { queueRow } from '../../command-kit/legacy/queue-row.js';
+import { legacyClient } from '../../command-kit/legacy/shared.js';
 import { noOptions } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
-
-/** One queue tuple (an engine's or the cloud's shape), read defensively. */
-export function queueRow(state: string, entry: unknown): Cell[] {
-  const tuple = Array.isArray(entry) ? entry : [];
-  const number = typeof tuple[0] === 'number' ? tuple[0] : null;
-  const id = typeof tuple[1] === 'string' ? tuple[1] : '?';
-  const nodes = isRecord(tuple[2]) ? Object.keys(tuple[2]).length : null;
-  return [state, number, id, nodes, entryOutputs(tuple).join(', ')];
-}
 
 async function run(f: Factory): Promise<number> {
   const { client } = await legacyClient(f, 'queue');

@@ -8,7 +8,7 @@ import { endOfPrompt } from './report.js';
 import { pollToEnd } from '../../features/legacy/poll-prompt.js';
 import { PromptView } from './prompt-view.js';
 import { intervalMs, intervalOption } from '../poll-interval.js';
-import { legacyClient } from './shared.js';
+import { legacyClient } from '../../command-kit/legacy/shared.js';
 import { flag, needs, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 import { V1_SUCCESS_STATUSES, V1_TERMINAL_STATUSES } from '../../protocol/legacy.js';

@@ -2,7 +2,7 @@
 import type { Factory } from '../../factory.js';
 import { checkLocalFile } from '../../files/local-file.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { legacyClient } from './shared.js';
+import { legacyClient } from '../../command-kit/legacy/shared.js';
 import { uploadInput } from '../../features/transfers/uploads.js';
 import { transferReporterOn } from '../reporters.js';
 import { choice, flag, needs, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';

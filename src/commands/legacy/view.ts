@@ -12,7 +12,7 @@ import { existingPolicy } from '../../files/existing.js';
 import { checkFileTarget } from '../../files/targets.js';
 import { saveViewedFile } from '../../features/legacy/view.js';
 import { reporterOn } from '../reporters.js';
-import { legacyClient } from './shared.js';
+import { legacyClient } from '../../command-kit/legacy/shared.js';
 import { existingFileOptions, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
 import { choice, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';

@@ -7,7 +7,7 @@ import { PromptFollower } from '../../features/legacy/follow-prompt.js';
 import { checkLegacyTargets } from '../../features/legacy/files.js';
 import { endOfPrompt, reportPreviews } from './report.js';
 import { intervalMs, intervalOption } from '../poll-interval.js';
-import { legacyClient } from './shared.js';
+import { legacyClient } from '../../command-kit/legacy/shared.js';
 import { PromptView } from './prompt-view.js';
 import { reporterOn } from '../reporters.js';
 import { existingPolicy } from '../../files/existing.js';

@@ -5,8 +5,8 @@
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { sendByRouterRules } from '../../clients/models/run.js';
-import { modelsClient } from './context.js';
-import { recordState, requestArgs } from './requests-context.js';
+import { modelsClient } from '../../command-kit/models/context.js';
+import { recordState, requestArgs } from '../../command-kit/models/requests-context.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

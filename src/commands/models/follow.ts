@@ -14,7 +14,7 @@ import { waitForResult } from '../../clients/models/queue-wait.js';
 import { GONE, historyStatus } from '../../clients/models/request-history.js';
 import { deliverOutput, type OutputFetch, type OutputTarget } from './output.js';
 import { ProgressLine, stateText, waitText } from './progress.js';
-import { recordState } from './requests-context.js';
+import { recordState } from '../../command-kit/models/requests-context.js';
 
 /** `wes models result MODEL ID --wait` with the output flags given: what collects this request later. */
 export function resultCommand(ref: ModelRef, requestId: string, target: OutputTarget): string {

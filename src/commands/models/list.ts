@@ -2,7 +2,7 @@
 import type { Factory } from '../../factory.js';
 import { LIST_LIMIT_MAX, type RouterModelListEntry } from '../../protocol/models.js';
 import { walkCatalog } from '../../clients/models/walk.js';
-import { modelsClient } from './context.js';
+import { modelsClient } from '../../command-kit/models/context.js';
 import { segmentProblem } from '../../protocol/model-ids.js';
 import { checked, flag, valueOption, wholeNumber, type OptionsDeclaration } from '../typed-options.js';
 import { defineVerb } from '../verb.js';

@@ -10,7 +10,7 @@ import type { ModelsClient } from '../../clients/models/client.js';
 import { collectQueued } from './follow.js';
 import type { OutputTarget } from './output.js';
 import type { ModelsRunOptions } from './options.js';
-import { recordQueued } from './requests-context.js';
+import { recordQueued } from '../../command-kit/models/requests-context.js';
 import { sendKeyed } from './send-keyed.js';
 
 export async function runQueued(f: Factory, client: ModelsClient, ref: ModelRef, body: Buffer, idempotencyKey: string, opts: ModelsRunOptions, target: OutputTarget): Promise<number> {

@@ -7,8 +7,8 @@ import { printTable } from '../../render/table.js';
 import { parseModelId } from '../../protocol/model-ids.js';
 import { GONE, historyStatus, isFinished } from '../../clients/models/request-history.js';
 import { age } from '../../render/age.js';
-import { modelArg, modelsClient } from './context.js';
-import { historyOf } from './requests-context.js';
+import { modelArg, modelsClient } from '../../command-kit/models/context.js';
+import { historyOf } from '../../command-kit/models/requests-context.js';
 import { flag, nonEmpty, valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
 

@@ -4,10 +4,10 @@
 // until it is.
 import type { Factory } from '../../factory.js';
 import { existingPolicy } from '../../files/existing-policy.js';
-import { modelsClient } from './context.js';
+import { modelsClient } from '../../command-kit/models/context.js';
 import { collectQueued } from './follow.js';
 import { checkTargets } from './output.js';
-import { requestArgs } from './requests-context.js';
+import { requestArgs } from '../../command-kit/models/requests-context.js';
 import { existingFileOptions, existingFileRules, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
 import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';

@@ -13,7 +13,7 @@ import type { ModelRef } from '../../protocol/model-ids.js';
 import { buildInput, type BuiltInput, type InputBytes } from '../../clients/models/input.js';
 import { SchemaDocumentError } from '../../protocol/openapi-document.js';
 import type { LoadedSchema, SchemaSource } from '../../clients/models/schema-source.js';
-import { modelArg, modelsClient, schemaSource } from './context.js';
+import { modelArg, modelsClient, schemaSource } from '../../command-kit/models/context.js';
 import { checkTargets, deliverOutput } from './output.js';
 import { sendKeyed } from './send-keyed.js';
 import { modelsRunOptions, modelsRunRules, type ModelsRunOptions } from './options.js';

@@ -6,7 +6,7 @@ import { printTable } from '../../render/table.js';
 import { escapeUnsafeJsonText } from '../../util/safe-json.js';
 import { SchemaDocumentError } from '../../protocol/openapi-document.js';
 import { fieldRows } from '../../clients/models/schema-fields.js';
-import { modelArg, schemaSource } from './context.js';
+import { modelArg, schemaSource } from '../../command-kit/models/context.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

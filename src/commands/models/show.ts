@@ -3,7 +3,7 @@ import type { Factory } from '../../factory.js';
 import { joinBase } from '../../http/links.js';
 import { printRecord } from '../../render/table.js';
 import { modelPath } from '../../protocol/model-ids.js';
-import { modelArg, modelsClient } from './context.js';
+import { modelArg, modelsClient } from '../../command-kit/models/context.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

@@ -7,8 +7,8 @@ import { printRecord } from '../../render/table.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { sendByRouterRules } from '../../clients/models/run.js';
 import { historyStatus } from '../../clients/models/request-history.js';
-import { modelsClient } from './context.js';
-import { recordState, requestArgs } from './requests-context.js';
+import { modelsClient } from '../../command-kit/models/context.js';
+import { recordState, requestArgs } from '../../command-kit/models/requests-context.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

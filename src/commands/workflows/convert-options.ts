@@ -1,7 +1,10 @@
 // The options of every command that converts workflows (see src/commands/typed-options.ts):
 // where node definitions come from, and --convert on the commands that submit a workflow file.
 import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
-import type { ObjectInfoOptions } from './object-info.js';
+import type { Factory } from '../../factory.js';
+import type { ApiWorkflow } from '../../workflows/convert.js';
+import type { ObjectInfoOptions } from '../../command-kit/workflows/object-info.js';
+import { convertForCommand } from '../../command-kit/workflows/conversion.js';
 
 /** --object-info (a saved file, offline) or --refresh (ask the server again): one or the other. */
 export const objectInfoDeclaration = (): OptionsDeclaration<ObjectInfoOptions> => ({
@@ -21,3 +24,9 @@ export const convertDeclaration = (): OptionsDeclaration<ConvertOptions> => ({
 
 /** The definition flags mean something only with --convert (or `also`: another flag that converts, as --saved). */
 export const convertRules = <O extends ConvertOptions>(...also: Array<keyof O>): Array<OptionsRule<O>> => [needs<O>('objectInfo', 'convert', ...also), needs<O>('refresh', 'convert', ...also)];
+
+/** The converter behind `--convert` on the commands that submit, or none without it. */
+export function converterFromOptions(f: Factory, opts: ConvertOptions): ((ui: Record<string, unknown>, source: string) => Promise<ApiWorkflow>) | undefined {
+  if (opts.convert !== true) return undefined;
+  return (ui, name) => convertForCommand(f, ui, name, opts);
+}

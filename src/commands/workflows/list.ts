@@ -6,7 +6,7 @@ import { printTable } from '../../render/table.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { formatBytes } from '../../util/byte-count.js';
 import { listedName } from '../../workflows/saved-name.js';
-import { savedWorkflows } from './saved-client.js';
+import { savedWorkflows } from '../../command-kit/workflows/saved-client.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
 

@@ -5,8 +5,8 @@ import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { savedName } from '../../workflows/saved-name.js';
 import { alreadySaved, moveSaved } from '../../features/workflows/saved.js';
-import { engineOf } from '../legacy/engine.js';
-import { savedWorkflows } from './saved-client.js';
+import { engineOf } from '../../command-kit/legacy/engine.js';
+import { savedWorkflows } from '../../command-kit/workflows/saved-client.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

@@ -10,7 +10,7 @@ import { isUiFormat, parseWorkflow, parseWorkflowJson } from '../../workflows/wo
 import { readLocalBytes } from '../../files/read-local.js';
 import { savedName } from '../../workflows/saved-name.js';
 import { alreadySaved } from '../../features/workflows/saved.js';
-import { savedWorkflows } from './saved-client.js';
+import { savedWorkflows } from '../../command-kit/workflows/saved-client.js';
 import { flag, nonEmpty, valueOption, type OptionsDeclaration } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

@@ -3,7 +3,7 @@ import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { savedName } from '../../workflows/saved-name.js';
 import { findSaved, notSaved } from '../../features/workflows/saved.js';
-import { savedWorkflows } from './saved-client.js';
+import { savedWorkflows } from '../../command-kit/workflows/saved-client.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

@@ -1,16 +1,12 @@
 // wes workflows templates: the workflow templates the server offers (on an engine, the example
 // workflows of its custom node packs), as PACK/NAME; `wes workflows pull --template PACK/NAME` fetches one.
 import type { Factory } from '../../factory.js';
-import { ExitCode, WesError } from '../../errors.js';
 import { printTable } from '../../render/table.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { TemplatesClient } from '../../clients/legacy/templates.js';
+import { notServed } from '../../command-kit/workflows/templates-not-served.js';
 import { noOptions } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
-
-export function notServed(): WesError {
-  return new WesError('this server offers no workflow templates (GET /api/workflow_templates is not served)', { exitCode: ExitCode.NOT_FOUND, code: 'not_found', origin: 'legacy' });
-}
 
 async function run(f: Factory): Promise<number> {
   const index = await f.client(TemplatesClient).list();

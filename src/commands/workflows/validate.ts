@@ -8,9 +8,9 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { validateApiWorkflow } from '../../workflows/validate.js';
 import { convertUiWorkflow } from '../../workflows/convert.js';
 import { isUiFormat, parseWorkflow, parseWorkflowJson, readWorkflowText } from '../../workflows/workflow-file.js';
-import { asNodeErrors, conversionError, warnNotes } from './conversion.js';
-import { loadObjectInfo } from './object-info.js';
-import type { ObjectInfoOptions } from './object-info.js';
+import { asNodeErrors, conversionError, warnNotes } from '../../command-kit/workflows/conversion.js';
+import { loadObjectInfo } from '../../command-kit/workflows/object-info.js';
+import type { ObjectInfoOptions } from '../../command-kit/workflows/object-info.js';
 import { objectInfoDeclaration } from './convert-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

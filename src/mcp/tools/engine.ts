@@ -1,9 +1,9 @@
 // The v1 family's tools, for a profile that points at a ComfyUI engine (or the deprecated cloud
 // API v1): a prompt queued as `wes legacy prompt` queues it (refusals with their node errors, an
 // id of wes's own on an engine), optionally waited for by polling its status, and the queue.
-import { queueRow } from '../../commands/legacy/queue.js';
-import { submit } from '../../commands/legacy/prompt.js';
-import { legacyClient } from '../../commands/legacy/shared.js';
+import { queueRow } from '../../command-kit/legacy/queue-row.js';
+import { submit } from '../../command-kit/legacy/submit-prompt.js';
+import { legacyClient } from '../../command-kit/legacy/shared.js';
 import { pollToEnd } from '../../features/legacy/poll-prompt.js';
 import { isV1Success, isV1Terminal } from '../../protocol/legacy.js';
 import { defineTool, type ToolCall } from '../tool.js';

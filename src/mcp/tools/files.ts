@@ -8,7 +8,7 @@ import { JobsClient } from '../../clients/jobs/client.js';
 import { downloadJobOutputs } from '../../features/transfers/job-outputs.js';
 import { uploadAsset } from '../../features/transfers/uploads.js';
 import { checkFolderTarget } from '../../files/targets.js';
-import { readJob } from '../../commands/jobs/read-job.js';
+import { readJob } from '../../command-kit/jobs/read-job.js';
 import { isTerminal, type Output } from '../../protocol/jobs.js';
 import { transferReporter } from '../reporters.js';
 import { defineTool, str, type ToolImage } from '../tool.js';

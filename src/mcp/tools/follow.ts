@@ -4,7 +4,7 @@
 // so an agent whose client gives up on long calls waits again.
 import { JobsClient, type FetchedJob } from '../../clients/jobs/client.js';
 import { followToEnd } from '../../features/jobs/follow.js';
-import { exitCodeFor } from '../../commands/jobs/watch-job.js';
+import { exitCodeFor } from '../../command-kit/jobs/exit-code.js';
 import { isTerminal, type Job } from '../../protocol/jobs.js';
 import { followReporter, jobLine } from '../reporters.js';
 import type { ToolCall, ToolOutput } from '../tool.js';

@@ -3,8 +3,8 @@
 import { validateApiWorkflow } from '../../workflows/validate.js';
 import { convertUiWorkflow } from '../../workflows/convert.js';
 import { isUiFormat, parseWorkflow, parseWorkflowJson } from '../../workflows/workflow-file.js';
-import { asNodeErrors, conversionError } from '../../commands/workflows/conversion.js';
-import { loadObjectInfo } from '../../commands/workflows/object-info.js';
+import { asNodeErrors, conversionError } from '../../command-kit/workflows/conversion.js';
+import { loadObjectInfo } from '../../command-kit/workflows/object-info.js';
 import { defineTool, type ToolCall } from '../tool.js';
 import { workflowText, WORKFLOW_SCHEMA, type WorkflowArg } from '../workflow-arg.js';
 

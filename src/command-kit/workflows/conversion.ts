@@ -1,11 +1,10 @@
-// Converting a UI-format workflow for a command: the API format, or exit 2 with every problem as
+// Converting a UI-format workflow for a command (a verb or an MCP tool): the API format, or exit 2 with every problem as
 // one table row (node, class, what), the way the server lists a refused workflow's node errors.
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { convertUiWorkflow, type ApiWorkflow, type NodeProblem } from '../../workflows/convert.js';
 import { loadObjectInfo, type LoadedObjectInfo, type ObjectInfoOptions } from './object-info.js';
-import type { ConvertOptions } from './convert-options.js';
 
 /** Problems in the engine's node_errors shape, so the error renderer prints them as a table. */
 export function asNodeErrors(problems: { node: string; classType: string; type: string; message: string; details?: string }[]): Record<string, unknown> {
@@ -50,8 +49,3 @@ export async function convertForCommand(f: Factory, ui: Record<string, unknown>,
   return result.workflow;
 }
 
-/** The converter behind `--convert` on the commands that submit, or none without it. */
-export function converterFromOptions(f: Factory, opts: ConvertOptions): ((ui: Record<string, unknown>, source: string) => Promise<ApiWorkflow>) | undefined {
-  if (opts.convert !== true) return undefined;
-  return (ui, name) => convertForCommand(f, ui, name, opts);
-}
