@@ -6,7 +6,7 @@
 import type { Clock } from '../../util/clock.js';
 import type { JobLabels, SubmitRequest } from '../../protocol/jobs.js';
 import type { FetchedJob, JobsClient, SubmitOptions } from '../../clients/jobs/client.js';
-import { awaitJobByKey, findJobByKey, type KeySearch as JobSearch } from '../../clients/jobs/find-by-key.js';
+import { awaitJobByKey, SEARCH_PAUSES_MS, type KeySearch as JobSearch } from '../../clients/jobs/find-by-key.js';
 import { isKeyReuse, sendLabelled } from '../../clients/jobs/submit-labelled.js';
 import { sendKeyed } from './send.js';
 import type { KeySearch } from './verdict.js';
@@ -48,7 +48,8 @@ export async function submitKeyed(client: JobsClient, key: string, s: KeyedSubmi
     signal: s.signal,
     // A given key refused as used: the job an earlier use made, when the list shows one.
     searchAlso: s.keyGiven ? isKeyReuse : undefined,
-    find: async (err) => asKeySearch(isKeyReuse(err) ? await findJobByKey(client, key) : await awaitJobByKey(client, key, { sentAt }, s.signal)),
+    // A reused key was sent before this send: no send time to prove absence by, and no job still in the making.
+    find: async (err) => asKeySearch(await awaitJobByKey(client, key, isKeyReuse(err) ? {} : { sentAt }, s.signal, isKeyReuse(err) ? [] : SEARCH_PAUSES_MS)),
   });
   if (verdict.kind === 'answered') return { job: verdict.value, how: 'answered' };
   const err = verdict.error;
