@@ -1,6 +1,6 @@
 // One job submit under a single-use Idempotency-Key, as the published contract has it: the key is
 // sent once with its label in `metadata` (clients/jobs/submit-labelled.ts), and when no usable
-// answer comes back the job is looked for by that label instead of being sent again (send.ts).
+// answer comes back the job is looked for by that label instead of being sent again (verdict.ts).
 // Shared by `jobs submit`, `jobs rerun` and the MCP submit; a batch line goes its own way
 // (features/batch/runner.ts) on the same send and verdict.
 import type { Clock } from '../../util/clock.js';
@@ -8,8 +8,7 @@ import type { JobLabels, SubmitRequest } from '../../protocol/jobs.js';
 import type { FetchedJob, JobsClient, SubmitOptions } from '../../clients/jobs/client.js';
 import { awaitJobByKey, SEARCH_PAUSES_MS, type KeySearch as JobSearch } from '../../clients/jobs/find-by-key.js';
 import { isKeyReuse, sendLabelled } from '../../clients/jobs/submit-labelled.js';
-import { sendKeyed } from './send.js';
-import type { KeySearch } from './verdict.js';
+import { sendKeyed, type KeySearch } from './verdict.js';
 import { keyReused, provenAbsent, submitInDoubt } from './job-hints.js';
 
 export interface KeyedSubmit {
