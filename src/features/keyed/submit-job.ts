@@ -9,7 +9,8 @@ import type { FetchedJob, JobsClient, SubmitOptions } from '../../clients/jobs/c
 import { awaitJobByKey, SEARCH_PAUSES_MS, type KeySearch as JobSearch } from '../../clients/jobs/find-by-key.js';
 import { isKeyReuse, sendLabelled } from '../../clients/jobs/submit-labelled.js';
 import { sendKeyed, type KeySearch } from './verdict.js';
-import { keyReused, provenAbsent, submitInDoubt } from './job-hints.js';
+import { InterruptedError } from '../../errors.js';
+import { interruptedSubmit, keyReused, provenAbsent, submitInDoubt } from './job-hints.js';
 
 export interface KeyedSubmit {
   /** The request without `metadata`: the labels go in as the deployment takes them. */
@@ -40,31 +41,37 @@ export function asKeySearch(search: JobSearch): KeySearch<FetchedJob> {
   return search.kind === 'found' ? { kind: 'found', value: search.job } : search;
 }
 
-/** The submit's outcome; a failure is thrown as the verdict tells it (in doubt, proven absent, a reused key). */
+/** The submit's outcome; a failure is thrown as the verdict tells it (in doubt, proven absent, a reused key, interrupted on its way). */
 export async function submitKeyed(client: JobsClient, key: string, s: KeyedSubmit): Promise<SubmitOutcome> {
-  const sentAt = s.clock.now();
-  const verdict = await sendKeyed(() => sendLabelled(client, s.request, key, s.labels, { observeBody: s.observeBody }), {
-    signal: s.signal,
-    // A given key refused as used: the job an earlier use made, when the list shows one.
-    searchAlso: s.keyGiven ? isKeyReuse : undefined,
-    // A reused key was sent before this send: no send time to prove absence by, and no job still in the making.
-    find: async (err) => asKeySearch(await awaitJobByKey(client, key, isKeyReuse(err) ? {} : { sentAt }, s.signal, isKeyReuse(err) ? [] : SEARCH_PAUSES_MS)),
-  });
-  if (verdict.kind === 'answered') return { job: verdict.value, how: 'answered' };
-  const err = verdict.error;
-  // A refusal as reused, whose job the list does not show: explained without guessing why.
-  if (isKeyReuse(err)) {
-    if (verdict.kind === 'found') return { job: verdict.value, how: 'key-used-before' };
-    throw keyReused(err, verdict.kind === 'unsent' ? undefined : verdict.search);
-  }
-  switch (verdict.kind) {
-    case 'found':
-      return { job: verdict.value, how: 'lost-answer' };
-    case 'proven-absent':
-      throw provenAbsent(err, key);
-    case 'in-doubt':
-      throw verdict.search ? submitInDoubt(err, key, verdict.search) : err;
-    case 'unsent':
-      throw err;
+  try {
+    const sentAt = s.clock.now();
+    const verdict = await sendKeyed(() => sendLabelled(client, s.request, key, s.labels, { observeBody: s.observeBody }), {
+      signal: s.signal,
+      // A given key refused as used: the job an earlier use made, when the list shows one.
+      searchAlso: s.keyGiven ? isKeyReuse : undefined,
+      // A reused key was sent before this send: no send time to prove absence by, and no job still in the making.
+      find: async (err) => asKeySearch(await awaitJobByKey(client, key, isKeyReuse(err) ? {} : { sentAt }, s.signal, isKeyReuse(err) ? [] : SEARCH_PAUSES_MS)),
+    });
+    if (verdict.kind === 'answered') return { job: verdict.value, how: 'answered' };
+    const err = verdict.error;
+    // A refusal as reused, whose job the list does not show: explained without guessing why.
+    if (isKeyReuse(err)) {
+      if (verdict.kind === 'found') return { job: verdict.value, how: 'key-used-before' };
+      throw keyReused(err, verdict.kind === 'unsent' ? undefined : verdict.search);
+    }
+    switch (verdict.kind) {
+      case 'found':
+        return { job: verdict.value, how: 'lost-answer' };
+      case 'proven-absent':
+        throw provenAbsent(err, key);
+      case 'in-doubt':
+        throw verdict.search ? submitInDoubt(err, key, verdict.search) : err;
+      case 'unsent':
+        throw err;
+    }
+  } catch (err) {
+    // Stopped while the submit was on its way: the service may have made the job (said in the one form of every interruption).
+    if (err instanceof InterruptedError) interruptedSubmit(err, key);
+    throw err;
   }
 }
