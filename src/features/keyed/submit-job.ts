@@ -22,7 +22,7 @@ export interface KeyedSubmit {
   signal?: AbortSignal;
   /** When the key went out, for the search's verdict. */
   clock: Clock;
-  /** Watches the body go (JobsClient.submit). */
+  /** Watches the body go (postJob). */
   observeBody?: SubmitOptions['observeBody'];
 }
 
