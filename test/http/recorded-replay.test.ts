@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
 import { composeHttp } from '../../src/compose/http.js';
 import { JobsClient } from '../../src/clients/jobs/client.js';
+import { postJob } from '../../src/clients/jobs/submit-labelled.js';
 import { ApiError, ExitCode, NetworkError, neverReachedServer } from '../../src/errors.js';
 import { mayHaveTakenEffect } from '../../src/features/keyed/verdict.js';
 import { ReplayDispatcher, edgeCase, engineExchange, namedExchange, socketError, type RecordedExchange } from '../helpers/replay-dispatcher.js';
@@ -60,7 +61,7 @@ describe('error answers, decoded from the recordings', () => {
     const e = namedExchange('v2-proxy-lifecycle.json', 'submit_same_key_again');
     const r = replay().answer(e);
     const key = e.request.headers['Idempotency-Key']!;
-    const err = (await new JobsClient(client(r)).submit(recordedJson(e) as never, key).catch((x: unknown) => x)) as ApiError;
+    const err = (await postJob(new JobsClient(client(r)), recordedJson(e) as never, key).catch((x: unknown) => x)) as ApiError;
     expect(err).toMatchObject({ status: 422, code: 'idempotency_key_reuse', exitCode: ExitCode.REFUSED });
     expect(r.calls().map((c) => c.headers['idempotency-key'])).toEqual([key]);
   });
@@ -111,7 +112,7 @@ describe('retries and doubt, driven by the dispatcher', () => {
     const e = namedExchange('v2-proxy-lifecycle.json', 'submit_with_key');
     const r = replay().fail(e, socketError('ECONNRESET'));
     const key = e.request.headers['Idempotency-Key']!;
-    const err = await new JobsClient(client(r)).submit(recordedJson(e) as never, key).catch((x: unknown) => x);
+    const err = await postJob(new JobsClient(client(r)), recordedJson(e) as never, key).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(NetworkError);
     expect(mayHaveTakenEffect(err)).toBe(true);
     expect(r.calls()).toHaveLength(1);
@@ -123,7 +124,7 @@ describe('retries and doubt, driven by the dispatcher', () => {
     const retries: string[] = [];
     const http = new HttpClient({ baseUrl: PROXY, routerUrl: PROXY, retries: 3, dispatcher: r.agent, onRetry: (i) => retries.push(i.cause) });
     const key = e.request.headers['Idempotency-Key']!;
-    const { job } = await new JobsClient(http).submit(recordedJson(e) as never, key);
+    const { job } = await postJob(new JobsClient(http), recordedJson(e) as never, key);
     expect(job).toMatchObject({ id: 'eafbbce1-e210-4d06-90bd-0187a61b13c9', status: 'queued' });
     expect(retries).toEqual(['connect']);
     expect(r.calls().map((c) => c.headers['idempotency-key'])).toEqual([key, key]);

@@ -12,8 +12,8 @@ import type { UploadMemory } from './upload-memory.js';
 import type { JobApiSetting } from '../../config/keys.js';
 import { badResponse, checkAsset, checkJob, checkJobWorkflow } from './check.js';
 import type { ListPage } from './list-page.js';
-import { parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
-import type { AssetFromHashRequest, AssetRecord, Job, JobLabels, JobWorkflowResponse, SubmitRequest } from '../../protocol/jobs.js';
+import { parseJsonExact } from '../../util/exact-json.js';
+import type { AssetFromHashRequest, AssetRecord, Job, JobLabels, JobWorkflowResponse } from '../../protocol/jobs.js';
 
 /** A Job with the URL that answered it: host-relative links in it resolve against that origin. */
 export interface FetchedJob {
@@ -100,34 +100,6 @@ export class JobsClient {
   /** Which deployment answers at the base URL (its dialect). Loaded on first use: most commands never ask. */
   deployment(): Promise<DeploymentKnowledge> {
     return (this.knowledge ??= import('./deployment.js').then((m) => new m.DeploymentKnowledge(this.http.baseUrlFor('jobs'), this.setting, this.memory)));
-  }
-
-  /**
-   * `retries` overrides the HTTP layer's own (a batch retries its submits itself, to know where they
-   * went). `observeBody` is told the body's size before it goes and may watch its bytes go.
-   */
-  async submit(request: SubmitRequest, idempotencyKey: string, options: SubmitOptions = {}): Promise<FetchedJob> {
-    const body = Buffer.from(stringifyJsonExact(request), 'utf8');
-    const observer = await options.observeBody?.(body.length);
-    let res;
-    try {
-      res = await this.http.json<unknown>({
-        family: 'jobs',
-        method: 'POST',
-        url: '/api/v2/jobs',
-        headers: { 'content-type': 'application/json' },
-        body,
-        onBodyBytes: observer && ((sent) => observer.sent(sent)),
-        idempotencyKey,
-        retries: options.retries,
-      });
-    } finally {
-      observer?.done();
-    }
-    const job = checkJob(res);
-    const { deploymentFromJob } = await import('./deployment.js');
-    await (await this.deployment()).learn(deploymentFromJob(job));
-    return { job, from: res.url };
   }
 
   async get(id: string): Promise<FetchedJob> {

@@ -68,11 +68,9 @@ export const SEARCH_PAUSES_MS: readonly number[] = [300, 1000];
  * server may still be making it. Stops at once where there is no list, and when `signal` aborts.
  */
 export async function awaitJobByKey(client: JobsClient, key: string, options: SearchOptions, signal?: AbortSignal, pausesMs: readonly number[] = SEARCH_PAUSES_MS): Promise<KeySearch> {
-  let search = await findJobByKey(client, key, options);
-  for (const ms of pausesMs) {
-    if (search.kind !== 'absent') return search;
-    await sleep(ms, signal);
-    search = await findJobByKey(client, key, options);
+  for (let pause = 0; ; pause++) {
+    const search = await findJobByKey(client, key, options);
+    if (search.kind !== 'absent' || pause === pausesMs.length) return search;
+    await sleep(pausesMs[pause]!, signal);
   }
-  return search;
 }

@@ -34,7 +34,8 @@ export async function submitWorkflow(f: Factory, prepared: PreparedWorkflow, opt
   const submitted = await submitJob(
     f,
     client,
-    { workflow, assignments, key: opts.idempotencyKey ?? randomUUID(), keyGiven: opts.idempotencyKey !== undefined, labels: labelMap(opts.label), source: prepared.source },
+    opts.idempotencyKey ?? randomUUID(),
+    { workflow, assignments, keyGiven: opts.idempotencyKey !== undefined, labels: labelMap(opts.label), source: prepared.source },
     transferReporterOn(io),
   );
   const { job } = submitted.job;

@@ -4,11 +4,9 @@
 // `metadata` (a lost answer's job is found by that label, never made twice), the job recorded in
 // the history. Shared by `jobs submit` and `jobs rerun`.
 import type { HashSetting } from '../../util/blake3-setting.js';
-import { InterruptedError } from '../../errors.js';
 import type { JobsClient } from '../../clients/jobs/client.js';
 import { AssetPlacer, referenceFor } from '../transfers/asset-placer.js';
 import { submitKeyed, type SubmitOutcome } from '../keyed/submit-job.js';
-import { interruptedSubmit } from '../keyed/job-hints.js';
 import type { JobLabels, SubmitRequest } from '../../protocol/jobs.js';
 import { jobExtraData } from '../partner-extra-data.js';
 import { sanitizeLine } from '../../util/sanitize.js';
@@ -23,8 +21,7 @@ export interface JobSubmit {
   workflow: Record<string, unknown>;
   /** The --set inputs, parsed and checked against the workflow. */
   assignments: InputAssignment[];
-  key: string;
-  /** The key came from the user (--idempotency-key). */
+  /** The Idempotency-Key (submitJob's own argument) came from the user (--idempotency-key). */
   keyGiven: boolean;
   labels?: JobLabels;
   /** What the history calls it: the file's name, `-`, or `rerun ID`. */
@@ -54,23 +51,16 @@ function recoveredLine(outcome: SubmitOutcome): string | undefined {
   return undefined;
 }
 
-export async function submitJob(f: FeatureContext, client: JobsClient, submit: JobSubmit, reporter: TransferReporter): Promise<SubmittedJob> {
+/** Submits under the single-use `key`, handed in as a value: only the keyed submit reads it. */
+export async function submitJob(f: FeatureContext, client: JobsClient, key: string, submit: JobSubmit, reporter: TransferReporter): Promise<SubmittedJob> {
   const ready = await applyAssignments(submit.workflow, submit.assignments, placeAssetsFor(client, reporter, f.hashing()));
-  const { key } = submit;
   const request: SubmitRequest = { workflow: ready };
   const extra = jobExtraData(f.settings());
   if (extra) request.extra_data = extra;
 
-  let outcome: SubmitOutcome;
-  try {
-    // A large workflow (inlined images, long prompts) takes seconds to send: shown as an upload is.
-    const observeBody = (size: number) => observeUpload(reporter, submit.source, size);
-    outcome = await submitKeyed(client, key, { request, labels: submit.labels, keyGiven: submit.keyGiven, signal: f.signal, clock: f.clock, observeBody });
-  } catch (err) {
-    // Stopped while the submit was on its way: the service may have made the job (said in the one form of every interruption).
-    if (err instanceof InterruptedError) interruptedSubmit(err, key);
-    throw err;
-  }
+  // A large workflow (inlined images, long prompts) takes seconds to send: shown as an upload is.
+  const observeBody = (size: number) => observeUpload(reporter, submit.source, size);
+  const outcome = await submitKeyed(client, key, { request, labels: submit.labels, keyGiven: submit.keyGiven, signal: f.signal, clock: f.clock, observeBody });
   const recovered = recoveredLine(outcome);
   if (recovered) reporter.notice('notice', sanitizeLine(recovered));
   recordSubmitted(f, outcome.job.job, submit.source, (line) => reporter.notice('debug', line));

@@ -1,6 +1,8 @@
 // "Did the POST go through?", answered once for every single-use send: a job submit (one, a
-// batch line, a rerun), an asset upload, a model run and a queued model request. A send ends in one
-// of five ways: answered; unsent (it never reached the server, or the server refused it clearly:
+// batch line, a rerun), an asset upload, a model run and a queued model request. The one keyed send
+// (sendKeyed) sends once (the HTTP layer resends only what provably never reached the server, or
+// what a 429 refused); when no usable answer comes back it is never sent again under its spent key:
+// what it made is looked for instead. It ends in one of five ways: answered; unsent (it never reached the server, or the server refused it clearly:
 // nothing was made); or, when no usable answer came back, found by its key, proven absent (a search
 // that covers the send shows nothing was made: sending again is safe), or in doubt.
 import { ApiError, HANDSHAKE_FAILURES, UsageError, WesError, neverReachedServer } from '../../errors.js';
@@ -56,4 +58,24 @@ export function judgeSearch<T>(error: unknown, search: KeySearch<T>): NoAnswer<T
   if (search.kind === 'found') return { kind: 'found', value: search.value, error };
   if (search.kind === 'absent' && search.proven) return { kind: 'proven-absent', error, search };
   return { kind: 'in-doubt', error, search };
+}
+
+export interface KeyedSendOptions<T> {
+  /** Looks for what the send made, by its key, once no usable answer came (`err`; none: in doubt at once). */
+  find?: (err: unknown) => Promise<KeySearch<T>>;
+  /** Aborted: the send is in doubt, and nothing is searched. */
+  signal?: AbortSignal;
+  /** A refusal that still calls for a search (a batch line's key refused as already used). */
+  searchAlso?: (err: unknown) => boolean;
+}
+
+export async function sendKeyed<T>(send: () => Promise<T>, options: KeyedSendOptions<T> = {}): Promise<Verdict<T>> {
+  try {
+    return { kind: 'answered', value: await send() };
+  } catch (error) {
+    const doubt = mayHaveTakenEffect(error);
+    if (!doubt && !options.searchAlso?.(error)) return { kind: 'unsent', error };
+    if (options.signal?.aborted || !options.find) return doubt ? { kind: 'in-doubt', error } : { kind: 'unsent', error };
+    return judgeSearch(error, await options.find(error));
+  }
 }

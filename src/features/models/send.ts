@@ -5,8 +5,7 @@
 // again collects it; the command says how.
 import type { FeatureContext } from '../context.js';
 import { sendByRouterRules, type RunWait } from '../../clients/models/run.js';
-import { sendKeyed } from '../keyed/send.js';
-import type { Verdict } from '../keyed/verdict.js';
+import { sendKeyed, type Verdict } from '../keyed/verdict.js';
 
 export async function sendModelCall<T>(f: FeatureContext, send: () => Promise<T>, onWait: (wait: RunWait) => void | Promise<void>): Promise<Verdict<T>> {
   const retries = f.http().retries;

@@ -13,7 +13,7 @@ import { checkLocalFile } from '../../files/local-file.js';
 import { guessMediaType } from '../../files/media-type.js';
 import type { FetchedAsset, JobsClient, UploadObserver } from '../../clients/jobs/client.js';
 export type { UploadObserver } from '../../clients/jobs/client.js';
-import { sendKeyed } from '../keyed/send.js';
+import { sendKeyed } from '../keyed/verdict.js';
 import { assetReference, type AssetReference } from '../../protocol/jobs.js';
 
 export interface PlacedAsset extends FetchedAsset {

@@ -91,7 +91,7 @@ const submit = defineTool<SubmitArgs>({
     await checkInputNames(f, workflow, assignments, false);
     const key = args.idempotency_key ?? randomUUID();
     const client = f.client(JobsClient);
-    const submitted = await submitJob(f, client, { workflow, assignments, key, keyGiven: args.idempotency_key !== undefined, labels: labelsOf(args.labels), source }, transferReporter(call));
+    const submitted = await submitJob(f, client, key, { workflow, assignments, keyGiven: args.idempotency_key !== undefined, labels: labelsOf(args.labels), source }, transferReporter(call));
     const about = { idempotency_key: key, how: submitted.how, ...(submitted.recovered ? { recovered: submitted.recovered } : {}) };
     if (!args.wait) {
       const { job } = submitted.job;
