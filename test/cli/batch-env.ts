@@ -9,14 +9,21 @@ import type { DevServerHandle } from '../../src/dev-server/index.js';
 import type { BatchResult } from '../../src/features/batch/runner.js';
 import { startFast, type Json } from '../helpers/dev-server.js';
 
-/** A quick job: an image saved under a prefix carrying the tag and the line's number. */
-export function quickWorkflow(tag: string, i: number, extra: { steps?: number } = {}): Json {
+/**
+ * A quick job: an image saved under a prefix carrying the tag and the line's number. With `steps`,
+ * it goes through `samplers` samplers in a row (1 unless given) of that many steps each.
+ */
+export function quickWorkflow(tag: string, i: number, extra: { steps?: number; samplers?: number } = {}): Json {
   if (extra.steps) {
-    return {
-      '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: i } },
-      '2': { class_type: 'Sample', inputs: { image: ['1', 0], steps: extra.steps, seed: i, denoise: 1, sampler_name: 'euler' } },
-      '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: `${tag}-${i}` } },
-    };
+    const flow: Record<string, unknown> = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: i } } };
+    let last = '1';
+    for (let n = 0; n < (extra.samplers ?? 1); n++) {
+      const id = n === 0 ? '2' : String(3 + n);
+      flow[id] = { class_type: 'Sample', inputs: { image: [last, 0], steps: extra.steps, seed: i, denoise: 1, sampler_name: 'euler' } };
+      last = id;
+    }
+    flow['3'] = { class_type: 'SaveImage', inputs: { images: [last, 0], filename_prefix: `${tag}-${i}` } };
+    return flow as Json;
   }
   return {
     '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: i } },

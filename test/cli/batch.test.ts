@@ -136,8 +136,10 @@ describe('jobs submit --batch', () => {
   });
 
   it('--timeout ends a batch like Ctrl-C does, with exit 8: every line has a result, the jobs keep running', async () => {
-    const file = writeBatch(dir(), 'deadline.jsonl', Array.from({ length: 6 }, (_, i) => quickWorkflow('deadline', i + 1, { steps: 150 })));
-    const res = await wes(['jobs', 'submit', '--batch', file, '--concurrency', '2', '--timeout', '0.8', '--interval', '0.05']);
+    // Jobs of 3 s (ten samplers of 150 steps of 2 ms) and a 2 s deadline: the first two are running
+    // when it passes, however slowly the machine starts wes (a 0.3 s job once ended before it did).
+    const file = writeBatch(dir(), 'deadline.jsonl', Array.from({ length: 6 }, (_, i) => quickWorkflow('deadline', i + 1, { steps: 150, samplers: 10 })));
+    const res = await wes(['jobs', 'submit', '--batch', file, '--concurrency', '2', '--timeout', '2', '--interval', '0.05']);
     expect(res.code).toBe(8);
     expect(res.stderr).toMatch(/timed out; stopped submitting, \d job\(s\) keep running on the service/);
     // The hint repeats the pace flags and points at the lines printed on stdout.
