@@ -70,7 +70,11 @@ describe('JobHistory with two processes writing at once', () => {
     expect(await Promise.all([writer(state, 'a', limits), writer(state, 'b', limits)])).toEqual([0, 0]);
     const h = new JobHistory(state, 'p', 'http://a', limits);
     const kept = wholeRecords(h).length;
-    expect(kept).toBeLessThanOrEqual(limits.maxJobs + 2);
+    // Each process counts what it listed plus what it wrote since, and compacts past maxJobs: the
+    // other's writes since its listing are unseen, so with two writers the folder can end up to one
+    // batch of (maxJobs - keepJobs) past maxJobs (a clean-clone run ended at 67 of 60), and two
+    // removing at once may each leave one more.
+    expect(kept).toBeLessThanOrEqual(limits.maxJobs + (limits.maxJobs - limits.keepJobs) + 2);
     expect(kept).toBeGreaterThanOrEqual(limits.keepJobs - 2); // two removing at once may each take one more
     // The last job of the process that ended last is the newest, and kept.
     expect([`a-${JOBS - 1}`, `b-${JOBS - 1}`]).toContain(h.entries()[0]!.id);
