@@ -137,6 +137,11 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
     const assetId = followed.stdout.trim();
     expect(await json(['library', 'get', assetId])).toMatchObject({ name: 'model.safetensors', size: MODEL.length, tags: ['models', 'checkpoint'] });
     expect(await json(['library', 'task', taskId])).toMatchObject({ id: taskId, status: 'completed', result: { success: true, asset_id: assetId, bytes_downloaded: MODEL.length } });
+    // Following a task that has ended reads it once: the read that named the file is the follow's first.
+    const reads = seen(server, `GET /api/tasks/${taskId}`);
+    const over = await wes(['library', 'task', taskId, '--wait']);
+    expect([over.code, over.stdout.trim()]).toEqual([0, assetId]);
+    expect(seen(server, `GET /api/tasks/${taskId}`)).toBe(reads + 1);
 
     const gets = files.requests.filter((r) => r.method === 'GET').length;
     const again = await wes(['library', 'download', `${HF}/model.safetensors`, '--tag', 'models']);

@@ -33,8 +33,8 @@ function stateText(task: LibraryTask, label: DownloadLabel, since: number, now: 
   return `downloading ${labelText(label)}: ${task.status}${done} · ${seconds(now - since)}`;
 }
 
-/** Follows the task with a live line, then prints the asset it made (or throws its failure). */
-export async function waitForDownload(f: Factory, client: LibraryClient, taskId: string, everyMs: number, label: DownloadLabel): Promise<number> {
+/** Follows the task with a live line (from `first` when the caller has just read it), then prints the asset it made (or throws its failure). */
+export async function waitForDownload(f: Factory, client: LibraryClient, taskId: string, everyMs: number, label: DownloadLabel, first?: LibraryTask): Promise<number> {
   const since = f.clock.now();
   const display: ProgressDisplay | undefined = f.io.json ? undefined : await openProgressDisplay(f.io, `downloading ${labelText(label)}: task ${taskId}`);
   const reporter: FollowReporter<LibraryTask> = {
@@ -44,7 +44,7 @@ export async function waitForDownload(f: Factory, client: LibraryClient, taskId:
     event: (line) => display?.log(line),
     stop: () => display?.stop(),
   };
-  const task = await followDownload(f, client, taskId, everyMs, reporter);
+  const task = await followDownload(f, client, taskId, everyMs, reporter, first);
   if (task.status === 'failed') {
     const why = sanitizeLine(task.error_message ?? task.result?.error ?? 'the cloud gave no reason');
     display?.fail(`download task ${taskId} failed: ${why}`);

@@ -25,15 +25,16 @@ const positional = { id: arg('<task-id>', 'the task id `library download` printe
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: LibraryTaskOptions): Promise<number> {
   const client = f.client(LibraryClient);
   const task = await client.task(args.id);
+  const source = typeof task.payload?.source_url === 'string' ? task.payload.source_url : undefined;
   if (opts.wait) {
-    const source = typeof task.payload?.source_url === 'string' ? task.payload.source_url : '';
-    return waitForDownload(f, client, args.id, intervalMs(opts.interval, 2), { name: sanitizeLine(task.result?.filename ?? (source.split('/').pop() || args.id)) });
+    const name = task.result?.filename ?? (source?.split('/').pop() || args.id);
+    return waitForDownload(f, client, args.id, intervalMs(opts.interval, 2), { name: sanitizeLine(name) }, task);
   }
   const bytes = task.result?.bytes_downloaded;
   printRecord(f.io, task, () => [
     ['task', task.id],
     ['status', task.status],
-    ['source', typeof task.payload?.source_url === 'string' ? sanitizeLine(task.payload.source_url) : undefined],
+    ['source', source === undefined ? undefined : sanitizeLine(source)],
     ['file', task.result?.filename ? sanitizeLine(task.result.filename) : undefined],
     ['downloaded', typeof bytes === 'number' ? `${formatBytes(bytes)} (${bytes} bytes)` : undefined],
     ['asset', task.result?.asset_id],

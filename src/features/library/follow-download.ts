@@ -17,13 +17,15 @@ export function resumeCommand(taskId: string): string {
   return `wes library task ${taskId} --wait`;
 }
 
-export async function followDownload(f: Pick<FeatureContext, 'signal' | 'clock'>, client: LibraryClient, taskId: string, everyMs: number, reporter: FollowReporter<LibraryTask>): Promise<LibraryTask> {
+/** `first`: the task as the caller has just read it (its state is the first one told, not read again). */
+export async function followDownload(f: Pick<FeatureContext, 'signal' | 'clock'>, client: LibraryClient, taskId: string, everyMs: number, reporter: FollowReporter<LibraryTask>, first?: LibraryTask): Promise<LibraryTask> {
   try {
+    let task = first ?? (await client.task(taskId));
     for (;;) {
-      const task = await client.task(taskId);
       reporter.progress(task);
       if (isTaskOver(task)) return task;
       await f.clock.sleep(everyMs, f.signal);
+      task = await client.task(taskId);
     }
   } catch (err) {
     reporter.stop();
