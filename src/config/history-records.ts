@@ -105,6 +105,11 @@ export function parseName(name: string): RecordName | undefined {
   }
 }
 
+/** Sorts record names (or submission times) newest first: both begin with the time, so text order is time order. */
+export function newestFirst(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0;
+}
+
 /** The records in `folder`, newest first (none when there is no folder). */
 export function listRecords(folder: string): RecordName[] {
   let names: string[];
@@ -119,7 +124,7 @@ export function listRecords(folder: string): RecordName[] {
     const parsed = parseName(name);
     if (parsed) records.push(parsed);
   }
-  return records.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+  return records.sort((a, b) => newestFirst(a.name, b.name));
 }
 
 /** A record's entry; undefined when it is gone, unreadable, or not a history entry. Never follows a link. */

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { sha256Hex } from '../util/sha256-hex.js';
 import { systemClock, type Clock } from '../util/clock.js';
-import { findRecord, listRecords, readRecord, recordName, removeRecord, TEMP_PREFIX, writeRecord, type HistoryEntry, type RecordName } from './history-records.js';
+import { findRecord, listRecords, newestFirst, readRecord, recordName, removeRecord, TEMP_PREFIX, writeRecord, type HistoryEntry, type RecordName } from './history-records.js';
 import { importOldHistory, oldHistoryFile, readOldHistory } from './history-import.js';
 
 export type { HistoryEntry } from './history-records.js';
@@ -86,7 +86,7 @@ export class JobHistory {
       if (entry) byId.set(entry.id, merged(byId.get(entry.id), { entry, name: record.name }));
     }
     this.remember(records, new Map([...byId].map(([id, f]) => [id, f.name])));
-    return [...byId.values()].sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0)).map((f) => f.entry);
+    return [...byId.values()].sort((a, b) => newestFirst(a.name, b.name)).map((f) => f.entry);
   }
 
   /**
@@ -101,7 +101,7 @@ export class JobHistory {
     const names = this.names();
     const entries: HistoryEntry[] = [];
     const seen = new Set<string>();
-    for (const [, name] of [...names].sort((a, b) => (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0))) {
+    for (const [, name] of [...names].sort((a, b) => newestFirst(a[1], b[1]))) {
       if (entries.length >= limit) break;
       const entry = readRecord(this.path, name);
       if (!entry || seen.has(entry.id)) continue;
@@ -257,7 +257,7 @@ export class JobHistory {
       this.ensureDir();
       return undefined;
     } catch {
-      return readOldHistory(old)?.sort((a, b) => (a.submitted_at < b.submitted_at ? 1 : a.submitted_at > b.submitted_at ? -1 : 0));
+      return readOldHistory(old)?.sort((a, b) => newestFirst(a.submitted_at, b.submitted_at));
     }
   }
 
