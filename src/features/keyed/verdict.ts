@@ -17,11 +17,10 @@ import { ApiError, HANDSHAKE_FAILURES, UsageError, WesError, neverReachedServer 
  */
 export function mayHaveTakenEffect(err: unknown): boolean {
   if (err instanceof UsageError) return false;
-  if (err instanceof WesError && HANDSHAKE_FAILURES.has(err.code)) return false;
-  if (err instanceof ApiError && err.status === undefined) return err.code !== 'not_job_api';
+  if (err instanceof WesError && (HANDSHAKE_FAILURES.has(err.code) || err.code === 'not_job_api')) return false;
+  if (err instanceof ApiError && err.status === undefined) return true;
   // An answer came: its status says whether the server acted on the request.
   if (err instanceof WesError && err.status !== undefined) {
-    if (err.code === 'not_job_api') return false;
     if (err.status === 409 && err.code === 'concurrency_limit_exceeded' && err.origin === 'models') return true;
     return err.status < 300 || (err.status >= 500 && err.status !== 501);
   }
