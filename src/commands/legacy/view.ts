@@ -36,11 +36,14 @@ const legacyViewRules: Array<OptionsRule<LegacyViewOptions>> = [noFileFlagsWithS
 
 const positional = { filename: arg('<filename>') };
 
+/** The file asked for, as /view names it. */
+type FileRef = { filename: string; subfolder: string; type: string };
+
 /**
  * A 404 from /view means no such file (ComfyUI answers it with an empty body, so the transport
  * can only say "HTTP 404"): name the file, folder and type that were asked for.
  */
-function notThere(err: unknown, ref: { filename: string; subfolder: string; type: string }): unknown {
+function notThere(err: unknown, ref: FileRef): unknown {
   const wes = toWesError(err);
   if (wes.status !== 404) return err;
   const where = ref.subfolder ? ` in the subfolder "${ref.subfolder}"` : '';
@@ -53,15 +56,15 @@ function notThere(err: unknown, ref: { filename: string; subfolder: string; type
 }
 
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: LegacyViewOptions): Promise<number> {
+  const ref: FileRef = { filename: args.filename, subfolder: opts.subfolder, type: opts.type };
   try {
-    return await view(f, args, opts);
+    return await view(f, ref, opts);
   } catch (err) {
-    throw notThere(err, { filename: args.filename, subfolder: opts.subfolder, type: opts.type });
+    throw notThere(err, ref);
   }
 }
 
-async function view(f: Factory, args: ArgsOf<typeof positional>, opts: LegacyViewOptions): Promise<number> {
-  const ref = { filename: args.filename, subfolder: opts.subfolder, type: opts.type };
+async function view(f: Factory, ref: FileRef, opts: LegacyViewOptions): Promise<number> {
   const existing = existingPolicy(opts);
   const target = opts.output;
   if (target !== undefined && target !== '-') await checkFileTarget(target, '-o');
