@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
 import { composeHttp } from '../../src/compose/http.js';
 import { JobsClient } from '../../src/clients/jobs/client.js';
-import { postJob } from '../../src/clients/jobs/submit-labelled.js';
+import { postJob } from '../../src/clients/jobs/keyed-submit.js';
 import { ApiError, ExitCode, NetworkError, neverReachedServer } from '../../src/errors.js';
 import { mayHaveTakenEffect } from '../../src/features/keyed/verdict.js';
 import { ReplayDispatcher, edgeCase, engineExchange, namedExchange, socketError, type RecordedExchange } from '../helpers/replay-dispatcher.js';

@@ -2,7 +2,8 @@
 // a string where a map was expected, a list: the job still reads, unusable pairs dropped; wes's key
 // label is found in either dialect and left out of what the user is shown.
 import { describe, expect, it } from 'vitest';
-import { keyOfLabels, labelsOf, submitMetadata, userLabelText } from '../../src/clients/jobs/labels.js';
+import { keyOfLabels, labelsOf, userLabelText } from '../../src/clients/jobs/labels.js';
+import { submitMetadata } from '../../src/clients/jobs/keyed-submit.js';
 
 describe('reading labels', () => {
   it.each([

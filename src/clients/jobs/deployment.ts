@@ -8,9 +8,11 @@ import { ApiError } from '../../errors.js';
 import { isRecord } from '../shared/response-check.js';
 import type { JobApiSetting } from '../../config/keys.js';
 import type { LabelDialect } from './labels.js';
-import type { ListDialect } from './list-dialect.js';
 
 export type Deployment = Exclude<JobApiSetting, 'auto'>;
+
+/** How a job list answer reads: one page with `truncated`, cursor pages, or none at all. */
+export type ListDialect = 'truncated' | 'cursor' | 'none';
 
 export interface DeploymentDialect {
   labels: LabelDialect;

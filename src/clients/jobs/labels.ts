@@ -1,21 +1,15 @@
-// A job's labels, written in each deployment's dialect and read whatever a deployment wrote.
+// A job's labels, read whatever a deployment wrote (keyed-submit.ts writes them in each dialect).
 // Serverless deployments take a map of labels, and wes's own key label is one pair among the
 // user's (`wes-key`); the self-hosted proxy takes one opaque string, the user's pairs (`k=v` words)
 // first and a token naming the submit's Idempotency-Key last (a key may hold spaces); Comfy Cloud
 // takes none. The key's label is how a submit whose answer was lost is found in the server's job
-// list (find-by-key.ts). Reading is lenient, as the maker's clients are: a number or null value,
+// list (keyed-submit.ts). Reading is lenient, as the maker's clients are: a number or null value,
 // a string where a map was expected, a list: the job still reads, unusable pairs dropped.
 import { isRecord } from '../shared/response-check.js';
 import { LABEL_KEY_PATTERN, LABELS_MAX_PAIRS, type JobLabels } from '../../protocol/jobs.js';
 
 /** The token in a submit's label that names its key: `wes-key:<key>`. */
 export const KEY_LABEL_PREFIX = 'wes-key:';
-
-/** The label a submit carries: the user's text (if any), then the key's token, always last (a key may hold spaces). */
-export function submitLabel(key: string, userLabel?: string): string {
-  const token = `${KEY_LABEL_PREFIX}${key}`;
-  return userLabel ? `${userLabel} ${token}` : token;
-}
 
 /** The key a label names: everything after its last `wes-key:` token (at the start, or after a space), if any. */
 export function keyOfLabel(metadata: unknown): string | undefined {
@@ -66,14 +60,6 @@ export function userLabelText(labels: ReadLabels): string {
 
 /** How a deployment takes labels on submit. */
 export type LabelDialect = 'map' | 'string' | 'none';
-
-/** The `metadata` a submit carries in `dialect`: the user's pairs and the key's label, or nothing. */
-export function submitMetadata(dialect: LabelDialect, key: string, user: JobLabels = {}): string | JobLabels | undefined {
-  if (dialect === 'none') return undefined;
-  if (dialect === 'map') return { ...user, [KEY_LABEL]: key };
-  const text = Object.entries(user).map(([k, v]) => `${k}=${v}`).join(' ');
-  return submitLabel(key, text || undefined);
-}
 
 /** Why a `--label key=value` cannot be used, or undefined (the serverless rules, which are the strictest). */
 export function labelPairProblem(key: string, value: string): string | undefined {

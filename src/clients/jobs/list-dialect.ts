@@ -8,9 +8,7 @@
 //   so a walk to it has seen every job (every job carrying the key's label, when filtered by it).
 // - Comfy Cloud: no list (501): nothing can be proven.
 // Any list also proves absence when its oldest job was made before the send, by the server's clock.
-
-/** How a job list answer reads: one page with `truncated`, cursor pages, or none at all. */
-export type ListDialect = 'truncated' | 'cursor' | 'none';
+import type { ListDialect } from './deployment.js';
 
 /** What one search read: the last page, and what the walk up to it saw. */
 export interface ListWalk {

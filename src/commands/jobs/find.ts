@@ -4,7 +4,7 @@
 import type { Factory } from '../../factory.js';
 import { ExitCode, WesError } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
-import { findJobByKey } from '../../clients/jobs/find-by-key.js';
+import { findJobByKey } from '../../clients/jobs/keyed-submit.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { recordStatus } from '../../features/jobs/history.js';
 import { idempotencyKey } from '../option-values.js';
@@ -45,7 +45,7 @@ async function run(f: Factory, _args: unknown, opts: JobsFindOptions): Promise<n
       key,
     );
   }
-  const { job } = search.job;
+  const { job } = search.value;
   recordStatus(f, job, (line) => f.io.debug(line));
   if (f.io.json) f.io.printJson(job);
   else f.io.println(job.id);

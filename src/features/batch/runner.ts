@@ -19,12 +19,11 @@ import { SET_ASIDE_AFTER, type Endpoint } from './endpoint.js';
 import type { FetchedJob } from '../../clients/jobs/client.js';
 import { downloadOutputs } from '../../clients/jobs/download.js';
 import { followJob } from '../../clients/jobs/follow-job.js';
-import { awaitJobByKey, findJobByKey } from '../../clients/jobs/find-by-key.js';
+import { awaitJobByKey, findJobByKey } from '../../clients/jobs/keyed-submit.js';
 import type { JobLabels } from '../../protocol/jobs.js';
-import { isKeyReuse, sendLabelled } from '../../clients/jobs/submit-labelled.js';
+import { isKeyReuse, sendLabelled } from '../../clients/jobs/keyed-submit.js';
 import { judgeSearch, mayHaveTakenEffect, sendKeyed, type NoAnswer } from '../keyed/verdict.js';
-import { asKeySearch } from '../keyed/submit-job.js';
-import { lineInDoubt } from '../keyed/job-hints.js';
+import { lineInDoubt } from '../jobs/submit-hints.js';
 import type { Output, SubmitRequest } from '../../protocol/jobs.js';
 import { batchStatusOf, type EngineLines } from './engine-lines.js';
 import type { PromptState } from '../../clients/legacy/prompt-state.js';
@@ -227,7 +226,7 @@ class ItemRun {
    */
   private async resolveEarlier(earlier: { key: string; sentAt?: number }): Promise<FetchedJob | undefined> {
     const search = await findJobByKey(this.endpoint.spec.client, earlier.key, { sentAt: earlier.sentAt });
-    return this.resolveVerdict(judgeSearch(undefined, asKeySearch(search)), earlier.key);
+    return this.resolveVerdict(judgeSearch(undefined, search), earlier.key);
   }
 
   /**
@@ -257,7 +256,7 @@ class ItemRun {
       const verdict = await sendKeyed(() => sendLabelled(client, request, key, this.options.labels, { retries: 0 }), {
         signal: this.options.signal,
         searchAlso: isKeyReuse,
-        find: async () => asKeySearch(await awaitJobByKey(client, key, { sentAt }, this.options.signal)),
+        find: () => awaitJobByKey(client, key, { sentAt }, this.options.signal),
       });
       if (verdict.kind === 'answered') return verdict.value;
       if (verdict.kind === 'unsent') throw verdict.error;

@@ -6,6 +6,7 @@
 // nothing was made); or, when no usable answer came back, found by its key, proven absent (a search
 // that covers the send shows nothing was made: sending again is safe), or in doubt.
 import { ApiError, HANDSHAKE_FAILURES, UsageError, WesError, neverReachedServer } from '../../errors.js';
+import type { KeySearch, SearchMiss } from '../../clients/shared/key-search.js';
 
 /**
  * Whether a request that changes something may have taken effect although no usable answer came
@@ -27,16 +28,6 @@ export function mayHaveTakenEffect(err: unknown): boolean {
   // An unreadable answer, a broken or stalled connection, an interruption: the work may be done.
   return !neverReachedServer(err instanceof WesError ? err.cause : err);
 }
-
-/** What a search by the send's key (or by what it would have made) found. */
-export type KeySearch<T> =
-  | { kind: 'found'; value: T }
-  /** The list was read and holds nothing with the key; `proven`: the list covers the time the key was sent. */
-  | { kind: 'absent'; proven: boolean; searched: number }
-  /** The server offers no list to search (or reading it failed): `reason` says which. */
-  | { kind: 'no-list'; reason: string };
-
-export type SearchMiss = Exclude<KeySearch<never>, { kind: 'found' }>;
 
 export type Verdict<T> =
   | { kind: 'answered'; value: T }

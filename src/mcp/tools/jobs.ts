@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { ApiError, ExitCode, UsageError, WesError, toWesError } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
-import { findJobByKey } from '../../clients/jobs/find-by-key.js';
+import { findJobByKey } from '../../clients/jobs/keyed-submit.js';
 import { labelPairProblem, USER_LABELS_MAX } from '../../clients/jobs/labels.js';
 import { walkJobList } from '../../clients/jobs/list-walk.js';
 import { submitJob } from '../../features/jobs/submit.js';
@@ -203,7 +203,7 @@ const find = defineTool<{ idempotency_key: string }>({
   async run(call, args) {
     const key = args.idempotency_key;
     const search = await findJobByKey(call.f.client(JobsClient), key);
-    if (search.kind === 'found') return { summary: `found ${jobLine(search.job.job)} by Idempotency-Key ${key}`, structured: { found: true, job: search.job.job } };
+    if (search.kind === 'found') return { summary: `found ${jobLine(search.value.job)} by Idempotency-Key ${key}`, structured: { found: true, job: search.value.job } };
     const message =
       search.kind === 'no-list'
         ? `${search.reason}: a job made with Idempotency-Key ${key} cannot be looked up here`

@@ -4,7 +4,7 @@
 // would throw.
 import { ApiError } from '../../../src/errors.js';
 import type { FetchedAsset, FetchedJob, ListQuery, ListRead } from '../../../src/clients/jobs/client.js';
-import { readListPage } from '../../../src/clients/jobs/list-page.js';
+import { readListPage } from '../../../src/clients/jobs/client.js';
 import type { HttpResponse } from '../../../src/http/client.js';
 import type { AssetRecord, Job, JobList } from '../../../src/protocol/jobs.js';
 

@@ -1,7 +1,7 @@
 // What a job API submit's verdict tells a person: the errors of a submit that is in doubt, proven
 // absent or refused as a reused key, each naming the key and the command that finds its job.
 import { ApiError, InDoubtError, InterruptedError, toWesError } from '../../errors.js';
-import type { SearchMiss } from './verdict.js';
+import type { SearchMiss } from '../../clients/shared/key-search.js';
 
 /** The command that looks for a job by key again. */
 export function findCommand(key: string): string {
