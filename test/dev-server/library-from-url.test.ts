@@ -10,8 +10,14 @@ describe('dev-server cloud: the asset library from a URL', () => {
   let files: TestServer;
   let server: DevServerHandle;
   beforeAll(async () => {
-    files = await startTestServer((_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(4096, 1)));
-    server = await startFast({ deployment: 'cloud', maxUploadBytes: 1024, remoteOrigins: { 'civitai.com': 'http://192.0.2.1:9', 'huggingface.co': files.origin } });
+    files = await startTestServer((req, res) => {
+      // huggingface.co sends a file on to its CDN; /away sends it to a host that is neither loopback nor named.
+      if (req.url === '/hop') return res.writeHead(302, { location: 'https://cdn-lfs.huggingface.co/small.bin' }).end();
+      if (req.url === '/away') return res.writeHead(302, { location: 'http://192.0.2.1:9/x.bin' }).end();
+      if (req.url === '/small.bin') return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(100, 2));
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(4096, 1));
+    });
+    server = await startFast({ deployment: 'cloud', maxUploadBytes: 1024, remoteOrigins: { 'civitai.com': 'http://192.0.2.1:9', 'huggingface.co': files.origin, 'cdn-lfs.huggingface.co': files.origin } });
   });
   afterAll(async () => {
     await server.close();
@@ -36,5 +42,14 @@ describe('dev-server cloud: the asset library from a URL', () => {
     const far = await post('/api/assets/download', JSON.stringify({ source_url: 'https://civitai.com/api/download/models/1' }));
     expect(far.status).toBe(422);
     expect(((await far.json()) as { message: string }).message).toMatch(/could not reach civitai\.com/);
+  });
+
+  it('a redirect is followed only where the first URL could go: a named CDN through its stand-in, any other host refused unreached', async () => {
+    const viaCdn = await post('/api/assets', JSON.stringify({ url: 'https://huggingface.co/hop', name: 'hop.bin' }));
+    expect(viaCdn.status, await viaCdn.clone().text()).toBeLessThan(300);
+    expect(files.requests.map((r) => r.url).slice(-2)).toEqual(['/hop', '/small.bin']);
+    const away = await post('/api/assets', JSON.stringify({ url: 'https://huggingface.co/away', name: 'away.bin' }));
+    expect(away.status).toBe(422);
+    expect(((await away.json()) as { message: string }).message).toMatch(/could not reach 192\.0\.2\.1:9/);
   });
 });

@@ -1,8 +1,9 @@
 // The cloud fetching a remote file for the asset library (uploadAsset from a URL,
 // getRemoteAssetMetadata, createAssetDownload). The dev-server has no internet: it reaches loopback
 // origins only, and a host the `remoteOrigins` option names (huggingface.co in a test) is fetched
-// from the loopback origin standing in for it. Nothing of the caller's request goes on: no
-// credential, no header of theirs; the remote origin sees only the cloud.
+// from the loopback origin standing in for it, at every redirect too (huggingface.co sends files
+// on to its CDN). Nothing of the caller's request goes on: no credential, no header of theirs; the
+// remote origin sees only the cloud.
 import type { DevState } from '../contract.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -35,17 +36,36 @@ function reachable(state: DevState, url: URL): URL | null {
   return LOOPBACK.has(target.hostname) ? target : null;
 }
 
-/** The remote answer (2xx), or a RemoteFailure worded as the contract's refusals are. */
+/** Redirects followed at most, each hop checked as the first URL is. */
+const MAX_REDIRECTS = 5;
+
+/** The remote answer (2xx), or a RemoteFailure worded as the contract's refusals are. Redirects are followed by hand: each hop must be reachable as the first was. */
 export async function fetchRemote(state: DevState, url: URL, method: 'GET' | 'HEAD', signal?: AbortSignal): Promise<Response> {
+  let hop = url;
+  for (let redirects = 0; ; redirects++) {
+    const res = await fetchHop(state, hop, method, signal);
+    const location = res.headers.get('location');
+    if (![301, 302, 303, 307, 308].includes(res.status) || location === null) return checked(res, url);
+    await res.body?.cancel();
+    if (redirects === MAX_REDIRECTS) throw new RemoteFailure(422, `${url.host} redirected more than ${MAX_REDIRECTS} times`);
+    const next = httpUrl(new URL(location, hop).href);
+    if (!next) throw new RemoteFailure(422, `${url.host} redirected to a URL that is not http(s)`);
+    hop = next;
+  }
+}
+
+async function fetchHop(state: DevState, url: URL, method: 'GET' | 'HEAD', signal?: AbortSignal): Promise<Response> {
   const target = reachable(state, url);
   if (!target) throw new RemoteFailure(422, `could not reach ${url.host}: network error (this server reaches loopback hosts and those its remoteOrigins name)`);
-  let res: Response;
   try {
-    res = await fetch(target, { method, redirect: 'follow', signal, headers: { 'user-agent': 'wes-dev-server' } });
+    return await fetch(target, { method, redirect: 'manual', signal, headers: { 'user-agent': 'wes-dev-server' } });
   } catch (err) {
     if (signal?.aborted) throw err;
     throw new RemoteFailure(422, `download from ${url.host} failed: ${(err as Error).message}`);
   }
+}
+
+async function checked(res: Response, url: URL): Promise<Response> {
   if (res.ok) return res;
   await res.body?.cancel();
   if (res.status === 401 || res.status === 403) throw new RemoteFailure(403, `${url.host} refused the file (${res.status}): it needs authentication or access is denied`);
