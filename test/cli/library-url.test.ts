@@ -192,6 +192,9 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
     expect(res.stderr).toMatch(/goes on in the cloud/);
     const resumed = await wes(['library', 'task', taskId!, '--wait', '--interval', '0.05']);
     expect(resumed.code, resumed.stderr).toBe(0);
+    // The task names its file as the download did: the URL's last segment, without its query.
+    expect(resumed.stderr).toContain('downloading slow.safetensors');
+    expect(resumed.stderr).not.toContain('?interrupted');
     expect((await json(['library', 'get', resumed.stdout.trim()])).size).toBe(MODEL.length);
   });
 });

@@ -9,6 +9,7 @@ import { intervalMs, intervalOption } from '../poll-interval.js';
 import { flag, needs, type OptionsDeclaration } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 import { waitForDownload } from './task-view.js';
+import { urlFileName } from './url.js';
 
 interface LibraryTaskOptions {
   wait?: boolean;
@@ -22,12 +23,22 @@ const options = (): OptionsDeclaration<LibraryTaskOptions> => ({
 
 const positional = { id: arg('<task-id>', 'the task id `library download` printed') };
 
+/** The source URL's file name, decoded and without its query, as `library download` names it ('' when it has none). */
+function sourceFileName(source: string | undefined): string {
+  if (source === undefined) return '';
+  try {
+    return urlFileName(new URL(source));
+  } catch {
+    return '';
+  }
+}
+
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: LibraryTaskOptions): Promise<number> {
   const client = f.client(LibraryClient);
   const task = await client.task(args.id);
   const source = typeof task.payload?.source_url === 'string' ? task.payload.source_url : undefined;
   if (opts.wait) {
-    const name = task.result?.filename ?? (source?.split('/').pop() || args.id);
+    const name = task.result?.filename ?? (sourceFileName(source) || args.id);
     return waitForDownload(f, client, args.id, intervalMs(opts.interval, 2), { name: sanitizeLine(name) }, task);
   }
   const bytes = task.result?.bytes_downloaded;
