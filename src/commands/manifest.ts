@@ -220,7 +220,7 @@ export const MANIFEST: ManifestGroup[] = [
           name: "delete",
           parent: ["assets"],
           summary: "Delete asset records (their bytes stay while another asset uses them); every id is tried",
-          after: ["\nExit 0 when every record was deleted; 5 for an id that is no asset of yours; 6 for one the service still\ndepends on (asset_in_use).\n\nExamples:\n  $ wes assets delete \"$ASSET\"\n  $ wes assets delete \"$A\" \"$B\" --json | jq -r '.[] | select(.deleted | not) | .id'"],
+          after: ["\nExit 0 when every record was deleted; 5 for an id that is no asset of yours; 6 for one the service still\ndepends on (asset_in_use), or a server that deletes no assets at all (an earlier self-hosted release).\n\nExamples:\n  $ wes assets delete \"$ASSET\"\n  $ wes assets delete \"$A\" \"$B\" --json | jq -r '.[] | select(.deleted | not) | .id'"],
           args: [{"syntax":"<id...>"}],
           options: [],
           load: () => import('./assets/delete.js'),

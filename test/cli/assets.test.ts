@@ -155,6 +155,26 @@ describe('wes assets', () => {
     expect((await wes(['assets', 'get', b])).code).toBe(5);
   });
 
+  it('delete on a server that deletes no assets says so once (exit 6), not "HTTP 405: 405: Method Not Allowed"', async () => {
+    // What an earlier release of the reference server (comfy-api-proxy 50d7280, in front of a real
+    // ComfyUI 0.3.64) answered to DELETE /api/v2/assets/{id}: aiohttp's plain 405, GET and HEAD allowed.
+    const a = (await wes(['assets', 'upload', writeTemp(dir(), `no del a ${Date.now()}`, 'txt')])).stdout.trim();
+    const b = (await wes(['assets', 'upload', writeTemp(dir(), `no del b ${Date.now()}`, 'txt')])).stdout.trim();
+    await addFaults(ctx.server, {
+      match: 'DELETE /api/v2/assets/*',
+      action: 'status',
+      status: 405,
+      body: '405: Method Not Allowed',
+      headers: { 'content-type': 'text/plain; charset=utf-8', allow: 'GET,HEAD' },
+    });
+    const res = await wes(['assets', 'delete', a, b]);
+    expect(res.code).toBe(6);
+    expect(res.stderr).toContain('this server does not delete assets (DELETE /api/v2/assets/ID answered 405): no asset was deleted');
+    expect(res.stderr).toContain('its release has no asset deletion');
+    expect(res.stderr).not.toContain('Method Not Allowed');
+    expect((await wes(['assets', 'get', b])).code).toBe(0);
+  });
+
   it('delete of an asset a queued or running job reads is refused as in use (exit 6), said plainly', async () => {
     const png = writeTemp(dir(), tinyPng(), 'png');
     const id = (await wes(['assets', 'upload', png])).stdout.trim();

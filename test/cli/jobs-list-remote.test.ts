@@ -2,7 +2,8 @@
 // server's), where there is one; a server without it is said in one line and this machine's
 // history is shown instead. Submits carry their label (--label joins wes's own, which names the key).
 import { describe, expect, it } from 'vitest';
-import { imageWorkflow, useDevServer } from '../helpers/dev-server.js';
+import { readFileSync } from 'node:fs';
+import { addFaults, imageWorkflow, useDevServer } from '../helpers/dev-server.js';
 import { runWes, tempConfigDir } from '../helpers/cli.js';
 import { useTempDir, writeTemp } from './jobs-env.js';
 
@@ -37,6 +38,26 @@ describe('jobs list --remote on a server with a job list', () => {
 
       const refused = await runWes(['jobs', 'list', '--remote', '--refresh'], { env, configDir: cfg.dir });
       expect(refused.code).toBe(2);
+    } finally {
+      cfg.cleanup();
+    }
+  });
+});
+
+describe('jobs list --remote on an earlier release whose list says nothing of being whole', () => {
+  const ctx = useDevServer({ deployment: 'self-hosted', faults: true });
+  // The real answer of comfy-api-proxy 50d7280 (before ComfyUI 0.3.64): `{jobs}` alone, no `truncated`.
+  const recorded = JSON.parse(readFileSync(new URL('../fixtures/job-api-proxy-50d7280/list-running.json', import.meta.url), 'utf8'));
+
+  it('a short page is "may hold more", not "holds more jobs than these"', async () => {
+    const cfg = tempConfigDir();
+    try {
+      await addFaults(ctx.server, { match: 'GET /api/v2/jobs', action: 'status', status: recorded.status, body: recorded.body, headers: recorded.headers });
+      const res = await runWes(['jobs', 'list', '--remote', '--status', 'running', '--limit', '20'], { env: { WES_BASE_URL: ctx.server.url }, configDir: cfg.dir });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout.trim().split('\t').slice(0, 2)).toEqual([recorded.body.jobs[0].id, 'running']);
+      expect(res.stderr).toContain('(the server may hold more jobs than these: its list does not say whether it is whole)');
+      expect(res.stderr).not.toContain('holds more');
     } finally {
       cfg.cleanup();
     }

@@ -98,6 +98,8 @@ export interface ListPage {
   jobs: ListedJob[];
   truncated?: boolean;
   nextCursor?: string;
+  /** The answer carried neither `truncated` nor `next_cursor` (an earlier self-hosted release): whether the list is whole is not said. */
+  unsaid?: boolean;
 }
 
 function optionalString(value: unknown): string | undefined {
@@ -132,7 +134,7 @@ export function readListPage(res: HttpResponse<unknown>, cursorDialect: boolean)
   if (typeof body.truncated === 'boolean' && !cursorDialect && !('next_cursor' in body)) return { dialect: 'truncated', jobs, truncated: body.truncated };
   if (cursorDialect || 'next_cursor' in body) return { dialect: 'cursor', jobs, nextCursor };
   // Neither field: a list of no known deployment; nothing in it proves it whole.
-  return { dialect: 'truncated', jobs, truncated: true };
+  return { dialect: 'truncated', jobs, truncated: true, unsaid: true };
 }
 
 export class JobsClient {

@@ -2,7 +2,7 @@
 // asset still refers to them; a record the service still depends on is refused (409 asset_in_use).
 // Every id is tried; the exit code is the first failure's.
 import type { Factory } from '../../factory.js';
-import { ApiError, ExitCode } from '../../errors.js';
+import { ApiError, ExitCode, WesError } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { noOptions } from '../typed-options.js';
@@ -24,6 +24,23 @@ function refusal(err: unknown, id: string): { message: string; exitCode: number;
   return undefined;
 }
 
+/**
+ * A server with no asset deletion at all: an earlier release of the self-hosted job API server
+ * routes only GET and HEAD on an asset (405). Said once; the other ids would get the same answer.
+ */
+function noDeletion(err: unknown, id: string, deleted: number): WesError | undefined {
+  if (!(err instanceof ApiError) || err.origin !== 'jobs' || (err.status !== 405 && err.status !== 501)) return undefined;
+  const kept = deleted === 0 ? 'no asset was deleted' : `asset ${id} and the ones after it were not deleted`;
+  return new WesError(`this server does not delete assets (DELETE /api/v2/assets/ID answered ${err.status}): ${kept}`, {
+    exitCode: ExitCode.REFUSED,
+    code: 'not_supported',
+    status: err.status,
+    origin: 'jobs',
+    cause: err,
+    hint: 'its release has no asset deletion (the self-hosted job API server added it later); the records stay until the server forgets them',
+  });
+}
+
 async function run(f: Factory, { ids }: ArgsOf<typeof positional>): Promise<number> {
   const client = f.client(JobsClient);
   const results: Deleted[] = [];
@@ -34,6 +51,8 @@ async function run(f: Factory, { ids }: ArgsOf<typeof positional>): Promise<numb
       results.push({ id, deleted: true });
       f.io.info(sanitizeLine(`✓ deleted asset ${id}`));
     } catch (err) {
+      const unsupported = noDeletion(err, id, results.filter((r) => r.deleted).length);
+      if (unsupported) throw unsupported;
       const refused = refusal(err, id);
       if (!refused) throw err;
       results.push({ id, deleted: false, error: { code: refused.code, message: refused.message } });
@@ -54,7 +73,7 @@ export default defineVerb({
     after: [
       `
 Exit 0 when every record was deleted; 5 for an id that is no asset of yours; 6 for one the service still
-depends on (asset_in_use).
+depends on (asset_in_use), or a server that deletes no assets at all (an earlier self-hosted release).
 
 Examples:
   $ wes assets delete "$ASSET"

@@ -35,15 +35,20 @@ function percent(value: unknown): string | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? `${Math.round(Math.min(1, Math.max(0, value)) * 100)}%` : undefined;
 }
 
+/**
+ * The reference self-hosted server polls a running job as {value: 0, nodes_done: 0, nodes_total: 0}:
+ * no progress known (the event stream carries it), not "0 of 0 nodes".
+ */
+function progressUnknown(p: NonNullable<Job['progress']>): boolean {
+  return p.value === 0 && p.nodes_total === 0 && !p.current_node_class && typeof p.step !== 'number';
+}
+
 /** `running 45% · nodes 2/4 · Sample · step 9/20 · message` (fields present only when known). */
 export function progressLine(job: Job): string {
   const parts: string[] = [`${job.id.slice(0, 8)} ${job.status}`];
   if (typeof job.queue_position === 'number') parts.push(`queue position ${job.queue_position}`);
   const p = job.progress;
-  // The reference self-hosted server polls a running job as {value: 0, nodes_done: 0, nodes_total: 0}:
-  // no progress known (the event stream carries it), not "0 of 0 nodes".
-  const unknown = p !== null && p.value === 0 && p.nodes_total === 0 && !p.current_node_class && typeof p.step !== 'number';
-  if (p && !unknown && job.status !== 'queued') {
+  if (p && !progressUnknown(p) && job.status !== 'queued') {
     const pct = percent(p.value);
     if (pct) parts[0] += ` ${pct}`;
     if (typeof p.nodes_done === 'number' && typeof p.nodes_total === 'number') parts.push(`nodes ${p.nodes_done}/${p.nodes_total}`);
@@ -142,7 +147,9 @@ function logView(job: Job): { lines: string[]; note?: string; hint?: string } | 
 
 function fieldsOf(job: Job): Array<[string, Cell]> {
   const p = job.progress;
-  const progress = p
+  const progress = p && progressUnknown(p)
+    ? `not known from a poll (wes jobs watch ${job.id} streams it)`
+    : p
     ? [percent(p.value), typeof p.nodes_total === 'number' ? `nodes ${p.nodes_done}/${p.nodes_total}` : undefined, p.current_node_class ?? undefined,
        typeof p.step === 'number' && typeof p.steps === 'number' ? `step ${p.step}/${p.steps}` : undefined, p.message ?? undefined]
         .filter(Boolean)

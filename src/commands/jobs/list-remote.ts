@@ -49,7 +49,8 @@ export async function listRemote(f: Factory, opts: JobsListOptions, limit: numbe
     items.map((j) => [j.id, sanitizeLine(j.status), when(j.createdAt), when(j.updatedAt), sanitizeLine(userLabelText(j.labels))]),
     { keep: [0] },
   );
-  if (more) f.io.info('(the server holds more jobs than these; --limit and --status choose which)');
+  if (more && last.unsaid && items.length < limit) f.io.info('(the server may hold more jobs than these: its list does not say whether it is whole)');
+  else if (more) f.io.info('(the server holds more jobs than these; --limit and --status choose which)');
   f.io.info('(outputs: wes jobs get ID)');
   return true;
 }
