@@ -6,11 +6,11 @@
 // an exponent that may overflow a double) goes to the full parsers, which word the refusal, so the
 // scan never decides a refusal.
 //
-// It is a table-driven automaton: one table load per byte in a loop of a few bytecodes. A scan
-// runs once per process, so what it costs is mostly the time before V8 has optimised it: the
-// hand-written scanner it replaces was one large function that V8 took 25-100 ms (on a loaded
-// 2-core machine) to compile, and it ran in the interpreter meanwhile, ~40 ms for a 5 MB body in
-// a fresh process; this loop is compiled in about a millisecond (see bench/RESULTS.md, issue 40).
+// It is a table-driven automaton: one table load per byte in a small loop. A scan runs once per
+// process, so what it costs is mostly the time before V8 has optimised it, spent in the
+// interpreter: the hand-written scanner it replaces was one large function whose first TurboFan
+// compile took 34-49 ms on the loaded 2-core bench machine (this loop's: 16-43 ms), and a 5 MB
+// body cost 51 ms of CPU in a fresh process against 38 ms now (bench/RESULTS.md, issue 40).
 
 const MAX_DEPTH = 512;
 
