@@ -6,10 +6,11 @@
 // executable alone meets says so.
 //
 // The rows time a copy of the executable, written as a download or `cp` writes it, not the file
-// the build wrote: postject writes the 100 MB file in one piece, and the page cache then maps it
-// into each run in large folios, so the same bytes counted 68 MB of RSS in that file against 54 MB
-// in any copy (`cp`, `cat >`, `curl -o`, or that file once evicted from the cache; bench/RESULTS.md,
-// issue 40). The RSS row's note gives the built file's figure from the same runs.
+// the build wrote: postject writes the 100 MB file in one piece, and the kernel then maps more of
+// it into each run (likely its page cache's large folios), so the same bytes counted 68 MB of RSS
+// in that file against 54 MB in any copy (`cp`, `cat >`, `curl -o`, or a copy once evicted from the
+// cache), the npm build 52 MB in the same runs (bench/RESULTS.md, issue 40). The RSS row's note
+// gives the built file's figure from the same runs.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, createReadStream, createWriteStream, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
