@@ -1,134 +1,169 @@
 // A syntax check of JSON bytes that builds nothing: `models run` sends an --input file byte for
 // byte and only needs to know that it is one JSON object. Decoding a 5 MB body to a string and
 // JSON.parse-ing it took ~27 ms in a fresh process and left a tree of objects and a 10 MB string
-// for the GC (peak RSS 95 MB); this scan reads the bytes once, allocates a small stack, takes
-// ~12 ms and leaves nothing (75 MB). It answers "certainly" or "not sure": every doubt (a syntax
-// error, a raw control character, deep nesting, an exponent that may overflow a double) goes to
-// the full parsers, which word the refusal, so the scan never decides a refusal.
+// for the GC (peak RSS 95 MB); this scan reads the bytes once and leaves nothing. It answers
+// "certainly" or "not sure": every doubt (a syntax error, a raw control character, deep nesting,
+// an exponent that may overflow a double) goes to the full parsers, which word the refusal, so the
+// scan never decides a refusal.
+//
+// It is a table-driven automaton: one table load per byte in a small loop. A scan runs once per
+// process, so what it costs is mostly the time before V8 has optimised it, spent in the
+// interpreter: the hand-written scanner it replaces was one large function whose first TurboFan
+// compile took 34-49 ms on the loaded 2-core bench machine (this loop's: 16-43 ms), and a 5 MB
+// body cost 51 ms of CPU in a fresh process against 38 ms now (bench/RESULTS.md, issue 40).
 
 const MAX_DEPTH = 512;
-// A const enum, not module constants: esbuild inlines its members, while a module-level constant
-// is a context load on every byte until V8 optimises the loop (the scan took 16 ms instead of 12).
-const enum Byte {
-  QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a, OPEN_OBJECT = 0x7b, OPEN_ARRAY = 0x5b,
-  MINUS = 0x2d, PLUS = 0x2b, DOT = 0x2e, ZERO = 0x30, ONE = 0x31, NINE = 0x39,
-}
-const SIMPLE_ESCAPES = new Set([Byte.QUOTE, Byte.BACKSLASH, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]); // " \ / b f n r t
 
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+// The states. Those after a value differ by the container the value is in (…_O in an object, …_A
+// in an array), so the byte that ends a number or a literal leads to the right next state and a
+// closer of the wrong kind fails where it is read.
+const enum S {
+  START, // before the top-level object
+  DONE, // after it
+  OBJECT_FIRST, // after `{`: a key or `}`
+  KEY, // after `,` in an object
+  KEY_STRING, KEY_ESCAPE, KEY_U1, KEY_U2, KEY_U3, KEY_U4,
+  COLON, // after a key
+  // From here on, one state per container kind: the `_A` state is the `_O` state + 1.
+  VALUE_O, VALUE_A, // after `:` or `,`
+  STRING_O, STRING_A, ESCAPE_O, ESCAPE_A, U1_O, U1_A, U2_O, U2_A, U3_O, U3_A, U4_O, U4_A,
+  MINUS_O, MINUS_A, ZERO_O, ZERO_A, INTEGER_O, INTEGER_A, DOT_O, DOT_A, FRACTION_O, FRACTION_A,
+  EXPONENT_O, EXPONENT_A, // after e or E
+  EXPONENT_NEGATIVE_O, EXPONENT_NEGATIVE_A, NEGATIVE_DIGITS_O, NEGATIVE_DIGITS_A,
+  EXPONENT_PLUS_O, EXPONENT_PLUS_A, // after e+: a digit must follow
+  EXPONENT_ZEROS_O, EXPONENT_ZEROS_A, // leading zeros of a positive exponent
+  EXPONENT_DIGIT1_O, EXPONENT_DIGIT1_A, EXPONENT_DIGIT2_O, EXPONENT_DIGIT2_A, // its significant digits
+  T_R_O, T_R_A, T_U_O, T_U_A, T_E_O, T_E_A, F_A_O, F_A_A, F_L_O, F_L_A, F_S_O, F_S_A, F_E_O, F_E_A,
+  N_U_O, N_U_A, N_L1_O, N_L1_A, N_L2_O, N_L2_A,
+  AFTER_O, AFTER_A, // after a value
+  ARRAY_FIRST, // after `[`: a value or `]`
+  // Not states: what the loop does on the byte.
+  OPEN_OBJECT, OPEN_ARRAY, CLOSE, FAIL,
 }
 
-function isDigit(c: number): boolean {
-  return c >= Byte.ZERO && c <= Byte.NINE;
-}
+const COUNT = S.OPEN_OBJECT;
+const SPACE = ' \t\n\r';
+const DIGITS = '0123456789';
+const HEX = '0123456789abcdefABCDEF';
 
-function isHex(c: number): boolean {
-  return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-}
+let table: Uint8Array | undefined;
 
-/** The index after the escape that starts at `i` (a backslash), or -1. */
-function endOfEscape(b: Uint8Array, i: number): number {
-  const e = b[i + 1];
-  if (e === 0x75) return isHex(b[i + 2]) && isHex(b[i + 3]) && isHex(b[i + 4]) && isHex(b[i + 5]) ? i + 6 : -1;
-  return e !== undefined && SIMPLE_ESCAPES.has(e) ? i + 2 : -1;
-}
-
-/** The index after true, false or null at `i`, or -1. */
-function endOfLiteral(b: Uint8Array, i: number): number {
-  const c = b[i];
-  if (c === 0x74) return b[i + 1] === 0x72 && b[i + 2] === 0x75 && b[i + 3] === 0x65 ? i + 4 : -1;
-  if (c === 0x66) return b[i + 1] === 0x61 && b[i + 2] === 0x6c && b[i + 3] === 0x73 && b[i + 4] === 0x65 ? i + 5 : -1;
-  if (c === 0x6e) return b[i + 1] === 0x75 && b[i + 2] === 0x6c && b[i + 3] === 0x6c ? i + 4 : -1;
-  return -1;
+/** The transition table, state × byte (18 K entries), built on the first scan in well under a millisecond. */
+function transitions(): Uint8Array {
+  const t = new Uint8Array(COUNT * 256).fill(S.FAIL);
+  const on = (state: number, chars: string, next: number) => {
+    for (let i = 0; i < chars.length; i++) t[state * 256 + chars.charCodeAt(i)] = next;
+  };
+  /** A string's body: any byte but a control byte, `"` and `\` (UTF-8 sequences are read as bytes). */
+  const stringBody = (state: number) => t.fill(state, state * 256 + 0x20, state * 256 + 256);
+  on(S.START, SPACE, S.START);
+  on(S.START, '{', S.OPEN_OBJECT);
+  on(S.DONE, SPACE, S.DONE);
+  for (const s of [S.OBJECT_FIRST, S.KEY]) {
+    on(s, SPACE, s);
+    on(s, '"', S.KEY_STRING);
+  }
+  on(S.OBJECT_FIRST, '}', S.CLOSE);
+  stringBody(S.KEY_STRING);
+  on(S.KEY_STRING, '"', S.COLON);
+  on(S.KEY_STRING, '\\', S.KEY_ESCAPE);
+  on(S.KEY_ESCAPE, '"\\/bfnrt', S.KEY_STRING);
+  on(S.KEY_ESCAPE, 'u', S.KEY_U1);
+  on(S.KEY_U1, HEX, S.KEY_U2);
+  on(S.KEY_U2, HEX, S.KEY_U3);
+  on(S.KEY_U3, HEX, S.KEY_U4);
+  on(S.KEY_U4, HEX, S.KEY_STRING);
+  on(S.COLON, SPACE, S.COLON);
+  on(S.COLON, ':', S.VALUE_O);
+  on(S.ARRAY_FIRST, ']', S.CLOSE);
+  for (const k of [0, 1]) {
+    const [closer, afterComma] = k === 0 ? ['}', S.KEY] : [']', S.VALUE_A];
+    const after = S.AFTER_O + k;
+    /** A value may end here: what follows it. */
+    const ends = (state: number) => {
+      on(state, SPACE, after);
+      on(state, ',', afterComma);
+      on(state, closer, S.CLOSE);
+    };
+    for (const s of k === 0 ? [S.VALUE_O] : [S.VALUE_A, S.ARRAY_FIRST]) {
+      on(s, SPACE, s);
+      on(s, '"', S.STRING_O + k);
+      on(s, '{', S.OPEN_OBJECT);
+      on(s, '[', S.OPEN_ARRAY);
+      on(s, '-', S.MINUS_O + k);
+      on(s, '0', S.ZERO_O + k);
+      on(s, '123456789', S.INTEGER_O + k);
+      on(s, 't', S.T_R_O + k);
+      on(s, 'f', S.F_A_O + k);
+      on(s, 'n', S.N_U_O + k);
+    }
+    stringBody(S.STRING_O + k);
+    on(S.STRING_O + k, '"', after);
+    on(S.STRING_O + k, '\\', S.ESCAPE_O + k);
+    on(S.ESCAPE_O + k, '"\\/bfnrt', S.STRING_O + k);
+    on(S.ESCAPE_O + k, 'u', S.U1_O + k);
+    on(S.U1_O + k, HEX, S.U2_O + k);
+    on(S.U2_O + k, HEX, S.U3_O + k);
+    on(S.U3_O + k, HEX, S.U4_O + k);
+    on(S.U4_O + k, HEX, S.STRING_O + k);
+    on(S.MINUS_O + k, '0', S.ZERO_O + k);
+    on(S.MINUS_O + k, '123456789', S.INTEGER_O + k);
+    on(S.INTEGER_O + k, DIGITS, S.INTEGER_O + k);
+    for (const s of [S.ZERO_O + k, S.INTEGER_O + k]) {
+      ends(s);
+      on(s, '.', S.DOT_O + k);
+      on(s, 'eE', S.EXPONENT_O + k);
+    }
+    on(S.DOT_O + k, DIGITS, S.FRACTION_O + k);
+    on(S.FRACTION_O + k, DIGITS, S.FRACTION_O + k);
+    on(S.FRACTION_O + k, 'eE', S.EXPONENT_O + k);
+    ends(S.FRACTION_O + k);
+    on(S.EXPONENT_O + k, '-', S.EXPONENT_NEGATIVE_O + k);
+    on(S.EXPONENT_O + k, '+', S.EXPONENT_PLUS_O + k);
+    for (const s of [S.EXPONENT_O + k, S.EXPONENT_PLUS_O + k, S.EXPONENT_ZEROS_O + k]) {
+      on(s, '0', S.EXPONENT_ZEROS_O + k);
+      on(s, '123456789', S.EXPONENT_DIGIT1_O + k);
+    }
+    on(S.EXPONENT_NEGATIVE_O + k, DIGITS, S.NEGATIVE_DIGITS_O + k);
+    on(S.NEGATIVE_DIGITS_O + k, DIGITS, S.NEGATIVE_DIGITS_O + k);
+    ends(S.NEGATIVE_DIGITS_O + k);
+    on(S.EXPONENT_DIGIT1_O + k, DIGITS, S.EXPONENT_DIGIT2_O + k);
+    // A third significant digit of a positive exponent may overflow a double: not sure (FAIL).
+    for (const s of [S.EXPONENT_ZEROS_O + k, S.EXPONENT_DIGIT1_O + k, S.EXPONENT_DIGIT2_O + k]) ends(s);
+    /** true, false, null: one state per letter after the first (states of a kind are 2 apart). */
+    const literal = (first: number, rest: string) => {
+      for (let i = 0; i < rest.length; i++) on(first + 2 * i, rest[i]!, i === rest.length - 1 ? after : first + 2 * (i + 1));
+    };
+    literal(S.T_R_O + k, 'rue');
+    literal(S.F_A_O + k, 'alse');
+    literal(S.N_U_O + k, 'ull');
+    ends(after);
+  }
+  return t;
 }
 
 /**
  * True only when `bytes`, read as UTF-8, are certainly one JSON object that JSON.parse accepts and
- * whose numbers all fit a double; false when unsure. Strings and numbers are scanned inline: a call
- * for each costs more than the scan itself until V8 has optimised the function.
+ * whose numbers all fit a double; false when unsure.
  */
 export function isCertainlyJsonObject(bytes: Uint8Array): boolean {
-  const b = bytes;
-  const n = b.length;
-  const open = new Uint8Array(MAX_DEPTH);
+  const t = (table ??= transitions());
+  const open = new Uint8Array(MAX_DEPTH); // 0: an object, 1: an array
   let depth = 0;
-  let i = 0;
-  let c = 0;
-  while (i < n && isSpace(b[i])) i++;
-  if (b[i] !== Byte.OPEN_OBJECT) return false;
-  let wantKey = false;
-  for (;;) {
-    while (i < n && isSpace((c = b[i]))) i++;
-    if (i >= n) return false;
-    if (c === Byte.QUOTE) {
-      for (i++; ; ) {
-        if (i >= n) return false;
-        c = b[i];
-        if (c === Byte.QUOTE) break;
-        if (c === Byte.BACKSLASH) {
-          if ((i = endOfEscape(b, i)) < 0) return false;
-        } else if (c < 0x20) {
-          return false; // a control byte, raw inside a string
-        } else i++;
-      }
-      i++;
-      if (wantKey) {
-        while (i < n && isSpace(b[i])) i++;
-        if (b[i] !== Byte.COLON) return false;
-        i++;
-        wantKey = false;
-        continue;
-      }
-    } else if (wantKey) {
-      return false;
-    } else if (c === Byte.OPEN_OBJECT || c === Byte.OPEN_ARRAY) {
-      if (depth === MAX_DEPTH) return false;
-      open[depth++] = c;
-      for (i++; i < n && isSpace(b[i]); ) i++;
-      if (b[i] !== c + 2) {
-        wantKey = c === Byte.OPEN_OBJECT;
-        continue;
-      }
-      i++;
+  let s: number = S.START;
+  for (let i = 0, n = bytes.length; i < n; i++) {
+    s = t[(s << 8) | bytes[i]!]!;
+    if (s < COUNT) continue;
+    if (s === S.FAIL) return false;
+    if (s === S.CLOSE) {
       depth--;
-    } else if (c === Byte.MINUS || isDigit(c)) {
-      if (c === Byte.MINUS) c = b[++i];
-      if (c === Byte.ZERO) c = b[++i];
-      else if (c >= Byte.ONE && c <= Byte.NINE) do c = b[++i]; while (isDigit(c));
-      else return false;
-      if (c === Byte.DOT) {
-        if (!isDigit(b[++i])) return false;
-        do c = b[++i]; while (isDigit(c));
-      }
-      if (c === 0x65 || c === 0x45) {
-        // A positive exponent of three digits or more may overflow a double: the exact parser names it.
-        c = b[++i];
-        const negative = c === Byte.MINUS;
-        if (negative || c === Byte.PLUS) c = b[++i];
-        if (!isDigit(c)) return false;
-        while (c === Byte.ZERO) c = b[++i];
-        const significant = i;
-        while (isDigit(c)) c = b[++i];
-        if (!negative && i - significant >= 3) return false;
-      }
-    } else if ((i = endOfLiteral(b, i)) < 0) {
-      return false;
-    }
-    // After a value: close what ends here, then a comma leads to the next value or key.
-    for (;;) {
-      while (i < n && isSpace((c = b[i]))) i++;
-      if (depth === 0) return i === n;
-      if (i >= n) return false;
-      if (c === open[depth - 1] + 2) {
-        i++;
-        depth--;
-        continue;
-      }
-      if (c !== Byte.COMMA) return false;
-      i++;
-      wantKey = open[depth - 1] === Byte.OPEN_OBJECT;
-      break;
+      s = depth === 0 ? S.DONE : S.AFTER_O + open[depth - 1]!;
+    } else {
+      if (depth === MAX_DEPTH) return false;
+      const kind = s - S.OPEN_OBJECT;
+      open[depth++] = kind;
+      s = kind === 0 ? S.OBJECT_FIRST : S.ARRAY_FIRST;
     }
   }
+  return s === S.DONE;
 }
