@@ -6,7 +6,7 @@
 import type { Factory } from '../../factory.js';
 import { exitCodeFor } from '../../command-kit/jobs/exit-code.js';
 import type { FetchedJob, JobsClient } from '../../clients/jobs/client.js';
-import { followToEnd } from '../../features/jobs/follow.js';
+import { jobFollow } from '../../features/jobs/follow.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { intervalMs } from '../poll-interval.js';
 import { saveOutputs } from './save-outputs.js';
@@ -57,7 +57,7 @@ export async function followAndReport(f: Factory, client: JobsClient, start: Fet
   const { io } = f;
   const view = await JobFollowView.open(io, start.job, { preview: options.preview, events: options.events });
   const resume = resumeCommand(f, options.resumeVerb ?? ['watch'], start.job.id, options.resumeFlags);
-  const last = await followToEnd(f, client, start, { intervalMs: options.intervalMs, events: options.events, cancelOnInterrupt: options.cancelOnInterrupt, resume }, view);
+  const last = await jobFollow(f, client, start, { intervalMs: options.intervalMs, events: options.events, cancelOnInterrupt: options.cancelOnInterrupt, resume })(view);
   const job = last.job;
   await view.end(job);
   if (options.afterCancel && job.status !== 'canceled') io.notice(sanitizeLine(`note: the cancel did not take effect: job ${job.id} ${job.status === 'succeeded' ? 'ran to the end and succeeded' : `ended ${job.status}`}`));

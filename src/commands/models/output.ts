@@ -10,10 +10,10 @@ import type { KeptPart } from '../../files/kept.js';
 import { FileExistsError, lstatOrNone, makeFolders, writeFileSafely } from '../../files/safe-file.js';
 import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import { answerFile } from '../../files/answer-file.js';
-import type { AnswerSink } from '../../http/answer-sink.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 import type { RunAnswer } from '../../clients/models/client.js';
+import type { OutputFetch } from '../../features/models/follow.js';
 import { reportAnswer, type AnswerFacts } from './answer-report.js';
 
 export interface OutputTarget {
@@ -23,9 +23,6 @@ export interface OutputTarget {
   show?: boolean;
   existing: ExistingPolicy;
 }
-
-/** Fetches the output, into `sink` when given. */
-export type OutputFetch = <B>(sink?: AnswerSink<B>) => Promise<RunAnswer<B>>;
 
 /**
  * Output targets, checked before anything is sent: a -o file already there stops the command
