@@ -32,6 +32,8 @@ export interface FollowReporter<S> extends Reporter {
   preview?(image: Uint8Array): void;
   /** The live line goes: the follow stopped before its end (a failure, Ctrl-C), or needs it no more. */
   stop(): void;
+  /** The follow reached its end, `state` terminal: the live line gives way to the outcome; absent when nothing is shown then. */
+  ended?(state: S): void | Promise<void>;
 }
 
 /** One file's bytes as they move: its name, the bytes so far, the total when known. */

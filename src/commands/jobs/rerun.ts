@@ -9,13 +9,12 @@ import type { JobWorkflowResponse } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { convertForCommand } from '../../command-kit/workflows/conversion.js';
 import { isUiFormat } from '../../workflows/workflow-file.js';
-import { checkFollowTargets, watchJobOptions } from './watch-job.js';
 import { submitWorkflow } from './submit-workflow.js';
 import { JOB_ID_HELP, readByRef } from '../../command-kit/jobs/read-job.js';
 import { needs, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import type { ObjectInfoOptions } from '../../command-kit/workflows/object-info.js';
 import { objectInfoDeclaration } from '../workflows/convert-options.js';
-import { downloadDeclaration, downloadRules, followDeclaration, submitFlagsDeclaration, type DownloadFlags, type FollowFlags, type SubmitFlags } from './options.js';
+import { checkFollowTargets, downloadDeclaration, downloadRules, followDeclaration, submitFlagsDeclaration, watchJobOptions, type DownloadFlags, type FollowFlags, type SubmitFlags } from './options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
 type JobsRerunOptions = ObjectInfoOptions & FollowFlags & DownloadFlags & SubmitFlags;

@@ -9,9 +9,10 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { parseSet } from '../../features/jobs/inputs.js';
 import { submitJob } from '../../features/jobs/submit.js';
 import { transferReporterOn } from '../reporters.js';
-import { followAndReport, type WatchJobOptions } from './watch-job.js';
+import { watchJob } from '../../features/jobs/watch.js';
+import { JobFollowView, showWatched } from './follow-view.js';
 import { checkInputNames } from '../../command-kit/jobs/set-input-names.js';
-import type { SubmitFlags } from './options.js';
+import { jobWatch, type SubmitFlags, type WatchJobOptions } from './options.js';
 import { labelMap } from './label-option.js';
 
 /** A workflow ready to send, and what to call it. */
@@ -43,7 +44,7 @@ export async function submitWorkflow(f: Factory, prepared: PreparedWorkflow, opt
   if (opts.wait) {
     if (!submitted.recovered) io.info(`submitted job ${job.id}`);
     if (!io.json) io.println(job.id);
-    return followAndReport(f, client, submitted.job, follow);
+    return showWatched(io, await watchJob(f, client, submitted.job, jobWatch(f, job.id, follow), await JobFollowView.watching(io, job, follow)), follow);
   }
   if (io.json) io.printJson(job);
   else io.println(job.id);

@@ -42,6 +42,7 @@ export function jobFollow(f: FeatureContext, client: JobsClient, start: FetchedJ
         reporter.data?.(snapshot.job);
         await reporter.progress(snapshot.job);
       }
+      await reporter.ended?.(last.job);
       return last;
     }, async (err) => {
       if (err instanceof InterruptedError) return interrupted(f, last, follow, err, reporter);
