@@ -2,7 +2,7 @@
 // for, and under which Idempotency-Key), a retry, or a queued request's place (queue position,
 // then status), as the models use cases tell them. The spinner module loads only when there is
 // something to show.
-import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../render/io.js';
 import { ApiError } from '../../errors.js';
 import type { ProgressDisplay } from '../../render/progress-display.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
@@ -49,27 +49,28 @@ export class ModelProgressView implements FollowReporter<ModelProgress> {
   private display: ProgressDisplay | undefined;
   readonly verbose: boolean;
 
-  /** `key`: the Idempotency-Key a keyed call's waits name. */
+  /** `retries`: the most a wait can count to; `key`: the Idempotency-Key a keyed call's waits name. */
   constructor(
-    private readonly f: Factory,
+    private readonly io: IOStreams,
     private readonly ref: ModelRef,
+    private readonly retries: number,
     private readonly key?: string,
   ) {
-    this.verbose = f.io.verbose;
+    this.verbose = io.verbose;
   }
 
   async progress(p: ModelProgress): Promise<void> {
-    const text = p.kind === 'wait' ? await waitText(this.ref, p.wait, this.f.http().retries, this.key) : stateText(this.ref, p.state, p.nextMs);
+    const text = p.kind === 'wait' ? await waitText(this.ref, p.wait, this.retries, this.key) : stateText(this.ref, p.state, p.nextMs);
     if (this.display) return this.display.update(text);
-    this.display = await (await import('../../render/open-progress.js')).openProgressDisplay(this.f.io, text);
+    this.display = await (await import('../../render/open-progress.js')).openProgressDisplay(this.io, text);
   }
 
   notice(level: NoticeLevel, line: string): void {
-    notice(this.f.io, level, line);
+    notice(this.io, level, line);
   }
 
   event(line: string): void {
-    this.f.io.info(line);
+    this.io.info(line);
   }
 
   stop(): void {

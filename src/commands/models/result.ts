@@ -42,7 +42,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsResu
   client.requests.remember(requestId, links);
   const resume = resultCommand(ref, requestId, target);
   const follow = { wait: opts.wait === true, resume, deliver: (fetch: OutputFetch) => deliverOutput(f, ref, target, fetch, { queuedRequestId: requestId }, resume) };
-  await queuedFollow(f, client, ref, requestId, follow)(new ModelProgressView(f, ref));
+  await queuedFollow(f, client, ref, requestId, follow)(new ModelProgressView(f.io, ref, f.http().retries));
   return 0;
 }
 

@@ -110,13 +110,13 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsRunO
   const call = (what: string) => ({ key: idempotencyKey, again: runWords(ref.id, opts), what });
   if (opts.queue) {
     const { submitQueued } = await import('../../features/models/queue.js');
-    const queued = await submitQueued(f, client, ref, input.bytes, call('the queued submit'), new ModelProgressView(f, ref, idempotencyKey));
+    const queued = await submitQueued(f, client, ref, input.bytes, call('the queued submit'), new ModelProgressView(f.io, ref, f.http().retries, idempotencyKey));
     showQueued(f, ref, queued, idempotencyKey, opts.wait === true);
     if (!opts.wait) return 0;
     const id = queued.handle.request_id;
     const resume = resultCommand(ref, id, target);
     const { queuedFollow } = await import('../../features/models/follow.js');
-    await queuedFollow(f, client, ref, id, { wait: true, resume, deliver: (fetch) => deliverOutput(f, ref, target, fetch, { queuedRequestId: id }, resume) })(new ModelProgressView(f, ref));
+    await queuedFollow(f, client, ref, id, { wait: true, resume, deliver: (fetch) => deliverOutput(f, ref, target, fetch, { queuedRequestId: id }, resume) })(new ModelProgressView(f.io, ref, f.http().retries));
     return 0;
   }
   const controls = { provider: opts.provider, strict: opts.strict, noFallback: !opts.fallback };
@@ -124,7 +124,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsRunO
     f,
     ref,
     target,
-    (sink) => sendModelCall(f, () => client.runOnce(ref, input.bytes, idempotencyKey, sink, controls), call('the model run'), new ModelProgressView(f, ref, idempotencyKey)),
+    (sink) => sendModelCall(f, () => client.runOnce(ref, input.bytes, idempotencyKey, sink, controls), call('the model run'), new ModelProgressView(f.io, ref, f.http().retries, idempotencyKey)),
     { idempotencyKey },
     `the same command with --idempotency-key ${idempotencyKey} (the router hands back the same output)`,
   );
