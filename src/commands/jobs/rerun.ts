@@ -60,7 +60,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsRerunO
   const { id, value: answer } = await readByRef(f, args.id, (resolved) => client.workflow(resolved));
   const workflow = await apiWorkflow(f, id, answer, opts);
   f.io.info(sanitizeLine(`submitting the ${answer.format}-format workflow of job ${id} again`));
-  return submitWorkflow(f, { workflow, source: `rerun ${id}`, command: ['wes', 'jobs', 'rerun', id] }, opts, follow);
+  return submitWorkflow(f, { workflow, source: `rerun ${id}` }, opts, follow);
 }
 
 export default defineVerb({

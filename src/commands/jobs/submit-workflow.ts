@@ -21,8 +21,6 @@ export interface PreparedWorkflow {
   workflow: Record<string, unknown>;
   /** What the history calls it: the file's name, `-`, or `rerun ID`. */
   source: string;
-  /** The command that sent it, without its --set flags (repeated in an in-doubt message). */
-  command: string[];
 }
 
 /** Submits `prepared` with the --set inputs applied; follows it with --wait (the follow targets are already checked). */

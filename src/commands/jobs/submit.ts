@@ -86,11 +86,11 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsSubmit
   await checkFollowTargets(follow);
   if (from.kind === 'saved') {
     const saved = await savedWorkflowToRun(f, from.name, opts);
-    return submitWorkflow(f, { workflow: saved.workflow, source: `saved ${saved.name}`, command: ['wes', 'jobs', 'submit', '--saved', saved.name] }, opts, follow);
+    return submitWorkflow(f, { workflow: saved.workflow, source: `saved ${saved.name}` }, opts, follow);
   }
   const file = from.file;
   const workflow = await readWorkflow(file, io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: io.stdinIsTTY, say: (line) => io.info(line) });
-  return submitWorkflow(f, { workflow, source: file === '-' ? '-' : basename(file), command: ['wes', 'jobs', 'submit', file] }, opts, follow);
+  return submitWorkflow(f, { workflow, source: file === '-' ? '-' : basename(file) }, opts, follow);
 }
 
 export default defineVerb({
