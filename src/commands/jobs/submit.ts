@@ -76,7 +76,10 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsSubmit
   const source = args.workflow;
   if (opts.batch !== undefined) {
     if (source !== undefined) throw new UsageError('give either a workflow file or --batch FILE.jsonl, not both');
-    return (await import('./batch.js')).run(f, opts.batch, opts);
+    const run = await (await import('./batch-options.js')).batchRunOf(f, opts.batch, opts);
+    const { batchView } = await import('./batch-progress.js');
+    const outcome = await (await import('../../features/batch/batch.js')).runBatchFile(f, run, f.io.stdin, batchView(f.io));
+    return (await import('./batch-outcome.js')).tellOutcome(f, opts.batch, opts, outcome);
   }
   const { io } = f;
   const tokenLeftOut = partnerTokenOnJobApi(f.settings());
