@@ -34,16 +34,14 @@ function cancelAside(id: string): string {
 
 /** A job followed from `start` to a terminal snapshot; what stops it is told what keeps running and how to go on. */
 export function jobFollow(f: FeatureContext, client: JobsClient, start: FetchedJob, follow: JobFollow): Follow<Job, FetchedJob> {
-  return (reporter) => {
+  return async (reporter) => {
     let last = start;
-    return following(reporter, async () => {
+    await following(reporter, async () => {
       for await (const snapshot of snapshots(f, client, start, follow, reporter)) {
         last = snapshot;
         reporter.data?.(snapshot.job);
         await reporter.progress(snapshot.job);
       }
-      await reporter.ended?.(last.job);
-      return last;
     }, async (err) => {
       if (err instanceof InterruptedError) return interrupted(f, last, follow, err, reporter);
       if (f.signal.aborted) {
@@ -53,6 +51,9 @@ export function jobFollow(f: FeatureContext, client: JobsClient, start: FetchedJ
       }
       return err;
     });
+    // The job has ended: what the view does now (the last preview, the outcome line) is no longer the follow's.
+    await reporter.ended?.(last.job);
+    return last;
   };
 }
 
