@@ -2,7 +2,6 @@
 // their level, transfers as the progress line of render/transfer (uploads on a terminal only,
 // downloads also as plain lines now and then; nothing for small files, --quiet or --json).
 import type { IOStreams } from '../render/io.js';
-import { SHOWN_FROM_BYTES, TransferDisplay } from '../render/transfer.js';
 import type { NoticeLevel, Reporter, TransferProgress, TransferReporter, TransferStart } from '../features/reporter.js';
 
 export function notice(io: IOStreams, level: NoticeLevel, line: string): void {
@@ -23,13 +22,15 @@ export function reporterOn(io: IOStreams): Reporter {
 }
 
 /** Whether a transfer is shown: an upload on a terminal, downloads off one too (not with --quiet). */
-function shown(io: IOStreams, { verb, sizes }: TransferStart): boolean {
-  if (io.json || !sizes.some((s) => (s ?? 0) >= SHOWN_FROM_BYTES)) return false;
+function shown(io: IOStreams, { verb, sizes }: TransferStart, fromBytes: number): boolean {
+  if (io.json || !sizes.some((s) => (s ?? 0) >= fromBytes)) return false;
   return verb === 'uploading' ? io.canAnimate : !io.quiet;
 }
 
 async function transferOn(io: IOStreams, start: TransferStart): Promise<TransferProgress | undefined> {
-  if (!shown(io, start)) return undefined;
+  // The display (and the spinner under it) loads with the first transfer: a command that moves no bytes never loads it.
+  const { SHOWN_FROM_BYTES, TransferDisplay } = await import('../render/transfer.js');
+  if (!shown(io, start, SHOWN_FROM_BYTES)) return undefined;
   const { sizes } = start;
   const totalBytes = sizes.every((s) => s !== null) ? sizes.reduce<number>((a, s) => a + s!, 0) : null;
   const display = await TransferDisplay.open(io, { verb: start.verb, count: sizes.length, totalBytes });

@@ -18,20 +18,22 @@ export interface Reporter {
 }
 
 /**
- * Following something to its end (a v2 job, a v1 prompt): its state as it changes, the events that
+ * Following something to its end (a v2 job, a v1 prompt, a queued model request; features/follow.ts): its state as it changes, the events that
  * stay on record above the live line, the records of a --json stream, preview pictures.
  */
 export interface FollowReporter<S> extends Reporter {
-  /** The state now (a job snapshot, a prompt's node and step). */
-  progress(state: S): void;
+  /** The state now (a job snapshot, a prompt's node and step, a queued request's place); a follow that waits for the line to be drawn awaits it. */
+  progress(state: S): void | Promise<void>;
   /** Something that happened and stays on record (an output made, a reconnect). */
   event(line: string): void;
   /** A record of the --json stream; absent when none is printed. */
   data?(record: unknown): void;
   /** A preview picture; absent when none is shown. */
   preview?(image: Uint8Array): void;
-  /** The follow stopped before its end (a failure, Ctrl-C): the live line goes. */
+  /** The live line goes: the follow stopped before its end (a failure, Ctrl-C), or needs it no more. */
   stop(): void;
+  /** The follow reached its end, `state` terminal: the live line gives way to the outcome; absent when nothing is shown then. */
+  ended?(state: S): void | Promise<void>;
 }
 
 /** One file's bytes as they move: its name, the bytes so far, the total when known. */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { lineId } from '../../src/features/batch/input.js';
 import { planLine, ResultBook, type Previous } from '../../src/features/batch/results.js';
 import { Journal } from '../../src/features/batch/journal.js';
-import { worstExitCode } from '../../src/commands/jobs/batch.js';
+import { worstExitCode } from '../../src/commands/jobs/batch-outcome.js';
 import type { BatchResult } from '../../src/features/batch/runner.js';
 
 function result(index: number, status: string, key = 'K', error: BatchResult['error'] = null): BatchResult {

@@ -4,7 +4,7 @@
 // import in src/ and hold that boundary both ways, and keep src/ free of import cycles (the
 // command tree once imported help and completion, which imported the program that built the tree).
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -75,6 +75,59 @@ function cycles(list: Edge[]): string[][] {
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 const show = (list: Edge[]) => list.map((e) => `${e.from} -> ${e.to}`);
 
+/**
+ * What src/commands/<noun>/ may hold besides its verbs and group.ts: the noun's options (parsed
+ * while the command line is read), its renderers (data turned into text), and what its group file
+ * registers. A helper that calls a client, or holds a use case's control flow, belongs in
+ * src/features/<noun> (told through a Reporter) or src/command-kit/<noun> (CLI glue shared by verbs
+ * and `wes mcp`): a new file here must be added to this list, said as what it is.
+ */
+const COMMAND_FOLDER_FILES: Record<string, 'options' | 'renderer' | 'group'> = {
+  'api/fields.ts': 'options',
+  'api/print.ts': 'renderer',
+  'api/syntax.ts': 'options',
+  'api/target.ts': 'options',
+  'config/key-arg.ts': 'options',
+  'config/setting-problems.ts': 'renderer',
+  'doctor/connection-hint.ts': 'group',
+  'help/topics.ts': 'renderer',
+  'jobs/batch-options.ts': 'options',
+  'jobs/batch-outcome.ts': 'renderer',
+  'jobs/batch-progress.ts': 'renderer',
+  'jobs/follow-view.ts': 'renderer',
+  'jobs/job-view.ts': 'renderer',
+  'jobs/label-option.ts': 'options',
+  'jobs/options.ts': 'options',
+  'jobs/remote-list-view.ts': 'renderer',
+  'jobs/saved-view.ts': 'renderer',
+  'jobs/stream-text.ts': 'renderer',
+  'jobs/submitted-view.ts': 'renderer',
+  'legacy/missing-job-api.ts': 'group',
+  'legacy/original-ref.ts': 'options',
+  'legacy/prompt-view.ts': 'renderer',
+  'legacy/report.ts': 'renderer',
+  'library/options.ts': 'options',
+  'library/task-view.ts': 'renderer',
+  'library/url.ts': 'options',
+  'models/answer-report.ts': 'renderer',
+  'models/options.ts': 'options',
+  'models/output.ts': 'renderer',
+  'models/progress.ts': 'renderer',
+  'models/request-view.ts': 'renderer',
+  'workflows/convert-options.ts': 'options',
+  'workflows/saved-source.ts': 'options',
+};
+
+/** Every file of src/commands/<noun>/ that is neither a verb nor its group.ts, as `noun/file.ts`. */
+function commandFolderHelpers(): string[] {
+  const dir = join(root, 'src/commands');
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((noun) => readdirSync(join(dir, noun.name)).map((file) => `${noun.name}/${file}`))
+    .filter((path) => basename(path) !== 'group.ts' && !/^export default defineVerb\(/m.test(readFileSync(join(dir, path), 'utf8')))
+    .sort();
+}
+
 describe('module boundaries of src/', () => {
   const all = edges();
 
@@ -138,5 +191,19 @@ describe('module boundaries of src/', () => {
   it('the client never imports the dev-server, except the `wes dev-server` command that starts it', () => {
     const bad = all.filter((e) => !under(e.from, 'src/dev-server') && !under(e.from, 'src/commands/dev-server') && under(e.to, 'src/dev-server'));
     expect(show(bad)).toEqual([]);
+  });
+  it('src/commands/<noun>/ holds verbs, group files, options and per-noun renderers only', () => {
+    const helpers = commandFolderHelpers();
+    expect(helpers.length).toBeGreaterThan(10);
+    const unlisted = helpers.filter((path) => !(path in COMMAND_FOLDER_FILES));
+    expect(unlisted, 'a helper that calls clients or holds control flow goes to src/features or src/command-kit; a renderer or options file is listed in COMMAND_FOLDER_FILES').toEqual([]);
+    // The list names only files that are there (a file moved down, or made a verb, leaves it).
+    const stale = Object.keys(COMMAND_FOLDER_FILES).filter((path) => !helpers.includes(path));
+    expect(stale).toEqual([]);
+  });
+
+  it('the renderers and options files of src/commands make no client: they turn what they are given into text', () => {
+    const bad = Object.keys(COMMAND_FOLDER_FILES).filter((path) => /\.client\(|\bnew \w*Client\(|\.http\(|\.httpFor\(/.test(readFileSync(join(root, 'src/commands', path), 'utf8')));
+    expect(bad).toEqual([]);
   });
 });

@@ -4,34 +4,29 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import type { HistoryEntry, JobHistory } from '../../config/history.js';
-import { historyStatus, requestHistory } from '../../clients/models/request-history.js';
+import { recordQueued as recordQueuedIn, recordState as recordStateIn, requestHistoryOf } from '../../features/models/history.js';
 import { parseModelId, requestIdProblem, type ModelRef } from '../../protocol/model-ids.js';
 import type { RouterQueueStatusResponse } from '../../protocol/models.js';
+import type { Reporter } from '../../features/reporter.js';
 import { modelArg } from './context.js';
 
-export function historyOf(f: Factory): JobHistory {
-  const s = f.settings();
-  return requestHistory(f.env, s.profile, s.routerUrl);
+/** The history's only lines (why a write did not happen) are --verbose ones. */
+function debugOn(f: Factory): Reporter {
+  return { notice: (_level, line) => f.io.debug(line), verbose: f.io.verbose };
 }
 
-/** Best effort: a history that cannot be written never fails the command (--verbose says why). */
-function quietly(f: Factory, what: () => void): void {
-  try {
-    what();
-  } catch (err) {
-    f.io.debug(`request history not updated: ${(err as Error).message}`);
-  }
+export function historyOf(f: Factory): JobHistory {
+  return requestHistoryOf(f);
 }
 
 /** A submitted request, with the URLs it was given (later reads go there, from any process). */
 export function recordQueued(f: Factory, ref: ModelRef, state: RouterQueueStatusResponse): void {
-  const links = { status_url: state.status_url, response_url: state.response_url, cancel_url: state.cancel_url };
-  quietly(f, () => historyOf(f).recordSubmitted(state.request_id, historyStatus(state), ref.id, new Date(), links));
+  recordQueuedIn(f, ref, state, debugOn(f));
 }
 
 /** A state seen for a request in the history (others are not added). */
 export function recordState(f: Factory, requestId: string, status: string): void {
-  quietly(f, () => historyOf(f).recordStatus(requestId, status));
+  recordStateIn(f, requestId, status, debugOn(f));
 }
 
 const REF = /^@(last|[1-9]\d{0,5})$/;

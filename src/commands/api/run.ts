@@ -7,7 +7,7 @@ import { ApiError, ExitCode, UsageError, WesError } from '../../errors.js';
 import { addQuery, fieldsObject, readLocal, typedField } from './fields.js';
 import { familyAlias, resolveTarget, type ApiTarget } from './target.js';
 import { printBody, printHead, type Answer } from './print.js';
-import { keyedFailure, singleUseRoute } from './keyed-post.js';
+import { keyedFailure, singleUseRoute } from '../../features/keyed/api-post.js';
 import { Option } from 'commander';
 import { API_FAMILIES, type ApiFamily } from '../../protocol/api-families.js';
 import { flag, nonEmpty, repeatableOption, valueOption, type OptionsDeclaration, type OptionsRule, type TypedOption } from '../typed-options.js';

@@ -5,7 +5,7 @@ import { DEFAULT_PROFILE, normalizeBaseUrl, resolveSettings, type GlobalFlags, t
 import { DEFAULT_BASE_URL, ENV_FOR_KEY, maskSecret, type ProfileKey } from '../../config/keys.js';
 import { SETTING_CHECKS } from '../../config/checks.js';
 import { probeAll } from '../../clients/probe.js';
-import { prompt, readStdinLines } from './read-secret.js';
+import { prompt, readStdinLines } from '../../command-kit/auth/read-secret.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { flag, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
@@ -79,7 +79,7 @@ async function run(f: Factory, _args: unknown, opts: AuthLoginOptions): Promise<
   if (updates.router_url) normalizeBaseUrl(updates.router_url, updates.deployment ?? f.settings().deployment, 'router URL');
   // The key is checked before it is written: a key the service refuses is never saved.
   const results = opts.verify ? await probeAll(f.httpFor(resolveSettings({ ...f.globals, ...asFlags(updates) }, f.env, f.store(), settingsUse), f.signal)) : [];
-  if (opts.verify) await (await import('../models/router-host.js')).askRouterHost(f, results, updates, opts);
+  if (opts.verify) await (await import('../../command-kit/models/router-host.js')).askRouterHost(f, results, updates, opts);
   const refused = results.filter((r) => r.verdict === 'rejected');
   if (refused.length > 0) {
     for (const r of refused) io.warn(`  ✗ ${r.family}: rejected by ${new URL(r.url).origin} (${sanitizeLine(r.message)})`);

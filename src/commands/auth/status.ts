@@ -9,7 +9,7 @@ import { probeAll, type ProbeResult } from '../../clients/probe.js';
 import { AccountClient, type Account } from '../../clients/legacy/account.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { renderFields, renderTable } from '../../render/table.js';
-import { credentialRoutes } from '../credential-routes.js';
+import { credentialRoutes } from '../../command-kit/auth/credential-routes.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
 

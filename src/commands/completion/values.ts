@@ -5,8 +5,8 @@
 import type { Factory } from '../../factory.js';
 import { isValidProfileName } from '../../config/store.js';
 import { jobHistory } from '../../features/jobs/history.js';
-import { cachedModelIds, refreshModelIds } from './model-ids.js';
-import { setTargets } from './set-targets.js';
+import { cachedModelIds, refreshModelIds } from '../../command-kit/completion/model-ids.js';
+import { setTargets } from '../../command-kit/completion/set-targets.js';
 import { DYNAMIC_KINDS } from '../../completion/kinds.js';
 import { noOptions } from '../typed-options.js';
 import { arg, choiceArg, defineVerb, type ArgsOf } from '../verb.js';

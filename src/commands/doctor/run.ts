@@ -3,7 +3,7 @@
 import type { Factory } from '../../factory.js';
 import { openProgressDisplay } from '../../render/open-progress.js';
 import { renderTable } from '../../render/table.js';
-import { doctorExitCode, runChecks, type Check, type CheckStatus } from './checks.js';
+import { doctorExitCode, runChecks, type Check, type CheckStatus } from '../../command-kit/doctor/checks.js';
 import { noOptions } from '../typed-options.js';
 import { defineVerb } from '../verb.js';
 

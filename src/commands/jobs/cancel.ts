@@ -7,11 +7,12 @@ import { ExitCode } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { isTerminal, type Job } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { followAndReport, watchJobOptions } from './watch-job.js';
+import { watchJob } from '../../features/jobs/watch.js';
+import { JobFollowView, showWatched } from './follow-view.js';
 import { recordStatus } from '../../features/jobs/history.js';
 import { JOB_ID_HELP, readJob } from '../../command-kit/jobs/read-job.js';
 import { flag, needs, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
-import { followDeclaration, type FollowFlags } from './options.js';
+import { followDeclaration, jobWatch, watchJobOptions, type FollowFlags } from './options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
 interface JobsCancelOptions extends FollowFlags {
@@ -55,7 +56,10 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsCancel
   const after = await client.refresh(answered);
   recordStatus(f, after.job, (line) => io.debug(line));
   sayCanceled(f, after.job);
-  if (opts.wait) return followAndReport(f, client, after, { ...follow, canceledExit: ExitCode.OK, resumeVerb: ['cancel', '--wait'], afterCancel: true });
+  if (opts.wait) {
+    const watch = { ...follow, canceledExit: ExitCode.OK, resumeVerb: ['cancel', '--wait'], afterCancel: true };
+    return showWatched(io, await watchJob(f, client, after, jobWatch(f, after.job.id, watch), await JobFollowView.watching(io, after.job, watch)), watch);
+  }
   if (io.json) io.printJson(after.job);
   return 0;
 }

@@ -6,7 +6,9 @@ import { safeFileName } from '../../files/safe-name.js';
 import { existingPolicy } from '../../files/existing.js';
 import { checkFolderTarget } from '../../files/targets.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { saveOutputs } from './save-outputs.js';
+import { saveJobOutputs } from '../../features/transfers/job-outputs.js';
+import { transferReporterOn } from '../reporters.js';
+import { showSaved } from './saved-view.js';
 import { JOB_ID_HELP, readJob } from '../../command-kit/jobs/read-job.js';
 import { existingFileOptions, type ExistingFileOptions } from '../option-values.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';
@@ -31,7 +33,8 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsDownlo
   if (!isTerminal(current.job.status)) {
     f.io.info(sanitizeLine(`note: job ${current.job.id} is still ${current.job.status}; saving the outputs committed so far`));
   }
-  await saveOutputs(f, client, current, dir, { toStdout: true, existing, show: opts.show === true });
+  const result = await saveJobOutputs(f, client, current, dir, existing, transferReporterOn(f.io));
+  await showSaved(f.io, current.job, result, { toStdout: true, show: opts.show === true });
   return 0;
 }
 

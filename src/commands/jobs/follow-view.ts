@@ -1,16 +1,21 @@
 // How a followed job shows (`jobs watch` and every --wait): a spinner on a terminal, one line per
 // change otherwise, each output as it is committed, the latest preview picture under the line
-// with --preview; with --json, NDJSON of the changed snapshots. Renders src/features/jobs/follow.ts.
-import type { FollowReporter } from '../../features/reporter.js';
+// with --preview; with --json, NDJSON of the changed snapshots, then the outcome; the outputs
+// --download saves as they move and once saved. Renders src/features/jobs/watch.ts and follow.ts.
+import type { FollowReporter, TransferReporter } from '../../features/reporter.js';
+import type { Watched } from '../../features/jobs/watch.js';
+import { exitCodeFor } from '../../command-kit/jobs/exit-code.js';
 import { isTerminal, type Job } from '../../protocol/jobs.js';
 import type { IOStreams } from '../../render/io.js';
 import { openProgressDisplay } from '../../render/open-progress.js';
 import type { PreviewPictures } from '../../render/pictures/preview.js';
 import type { ProgressDisplay } from '../../render/progress-display.js';
-import { notice } from '../reporters.js';
+import { notice, transferReporterOn } from '../reporters.js';
+import type { WatchJobOptions } from './options.js';
+import { showSaved } from './saved-view.js';
 import { outcomeLine, outputLine, progressLine, renderJobError } from './job-view.js';
 
-export class JobFollowView implements FollowReporter<Job> {
+export class JobFollowView implements FollowReporter<Job>, TransferReporter {
   private readonly seenOutputs = new Set<string>();
   readonly data?: (record: unknown) => void;
   readonly preview?: (image: Uint8Array) => void;
@@ -22,6 +27,11 @@ export class JobFollowView implements FollowReporter<Job> {
   ) {
     if (io.json) this.data = (job) => io.printJson(job, true);
     if (previews) this.preview = (image) => previews.offer(image);
+  }
+
+  /** The view of a waiting command's watch that starts at `start`. */
+  static watching(io: IOStreams, start: Job, options: WatchJobOptions): Promise<JobFollowView> {
+    return JobFollowView.open(io, start, { preview: options.preview, events: options.events });
   }
 
   /** The view of a follow that starts at `start`; `preview` asks for pictures, which come on the event stream only. */
@@ -50,6 +60,8 @@ export class JobFollowView implements FollowReporter<Job> {
     display.update(progressLine(job));
   }
 
+  transfer: TransferReporter['transfer'] = (start) => transferReporterOn(this.io).transfer(start);
+
   event(line: string): void {
     this.progressDisplay?.log(line);
   }
@@ -59,7 +71,7 @@ export class JobFollowView implements FollowReporter<Job> {
   }
 
   /** The outcome: the last preview drawn, then the success or failure line, with the error's details. */
-  async end(job: Job): Promise<void> {
+  async ended(job: Job): Promise<void> {
     await this.previews?.settled();
     const display = this.progressDisplay;
     if (!display) return;
@@ -72,4 +84,11 @@ export class JobFollowView implements FollowReporter<Job> {
       for (const hint of details.hints) this.io.info(hint);
     }
   }
+}
+
+/** A waiting command's end: the outputs --download saved shown (their paths on stdout, unless the --json stream holds it), the exit code by the job's end. */
+export async function showWatched(io: IOStreams, { last, saved }: Watched, options: WatchJobOptions): Promise<number> {
+  const code = exitCodeFor(last.job.status, options.canceledExit);
+  if (saved) await showSaved(io, last.job, saved, { toStdout: !io.json });
+  return code;
 }

@@ -1,11 +1,11 @@
 // wes jobs list: the jobs submitted from this machine (profile and base URL), newest first, with
 // their last known status; --refresh asks the service for the unfinished ones first.
 import type { Factory } from '../../factory.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import type { HistoryEntry } from '../../config/history.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { settleExpired } from '../../clients/jobs/expired-race.js';
-import { isTerminal } from '../../protocol/jobs.js';
+import { isTerminal, LIST_FILTERS_MAX } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
 import { age } from '../../render/age.js';
 import { jobHistory } from '../../features/jobs/history.js';
@@ -13,7 +13,7 @@ import { historyElsewhere } from '../../features/jobs/history-elsewhere.js';
 import { flag, choice, valueOption, wholeNumberIn, type OptionsDeclaration } from '../typed-options.js';
 import { GONE, LISTED_STATUSES, type JobsListOptions } from './options.js';
 import { defineVerb } from '../verb.js';
-import { labelOption } from './label-option.js';
+import { labelMap, labelOption } from './label-option.js';
 
 const jobsListOptions = (): OptionsDeclaration<JobsListOptions> => ({
   remote: flag('--remote', 'list the server\'s own jobs (GET /api/v2/jobs, where the server has a list) instead of this machine\'s history').conflicts('refresh'),
@@ -30,7 +30,12 @@ const NARROW = 72;
 
 async function run(f: Factory, _args: unknown, opts: JobsListOptions): Promise<number> {
   const limit = opts.limit ?? DEFAULT_LIMIT;
-  if (opts.remote && (await (await import('./list-remote.js')).listRemote(f, opts, limit, age))) return 0;
+  if (opts.remote) {
+    if (opts.status === GONE) throw new UsageError(`--status ${GONE} is a status of this machine's history only`, 'drop --remote to list the history');
+    const labels = labelMap(opts.label, LIST_FILTERS_MAX);
+    const list = await (await import('../../command-kit/jobs/remote-list.js')).readRemoteJobs(f, { status: opts.status, labels }, limit);
+    if ((await import('./remote-list-view.js')).showRemoteJobs(f, list, opts, labels, limit, age)) return 0;
+  }
   const status = opts.status;
   const history = jobHistory(f);
   if (opts.refresh) await refresh(f, history.entries().filter((e) => !isTerminal(e.status) && e.status !== GONE));

@@ -3,7 +3,12 @@
 // `jobs rerun`), what `jobs list` and its --remote part take.
 import { existingFileOptions, existingFileRules, idempotencyKey, type ExistingFileOptions } from '../option-values.js';
 import { flag, nonEmpty, repeatableOption, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
-import { intervalOption } from '../poll-interval.js';
+import { intervalMs, intervalOption } from '../poll-interval.js';
+import type { Factory } from '../../factory.js';
+import { existingPolicy, type ExistingPolicy } from '../../files/existing.js';
+import { checkFolderTarget } from '../../files/targets.js';
+import type { JobWatch } from '../../features/jobs/watch.js';
+import { followFlagWords, resumeCommand } from '../../command-kit/jobs/resume-command.js';
 import type { ConvertOptions } from '../workflows/convert-options.js';
 import type { ViaTarget } from '../../features/batch/via-target.js';
 import { checkSetSyntax } from '../../features/jobs/set-syntax.js';
@@ -78,4 +83,48 @@ export interface JobsListOptions {
   refresh?: boolean;
   status?: ListedStatus;
   limit?: number;
+}
+
+/** What a waiting command asks of its watch (`jobs watch`, every --wait), from its typed options. */
+export interface WatchJobOptions {
+  intervalMs: number;
+  events: boolean;
+  cancelOnInterrupt: boolean;
+  download?: string;
+  /** A file already in the --download folder. */
+  existing: ExistingPolicy;
+  /** Draw the latest preview picture under the progress line (`jobs watch --preview`). */
+  preview?: boolean;
+  /** How a canceled job ends the command (10 for watch; 0 for `cancel --wait`). */
+  canceledExit?: number;
+  /** The follow flags as given, for the command that resumes after Ctrl-C. */
+  resumeFlags: string[];
+  /** The verb that resumes (default `watch`; `cancel --wait` resumes as itself). */
+  resumeVerb?: string[];
+  /** Following a job asked to cancel: an end other than `canceled` is said (the cancel did not take). */
+  afterCancel?: boolean;
+}
+
+/** The follow flags every waiting command takes, as its typed options hold them. */
+export function watchJobOptions(opts: FollowFlags & Partial<DownloadFlags> & { preview?: boolean }): WatchJobOptions {
+  return {
+    intervalMs: intervalMs(opts.interval),
+    events: opts.events !== false,
+    cancelOnInterrupt: opts.cancelOnInterrupt === true,
+    download: opts.download,
+    existing: existingPolicy(opts),
+    preview: opts.preview === true,
+    resumeFlags: followFlagWords(opts),
+  };
+}
+
+/** Checks the --download folder before anything is submitted or followed (exit 2 when unusable). */
+export async function checkFollowTargets(options: WatchJobOptions): Promise<void> {
+  if (options.download !== undefined) await checkFolderTarget(options.download, '--download');
+}
+
+/** The watch of job `id` these options ask for, with the command that resumes it after Ctrl-C or --timeout. */
+export function jobWatch(f: Factory, id: string, options: WatchJobOptions): JobWatch {
+  const resume = resumeCommand(f, options.resumeVerb ?? ['watch'], id, options.resumeFlags);
+  return { intervalMs: options.intervalMs, events: options.events, cancelOnInterrupt: options.cancelOnInterrupt, resume, download: options.download, existing: options.existing, afterCancel: options.afterCancel };
 }

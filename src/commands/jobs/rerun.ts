@@ -9,13 +9,17 @@ import type { JobWorkflowResponse } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { convertForCommand } from '../../command-kit/workflows/conversion.js';
 import { isUiFormat } from '../../workflows/workflow-file.js';
-import { checkFollowTargets, watchJobOptions } from './watch-job.js';
-import { submitWorkflow } from './submit-workflow.js';
+import { submitPrepared } from '../../command-kit/jobs/submit-workflow.js';
+import { watchJob } from '../../features/jobs/watch.js';
+import { transferReporterOn } from '../reporters.js';
+import { JobFollowView, showWatched } from './follow-view.js';
+import { labelMap } from './label-option.js';
+import { showSubmitted } from './submitted-view.js';
 import { JOB_ID_HELP, readByRef } from '../../command-kit/jobs/read-job.js';
 import { needs, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import type { ObjectInfoOptions } from '../../command-kit/workflows/object-info.js';
 import { objectInfoDeclaration } from '../workflows/convert-options.js';
-import { downloadDeclaration, downloadRules, followDeclaration, submitFlagsDeclaration, type DownloadFlags, type FollowFlags, type SubmitFlags } from './options.js';
+import { checkFollowTargets, downloadDeclaration, downloadRules, followDeclaration, submitFlagsDeclaration, jobWatch, watchJobOptions, type DownloadFlags, type FollowFlags, type SubmitFlags } from './options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
 type JobsRerunOptions = ObjectInfoOptions & FollowFlags & DownloadFlags & SubmitFlags;
@@ -61,7 +65,11 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsRerunO
   const { id, value: answer } = await readByRef(f, args.id, (resolved) => client.workflow(resolved));
   const workflow = await apiWorkflow(f, id, answer, opts);
   f.io.info(sanitizeLine(`submitting the ${answer.format}-format workflow of job ${id} again`));
-  return submitWorkflow(f, { workflow, source: `rerun ${id}`, command: ['wes', 'jobs', 'rerun', id] }, opts, follow);
+  const submitted = await submitPrepared(f, client, { workflow, source: `rerun ${id}` }, { ...opts, labels: labelMap(opts.label) }, transferReporterOn(f.io));
+  showSubmitted(f.io, submitted, opts.wait === true);
+  if (!opts.wait) return 0;
+  const { job } = submitted.job;
+  return showWatched(f.io, await watchJob(f, client, submitted.job, jobWatch(f, job.id, follow), await JobFollowView.watching(f.io, job, follow)), follow);
 }
 
 export default defineVerb({

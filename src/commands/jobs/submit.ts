@@ -1,20 +1,26 @@
 // wes jobs submit <workflow|->: local checks first (JSON, API format, --set targets), then the
 // files and assets named by --set (uploaded unless held, put in as typed asset references), then
 // one submit under a single-use Idempotency-Key. --wait / --download continue as `jobs watch`.
-// Everything after the read is submitWorkflow's, which `jobs rerun` shares.
+// Everything after the read is submitPrepared's (src/command-kit/jobs/submit-workflow.ts), which
+// `jobs rerun` shares.
 import { basename } from 'node:path';
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { KEY_BATCH_FRESH, KEY_SINGLE_USE, wrapped } from '../../key-rules.js';
 import { readWorkflow } from '../../workflows/workflow-file.js';
-import { checkFollowTargets, watchJobOptions } from './watch-job.js';
-import { submitWorkflow } from './submit-workflow.js';
+import { JobsClient } from '../../clients/jobs/client.js';
+import { submitPrepared, type PreparedWorkflow } from '../../command-kit/jobs/submit-workflow.js';
+import { watchJob } from '../../features/jobs/watch.js';
+import { transferReporterOn } from '../reporters.js';
+import { JobFollowView, showWatched } from './follow-view.js';
+import { labelMap } from './label-option.js';
+import { showSubmitted } from './submitted-view.js';
 import { sameFile } from '../../files/same-file.js';
 import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { convertDeclaration, convertRules, converterFromOptions } from '../workflows/convert-options.js';
 import { MAX_CONCURRENCY, parseVia } from '../../features/batch/via-target.js';
 import { partnerTokenOnJobApi } from '../../features/partner-extra-data.js';
-import { downloadDeclaration, downloadRules, followDeclaration, submitFlagsDeclaration, type JobsSubmitOptions } from './options.js';
+import { checkFollowTargets, downloadDeclaration, downloadRules, followDeclaration, jobWatch, submitFlagsDeclaration, watchJobOptions, type JobsSubmitOptions } from './options.js';
 import { oneSource, savedOption } from '../workflows/saved-source.js';
 import { savedWorkflowToRun } from '../../command-kit/workflows/saved-workflow.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
@@ -77,7 +83,10 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsSubmit
   const source = args.workflow;
   if (opts.batch !== undefined) {
     if (source !== undefined) throw new UsageError('give either a workflow file or --batch FILE.jsonl, not both');
-    return (await import('./batch.js')).run(f, opts.batch, opts);
+    const run = await (await import('./batch-options.js')).batchRunOf(f, opts.batch, opts);
+    const { batchView } = await import('./batch-progress.js');
+    const outcome = await (await import('../../features/batch/batch.js')).runBatchFile(f, run, f.io.stdin, batchView(f.io));
+    return (await import('./batch-outcome.js')).tellOutcome(f, opts.batch, opts, outcome);
   }
   const { io } = f;
   const tokenLeftOut = partnerTokenOnJobApi(f.settings());
@@ -85,13 +94,22 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsSubmit
   const from = oneSource(source, opts.saved, 'name the workflow file to submit (- reads standard input), or give --saved NAME or --batch FILE.jsonl');
   const follow = watchJobOptions(opts);
   await checkFollowTargets(follow);
+  let prepared: PreparedWorkflow;
   if (from.kind === 'saved') {
     const saved = await savedWorkflowToRun(f, from.name, opts);
-    return submitWorkflow(f, { workflow: saved.workflow, source: `saved ${saved.name}`, command: ['wes', 'jobs', 'submit', '--saved', saved.name] }, opts, follow);
+    prepared = { workflow: saved.workflow, source: `saved ${saved.name}` };
+  } else {
+    const file = from.file;
+    const workflow = await readWorkflow(file, io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: io.stdinIsTTY, say: (line) => io.info(line) });
+    prepared = { workflow, source: file === '-' ? '-' : basename(file) };
   }
-  const file = from.file;
-  const workflow = await readWorkflow(file, io.stdin, converterFromOptions(f, opts), { signal: f.signal, isTTY: io.stdinIsTTY, say: (line) => io.info(line) });
-  return submitWorkflow(f, { workflow, source: file === '-' ? '-' : basename(file), command: ['wes', 'jobs', 'submit', file] }, opts, follow);
+  const client = f.client(JobsClient);
+  const submitted = await submitPrepared(f, client, prepared, { ...opts, labels: labelMap(opts.label) }, transferReporterOn(io));
+  // --download implies --wait (declared in options.ts).
+  showSubmitted(io, submitted, opts.wait === true);
+  if (!opts.wait) return 0;
+  const { job } = submitted.job;
+  return showWatched(io, await watchJob(f, client, submitted.job, jobWatch(f, job.id, follow), await JobFollowView.watching(io, job, follow)), follow);
 }
 
 export default defineVerb({

@@ -1,10 +1,11 @@
 // wes jobs watch <id>: follow a job until it ends; exit code by outcome.
 import type { Factory } from '../../factory.js';
 import { JobsClient } from '../../clients/jobs/client.js';
-import { checkFollowTargets, followAndReport, watchJobOptions } from './watch-job.js';
+import { watchJob } from '../../features/jobs/watch.js';
+import { JobFollowView, showWatched } from './follow-view.js';
 import { JOB_ID_HELP, readJob } from '../../command-kit/jobs/read-job.js';
 import { flag, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
-import { downloadDeclaration, downloadRules, followDeclaration, type DownloadFlags, type FollowFlags } from './options.js';
+import { checkFollowTargets, downloadDeclaration, downloadRules, followDeclaration, jobWatch, watchJobOptions, type DownloadFlags, type FollowFlags } from './options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
 type JobsWatchOptions = FollowFlags & DownloadFlags & { preview?: boolean };
@@ -23,7 +24,9 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsWatchO
   const follow = watchJobOptions(opts);
   await checkFollowTargets(follow);
   const client = f.client(JobsClient);
-  return followAndReport(f, client, await readJob(f, client, args.id), follow);
+  const start = await readJob(f, client, args.id);
+  const watched = await watchJob(f, client, start, jobWatch(f, start.job.id, follow), await JobFollowView.watching(f.io, start.job, follow));
+  return showWatched(f.io, watched, follow);
 }
 
 export default defineVerb({

@@ -3,7 +3,7 @@
 import type { Factory } from '../../factory.js';
 import { readQueue } from '../../clients/legacy/queue-state.js';
 import { legacyClient } from '../../command-kit/legacy/shared.js';
-import { interruptOnly } from './stop-running.js';
+import { interruptOnly } from '../../features/legacy/stop-running.js';
 import { noOptions } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

@@ -12,7 +12,7 @@ import { submit } from '../../command-kit/legacy/submit-prompt.js';
 import { readWorkflow } from '../../workflows/workflow-file.js';
 import { checkLegacyTargets } from '../../features/legacy/files.js';
 import { PromptFollower, type FollowResult } from '../../features/legacy/follow-prompt.js';
-import { pollToEnd } from '../../features/legacy/poll-prompt.js';
+import { promptPoll } from '../../features/legacy/poll-prompt.js';
 import { savePromptOutputs } from '../../features/legacy/prompt-outputs.js';
 import { endOfPrompt, reportPreviews } from './report.js';
 import { intervalMs } from '../poll-interval.js';
@@ -116,12 +116,12 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: LegacyProm
   try {
     if (follower) {
       const view = await PromptView.open(f.io, promptId, 'waiting for the first message');
-      const result = await follower.follow(promptId, view);
+      const result = await follower.follow(promptId)(view);
       await view.end(result.status);
       ended = { status: result.status, result, outcome: result.outcome, errorMessage: result.errorMessage };
     } else {
       const view = await PromptView.open(f.io, promptId, 'checking');
-      const state = await pollToEnd(f, session.reader(), promptId, intervalMs(opts.interval, 1), view);
+      const state = await promptPoll(f, session.reader(), promptId, intervalMs(opts.interval, 1))(view);
       await view.end(state.status);
       ended = { status: state.status, outcome: state.outcome, errorMessage: state.errorMessage };
     }

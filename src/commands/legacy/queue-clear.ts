@@ -4,7 +4,7 @@
 import type { Factory } from '../../factory.js';
 import { ExitCode, UsageError, WesError } from '../../errors.js';
 import { readQueue } from '../../clients/legacy/queue-state.js';
-import { prompt } from '../auth/read-secret.js';
+import { prompt } from '../../command-kit/auth/read-secret.js';
 import { legacyClient } from '../../command-kit/legacy/shared.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';
 import { defineVerb } from '../verb.js';

@@ -10,7 +10,7 @@ import { isRecord } from '../../clients/legacy/client.js';
 import { readQueue } from '../../clients/legacy/queue-state.js';
 import { legacyClient } from '../../command-kit/legacy/shared.js';
 import type { LegacySession } from '../../clients/legacy/session.js';
-import { interruptOnly } from './stop-running.js';
+import { interruptOnly } from '../../features/legacy/stop-running.js';
 import { flag, type OptionsDeclaration } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 

@@ -5,7 +5,7 @@ import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { segment } from '../../http/links.js';
 import { endOfPrompt } from './report.js';
-import { pollToEnd } from '../../features/legacy/poll-prompt.js';
+import { promptPoll } from '../../features/legacy/poll-prompt.js';
 import { PromptView } from './prompt-view.js';
 import { intervalMs, intervalOption } from '../poll-interval.js';
 import { legacyClient } from '../../command-kit/legacy/shared.js';
@@ -38,7 +38,7 @@ async function run(f: Factory, { promptId }: ArgsOf<typeof positional>, opts: Le
     return 0;
   }
   const view = await PromptView.open(f.io, promptId, 'checking');
-  const state = await pollToEnd(f, reader, promptId, intervalMs(opts.interval, 1), view);
+  const state = await promptPoll(f, reader, promptId, intervalMs(opts.interval, 1))(view);
   await view.end(state.status);
   if (f.io.json) f.io.printJson({ status: state.status, ...(state.errorMessage ? { error_message: state.errorMessage } : {}) });
   else f.io.println(sanitizeLine(state.status));

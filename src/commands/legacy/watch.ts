@@ -47,7 +47,7 @@ async function run(f: Factory, { promptId }: ArgsOf<typeof positional>, opts: Le
   );
   await follower.connect();
   const view = await PromptView.open(f.io, promptId, 'waiting for the first message', opts.preview === true);
-  const result = await follower.follow(promptId, view);
+  const result = await follower.follow(promptId)(view);
   await view.end(result.status);
   if (f.io.json) f.io.printJson({ prompt_id: promptId, status: result.status }, true);
   else f.io.println(result.status);

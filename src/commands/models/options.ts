@@ -1,5 +1,5 @@
-// The typed options of `wes models run` (src/commands/models/run.ts), which its queued and keyed
-// sends (queue-run.ts, send-keyed.ts) read too.
+// The typed options of `wes models run` (src/commands/models/run.ts); the command that runs it
+// again (src/command-kit/models/again.ts) repeats them.
 import { InvalidArgumentError } from 'commander';
 import { segmentProblem } from '../../protocol/model-ids.js';
 import { existingFileOptions, existingFileRules, idempotencyKey, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';

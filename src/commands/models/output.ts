@@ -6,14 +6,14 @@
 import { dirname, join } from 'node:path';
 import type { Factory } from '../../factory.js';
 import type { ExistingPolicy } from '../../files/existing-policy.js';
-import type { KeptPart } from '../../files/kept.js';
 import { FileExistsError, lstatOrNone, makeFolders, writeFileSafely } from '../../files/safe-file.js';
 import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import { answerFile } from '../../files/answer-file.js';
-import type { AnswerSink } from '../../http/answer-sink.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 import type { RunAnswer } from '../../clients/models/client.js';
+import type { OutputFetch } from '../../features/models/follow.js';
+import { reporterOn } from '../reporters.js';
 import { reportAnswer, type AnswerFacts } from './answer-report.js';
 
 export interface OutputTarget {
@@ -23,9 +23,6 @@ export interface OutputTarget {
   show?: boolean;
   existing: ExistingPolicy;
 }
-
-/** Fetches the output, into `sink` when given. */
-export type OutputFetch = <B>(sink?: AnswerSink<B>) => Promise<RunAnswer<B>>;
 
 /**
  * Output targets, checked before anything is sent: a -o file already there stops the command
@@ -82,30 +79,6 @@ async function saveUnder(dir: string, ref: ModelRef, contentType: string | undef
   }
 }
 
-/** Saves the files a JSON output links to; returns their paths. */
-async function saveLinkedFiles(f: Factory, output: Buffer, dir: string, existing: ExistingPolicy, again: string): Promise<string[]> {
-  let value: unknown;
-  try {
-    value = JSON.parse(output.toString('utf8'));
-  } catch {
-    f.io.notice('note: the output is not JSON; no URLs to download');
-    return [];
-  }
-  const { downloadUrls, outputUrls } = await import('../../clients/models/output-urls.js');
-  const urls = outputUrls(value);
-  if (urls.length === 0) {
-    f.io.info('no URLs in the output to download');
-    return [];
-  }
-  const { reportKept } = await import('../../render/kept.js');
-  const kept: KeptPart[] = [];
-  const choices = { existing, warn: (line: string) => f.io.warn(line), onKept: (part: KeptPart) => kept.push(part), hashing: f.hashing() };
-  const saved = await downloadUrls(f.http(), urls, dir, (file) => f.io.info(file.kept ? `kept the existing ${file.path}` : `saved ${file.path} (${file.bytes} bytes)`), choices).finally(() =>
-    reportKept(f.io, kept, again),
-  );
-  return saved.map((file) => file.path);
-}
-
 /**
  * Fetches the output into its target and says where it went. `again` words how to fetch the same
  * output once more without running the model again (for a download cut short).
@@ -139,7 +112,8 @@ export async function deliverOutput(f: Factory, ref: ModelRef, target: OutputTar
       f.io.info(`saved ${shownAt} (${answer.body.length} bytes, ${sanitizeLine(type ?? 'binary data')})`);
       paths = [shownAt];
     } else {
-      paths = await saveLinkedFiles(f, answer.body, target.download, target.existing, again);
+      const { saveLinkedFiles } = await import('../../features/models/linked-files.js');
+      paths = await saveLinkedFiles(f, answer.body, target.download, target.existing, again, reporterOn(f.io));
     }
     // stdout holds the model's output; the pictures follow it there, their paths are on stderr.
     if (target.show) await (await import('../../render/pictures/show.js')).showSavedPictures(f.io, paths, false);

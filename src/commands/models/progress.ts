@@ -1,12 +1,16 @@
 // The one progress line a models command keeps on stderr while it waits: a collect (what it waits
 // for, and under which Idempotency-Key), a retry, or a queued request's place (queue position,
-// then status). The spinner module loads only when there is something to show.
-import type { Factory } from '../../factory.js';
+// then status), as the models use cases tell them. The spinner module loads only when there is
+// something to show.
+import type { IOStreams } from '../../render/io.js';
 import { ApiError } from '../../errors.js';
 import type { ProgressDisplay } from '../../render/progress-display.js';
 import type { ModelRef } from '../../protocol/model-ids.js';
 import type { RouterQueueStatusResponse } from '../../protocol/models.js';
 import type { RunWait } from '../../clients/models/run.js';
+import type { FollowReporter, NoticeLevel } from '../../features/reporter.js';
+import type { ModelProgress } from '../../features/models/send.js';
+import { notice } from '../reporters.js';
 
 function seconds(ms: number): number {
   return Math.max(1, Math.round(ms / 1000));
@@ -37,15 +41,36 @@ export function stateText(ref: ModelRef, state: RouterQueueStatusResponse, nextM
   return `${ref.id} ${state.request_id.slice(0, 8)}: ${where} (asking again in ${seconds(nextMs)} s)`;
 }
 
-/** One progress display, opened on the first line and stopped once. */
-export class ProgressLine {
+/**
+ * What a models use case tells (features/models), on stderr: each wait or queued state as the one
+ * progress line, opened on the first and taken down by stop(); notices as lines of their level.
+ */
+export class ModelProgressView implements FollowReporter<ModelProgress> {
   private display: ProgressDisplay | undefined;
+  readonly verbose: boolean;
 
-  constructor(private readonly f: Factory) {}
+  /** `retries`: the most a wait can count to; `key`: the Idempotency-Key a keyed call's waits name. */
+  constructor(
+    private readonly io: IOStreams,
+    private readonly ref: ModelRef,
+    private readonly retries: number,
+    private readonly key?: string,
+  ) {
+    this.verbose = io.verbose;
+  }
 
-  async show(text: string): Promise<void> {
+  async progress(p: ModelProgress): Promise<void> {
+    const text = p.kind === 'wait' ? await waitText(this.ref, p.wait, this.retries, this.key) : stateText(this.ref, p.state, p.nextMs);
     if (this.display) return this.display.update(text);
-    this.display = await (await import('../../render/open-progress.js')).openProgressDisplay(this.f.io, text);
+    this.display = await (await import('../../render/open-progress.js')).openProgressDisplay(this.io, text);
+  }
+
+  notice(level: NoticeLevel, line: string): void {
+    notice(this.io, level, line);
+  }
+
+  event(line: string): void {
+    this.io.info(line);
   }
 
   stop(): void {

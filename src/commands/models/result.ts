@@ -5,8 +5,10 @@
 import type { Factory } from '../../factory.js';
 import { existingPolicy } from '../../files/existing-policy.js';
 import { modelsClient } from '../../command-kit/models/context.js';
-import { collectQueued } from './follow.js';
-import { checkTargets } from './output.js';
+import { queuedFollow, type OutputFetch } from '../../features/models/follow.js';
+import { resultCommand } from '../../command-kit/models/again.js';
+import { checkTargets, deliverOutput } from './output.js';
+import { ModelProgressView } from './progress.js';
 import { requestArgs } from '../../command-kit/models/requests-context.js';
 import { existingFileOptions, existingFileRules, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
 import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
@@ -38,7 +40,10 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsResu
   if (!(await checkTargets(f, target, 'the result was not collected'))) return 0;
   const client = modelsClient(f);
   client.requests.remember(requestId, links);
-  return collectQueued(f, client, ref, requestId, target, opts.wait === true);
+  const resume = resultCommand(ref, requestId, target);
+  const follow = { wait: opts.wait === true, resume, deliver: (fetch: OutputFetch) => deliverOutput(f, ref, target, fetch, { queuedRequestId: requestId }, resume) };
+  await queuedFollow(f, client, ref, requestId, follow)(new ModelProgressView(f.io, ref, f.http().retries));
+  return 0;
 }
 
 export default defineVerb({

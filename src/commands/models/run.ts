@@ -1,7 +1,8 @@
 // wes models run <provider/model>: builds the model's input, checks it against the cached schema,
 // runs it with the router's retry rules (one Idempotency-Key for every attempt: a call still
 // running is collected, never run twice) and prints the output bytes exactly as the router sent
-// them; with --queue, submits it for queued delivery instead (queue-run.ts). The validator, the
+// them; with --queue, submits it for queued delivery instead (features/models/queue.ts) and with --wait
+// collects its output (features/models/follow.ts). The validator, the
 // spinner and the downloader load only when used: a plain run should start as fast as the
 // process can.
 import { randomUUID } from 'node:crypto';
@@ -15,8 +16,12 @@ import { SchemaDocumentError } from '../../protocol/openapi-document.js';
 import type { LoadedSchema, SchemaSource } from '../../clients/models/schema-source.js';
 import { modelArg, modelsClient, schemaSource } from '../../command-kit/models/context.js';
 import { checkTargets, deliverOutput } from './output.js';
-import { sendKeyed } from './send-keyed.js';
+import { sendModelCall } from '../../features/models/send.js';
+import { resultCommand, runWords } from '../../command-kit/models/again.js';
+import { ModelProgressView } from './progress.js';
+import { showQueued } from './request-view.js';
 import { modelsRunOptions, modelsRunRules, type ModelsRunOptions } from './options.js';
+import { transferReporterOn } from '../reporters.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';
 
 /** What a model's input is, for text that is not one. */
@@ -97,17 +102,29 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsRunO
   // Typing -i pairs needs the schema, so fetch it then; otherwise only a cached copy is used.
   let schema = validate || pairs.length > 0 ? await schemas.cached(ref) : undefined;
   if (!schema && pairs.length > 0) schema = await schemas.load(ref);
-  const hostedUrl = pairs.some(namesHostedSource) ? (await import('./hosted-url.js')).hostedUrlResolver(f) : undefined;
+  const hostedUrl = pairs.some(namesHostedSource) ? (await import('../../features/models/hosted-url.js')).hostedUrlResolver(f, transferReporterOn(f.io)) : undefined;
   const input = await buildInput({ base, data, pairs, doc: schema?.doc, forSchemaCheck: validate && schema !== undefined, hostedUrl, notJsonHint: INPUT_HINT });
   if (validate && schema) await checkLocally(f, ref, schemas, schema, input);
 
   const idempotencyKey = opts.idempotencyKey ?? randomUUID();
-  if (opts.queue) return (await import('./queue-run.js')).runQueued(f, client, ref, input.bytes, idempotencyKey, opts, target);
+  const call = (what: string) => ({ key: idempotencyKey, again: runWords(ref.id, opts), what });
+  if (opts.queue) {
+    const { submitQueued } = await import('../../features/models/queue.js');
+    const queued = await submitQueued(f, client, ref, input.bytes, call('the queued submit'), new ModelProgressView(f.io, ref, f.http().retries, idempotencyKey));
+    showQueued(f, ref, queued, idempotencyKey, opts.wait === true);
+    if (!opts.wait) return 0;
+    const id = queued.handle.request_id;
+    const resume = resultCommand(ref, id, target);
+    const { queuedFollow } = await import('../../features/models/follow.js');
+    await queuedFollow(f, client, ref, id, { wait: true, resume, deliver: (fetch) => deliverOutput(f, ref, target, fetch, { queuedRequestId: id }, resume) })(new ModelProgressView(f.io, ref, f.http().retries));
+    return 0;
+  }
+  const controls = { provider: opts.provider, strict: opts.strict, noFallback: !opts.fallback };
   await deliverOutput(
     f,
     ref,
     target,
-    (sink) => sendKeyed(f, ref, opts, idempotencyKey, () => client.runOnce(ref, input.bytes, idempotencyKey, sink, { provider: opts.provider, strict: opts.strict, noFallback: !opts.fallback }), 'the model run'),
+    (sink) => sendModelCall(f, () => client.runOnce(ref, input.bytes, idempotencyKey, sink, controls), call('the model run'), new ModelProgressView(f.io, ref, f.http().retries, idempotencyKey)),
     { idempotencyKey },
     `the same command with --idempotency-key ${idempotencyKey} (the router hands back the same output)`,
   );

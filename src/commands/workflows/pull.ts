@@ -8,7 +8,7 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { localFileName, savedName } from '../../workflows/saved-name.js';
 import { readSaved } from '../../features/workflows/saved.js';
 import { savedWorkflows } from '../../command-kit/workflows/saved-client.js';
-import { readTemplate, templateRef } from './template-pull.js';
+import { readTemplate, templateRef } from '../../command-kit/workflows/template-pull.js';
 import { existingFileOptions, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
 import { nonEmpty, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { arg, defineVerb, type ArgsOf } from '../verb.js';

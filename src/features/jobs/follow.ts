@@ -11,6 +11,7 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { shellWord } from '../../util/shell-word.js';
 import type { FeatureContext } from '../context.js';
 import type { FollowReporter } from '../reporter.js';
+import { following, type Follow } from '../follow.js';
 import { recordStatus } from './history.js';
 
 export interface JobFollow {
@@ -31,42 +32,50 @@ function cancelAside(id: string): string {
   return `(cancel it with: wes jobs cancel ${shellWord(id)})`;
 }
 
-/** The last snapshot, terminal; throws what stopped the follow (told what keeps running and how to go on). */
-export async function followToEnd(f: FeatureContext, client: JobsClient, start: FetchedJob, follow: JobFollow, reporter: FollowReporter<Job>): Promise<FetchedJob> {
-  const debug = (line: string) => reporter.notice('debug', sanitizeLine(line));
-  let last = start;
-  let recorded = '';
-  try {
-    const snapshots = followJob(client, start, {
-      intervalMs: follow.intervalMs,
-      clock: f.clock,
-      signal: f.signal,
-      openEvents: follow.events ? (signal) => f.client(JobsClient, AbortSignal.any([f.signal, signal])) : undefined,
-      debug,
-      notice: (line) => reporter.notice('info', sanitizeLine(line)),
-      onPreview: reporter.preview ? (preview) => reporter.preview!(preview.bytes) : undefined,
-    });
-    for await (const snapshot of snapshots) {
-      last = snapshot;
-      const job = snapshot.job;
-      if (job.status !== recorded) {
-        recorded = job.status;
-        recordStatus(f, job, (line) => reporter.notice('debug', line));
+/** A job followed from `start` to a terminal snapshot; what stops it is told what keeps running and how to go on. */
+export function jobFollow(f: FeatureContext, client: JobsClient, start: FetchedJob, follow: JobFollow): Follow<Job, FetchedJob> {
+  return async (reporter) => {
+    let last = start;
+    await following(reporter, async () => {
+      for await (const snapshot of snapshots(f, client, start, follow, reporter)) {
+        last = snapshot;
+        reporter.data?.(snapshot.job);
+        await reporter.progress(snapshot.job);
       }
-      reporter.data?.(job);
-      reporter.progress(job);
+    }, async (err) => {
+      if (err instanceof InterruptedError) return interrupted(f, last, follow, err, reporter);
+      if (f.signal.aborted) {
+        // --timeout: the job goes on, and how to pick it up again.
+        reporter.notice('notice', 'the job keeps running on the service.');
+        reporter.notice('notice', `resume with: ${follow.resume}    ${cancelAside(last.job.id)}`);
+      }
+      return err;
+    });
+    // The job has ended: what the view does now (the last preview, the outcome line) is no longer the follow's.
+    await reporter.ended?.(last.job);
+    return last;
+  };
+}
+
+/** The job's changed snapshots (polled, with the event stream's progress in them), each new status noted in the history. */
+async function* snapshots(f: FeatureContext, client: JobsClient, start: FetchedJob, follow: JobFollow, reporter: FollowReporter<Job>): AsyncGenerator<FetchedJob> {
+  let recorded = '';
+  const all = followJob(client, start, {
+    intervalMs: follow.intervalMs,
+    clock: f.clock,
+    signal: f.signal,
+    openEvents: follow.events ? (signal) => f.client(JobsClient, AbortSignal.any([f.signal, signal])) : undefined,
+    debug: (line) => reporter.notice('debug', sanitizeLine(line)),
+    notice: (line) => reporter.notice('info', sanitizeLine(line)),
+    onPreview: reporter.preview ? (preview) => reporter.preview!(preview.bytes) : undefined,
+  });
+  for await (const snapshot of all) {
+    if (snapshot.job.status !== recorded) {
+      recorded = snapshot.job.status;
+      recordStatus(f, snapshot.job, (line) => reporter.notice('debug', line));
     }
-  } catch (err) {
-    reporter.stop();
-    if (err instanceof InterruptedError) throw await interrupted(f, last, follow, err, reporter);
-    if (f.signal.aborted) {
-      // --timeout: the job goes on, and how to pick it up again.
-      reporter.notice('notice', 'the job keeps running on the service.');
-      reporter.notice('notice', `resume with: ${follow.resume}    ${cancelAside(last.job.id)}`);
-    }
-    throw err;
+    yield snapshot;
   }
-  return last;
 }
 
 /** The interruption, told what keeps running and how to go on (said in the one form of every interruption). */

@@ -22,6 +22,7 @@ import type { ExistingPolicy } from '../../files/existing.js';
 import { shellWord } from '../../util/shell-word.js';
 import type { FeatureContext } from '../context.js';
 import type { FollowReporter, Reporter } from '../reporter.js';
+import { following, type Follow } from '../follow.js';
 import type { PromptProgress } from './prompt-progress.js';
 
 export interface FollowPromptOptions {
@@ -118,8 +119,12 @@ export class PromptFollower {
     await this.socket.ready;
   }
 
-  /** Follows `promptId` to its end, told to `view` (opened after connect(): events are handled once the tracker is set, and they go to it). */
-  async follow(promptId: string, view: FollowReporter<PromptProgress>): Promise<FollowResult> {
+  /** `promptId` followed to its end, told to its view (opened after connect(): events are handled once the tracker is set, and they go to it). */
+  follow(promptId: string): Follow<PromptProgress, FollowResult> {
+    return (view) => this.followTo(promptId, view);
+  }
+
+  private async followTo(promptId: string, view: FollowReporter<PromptProgress>): Promise<FollowResult> {
     if (!this.socket) await this.connect();
     this.view = view;
     const tracker = (this.tracker = new PromptTracker(promptId, { oneAtATime: this.settings.engine === true }));
@@ -128,16 +133,15 @@ export class PromptFollower {
     this.checkStatus();
     let status: string;
     try {
-      status = await this.done;
-    } catch (err) {
-      view.stop();
-      if (err instanceof InterruptedError) {
-        // Previews being written finish first, so the count told is what is on disk.
-        this.ended = true;
-        await this.chain.catch(() => undefined);
-        this.tellHowToGoOn(err, promptId);
-      }
-      throw err;
+      status = await following(view, () => this.done, async (err) => {
+        if (err instanceof InterruptedError) {
+          // Previews being written finish first, so the count told is what is on disk.
+          this.ended = true;
+          await this.chain.catch(() => undefined);
+          this.tellHowToGoOn(err, promptId);
+        }
+        return err;
+      });
     } finally {
       clearInterval(timer);
       this.socket!.close();
@@ -237,7 +241,7 @@ export class PromptFollower {
     const tracker = this.tracker!;
     const node = tracker.currentNode;
     const cls = node ? (this.settings.workflow?.[node] as { class_type?: unknown } | undefined)?.class_type : undefined;
-    this.view!.progress({
+    void this.view!.progress({
       kind: 'live',
       promptId: tracker.promptId,
       finishing: tracker.outcome !== null,

@@ -7,6 +7,7 @@ import { downloadOutputs, type DownloadResult } from '../../clients/jobs/downloa
 import type { ExistingPolicy } from '../../files/existing.js';
 import { keptNotices, type KeptPart } from '../../files/kept.js';
 import { shellWord } from '../../util/shell-word.js';
+import { FileExistsError } from '../../files/safe-file.js';
 import type { TransferReporter } from '../reporter.js';
 
 /** The outputs saved and those that could not be; throws what stopped the download (Ctrl-C, --timeout). */
@@ -29,4 +30,27 @@ export async function downloadJobOutputs(client: JobsClient, job: FetchedJob, di
   }
   if (f.signal.aborted) throw f.signal.reason;
   return result;
+}
+
+/**
+ * A file in the way is settled by downloading the same job again with a policy, never by
+ * submitting it again (`--clobber` added to a `submit --download` would run and pay for a new job).
+ */
+function conflictHint(id: string, dir: string): string {
+  return `the job is kept on the service: to replace the files there run \`wes jobs download ${id} ${shellWord(dir)} --clobber\` (--skip-existing keeps them); submitting again would run the job again`;
+}
+
+/** downloadJobOutputs for a command that names the job: a file in the way (thrown, or an output's failure) says how to settle it. */
+export async function saveJobOutputs(f: Pick<FeatureContext, 'signal' | 'hashing'>, client: JobsClient, job: FetchedJob, dir: string, existing: ExistingPolicy, reporter: TransferReporter): Promise<DownloadResult> {
+  const hinted = (err: unknown) => {
+    if (err instanceof FileExistsError) err.hint = conflictHint(job.job.id, dir);
+    return err;
+  };
+  try {
+    const result = await downloadJobOutputs(client, job, dir, existing, reporter, f);
+    for (const failed of result.errors) hinted(failed.error);
+    return result;
+  } catch (err) {
+    throw hinted(err);
+  }
 }

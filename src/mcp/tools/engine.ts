@@ -4,7 +4,7 @@
 import { queueRow } from '../../command-kit/legacy/queue-row.js';
 import { submit } from '../../command-kit/legacy/submit-prompt.js';
 import { legacyClient } from '../../command-kit/legacy/shared.js';
-import { pollToEnd } from '../../features/legacy/poll-prompt.js';
+import { promptPoll } from '../../features/legacy/poll-prompt.js';
 import { isV1Success, isV1Terminal } from '../../protocol/legacy.js';
 import { defineTool, type ToolCall } from '../tool.js';
 import { workflowOf, WORKFLOW_SCHEMA, type WorkflowArg } from '../workflow-arg.js';
@@ -23,7 +23,7 @@ async function waitForPrompt(call: ToolCall, session: Awaited<ReturnType<typeof 
   const timer = setTimeout(() => deadline.abort(), timeoutSeconds * 1000);
   const f = await call.open(deadline.signal);
   try {
-    const state = await pollToEnd(f, session.reader(), promptId, 1000, {
+    const state = await promptPoll(f, session.reader(), promptId, 1000)({
       notice: (level, line) => call.log(level, line),
       verbose: f.io.verbose,
       progress: (p) => call.progress(undefined, `prompt ${promptId} ${p.status ?? 'running'}`),

@@ -3,7 +3,7 @@
 // own `timeout_seconds`: a job still running then is an answer (finished: false), not a failure,
 // so an agent whose client gives up on long calls waits again.
 import { JobsClient, type FetchedJob } from '../../clients/jobs/client.js';
-import { followToEnd } from '../../features/jobs/follow.js';
+import { jobFollow } from '../../features/jobs/follow.js';
 import { exitCodeFor } from '../../command-kit/jobs/exit-code.js';
 import { isTerminal, type Job } from '../../protocol/jobs.js';
 import { followReporter, jobLine } from '../reporters.js';
@@ -32,7 +32,7 @@ export async function waitForEnd(call: ToolCall, start: FetchedJob, timeoutSecon
   reporter.progress(start.job);
   try {
     const id = start.job.id;
-    const last = await followToEnd(f, f.client(JobsClient), start, { intervalMs: 1000, events: true, cancelOnInterrupt: false, resume: `wait_job {"job_id": "${id}"}` }, reporter);
+    const last = await jobFollow(f, f.client(JobsClient), start, { intervalMs: 1000, events: true, cancelOnInterrupt: false, resume: `wait_job {"job_id": "${id}"}` })(reporter);
     return { job: last.job, finished: true };
   } catch (err) {
     if (!deadline.signal.aborted || call.f.signal.aborted) throw err;

@@ -4,10 +4,20 @@
 import type { Factory } from '../../factory.js';
 import { shellWord } from '../../util/shell-word.js';
 import { withoutPassword } from '../../config/keys.js';
-import type { DownloadFlags, FollowFlags } from './options.js';
+
+/** The follow and download flags of a waiting command, as its typed options hold them. */
+export interface ResumedFlags {
+  interval?: number;
+  events?: boolean;
+  cancelOnInterrupt?: boolean;
+  preview?: boolean;
+  download?: string;
+  clobber?: boolean;
+  skipExisting?: boolean;
+}
 
 /** The flags of a follow that a resumed one must repeat. */
-export function followFlagWords(opts: FollowFlags & Partial<DownloadFlags> & { preview?: boolean }): string[] {
+export function followFlagWords(opts: ResumedFlags): string[] {
   const words: string[] = [];
   if (opts.interval !== undefined) words.push('--interval', String(opts.interval));
   if (opts.events === false) words.push('--no-events');

@@ -1,23 +1,15 @@
-// wes jobs submit --batch FILE.jsonl [--concurrency N] [--resume RESULTS] [--results FILE]
-// [--download DIR]: the flags checked and turned into a run of src/features/batch/batch.ts, its
-// progress shown (batch-progress.ts), then its outcome told: a summary, each endpoint's share,
-// where the results are, and when it stopped early, how to resume. Exit 0 when every line
-// succeeded, else the gravest line's code.
-import { labelMap } from './label-option.js';
+// The outcome of `wes jobs submit --batch FILE.jsonl` (a run of src/features/batch/batch.ts), as
+// told once it is over: a summary, each endpoint's share, where the results are, and when it
+// stopped early, how to resume. Exit 0 when every line succeeded, else the gravest line's code.
 import type { Factory } from '../../factory.js';
 import { ExitCode, InterruptedError } from '../../errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { shellWord } from '../../util/shell-word.js';
 import { withoutPassword } from '../../config/keys.js';
-import { checkFileTarget, checkFolderTarget } from '../../files/targets.js';
 import type { EndpointStats } from '../../features/batch/endpoint.js';
-import { refuseEarlierRun, runBatchFile, type BatchOutcome } from '../../features/batch/batch.js';
-import { formatVia, parseBaseUrlTarget } from '../../features/batch/via-target.js';
-import { intervalMs } from '../poll-interval.js';
-import { batchView } from './batch-progress.js';
+import type { BatchOutcome } from '../../features/batch/batch.js';
+import { formatVia } from '../../features/batch/via-target.js';
 import type { JobsSubmitOptions } from './options.js';
-
-const DEFAULT_CONCURRENCY = 4;
 
 /** Which exit code wins when lines end differently: what concerns the whole batch first. */
 const SEVERITY = [ExitCode.TERMINATED, ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.CREDITS, ExitCode.TIMEOUT, ExitCode.ERROR, ExitCode.IN_DOUBT, ExitCode.THROTTLED, ExitCode.USAGE, ExitCode.REFUSED, ExitCode.NOT_FOUND, ExitCode.FAILED, ExitCode.CANCELED];
@@ -42,39 +34,8 @@ function endpointLine(e: EndpointStats): string {
   return sanitizeLine(`  ${e.name}: ${e.submitted} submitted, ${e.succeeded} succeeded, ${e.failed} failed, ${e.rate.toFixed(1)} jobs/s${pacing}${aside}`);
 }
 
-/** `jobs submit --batch FILE`: the options declared in options.ts say which flags go with it. */
-export async function run(f: Factory, batchPath: string, opts: JobsSubmitOptions): Promise<number> {
-  const { io } = f;
-  if (opts.download !== undefined) await checkFolderTarget(opts.download, '--download');
-  // --base-url given more than once: one endpoint each, beside the --via ones.
-  const vias = [...(opts.via ?? []), ...(f.globals.baseUrls ?? []).map(parseBaseUrlTarget)];
-  const resultsPath = opts.results;
-  if (resultsPath !== undefined) await checkFileTarget(resultsPath, '--results');
-  if (resultsPath !== undefined && opts.resume !== resultsPath) refuseEarlierRun(resultsPath, opts.resume);
-  const outcome = await runBatchFile(
-    f,
-    {
-      batchPath,
-      sets: opts.set ?? [],
-      concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
-      intervalMs: intervalMs(opts.interval),
-      vias,
-      resultsPath,
-      resume: opts.resume,
-      download: opts.download,
-      events: opts.events !== false,
-      resubmitInDoubt: opts.resubmitInDoubt,
-      retryFailed: opts.retryFailed,
-      labels: labelMap(opts.label),
-    },
-    io.stdin,
-    batchView(io),
-  );
-  return tellOutcome(f, batchPath, opts, outcome);
-}
-
 /** The summary, each endpoint's share, where the results are; when the batch stopped early, how to resume. */
-function tellOutcome(f: Factory, batchPath: string, opts: JobsSubmitOptions, outcome: BatchOutcome): number {
+export function tellOutcome(f: Factory, batchPath: string, opts: JobsSubmitOptions, outcome: BatchOutcome): number {
   const { io } = f;
   const resultsPath = opts.results;
   io.info(summary(outcome.total, outcome.counts, outcome.resumed));

@@ -1,10 +1,10 @@
 // Which credential goes to which origin, for `wes doctor` and `wes auth status`: worked out by the
 // rule the HTTP layer sends by (src/http/credential-rule.ts), so what is shown is what is sent.
-import type { Settings } from '../config/settings.js';
-import { describeSource } from '../config/settings.js';
-import { maskSecret } from '../config/keys.js';
-import { API_FAMILIES, type ApiFamily } from '../errors.js';
-import { credentialAt, credentialScheme, type CredentialSetting } from '../http/credential-rule.js';
+import type { Settings } from '../../config/settings.js';
+import { describeSource } from '../../config/settings.js';
+import { maskSecret } from '../../config/keys.js';
+import { API_FAMILIES, type ApiFamily } from '../../errors.js';
+import { credentialAt, credentialScheme, type CredentialSetting } from '../../http/credential-rule.js';
 
 /** One API family's requests: where they go and what they carry (`auth status --json`: `.credentials[]`). */
 export interface CredentialRoute {

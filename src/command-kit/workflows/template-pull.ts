@@ -4,7 +4,7 @@ import type { Factory } from '../../factory.js';
 import { ExitCode, UsageError, WesError } from '../../errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { TemplatesClient } from '../../clients/legacy/templates.js';
-import { notServed } from '../../command-kit/workflows/templates-not-served.js';
+import { notServed } from './templates-not-served.js';
 
 export interface TemplateRef {
   pack: string;

@@ -4,7 +4,7 @@
 // run twice. So every doubtful ending names the key and the exact command that collects it; a key
 // the router refuses for this request (409 invalid_input) is said to need a new key instead.
 import { ApiError, InterruptedError, WesError, toWesError } from '../../errors.js';
-import type { Verdict } from '../../features/keyed/verdict.js';
+import type { Verdict } from '../keyed/verdict.js';
 import { shellWord } from '../../util/shell-word.js';
 
 function withHint(e: WesError, hint: string, details: Record<string, unknown>, cause: unknown): WesError {

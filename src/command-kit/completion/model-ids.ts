@@ -40,7 +40,7 @@ export function cachedModelIds(f: Factory): string[] {
 }
 
 /**
- * This package's bin/wes.js, found from this module (dist/chunks/… or src/commands/…), never
+ * This package's bin/wes.js, found from this module (dist/chunks/… or src/command-kit/…), never
  * from process.argv: wes may run inside another program (a test runner).
  */
 function wesBin(): string | undefined {
@@ -54,7 +54,7 @@ function wesBin(): string | undefined {
 /** Reads one catalog page and replaces the cache (exclusive temp file, then rename). */
 export async function refreshModelIds(f: Factory): Promise<void> {
   // The profile's router routes (router_api, or those remembered for it), as every models command uses.
-  const { modelsClient } = await import('../../command-kit/models/context.js');
+  const { modelsClient } = await import('../models/context.js');
   const page = await modelsClient(f, AbortSignal.any([f.signal, AbortSignal.timeout(REFRESH_DEADLINE_MS)])).listPage({ limit: PAGE });
   const ids = page.data.map((m) => m.id).filter((id) => SAFE_MODEL_ID.test(id));
   const path = cachePath(f);

@@ -3,16 +3,21 @@
 // failure or a 429, which made nothing); an answer that never came, or a 5xx, leaves it in doubt,
 // said as `jobs submit` says it (exit 11, the key, the find command) and never sent again.
 import { ApiError, InDoubtError, toWesError } from '../../errors.js';
-import { mayHaveTakenEffect } from '../../features/keyed/verdict.js';
+import { mayHaveTakenEffect } from './verdict.js';
 import { joinBase } from '../../http/links.js';
 import { KEY_NEW_ONLY_WHEN_NONE, keyReuseHint } from '../../key-rules.js';
-import type { ApiTarget } from './target.js';
+
+/** Where a `wes api` request goes: its API family and URL. */
+export interface ApiPostTarget {
+  family: string;
+  url: URL;
+}
 
 /** The single-use routes: a job submit, an asset upload. */
 const KEYED_ROUTES: Record<string, 'job' | 'asset'> = { '/api/v2/jobs': 'job', '/api/v2/assets': 'asset' };
 
 /** What a keyed POST to `target` makes, when it is a single-use route; undefined for anything else. */
-export function singleUseRoute(method: string, target: ApiTarget, baseUrl: string, key: string | undefined): 'job' | 'asset' | undefined {
+export function singleUseRoute(method: string, target: ApiPostTarget, baseUrl: string, key: string | undefined): 'job' | 'asset' | undefined {
   if (method !== 'POST' || target.family !== 'jobs' || key === undefined) return undefined;
   for (const [path, makes] of Object.entries(KEYED_ROUTES)) if (joinBase(baseUrl, path).pathname.replace(/\/+$/, '') === target.url.pathname.replace(/\/+$/, '')) return makes;
   return undefined;

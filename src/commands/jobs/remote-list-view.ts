@@ -1,32 +1,22 @@
-// wes jobs list --remote: the server's own job list (`GET /api/v2/jobs`, newest first), where the
-// server has one: the self-hosted proxy's one page, or a serverless deployment's pages walked by
-// `next_cursor` to the end or to --limit, filtered there by --label (up to three). Items are shown
-// as the server stored them (id, status, times, labels); `jobs get` reads a job's outputs. A server
-// without a list is said in one line and this machine's history is shown.
+// wes jobs list --remote: the server's own job list as read (src/command-kit/jobs/remote-list.ts),
+// shown as the server stored its items (id, status, times, labels) with whether it holds more;
+// `jobs get` reads a job's outputs. A server without a list is said in one line and this
+// machine's history is shown.
 import type { Factory } from '../../factory.js';
-import { ApiError, UsageError } from '../../errors.js';
-import { JobsClient, type ListRead } from '../../clients/jobs/client.js';
 import { userLabelText } from '../../clients/jobs/labels.js';
-import { walkJobList } from '../../clients/jobs/list-walk.js';
-import { JOB_LIST_LIMIT_MAX, LIST_FILTERS_MAX, type JobLabels } from '../../protocol/jobs.js';
+import type { RemoteList } from '../../command-kit/jobs/remote-list.js';
+import { JOB_LIST_LIMIT_MAX, type JobLabels } from '../../protocol/jobs.js';
 import { printTable } from '../../render/table.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { GONE, type JobsListOptions } from './options.js';
-import { labelMap } from './label-option.js';
+import type { JobsListOptions } from './options.js';
 
-/** Lists the server's jobs; false when the server has no list (the caller shows the local history). */
-export async function listRemote(f: Factory, opts: JobsListOptions, limit: number, age: (ms: number) => string): Promise<boolean> {
-  if (opts.status === GONE) throw new UsageError(`--status ${GONE} is a status of this machine's history only`, 'drop --remote to list the history');
-  const labels = labelMap(opts.label, LIST_FILTERS_MAX);
-  let answer;
-  try {
-    answer = await walkJobList(f.client(JobsClient), { status: opts.status, labels }, limit);
-  } catch (err) {
-    if (!(err instanceof ApiError) || err.origin !== 'jobs' || ![404, 405, 501].includes(err.status ?? 0)) throw err;
-    if (labels) throw err;
-    f.io.notice(`this server keeps no job list (GET /api/v2/jobs answered ${err.status}); showing the jobs submitted from this machine instead`);
+/** The server's jobs as `jobs list --remote` shows them; false when the server has no list (the caller shows the local history). */
+export function showRemoteJobs(f: Factory, list: RemoteList, opts: JobsListOptions, labels: JobLabels | undefined, limit: number, age: (ms: number) => string): boolean {
+  if (list.kind === 'none') {
+    f.io.notice(`this server keeps no job list (GET /api/v2/jobs answered ${list.status}); showing the jobs submitted from this machine instead`);
     return false;
   }
+  const answer = list.walk;
   const { reads, items } = answer;
   const last = reads[reads.length - 1]!.page;
   const more = last.dialect === 'cursor' ? last.nextCursor !== undefined : last.truncated === true || items.length >= limit;
