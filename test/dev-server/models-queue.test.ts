@@ -125,7 +125,8 @@ describe('the queue bounds', () => {
   it('a request that waits past the queue timeout completes with queue_timeout (504 on the result); a full backlog is 429 queue_backlog_full', async () => {
     const server = await startFast({ routerTokens: ['t-bounds'] });
     try {
-      configureQueue(server.state, { slots: 1, backlog: 2, timeoutMs: 100 });
+      // The timeout outlasts the four posts on a loaded machine (at 100 ms a waiting request timed out and freed the backlog before the fourth).
+      configureQueue(server.state, { slots: 1, backlog: 2, timeoutMs: 2000 });
       const post = () => call(server.url, '/v2/models/dev/slow/requests', { token: 't-bounds', body: { duration_ms: 5000 } });
       await post(); // runs (until the server closes), so the others can only wait
       const first = await post();
