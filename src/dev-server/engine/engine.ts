@@ -242,7 +242,7 @@ export class DevEngine implements Engine {
     this.emit(job, { type: 'cached', nodes: [] });
     // Only the self-hosted imitation keeps ComfyUI's cache: it is what its `outputs_reused` reads.
     const cachedOrder = 'plan' in dispatch && this.state.options.deployment === 'self-hosted' ? dispatch.plan.order : undefined;
-    if (cachedOrder) job.cachedNodes = this.cache.served(job.workflow, cachedOrder, (c) => NODE_CLASSES.get(c)?.output_node === true);
+    if (cachedOrder) job.cachedNodes = this.cache.served(job.workflow, cachedOrder);
     try {
       if ('refusal' in dispatch) {
         this.fail(job, dispatch.refusal, 'ValidationError', null);

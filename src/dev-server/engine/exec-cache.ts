@@ -2,18 +2,20 @@
 // class, its literal inputs, and the signatures of the nodes it links to) was part of the prompt
 // the engine ran last is served from the cache and named in that run's `execution_cached`. The
 // reference self-hosted server reads that message into `outputs_reused` (recordings/
-// v2-proxy-lifecycle.json: jobs B and C, whose nodes 1-4 were unchanged, said true). Output nodes
-// are left out here because this engine always runs them again, making new files.
+// v2-proxy-lifecycle.json: jobs B and C, whose nodes 1-4 were unchanged, said true; the same
+// workflow sent twice said true the second time, notes/reference-real). Only the flag follows the
+// cache: this engine still runs every node, so an unchanged output node makes a new file where
+// ComfyUI answers the file it made before.
 import type { Workflow } from '../contract.js';
 import { isLink } from './graph.js';
 
 export class ExecutionCache {
   private last = new Set<string>();
 
-  /** The non-output nodes of `order` the cache would serve, given the prompt that ran last. */
-  served(workflow: Workflow, order: readonly string[], isOutput: (classType: string) => boolean): string[] {
+  /** The nodes of `order` the cache would serve, given the prompt that ran last. */
+  served(workflow: Workflow, order: readonly string[]): string[] {
     const signatures = signaturesOf(workflow, order);
-    return order.filter((id) => !isOutput(workflow[id]!.class_type) && this.last.has(signatures.get(id)!));
+    return order.filter((id) => this.last.has(signatures.get(id)!));
   }
 
   /**
