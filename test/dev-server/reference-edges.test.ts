@@ -51,10 +51,20 @@ const RECORDING = JSON.parse(readFileSync(join(import.meta.dirname, 'reference',
  * Differences kept on purpose, each with why. A difference found that is not listed fails the test.
  *  - Exchanges with the ENGINE (request.server set: ComfyUI's own routes behind the server) are not
  *    replayed here: the engine imitation has its own recorded tests (self-hosted-engine.test.ts).
- *  - Values are not compared, only shapes: ids, times (Python's `+00:00` microseconds against
- *    ISO `Z` milliseconds), PNG bytes (another encoder: other sizes, so Content-Length and
- *    Content-Range are compared by presence and form, not by number), messages where only the
- *    code is the contract.
+ *  - Values are compared only where a client reads them (valueDiffs): the form of every time,
+ *    how far `expires_at` and `url_expires_at` lie ahead, `outputs_reused`, error messages. Not
+ *    ids, and not PNG bytes (another encoder: other sizes, so Content-Length and Content-Range
+ *    are compared by presence and form, not by number).
+ *  - Times: Python's `isoformat()` as the real server writes them, but from a millisecond clock,
+ *    so the last three of the six fraction digits are always 0.
+ *  - Outputs carry `job_id`: every recorded answer of this release has it (v2-proxy-*.json). The
+ *    newest stored source of the server, run on 2026-11-28 (../fixtures/job-api-proxy-latest),
+ *    writes none; wes reads both (self-hosted-values.test.ts holds the key sets).
+ *  - `outputs_reused` follows ComfyUI's cache (the prompt run last), but the engine still runs the
+ *    nodes the cache would serve: an unchanged output node makes a new file here, where ComfyUI
+ *    answers the file it made before (same name). No recorded exchange here reruns a workflow.
+ *  - HEAD by-hash has no Content-Type, as recorded (aiohttp 3.11); the 2026-11-28 run on aiohttp
+ *    3.8.4 sent `application/octet-stream`, which is that aiohttp's, not the server's.
  *  - Event streams are compared by how they end (final status, whether an output came, whether it
  *    came after the final status): event counts and timings are the engine's. Racy endings are
  *    asked for with the `race` fault the recorded stream shows (the real server raced; the
