@@ -100,6 +100,8 @@ export interface DevState {
     apiKey: string | undefined;
     jobsPort: number | undefined;
     routerLimits: { inFlight: number; spendCents: number };
+    /** The model router's request retention: `retentionMs` as given, else 1 hour on every surface. */
+    routerRetentionMs: number;
     log?: (line: string) => void;
   };
   engine: Engine;

@@ -28,6 +28,8 @@ export function resolveOptions(given: DevServerOptions): DevState['options'] {
     notEnabledTokens: given.notEnabledTokens ?? [],
     forbiddenTokens: given.forbiddenTokens ?? [DEFAULT_FORBIDDEN_TOKEN],
     retentionMs: given.retentionMs ?? (deployment === 'self-hosted' ? SELF_HOSTED_RETENTION_MS : 60 * 60 * 1000),
+    // The reference job server's 24 h is its own: the model router beside it keeps its hour.
+    routerRetentionMs: given.retentionMs ?? 60 * 60 * 1000,
     stepMs: given.stepMs ?? 40,
     slots: Math.max(1, given.slots ?? 1),
     maxQueue: given.maxQueue ?? 100,
