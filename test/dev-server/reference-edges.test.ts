@@ -57,9 +57,10 @@ const RECORDING = JSON.parse(readFileSync(join(import.meta.dirname, 'reference',
  *    are compared by presence and form, not by number).
  *  - Times: Python's `isoformat()` as the real server writes them, but from a millisecond clock,
  *    so the last three of the six fraction digits are always 0.
- *  - Outputs carry `job_id`: every recorded answer of this release has it (v2-proxy-*.json). The
- *    newest stored source of the server, run on 2026-11-28 (../fixtures/job-api-proxy-latest),
- *    writes none; wes reads both (self-hosted-values.test.ts holds the key sets).
+ *  - Outputs carry `job_id`: every recorded answer of this release has it (v2-proxy-*.json), and
+ *    the published Output schema has it (optional; Comfy-Org/docs openapi-v2.yaml). The newest
+ *    stored source of the server, run on 2026-11-28 (../fixtures/job-api-proxy-latest), writes
+ *    none; wes reads both (self-hosted-values.test.ts holds the key sets).
  *  - `outputs_reused` follows ComfyUI's cache (the prompt run last), but the engine still runs the
  *    nodes the cache would serve: an unchanged output node makes a new file here, where ComfyUI
  *    answers the file it made before (same name). No recorded exchange here reruns a workflow.
