@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import lifecycle from './reference/v2-proxy-lifecycle.json' with { type: 'json' };
+import { pythonIsoformat } from '../../src/dev-server/self-hosted/py-time.js';
 import { getJson, submitJob, useDevServer, waitForJob, type Json } from '../helpers/dev-server.js';
 
 const fixture = (name: string): Json => JSON.parse(readFileSync(new URL(`../fixtures/job-api-proxy-latest/${name}`, import.meta.url), 'utf8')) as Json;
@@ -19,6 +20,14 @@ const REAL_READ_AT = Date.parse('2026-11-28T13:45:14Z');
 const PYTHON_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?\+00:00$/;
 
 const span = (from: string, to: string): number => Date.parse(to) - Date.parse(from);
+
+describe('Python isoformat', () => {
+  it('six fraction digits and +00:00, and no fraction when the microseconds are 0, as Python writes them', () => {
+    expect(pythonIsoformat(Date.parse('2026-11-28T13:26:08.395Z'))).toBe('2026-11-28T13:26:08.395000+00:00');
+    expect(pythonIsoformat(Date.parse('2026-11-28T13:26:08.000Z'))).toBe('2026-11-28T13:26:08+00:00');
+    expect(pythonIsoformat(Date.parse('2026-11-28T13:26:08.007Z'))).toBe('2026-11-28T13:26:08.007000+00:00');
+  });
+});
 
 describe('the self-hosted surface writes the values the reference server writes', () => {
   const ctx = useDevServer({ deployment: 'self-hosted', stepMs: 2 });
