@@ -62,8 +62,9 @@ const RECORDING = JSON.parse(readFileSync(join(import.meta.dirname, 'reference',
  *    stored source of the server, run on 2026-11-28 (../fixtures/job-api-proxy-latest), writes
  *    none; wes reads both (self-hosted-values.test.ts holds the key sets).
  *  - `outputs_reused` follows ComfyUI's cache (the prompt run last), but the engine still runs the
- *    nodes the cache would serve: an unchanged output node makes a new file here, where ComfyUI
- *    answers the file it made before (same name). No recorded exchange here reruns a workflow.
+ *    nodes the cache would serve (their progress and time are spent). An unchanged output node
+ *    writes its file again; as this engine's counter starts at 1 for each job, the name is the one
+ *    ComfyUI answers from its cache, and the output id is new on both. No exchange here reruns.
  *  - HEAD by-hash has no Content-Type, as recorded (aiohttp 3.11); the 2026-11-28 run on aiohttp
  *    3.8.4 sent `application/octet-stream`, which is that aiohttp's, not the server's.
  *  - Event streams are compared by how they end (final status, whether an output came, whether it

@@ -4,8 +4,8 @@
 // reference self-hosted server reads that message into `outputs_reused` (recordings/
 // v2-proxy-lifecycle.json: jobs B and C, whose nodes 1-4 were unchanged, said true; the same
 // workflow sent twice said true the second time, notes/reference-real). Only the flag follows the
-// cache: this engine still runs every node, so an unchanged output node makes a new file where
-// ComfyUI answers the file it made before.
+// cache: this engine still runs every node; an unchanged output node writes its file again, under
+// the name ComfyUI answers from its cache (this engine's counter starts at 1 for each job).
 import type { Workflow } from '../contract.js';
 import { isLink } from './graph.js';
 
