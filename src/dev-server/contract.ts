@@ -24,12 +24,12 @@ export interface DevServerOptions {
   engineVersion?: EngineVersion; // self-hosted: the ComfyUI release whose answers v1 imitates (default '0.3.18')
   routerTokens?: string[]; // extra bearer credentials accepted by the router (the api key always is)
   notEnabledTokens?: string[]; // router credentials that get 403 not_enabled
-  retentionMs?: number; // job retention before `expired` (default 1 hour)
+  retentionMs?: number; // job retention before `expired` (default 1 hour; self-hosted 24 hours, as the reference server)
   stepMs?: number; // time per Sample step (default 40)
   slots?: number; // jobs running in parallel (default 1)
   catalogSize?: number; // router catalog size (default 60)
   faults?: boolean; // enable POST /__dev/faults
-  urlTtlMs?: number; // signed URL lifetime (default 10 minutes)
+  urlTtlMs?: number; // signed URL lifetime (default 10 minutes; self-hosted 24 hours, as the reference server)
   hashDelayMs?: number; // outputs carry hash:null this long after commit (default 50)
   deploymentId?: string; // serverless: the one deployment served (default 'dev-deployment')
   releaseId?: string; // serverless: release reported on jobs (default 'rel-0001')
@@ -100,6 +100,8 @@ export interface DevState {
     apiKey: string | undefined;
     jobsPort: number | undefined;
     routerLimits: { inFlight: number; spendCents: number };
+    /** The model router's request retention: `retentionMs` as given, else 1 hour on every surface. */
+    routerRetentionMs: number;
     log?: (line: string) => void;
   };
   engine: Engine;
@@ -219,6 +221,8 @@ export interface EngineJob {
   inputAssets: Map<string, string>;
   /** how the job was submitted: v1 jobs use the v1 status names */
   via: 'v2' | 'v1';
+  /** Self-hosted: the nodes ComfyUI's execution cache would have served this run (engine/exec-cache.ts). */
+  cachedNodes?: string[];
 }
 
 /** What the engine emits on `events` as ('job', jobId, EngineEvent). */

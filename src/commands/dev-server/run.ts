@@ -27,7 +27,7 @@ interface DevServerRunOptions {
   jobList?: 'on' | 'off';
   /** --cancel effective|ignored: whether a job API v2 cancel stops the job (default: ignored on self-hosted only). */
   cancel?: 'effective' | 'ignored';
-  retention: number;
+  retention?: number;
   stepMs: number;
   slots: number;
   catalogSize: number;
@@ -65,7 +65,7 @@ const devServerOptions = (): OptionsDeclaration<DevServerRunOptions> => ({
   jobsPort: valueOption('--jobs-port <port>', 'self-hosted: serve the job API v2 alone on this port (the reference server uses 8189; 0 picks a free one), the main port then serves only the engine', wholeNumberIn(0, 65535)),
   jobList: choice('--job-list <on|off>', 'serve the job list GET /api/v2/jobs (default: on for self-hosted, off otherwise)', ['on', 'off'] as const),
   cancel: choice('--cancel <effective|ignored>', 'whether a job API v2 cancel stops the job (default: ignored on self-hosted, as the reference server in front of ComfyUI 0.3.64, where the job runs on; effective otherwise)', ['effective', 'ignored'] as const),
-  retention: valueOption('--retention <seconds>', 'job retention before jobs expire', wholeNumberIn(1)).default(3600),
+  retention: valueOption('--retention <seconds>', 'job retention before jobs expire (default: 86400 on self-hosted, as the reference server; 3600 otherwise)', wholeNumberIn(1)),
   stepMs: valueOption('--step-ms <ms>', 'time per sampler step', wholeNumberIn(0)).default(40),
   slots: valueOption('--slots <n>', 'jobs running in parallel', wholeNumberIn(1)).default(1),
   catalogSize: valueOption('--catalog-size <n>', 'number of models in the router catalog', wholeNumberIn(1)).default(60),
@@ -96,7 +96,7 @@ async function run(f: Factory, _args: unknown, opts: DevServerRunOptions): Promi
     port,
     deployment,
     apiKey,
-    retentionMs: opts.retention * 1000,
+    ...(opts.retention !== undefined ? { retentionMs: opts.retention * 1000 } : {}),
     stepMs: opts.stepMs,
     slots: opts.slots,
     catalogSize: opts.catalogSize,

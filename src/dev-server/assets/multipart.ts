@@ -5,6 +5,7 @@ import busboy from 'busboy';
 import type { RequestContext } from '../contract.js';
 import { tearDownOnAbort } from '../core/form-abort.js';
 import { BodyError } from '../http-kit.js';
+import { isSelfHosted } from '../jobs/links.js';
 import type { FileBlobStore } from './blob-store.js';
 import { moderationTap } from './moderation.js';
 
@@ -19,7 +20,9 @@ export interface ParsedUpload {
 
 export async function readUpload(ctx: RequestContext, blobs: FileBlobStore): Promise<ParsedUpload> {
   const type = String(ctx.req.headers['content-type'] ?? '');
-  if (!/^multipart\/form-data\b/i.test(type)) throw new UploadProblem('send the asset as multipart/form-data with a `file` part');
+  if (!/^multipart\/form-data\b/i.test(type)) {
+    throw new UploadProblem(isSelfHosted(ctx) ? 'Expected multipart/form-data.' : 'send the asset as multipart/form-data with a `file` part');
+  }
   const limit = ctx.state.options.maxUploadBytes;
   let parser: busboy.Busboy;
   try {

@@ -52,7 +52,8 @@ export async function uploadAsset(ctx: RequestContext): Promise<void> {
   const { fields, tags, file } = upload;
   const expires = parseExpiresIn(fields.expires_in);
   const problem =
-    (!file ? 'the `file` part is missing' : null) ??
+    (!file ? (isSelfHosted(ctx) ? "Missing 'file' part." : 'the `file` part is missing') : null) ??
+    (isSelfHosted(ctx) && !fields.file_path ? "Missing 'file_path'." : null) ??
     filePathProblem(fields.file_path) ??
     (fields.content_type !== undefined && !MEDIA_TYPE.test(fields.content_type) ? '`content_type` is not a media type' : null) ??
     // The reference server compares any declared hash (another algorithm's too) and answers 409.

@@ -6,6 +6,9 @@ import { IDEMPOTENCY_KEY_TTL_MS } from '../../protocol/jobs.js';
 /** Open event streams per credential the reference self-hosted server allows. */
 export const SELF_HOSTED_MAX_STREAMS = 8;
 
+/** The reference self-hosted server's one retention (`_RETENTION`): job `expires_at` and every `url_expires_at`. */
+export const SELF_HOSTED_RETENTION_MS = 24 * 60 * 60 * 1000;
+
 export const DEFAULT_API_KEY = 'wes-dev-key';
 /** A credential that authenticates on the jobs family but is not entitled to it: the 403 `forbidden` trigger. */
 export const DEFAULT_FORBIDDEN_TOKEN = 'wes-dev-forbidden';
@@ -24,14 +27,16 @@ export function resolveOptions(given: DevServerOptions): DevState['options'] {
     routerTokens: given.routerTokens ?? [],
     notEnabledTokens: given.notEnabledTokens ?? [],
     forbiddenTokens: given.forbiddenTokens ?? [DEFAULT_FORBIDDEN_TOKEN],
-    retentionMs: given.retentionMs ?? 60 * 60 * 1000,
+    retentionMs: given.retentionMs ?? (deployment === 'self-hosted' ? SELF_HOSTED_RETENTION_MS : 60 * 60 * 1000),
+    // The reference job server's 24 h is its own: the model router beside it keeps its hour.
+    routerRetentionMs: given.retentionMs ?? 60 * 60 * 1000,
     stepMs: given.stepMs ?? 40,
     slots: Math.max(1, given.slots ?? 1),
     maxQueue: given.maxQueue ?? 100,
     queueFullRetryAfter: given.queueFullRetryAfter ?? 2, // seconds a client is told to wait on queue_full
     catalogSize: given.catalogSize ?? 60,
     faults: given.faults ?? false,
-    urlTtlMs: given.urlTtlMs ?? 10 * 60 * 1000,
+    urlTtlMs: given.urlTtlMs ?? (deployment === 'self-hosted' ? SELF_HOSTED_RETENTION_MS : 10 * 60 * 1000),
     hashDelayMs: given.hashDelayMs ?? 50,
     keepaliveMs: given.keepaliveMs ?? 15_000,
     deploymentId: given.deploymentId ?? 'dev-deployment',

@@ -27,6 +27,7 @@ import { planJob, runJob, Stopped, type Plan, type RunControl } from './runner.j
 import { summarizeNodeErrors } from './summary.js';
 import { syntheticStream } from './synthetic.js';
 import { errorCodeOf, formatTraceback } from './traceback.js';
+import { ExecutionCache } from './exec-cache.js';
 import { isUiFormat, validateWorkflow, type ValidationReport } from './validate.js';
 
 export const TERMINAL: ReadonlySet<EngineStatus> = new Set(['succeeded', 'failed', 'canceled', 'expired']);
@@ -55,6 +56,7 @@ export class DevEngine implements Engine {
   private readonly info = objectInfoOf(NODE_CLASSES.values());
   private readonly sweeper: NodeJS.Timeout;
   private readonly outputKey = randomBytes(32);
+  private readonly cache = new ExecutionCache();
 
   constructor(private readonly state: DevState) {
     this.events.setMaxListeners(0);
@@ -238,6 +240,9 @@ export class DevEngine implements Engine {
     this.setStatus(job, 'running');
     this.emit(job, { type: 'started' });
     this.emit(job, { type: 'cached', nodes: [] });
+    // Only the self-hosted imitation keeps ComfyUI's cache: it is what its `outputs_reused` reads.
+    const cachedOrder = 'plan' in dispatch && this.state.options.deployment === 'self-hosted' ? dispatch.plan.order : undefined;
+    if (cachedOrder) job.cachedNodes = this.cache.served(job.workflow, cachedOrder);
     try {
       if ('refusal' in dispatch) {
         this.fail(job, dispatch.refusal, 'ValidationError', null);
@@ -260,6 +265,7 @@ export class DevEngine implements Engine {
     } catch (err) {
       this.settleError(job, err);
     } finally {
+      if (cachedOrder) this.cache.remember(job.workflow, cachedOrder, job.status === 'succeeded');
       this.running.delete(job.id);
       this.pump();
     }

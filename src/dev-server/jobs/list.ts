@@ -24,16 +24,27 @@ export function listJobs(ctx: RequestContext): void {
   listProxyJobs(ctx);
 }
 
+/** Python's `int()` of a query value: surrounding blanks, a sign and `_` between digits are taken. */
+function pythonInt(raw: string): number | null {
+  return /^\s*[+-]?\d+(_\d+)*\s*$/.test(raw) ? Number(raw.trim().replace(/_/g, '')) : null;
+}
+
+/** The reference server's checks, in its order and words: `limit` first, then the status filter (comma-separated). */
+function listQueryProblem(rawLimit: string | null, statusQuery: string | null): { problem: string } | { limit: number; statuses: Set<string> | null } {
+  const limit = rawLimit === null ? JOB_LIST_LIMIT_DEFAULT : pythonInt(rawLimit);
+  if (limit === null) return { problem: "'limit' must be an integer." };
+  if (limit < 1 || limit > JOB_LIST_LIMIT_MAX) return { problem: `'limit' must be between 1 and ${JOB_LIST_LIMIT_MAX}.` };
+  const wanted = (statusQuery ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (wanted.length === 0) return { limit, statuses: null };
+  const unknown = [...new Set(wanted.filter((s) => !STATUSES.includes(s as JobStatus)))].sort();
+  if (unknown.length > 0) return { problem: `Unknown status filter value(s): ${unknown.join(', ')}.` };
+  return { limit, statuses: new Set(wanted) };
+}
+
 function listProxyJobs(ctx: RequestContext): void {
-  const status = ctx.url.searchParams.get('status');
-  const rawLimit = ctx.url.searchParams.get('limit');
-  if (status !== null && !STATUSES.includes(status as JobStatus)) {
-    return sendJobsError(ctx, 400, 'invalid_request', `'status' must be one of ${STATUSES.join(', ')}.`);
-  }
-  const limit = rawLimit === null ? JOB_LIST_LIMIT_DEFAULT : /^\d+$/.test(rawLimit) ? Number(rawLimit) : NaN;
-  if (!Number.isInteger(limit) || limit < 1 || limit > JOB_LIST_LIMIT_MAX) {
-    return sendJobsError(ctx, 400, 'invalid_request', `'limit' must be an integer from 1 to ${JOB_LIST_LIMIT_MAX}.`);
-  }
+  const query = listQueryProblem(ctx.url.searchParams.get('limit'), ctx.url.searchParams.get('status'));
+  if ('problem' in query) return sendJobsError(ctx, 400, 'invalid_request', query.problem);
+  const { limit, statuses } = query;
   const records = ctx.state.engine
     .list()
     .filter((job) => job.via === 'v2' && servedHere(ctx, job))
@@ -43,7 +54,7 @@ function listProxyJobs(ctx: RequestContext): void {
   for (const job of records) {
     if (jobs.length >= limit || scanned >= SCAN_CAP) break;
     scanned++;
-    if (status === null || job.status === status) jobs.push(job);
+    if (statuses === null || statuses.has(job.status)) jobs.push(job);
   }
   const answer: JobList = { jobs: jobs.map((job) => jobJson(ctx, job)) as unknown as JobList['jobs'], truncated: jobs.length < limit && scanned < records.length };
   sendJson(ctx, 200, answer);

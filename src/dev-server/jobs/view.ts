@@ -5,6 +5,7 @@
 import type { EngineJob, RequestContext, StoredOutput } from '../contract.js';
 import { isTerminal, type AssetRecord, type JobLogs, type Output } from '../../protocol/jobs.js';
 import { isSelfHosted, jobUrls, v2Link } from './links.js';
+import { pythonIsoformat, pythonTime } from '../self-hosted/py-time.js';
 
 /** The interface's Output (the client's wire type), with the fields this server always sets. */
 export type OutputJson = Output & { type: StoredOutput['type']; job_id: string | null };
@@ -14,7 +15,7 @@ function contentLink(ctx: RequestContext, asset: StoredOutput): { url: string; e
   if (!isSelfHosted(ctx)) return ctx.state.signer.signAsset(asset);
   return {
     url: v2Link(ctx, `assets/${encodeURIComponent(asset.id)}/content`),
-    expiresAt: new Date(Date.now() + ctx.state.options.urlTtlMs).toISOString(),
+    expiresAt: pythonIsoformat(Date.now() + ctx.state.options.urlTtlMs),
   };
 }
 
@@ -51,7 +52,7 @@ function selfHostedOutputRecord(asset: StoredOutput, link: { url: string; expire
     size_bytes: 0,
     content_type: asset.content_type,
     file_path: asset.file_path,
-    created_at: new Date().toISOString(),
+    created_at: pythonIsoformat(Date.now()),
     url: link.url,
     url_expires_at: link.expiresAt,
     job_id: asset.job_id,
@@ -67,11 +68,11 @@ export function assetJson(ctx: RequestContext, asset: StoredOutput, createdNew?:
   if (output && isSelfHosted(ctx)) return selfHostedOutputRecord(asset, link);
   return {
     id: asset.id,
-    hash: output && isSelfHosted(ctx) ? null : visibleHash(asset),
-    size_bytes: output && isSelfHosted(ctx) ? 0 : asset.size_bytes,
+    hash: visibleHash(asset),
+    size_bytes: asset.size_bytes,
     content_type: asset.content_type,
     file_path: asset.file_path,
-    created_at: asset.created_at,
+    created_at: isSelfHosted(ctx) ? pythonIsoformat(Date.parse(asset.created_at)) : asset.created_at,
     url: link.url,
     url_expires_at: link.expiresAt,
     ...(createdNew !== undefined ? { created_new: createdNew } : {}),
@@ -105,17 +106,18 @@ function selfHostedJobJson(ctx: RequestContext, job: EngineJob, view: JobViewOpt
   return {
     id: job.id,
     status: job.status,
-    created_at: job.created_at,
+    created_at: pythonTime(job.created_at),
     started_at: null,
     completed_at: null,
-    expires_at: job.expires_at,
+    expires_at: pythonTime(job.expires_at),
     // It counts the job running now: the next job in line is 1.
     queue_position: position === null ? null : position + 1,
     // Polled progress is always zero: the event stream is where the progress is.
     progress: active ? { value: 0, nodes_done: 0, nodes_total: 0 } : null,
     outputs: job.outputs.map((o) => outputJson(ctx, o)),
     error: job.error ? errorJson(job.error) : null,
-    outputs_reused: false,
+    // The reference server reads the engine's history (`execution_cached`): so only a finished job can say true.
+    outputs_reused: isTerminal(job.status) && (job.cachedNodes?.length ?? 0) > 0,
     urls: jobUrls(ctx, job.id),
     ...(job.metadata !== undefined ? { metadata: job.metadata } : {}),
     ...(job.priority !== undefined ? { priority: job.priority } : {}),

@@ -45,7 +45,7 @@ export function modelsState(dev: DevState): ModelsState {
       memory: new Map(),
       idempotency: new IdempotencyStore(),
       shutdown: new AbortController(),
-      queue: new QueueBook({ retentionMs: dev.options.retentionMs }),
+      queue: new QueueBook({ retentionMs: dev.options.routerRetentionMs }),
     };
     states.set(dev, state);
   }

@@ -5,7 +5,7 @@
 // plain text. Recorded on 0.3.18 and 0.3.64 (recordings/engine-http.json).
 import { STATUS_CODES } from 'node:http';
 import type { RequestContext } from '../contract.js';
-import { parseJsonBody, readBody } from '../http-kit.js';
+import { BodyError, parseJsonBody, readBody } from '../http-kit.js';
 
 /** aiohttp's default error page's text: `<status>: <reason>`. */
 export function plainStatusText(status: number): string {
@@ -59,7 +59,14 @@ export function sendCrashPage(ctx: RequestContext): void {
 
 /** A JSON body as the reference job API server reads it: whatever its Content-Type; a JSON array breaks its handler (HandlerCrash). */
 export async function readProxyJson(ctx: RequestContext): Promise<unknown> {
-  const body = await readEngineJson(ctx);
+  let body: unknown;
+  try {
+    body = await readEngineJson(ctx);
+  } catch (err) {
+    // Its handlers catch any failure of `request.json()` with one sentence.
+    if (err instanceof BodyError && err.status === 400) throw new BodyError(400, 'Body must be JSON.');
+    throw err;
+  }
   if (Array.isArray(body)) throw new HandlerCrash();
   return body;
 }
