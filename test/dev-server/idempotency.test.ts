@@ -175,11 +175,13 @@ describe('Idempotency-Key on a serverless deployment that cannot take work', () 
 
 describe('Idempotency-Key expiry', () => {
   it('frees a key after idempotencyTtlMs', async () => {
-    const server = await startFast({ idempotencyTtlMs: 80 });
+    // Long enough that the second submit comes within it on a loaded machine (at 80 ms it once came after).
+    const server = await startFast({ idempotencyTtlMs: 1500 });
     try {
+      const firstAt = Date.now();
       expect((await submitJob(server, imageWorkflow({ steps: 1 }), { key: 'ttl' })).status).toBe(201);
       expect((await submitJob(server, imageWorkflow({ steps: 1 }), { key: 'ttl' })).status).toBe(422);
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, firstAt + 1600 - Date.now()));
       expect((await submitJob(server, imageWorkflow({ steps: 1 }), { key: 'ttl' })).status).toBe(201);
     } finally {
       await server.close();
