@@ -3,6 +3,7 @@
 // must reach the service byte-exact in their numbers, so literals that a double would change stay
 // lossless-json `LosslessNumber`s carrying their text, and are written back verbatim.
 import { getUnsafeNumberReason, isLosslessNumber, LosslessNumber, parse, stringify, UnsafeNumberReason } from 'lossless-json';
+import { setAsideLongStrings } from './exact-json-long-strings.js';
 
 export { LosslessNumber, isLosslessNumber };
 
@@ -43,6 +44,14 @@ function exactNumber(literal: string): number | LosslessNumber {
  * JsonTooDeepError for nesting that overflows the stack (both JsonRefusedError).
  */
 export function parseJsonExact(text: string): unknown {
+  const setAside = setAsideLongStrings(text, isLosslessNumber);
+  if (setAside) {
+    try {
+      return setAside.restore(parse(setAside.text, null, exactNumber));
+    } catch {
+      // The original text says what is wrong, in its own positions.
+    }
+  }
   try {
     return parse(text, null, exactNumber);
   } catch (err) {

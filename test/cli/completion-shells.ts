@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { WES_BIN } from '../helpers/cli.js';
+import { childProcessEnv, WES_BIN } from '../helpers/cli.js';
 
 export const COMPLETIONS_DIR = resolve(import.meta.dirname, '../../completions');
 
@@ -26,7 +26,7 @@ export function shellEnv(configDir: string, cwd: string): ShellEnv {
   const shim = join(binDir, 'wes');
   writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath}' '${WES_BIN}' "$@"\n`);
   chmodSync(shim, 0o755);
-  const env = { ...process.env, PATH: `${binDir}:${process.env.PATH}`, WES_CONFIG_DIR: configDir, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') };
+  const env = { ...childProcessEnv(), PATH: `${binDir}:${process.env.PATH}`, WES_CONFIG_DIR: configDir, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') };
   return { binDir, env, cwd, cleanup: () => rmSync(binDir, { recursive: true, force: true }) };
 }
 

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll } from 'vitest';
-import { WES_BIN, tempConfigDir } from '../helpers/cli.js';
+import { childProcessEnv, WES_BIN, tempConfigDir } from '../helpers/cli.js';
 
 export interface McpSession {
   client: Client;
@@ -21,7 +21,7 @@ export interface McpSession {
 
 export async function startMcp(env: Record<string, string>): Promise<McpSession> {
   const config = tempConfigDir();
-  const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string' && !e[0].startsWith('WES_')));
+  const inherited = Object.fromEntries(Object.entries(childProcessEnv()).filter((e): e is [string, string] => typeof e[1] === 'string' && !e[0].startsWith('WES_')));
   const transport = new StdioClientTransport({ command: process.execPath, args: [WES_BIN, 'mcp'], env: { ...inherited, WES_CONFIG_DIR: config.dir, WES_STATE_DIR: config.dir, ...env }, stderr: 'pipe' });
   const errChunks: Buffer[] = [];
   transport.stderr?.on('data', (c: Buffer) => errChunks.push(c));

@@ -2,7 +2,7 @@
 // SIGTERM or Ctrl-C it stops at once, said as every interruption is (exit 143 or 130).
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { WES_BIN, spawnWes } from '../helpers/cli.js';
+import { childProcessEnv, WES_BIN, spawnWes } from '../helpers/cli.js';
 import { interruptWhen, useTempDir } from './jobs-env.js';
 
 describe('the wes mcp process', () => {
@@ -17,7 +17,7 @@ describe('the wes mcp process', () => {
 
   it.each([['SIGTERM', 143, 'terminated (SIGTERM)'], ['SIGINT', 130, 'interrupted']] as const)('%s while standard input stays open: exit %i, saying jobs keep running', async (signal, code, said) => {
     // Standard input stays open, as an agent's pipe does (spawnWes would close it).
-    const child = spawn(process.execPath, [WES_BIN, 'mcp'], { env: { ...process.env, WES_CONFIG_DIR: dir(), WES_STATE_DIR: dir(), WES_BASE_URL: 'http://127.0.0.1:9' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [WES_BIN, 'mcp'], { env: { ...childProcessEnv(), WES_CONFIG_DIR: dir(), WES_STATE_DIR: dir(), WES_BASE_URL: 'http://127.0.0.1:9' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     interruptWhen(/wes mcp: serving/, signal)(child);

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProgram, tempConfigDir } from '../helpers/cli.js';
+import { childProcessEnv, runProgram, tempConfigDir } from '../helpers/cli.js';
 import { testIO } from '../helpers/test-io.js';
 import { until } from '../helpers/until.js';
 import { addFaults, imageWorkflow, startFast, submitJob } from '../helpers/dev-server.js';
@@ -29,7 +29,7 @@ afterAll(async () => {
 async function ctrlCWhen(args: string[], when: RegExp | ((io: ReturnType<typeof testIO>) => boolean)): Promise<{ code: number; stderr: string }> {
   const io = testIO();
   const ctrlC = new AbortController();
-  const env = { ...process.env, WES_CONFIG_DIR: cfg.dir, WES_BASE_URL: server.url, WES_API_KEY: server.apiKey! } as NodeJS.ProcessEnv;
+  const env = { ...childProcessEnv(), WES_CONFIG_DIR: cfg.dir, WES_BASE_URL: server.url, WES_API_KEY: server.apiKey! } as NodeJS.ProcessEnv;
   const done = runProgram(args, { io, env, interrupt: ctrlC.signal });
   await until(() => (typeof when === 'function' ? when(io) : when.test(io.stderr.text())), String(when));
   ctrlC.abort();

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runWes, tempConfigDir } from '../helpers/cli.js';
+import { childProcessEnv, runWes, tempConfigDir } from '../helpers/cli.js';
 import { imageWorkflow, submitJob, useDevServer } from '../helpers/dev-server.js';
 import { until } from '../helpers/until.js';
 
@@ -48,7 +48,7 @@ describe('Ctrl-C after a profile write', () => {
       process.exitCode = await main(process.argv.slice(2));`;
     try {
       const child = spawn(process.execPath, ['--input-type=module', '-e', script, CLI, 'jobs', 'watch', id, '--interval', '0.1', '--cancel-on-interrupt'], {
-        env: { ...process.env, WES_CONFIG_DIR: config.dir, WES_BASE_URL: ctx.server.url, WES_API_KEY: ctx.server.apiKey! },
+        env: { ...childProcessEnv(), WES_CONFIG_DIR: config.dir, WES_BASE_URL: ctx.server.url, WES_API_KEY: ctx.server.apiKey! },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';

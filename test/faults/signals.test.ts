@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempConfigDir, WES_BIN } from '../helpers/cli.js';
+import { childProcessEnv, tempConfigDir, WES_BIN } from '../helpers/cli.js';
 import { addFaults, imageWorkflow, submitJob } from '../helpers/dev-server.js';
 import { longWorkflow, submit as submitPrompt } from '../dev-server/legacy-kit.js';
 import { interruptWhen, useTempDir, wesAgainst, writeTemp } from '../cli/jobs-env.js';
@@ -74,7 +74,7 @@ describe('signals', () => {
     try {
       // `script` gives wes a terminal; a ^C typed into it is SIGINT from the line discipline.
       const child = spawn('script', ['-qec', `${process.execPath} ${WES_BIN} jobs submit -`, '/dev/null'], {
-        env: { ...process.env, WES_CONFIG_DIR: config.dir, WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey, TERM: 'dumb' },
+        env: { ...childProcessEnv(), WES_CONFIG_DIR: config.dir, WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey, TERM: 'dumb' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let screen = '';

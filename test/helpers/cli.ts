@@ -45,7 +45,22 @@ export function tempConfigDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const SCRUBBED_ENV = ['WES_PROFILE', 'WES_BASE_URL', 'WES_ROUTER_URL', 'WES_ENGINE_URL', 'WES_API_KEY', 'WES_ROUTER_TOKEN', 'WES_ENGINE_KEY', 'COMFY_API_KEY', 'COMFY_BASE_URL', 'WES_DEPLOYMENT', 'WES_PARTNER_KEY', 'WES_PARTNER_TOKEN', 'WES_ENGINE', 'WES_ROUTER_API', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'FORCE_COLOR'];
+/**
+ * What the machine running the tests sets only for its own sake. NODE_EXTRA_CA_CERTS: a
+ * development machine behind a TLS-inspecting proxy names its whole bundle (here 144
+ * certificates), which Node parses as every process starts (about 40 ms of CPU each, most of a
+ * `node -e 0`); the tests reach only servers on 127.0.0.1, and one that needs an authority names its own.
+ */
+const HOST_ONLY_ENV = ['NODE_EXTRA_CA_CERTS'];
+
+/** This process's environment for a child process that runs wes (a shell, an MCP client), without HOST_ONLY_ENV. */
+export function childProcessEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of HOST_ONLY_ENV) delete env[k];
+  return env;
+}
+
+const SCRUBBED_ENV = [...HOST_ONLY_ENV, 'WES_PROFILE', 'WES_BASE_URL', 'WES_ROUTER_URL', 'WES_ENGINE_URL', 'WES_API_KEY', 'WES_ROUTER_TOKEN', 'WES_ENGINE_KEY', 'COMFY_API_KEY', 'COMFY_BASE_URL', 'WES_DEPLOYMENT', 'WES_PARTNER_KEY', 'WES_PARTNER_TOKEN', 'WES_ENGINE', 'WES_ROUTER_API', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'FORCE_COLOR'];
 
 /**
  * What a terminal run must not take from the environment the tests run in: CI runners set CI (no

@@ -64,7 +64,7 @@ export function shellQuote(s: string): string {
 export function wesShell(dir: string, server: DevServerHandle): string {
   // CI=true would turn animation off: a person's terminal has no CI variable.
   return [
-    'unset CI NO_COLOR CLICOLOR CLICOLOR_FORCE WES_PROFILE WES_ROUTER_URL WES_ROUTER_TOKEN',
+    'unset NODE_EXTRA_CA_CERTS CI NO_COLOR CLICOLOR CLICOLOR_FORCE WES_PROFILE WES_ROUTER_URL WES_ROUTER_TOKEN',
     `export WES_CONFIG_DIR=${shellQuote(join(dir, 'config'))} WES_BASE_URL=${shellQuote(server.url)} WES_API_KEY=${shellQuote(server.apiKey!)}`,
     `cd ${shellQuote(dir)}`,
     `wes() { ${shellQuote(process.execPath)} ${shellQuote(WES_BIN)} "$@"; }`,

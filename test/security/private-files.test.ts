@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runWes, WES_BIN } from '../helpers/cli.js';
+import { childProcessEnv, runWes, WES_BIN } from '../helpers/cli.js';
 import { filesUnder, useFaultServer } from '../faults/kit.js';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -32,7 +32,7 @@ describe('files wes writes are private', () => {
 
   it('the schema cache: 0600 files in 0700 folders, even with umask 000', async () => {
     const cfg = join(root, 'cache-cfg');
-    const env: NodeJS.ProcessEnv = { ...process.env, WES_CONFIG_DIR: cfg, WES_BASE_URL: fx.server.url, WES_API_KEY: KEY };
+    const env: NodeJS.ProcessEnv = { ...childProcessEnv(), WES_CONFIG_DIR: cfg, WES_BASE_URL: fx.server.url, WES_API_KEY: KEY };
     for (const k of ['WES_PROFILE', 'WES_ROUTER_URL', 'WES_ROUTER_TOKEN']) delete env[k];
     // A shell sets the umask for the child, as a careless login session would. (Asynchronously:
     // the dev-server answering it runs in this process.)

@@ -1,7 +1,7 @@
 // runWes runs in-process unless the options need a process of their own: NODE_* variables are read
 // by Node as it starts. WES_BLAKE3 is read from the env the program is given, so it runs in-process.
-import { describe, expect, it } from 'vitest';
-import { needsProcess } from '../helpers/cli.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { childProcessEnv, needsProcess, spawnWes } from '../helpers/cli.js';
 
 describe('needsProcess', () => {
   it('spawns for variables read from the process environment', () => {
@@ -14,5 +14,17 @@ describe('needsProcess', () => {
     expect(needsProcess({})).toBe(false);
     expect(needsProcess({ spawn: true })).toBe(true);
     expect(needsProcess({ cwd: '/' })).toBe(true);
+  });
+});
+
+describe("the host's own settings", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("a wes process started by a test does not get the machine's NODE_EXTRA_CA_CERTS (parsed at every start); one a test names, it does", async () => {
+    vi.stubEnv('NODE_EXTRA_CA_CERTS', '/nonexistent/host-bundle.pem');
+    expect(childProcessEnv().NODE_EXTRA_CA_CERTS).toBeUndefined();
+    const script = ['-e', 'process.stdout.write(String(process.env.NODE_EXTRA_CA_CERTS))'];
+    expect((await spawnWes([], { program: [process.execPath, ...script] })).stdout).toBe('undefined');
+    expect((await spawnWes([], { program: [process.execPath, ...script], env: { NODE_EXTRA_CA_CERTS: '/named/by/the/test.pem' } })).stdout).toBe('/named/by/the/test.pem');
   });
 });
