@@ -51,10 +51,10 @@ describe('models run --queue', () => {
 
   it('--wait follows the request and collects its output into -o; the history says COMPLETED', async () => {
     const out = join(work, 'slow.json');
-    const r = await wes(['models', 'run', 'dev/slow', '-d', '{"prompt":"wait","duration_ms":300}', '--queue', '--wait', '-o', out]);
+    const r = await wes(['models', 'run', 'dev/slow', '-d', '{"prompt":"wait","duration_ms":1500}', '--queue', '--wait', '-o', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ prompt: 'wait', duration_ms: 300 });
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ prompt: 'wait', duration_ms: 1500 });
     expect(r.stderr).toMatch(/dev\/slow [0-9a-f]{8}: running \(asking again in 1 s\)/);
     expect(r.stderr).toContain(`wrote the output of dev/slow to ${out}`);
     const status = await wes(['models', 'status', '@last', '--json']);
