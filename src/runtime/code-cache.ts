@@ -29,11 +29,13 @@ type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: Compile
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
 
 /**
- * The folder wes keeps its caches in, or undefined when the cache is off: inside WES_CONFIG_DIR
- * when that is set (one variable relocates everything wes keeps), else $XDG_CACHE_HOME/wes
- * (~/.cache/wes), or the per-user cache folder where XDG does not apply (as stateDir does).
+ * The folder wes keeps its caches in: WES_CACHE_DIR when set (caches alone moved: a read-only or
+ * per-run config folder keeps a warm cache), else inside WES_CONFIG_DIR when that is set (one
+ * variable relocates everything wes keeps), else $XDG_CACHE_HOME/wes (~/.cache/wes), or the
+ * per-user cache folder where XDG does not apply (as stateDir does).
  */
 export function cacheRoot(env: NodeJS.ProcessEnv): string {
+  if (env.WES_CACHE_DIR) return env.WES_CACHE_DIR;
   if (env.WES_CONFIG_DIR) return env.WES_CONFIG_DIR;
   if (process.platform === 'darwin' || process.platform === 'win32') return envPaths('wes', { suffix: '' }).cache;
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'wes');

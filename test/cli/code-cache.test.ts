@@ -30,7 +30,9 @@ function cacheFiles(configDir: string): { dir: string; files: Map<string, { ino:
 }
 
 describe('where the code cache lives', () => {
-  it('per build, under WES_CONFIG_DIR when set, else the per-user cache folder; WES_CODE_CACHE=0 turns it off', () => {
+  it('per build, under WES_CACHE_DIR, else WES_CONFIG_DIR when set, else the per-user cache folder; WES_CODE_CACHE=0 turns it off', () => {
+    expect(codeCacheDir({ WES_CACHE_DIR: '/k', WES_CONFIG_DIR: '/c' }, 'b1')).toBe('/k/code-cache/b1');
+    expect(codeCacheDir({ WES_CACHE_DIR: '', WES_CONFIG_DIR: '/c' }, 'b1')).toBe('/c/code-cache/b1');
     expect(codeCacheDir({ WES_CONFIG_DIR: '/c' }, 'b1')).toBe('/c/code-cache/b1');
     expect(codeCacheDir({ XDG_CACHE_HOME: '/x' }, 'b1')).toMatch(process.platform === 'linux' ? /^\/x\/wes\/code-cache\/b1$/ : /code-cache[\\/]b1$/);
     expect(codeCacheDir({ WES_CONFIG_DIR: '/c', WES_CODE_CACHE: '0' }, 'b1')).toBeUndefined();
@@ -56,7 +58,7 @@ describe('the built CLI with its code cache', () => {
   }
 
   function get(configDir: string, jobId: string, env: NodeJS.ProcessEnv = {}) {
-    return spawnWes(['jobs', 'get', jobId, '--json'], { configDir, env: { WES_BASE_URL: ctx.server.url, WES_API_KEY: ctx.server.apiKey, ...env } });
+    return spawnWes(['jobs', 'get', jobId, '--json'], { configDir, env: { WES_BASE_URL: ctx.server.url, WES_API_KEY: ctx.server.apiKey, WES_CACHE_DIR: '', ...env } });
   }
 
   /**

@@ -23,7 +23,8 @@ const seaIsCurrent = seaCurrent as () => boolean;
 const ROOT = resolve(import.meta.dirname, '../..');
 const SEA = join(ROOT, 'dist', 'sea', executableName());
 const dev = useDevServer({ stepMs: 40 });
-const env = (more: Record<string, string> = {}) => ({ WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey!, ...more });
+// WES_CACHE_DIR '': the native addon is extracted into the config folder, where the test looks for it.
+const env = (more: Record<string, string> = {}) => ({ WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey!, WES_CACHE_DIR: '', ...more });
 const sea = (args: string[], opts: RunOptions = {}) => spawnWes(args, { ...opts, program: [SEA] });
 const npm = (args: string[], opts: RunOptions = {}) => spawnWes(args, opts);
 const config = tempConfigDir();

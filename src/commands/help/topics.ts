@@ -48,6 +48,8 @@ export function environmentTopic(): string {
     '                     that is set, else $XDG_STATE_HOME/wes (~/.local/state/wes)',
     '  WES_CODE_CACHE=0   turns off the code cache (V8\'s compiled code of what wes runs, kept in code-cache/',
     '                     inside WES_CONFIG_DIR, else in $XDG_CACHE_HOME/wes, so later runs start sooner)',
+    '  WES_CACHE_DIR      the folder of the caches alone (the code cache, the executable\'s native addon),',
+    '                     before WES_CONFIG_DIR: a per-run or read-only config folder keeps a warm cache',
     '  WES_BLAKE3         wasm hashes with the WebAssembly blake3 instead of the native one',
     '  WES_PART_THREAD    1 writes and hashes every download from an http:// URL on a thread of its own,',
     '                     0 never; default: a download of 32 MiB or more, on a machine with 4 cores or more',
