@@ -45,6 +45,11 @@ export function codeCacheDir(env: NodeJS.ProcessEnv, buildId: string): string | 
   return join(cacheRoot(env), 'code-cache', buildId);
 }
 
+/** The code cache folder of a build's single executable: its own, since its modules are compiled from its assets, not dist/. */
+export function seaCodeCacheDir(env: NodeJS.ProcessEnv, buildId: string): string | undefined {
+  return codeCacheDir(env, `${buildId}-sea`);
+}
+
 /** Compiles a module's wrapped source with its cached code (`name` in the folder), when it has one. */
 export type CachedCompile = (wrapped: string, filename: string, name: string, source?: string) => Script;
 
