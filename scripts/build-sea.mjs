@@ -37,9 +37,9 @@ const require = createRequire(import.meta.url);
  * Whether the executable starts from a V8 start-up snapshot of its own (`useSnapshot`). Not by
  * default, measured: Node copies a single executable's snapshot (4.4 MB) out of the file into
  * memory at every start, while plain node maps its own from its binary. Without one, `jobs get`
- * peaked at 50.7 MB of RSS instead of 55.8 MB (the npm build: 53.9 MB) and took less CPU time
- * (206 against 216 ms, 1 000 fewer page faults), for 8 % more instructions: V8 compiles
- * the functions the snapshot held (bench/RESULTS.md, issue 40, fourth round). WES_SEA_SNAPSHOT=1
+ * peaked at 52.5 MB of RSS instead of 57.3 MB (the npm build: 55.3 MB) and took less CPU time
+ * (180 against 201 ms, 1 000 fewer page faults), for 8 % more instructions: V8 compiles the
+ * functions the snapshot held (bench/RESULTS.md, issue 40, fourth round). WES_SEA_SNAPSHOT=1
  * builds with one, to measure.
  */
 export const SNAPSHOT = process.env.WES_SEA_SNAPSHOT === '1';
