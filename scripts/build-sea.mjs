@@ -80,11 +80,14 @@ export function executableName(platform = process.platform, arch = process.arch)
 /** The sentinel Node looks for to know a blob was injected (documented with SEAs). */
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-/** Whether dist/sea holds an executable built from the sources as they are now (the inputs dist/ records). */
+/** What dist/sea records it was built from: the inputs dist/ records, and the snapshot variant when it is one. */
+const seaInputs = (inputs) => `${inputs.trim()}${SNAPSHOT ? ' snapshot' : ''}\n`;
+
+/** Whether dist/sea holds an executable built from the sources as they are now, as this variant (SNAPSHOT). */
 export function seaIsCurrent() {
   const file = join(out, executableName());
   try {
-    return existsSync(file) && distIsCurrent(root) && readFileSync(join(out, INPUTS_STAMP), 'utf8').trim() === buildInputs(root);
+    return existsSync(file) && distIsCurrent(root) && readFileSync(join(out, INPUTS_STAMP), 'utf8') === seaInputs(buildInputs(root));
   } catch {
     return false;
   }
@@ -101,7 +104,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const bytes = readFileSync(file);
     const sha = createHash('sha256').update(bytes).digest('hex');
     writeFileSync(join(out, 'SHA256SUMS'), `${sha}  ${basename(file)}\n`);
-    writeFileSync(join(out, INPUTS_STAMP), readFileSync(join(dist, INPUTS_STAMP)));
+    writeFileSync(join(out, INPUTS_STAMP), seaInputs(readFileSync(join(dist, INPUTS_STAMP), 'utf8')));
     console.log(`${relative(process.cwd(), file) || file}\n  ${(bytes.length / 1024 / 1024).toFixed(1)} MiB (${bytes.length} bytes)\n  sha256 ${sha}\n  built in ${((Date.now() - started) / 1000).toFixed(1)} s; checksum in ${relative(process.cwd(), join(out, 'SHA256SUMS'))}`);
   } catch (err) {
     console.error(`build:sea: ${err instanceof Error ? err.message : err}`);
