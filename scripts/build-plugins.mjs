@@ -26,7 +26,7 @@ const require = createRequire(import.meta.url);
 //   wes has none of: it gets an object that loads child_process when first used.
 // - lazy-env-paths: env-paths reads the home and temp folders as it loads. wes's own modules get a
 //   function that loads it on first call, so a module that imports it can be in the single
-//   executable's start-up snapshot (scripts/build-sea.mjs) without freezing the build machine's
+//   executable's start-up snapshot (scripts/build-sea.mjs, WES_SEA_SNAPSHOT=1) without freezing the build machine's
 //   home folder into it; on Linux wes never calls it (it follows XDG itself).
 /** The substitutions by name, each one that `off` does not name (the build measures them one by one). */
 export function substitutions({ off = [] } = {}) {

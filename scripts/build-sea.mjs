@@ -1,16 +1,18 @@
 // `npm run build:sea`: wes as one executable file, dist/sea/wes-<platform>-<arch>, made from the
-// built dist/ and this machine's node binary (Node's single executable applications), started
-// from a V8 start-up snapshot. README.md, Install and Development, "The single executable".
+// built dist/ and this machine's node binary (Node's single executable applications), its modules
+// compiled with V8's code cache. README.md, Install and Development, "The single executable".
 //
 // 1. dist/ is built when it is not current (build.mjs --if-changed).
-// 2. One entry script: the modules wes runs before it reads argv (cli.js and what it imports, and
-//    SNAPSHOT_SOURCES: none, measured) as functions, then the loader (src/runtime/sea-loader.ts,
-//    bundled here), which runs them while node builds the snapshot. Every other module of dist/ is
-//    an asset, compiled when first required with V8's code cache (src/runtime/code-cache.ts).
+// 2. One entry script: the loader (src/runtime/sea-loader.ts, bundled here). Every module of dist/
+//    is an asset, compiled when first required with V8's code cache (src/runtime/code-cache.ts).
+//    With WES_SEA_SNAPSHOT=1 (SNAPSHOT, not the default: measured), the entry also holds the
+//    modules wes runs before it reads argv (cli.js and what it imports, and SNAPSHOT_SOURCES) as
+//    functions, which the loader runs while node builds a start-up snapshot.
 // 3. Assets beside them: undici's WebAssembly parser and the native blake3 addon of this platform.
-// 4. `node --experimental-sea-config` builds the snapshot and the blob; postject puts the blob
-//    into a copy of this node binary. A snapshot is made by the node that will run it, so each
-//    platform's file is built on that platform (.github/workflows/release.yml).
+// 4. `node --experimental-sea-config` builds the blob (and the snapshot, or the entry's code
+//    cache); postject puts the blob into a copy of this node binary. A snapshot or code cache is
+//    made by the node that will run it, so each platform's file is built on that platform
+//    (.github/workflows/release.yml).
 // 5. It prints the file's path, size and SHA-256, and writes dist/sea/SHA256SUMS.
 // --if-changed: nothing when dist/sea already holds a file built from the sources as they are
 // (dist/'s record of its inputs, copied beside it); the smoke tests build it that way.
@@ -32,8 +34,19 @@ const work = join(out, '.build');
 const require = createRequire(import.meta.url);
 
 /**
- * Chunks run into the snapshot besides cli.js's own (each names the chunk that holds it; what
- * those chunks import comes too). None, measured: the snapshot holds the entry and its loader,
+ * Whether the executable starts from a V8 start-up snapshot of its own (`useSnapshot`). Not by
+ * default, measured: Node copies a single executable's snapshot (4.4 MB) out of the file into
+ * memory at every start, while plain node maps its own from its binary. Without one, `jobs get`
+ * peaked at 52.5 MB of RSS instead of 57.3 MB (the npm build: 55.3 MB) and took less CPU time
+ * (180 against 201 ms, 1 000 fewer page faults), for 8 % more instructions: V8 compiles the
+ * functions the snapshot held (bench/RESULTS.md, issue 40, fourth round). WES_SEA_SNAPSHOT=1
+ * builds with one, to measure.
+ */
+export const SNAPSHOT = process.env.WES_SEA_SNAPSHOT === '1';
+
+/**
+ * With a snapshot (SNAPSHOT), the chunks run into it besides cli.js's own (each names the chunk
+ * that holds it; what those chunks import comes too). None, measured: the snapshot holds the entry and its loader,
  * and every command's modules come from the code cache. With the command manifest, commander and
  * the parsers (src/program.ts) in the snapshot, `jobs get` took 635 M instructions instead of
  * 623 M; with the HTTP layer, undici and the jobs and models clients too, 654 M, and `--version`
@@ -44,14 +57,18 @@ const require = createRequire(import.meta.url);
 export const SNAPSHOT_SOURCES = process.env.WES_SEA_SNAPSHOT_SOURCES?.split(',').filter(Boolean) ?? [];
 
 /**
- * Built-in modules loaded while the snapshot is built: the loader compiles every module with
- * node:vm, which otherwise is compiled at each start.
+ * Built-in modules the loader loads first. With a snapshot, while it is built: the loader
+ * compiles every module with node:vm, which otherwise is compiled at each start. Without one,
+ * before the loader sets the program's V8 flag (src/runtime/wasm-tiering.ts): Node's code cache
+ * of its built-in modules is keyed by V8's flags, so one first loaded after the flag is compiled
+ * from source; node:net and node:diagnostics_channel, which every HTTP command loads, cost `jobs
+ * get` 12 M instructions that way.
  */
-const SNAPSHOT_BUILTINS = ['node:vm'];
+const START_BUILTINS = SNAPSHOT ? ['node:vm'] : ['node:vm', 'node:net', 'node:diagnostics_channel'];
 
 /** Built-in modules Node does not vouch for in a snapshot that a module of it loads, each reviewed: why it is safe. */
 const UNVERIFIED_BUILTINS = {
-  'node:vm': "SNAPSHOT_BUILTINS: the loader's compiler (vm.Script with cachedData, runInThisContext, no importModuleDynamically); its module state is the contextify binding's classes and Node's per-isolate symbols, which the snapshot restores; test/cli/sea-executable.test.ts runs every family through it",
+  'node:vm': "START_BUILTINS: the loader's compiler (vm.Script with cachedData, runInThisContext, no importModuleDynamically); its module state is the contextify binding's classes and Node's per-isolate symbols, which the snapshot restores; test/cli/sea-executable.test.ts runs every family through it",
   'node:async_hooks': "undici's API modules take the AsyncResource class as they load; no resource exists before a request, which is after start-up",
 };
 
@@ -63,11 +80,14 @@ export function executableName(platform = process.platform, arch = process.arch)
 /** The sentinel Node looks for to know a blob was injected (documented with SEAs). */
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-/** Whether dist/sea holds an executable built from the sources as they are now (the inputs dist/ records). */
+/** What dist/sea records it was built from: the inputs dist/ records, and the snapshot variant when it is one. */
+const seaInputs = (inputs) => `${inputs.trim()}${SNAPSHOT ? ' snapshot' : ''}\n`;
+
+/** Whether dist/sea holds an executable built from the sources as they are now, as this variant (SNAPSHOT). */
 export function seaIsCurrent() {
   const file = join(out, executableName());
   try {
-    return existsSync(file) && distIsCurrent(root) && readFileSync(join(out, INPUTS_STAMP), 'utf8').trim() === buildInputs(root);
+    return existsSync(file) && distIsCurrent(root) && readFileSync(join(out, INPUTS_STAMP), 'utf8') === seaInputs(buildInputs(root));
   } catch {
     return false;
   }
@@ -84,7 +104,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const bytes = readFileSync(file);
     const sha = createHash('sha256').update(bytes).digest('hex');
     writeFileSync(join(out, 'SHA256SUMS'), `${sha}  ${basename(file)}\n`);
-    writeFileSync(join(out, INPUTS_STAMP), readFileSync(join(dist, INPUTS_STAMP)));
+    writeFileSync(join(out, INPUTS_STAMP), seaInputs(readFileSync(join(dist, INPUTS_STAMP), 'utf8')));
     console.log(`${relative(process.cwd(), file) || file}\n  ${(bytes.length / 1024 / 1024).toFixed(1)} MiB (${bytes.length} bytes)\n  sha256 ${sha}\n  built in ${((Date.now() - started) / 1000).toFixed(1)} s; checksum in ${relative(process.cwd(), join(out, 'SHA256SUMS'))}`);
   } catch (err) {
     console.error(`build:sea: ${err instanceof Error ? err.message : err}`);
@@ -102,14 +122,14 @@ export async function buildSea() {
   mkdirSync(work, { recursive: true });
   const modules = distModules();
   const id = checkedBuildId(modules);
-  const preload = snapshotClosure(modules);
+  const preload = SNAPSHOT ? snapshotClosure(modules) : [];
   const files = { ...wasmFiles(), ...nativeBlake3() };
   const entry = join(work, 'entry.js');
   writeFileSync(entry, await entryScript(modules, preload, files, id));
   const assets = Object.fromEntries([...[...modules.keys()].filter((name) => !preload.includes(name)).map((name) => [name, join(dist, name)]), ...Object.entries(files).map(([name, f]) => [name, f.path])]);
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
-  writeFileSync(config, JSON.stringify({ main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: true, assets }, null, 2));
+  writeFileSync(config, JSON.stringify({ main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: SNAPSHOT, useCodeCache: !SNAPSHOT, assets }, null, 2));
   lap('entry written');
   const made = spawnSync(process.execPath, ['--experimental-sea-config', config], { cwd: work, encoding: 'utf8' });
   // Node warns of a built-in module not known to work in a snapshot: a failure here, unless reviewed (UNVERIFIED_BUILTINS).
@@ -239,8 +259,9 @@ async function entryScript(modules, preload, files, id) {
     files: Object.fromEntries(Object.entries(files).map(([name, f]) => [name, f.bytes])),
     nativeBlake3: 'blake3.node' in files ? 'blake3.node' : undefined,
     buildId: id,
+    snapshot: SNAPSHOT,
     preload,
-    snapshotBuiltins: SNAPSHOT_BUILTINS,
+    startBuiltins: START_BUILTINS,
     reviewedBuiltins: Object.keys(UNVERIFIED_BUILTINS).filter((name) => preload.some((m) => modules.get(m).includes(`require(${JSON.stringify(name)})`))),
   };
   return [

@@ -1,9 +1,9 @@
 // Entry point of bin/wes.js. `--version` answers before anything else loads.
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { VERSION } from './factory-version.js';
-import { codeCacheDir, useCodeCache } from './runtime/code-cache.js';
+import { codeCacheDir, seaCodeCacheDir, useCodeCache } from './runtime/code-cache.js';
+import { keepWasmAtBaseline } from './runtime/wasm-tiering.js';
 import { isBatchInvocation, keepHeapSmall } from './runtime/batch-heap.js';
 import { seaHost } from './util/sea-host.js';
 
@@ -15,16 +15,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`wes ${VERSION}\n`);
     return 0;
   }
-  // V8 optimises hot WebAssembly in the background, and exit waits for it: undici's WASM HTTP
-  // parser used to cost a short command ~35 ms at exit (`jobs get` 158 -> 124 ms with a larger
-  // budget), and a download ~35 MB of peak RSS and ~20 % more CPU for the compile. The parser
-  // mostly skips over body bytes, so its baseline code is enough: the budget is high enough that it
-  // never tiers up. blake3 is native (src/util/blake3.ts); the WASM fallback costs ~15 % more CPU.
-  setFlagsFromString('--wasm-tiering-budget=2000000000');
+  keepWasmAtBaseline();
   // After the flag: V8 keys its code cache by the flags in force.
   // The single executable keeps its own (its modules are compiled from its assets, not dist/).
   const sea = seaHost();
-  const cacheDir = typeof __WES_BUILD_ID__ === 'string' ? codeCacheDir(process.env, sea ? `${__WES_BUILD_ID__}-sea` : __WES_BUILD_ID__) : undefined;
+  const cacheDir = typeof __WES_BUILD_ID__ === 'string' ? (sea ? seaCodeCacheDir(process.env, __WES_BUILD_ID__) : codeCacheDir(process.env, __WES_BUILD_ID__)) : undefined;
   if (cacheDir && sea) sea.useCodeCache(cacheDir);
   else if (cacheDir) useCodeCache(dirname(fileURLToPath(import.meta.url)), cacheDir);
   // A reader that goes away (`wes ... | head`) is not an error. Further output is dropped; if the

@@ -47,6 +47,11 @@ export function codeCacheDir(env: NodeJS.ProcessEnv, buildId: string): string | 
   return join(cacheRoot(env), 'code-cache', buildId);
 }
 
+/** The code cache folder of a build's single executable: its own, since its modules are compiled from its assets, not dist/. */
+export function seaCodeCacheDir(env: NodeJS.ProcessEnv, buildId: string): string | undefined {
+  return codeCacheDir(env, `${buildId}-sea`);
+}
+
 /** Compiles a module's wrapped source with its cached code (`name` in the folder), when it has one. */
 export type CachedCompile = (wrapped: string, filename: string, name: string, source?: string) => Script;
 
@@ -55,7 +60,7 @@ export type CachedCompile = (wrapped: string, filename: string, name: string, so
  * of those that had none (or had one V8 rejected); undefined when the folder is not this user's
  * alone. `source`, when given, is the file the script came from: a cache not newer than it is
  * not used. The npm build hooks it into the CommonJS loader (useCodeCache); the single
- * executable's loader (src/runtime/sea-loader.ts) calls it for modules not in its snapshot.
+ * executable's loader (src/runtime/sea-loader.ts) calls it for every module it loads.
  */
 export function cachedCompiler(dir: string): CachedCompile | undefined {
   // Code read from the folder runs as wes: a folder another user could write to is never used.

@@ -1,18 +1,24 @@
 // The module system of the single executable. scripts/build-sea.mjs writes one script (Node's
-// SEA entry) that holds the modules wes needs before argv is read as functions, then this
-// loader; the rest of dist/ is embedded as assets. While the snapshot is built, the loader runs
-// those modules (command manifest, commander, parsers, the HTTP layer and undici's modules), so
-// their state is in V8's start-up snapshot; at start the program's main runs from it. A module
-// not in the snapshot is read from its asset when first required and compiled with V8's code
-// cache (src/runtime/code-cache.ts), as the npm build's chunks are.
+// SEA entry) holding this loader; the modules of dist/ are embedded as assets. A module is read
+// from its asset when first required and compiled with V8's code cache (src/runtime/code-cache.ts),
+// as the npm build's chunks are.
 //
-// What a snapshot may not capture is refused while it is built (watchHazards): a module that
-// reads the environment, the home or temp folder, the working folder or the clock as it loads
-// would keep the build machine's values. Such a module is left out of the preload, or made lazy.
+// By default the executable has no start-up snapshot of its own (scripts/build-sea.mjs, SNAPSHOT:
+// Node copies such a snapshot into memory at every start). The loader then loads the built-in
+// modules every command needs, sets the program's V8 flag and the code cache, and runs main: so
+// every module, cli.js included, comes with its cached code (startWithoutSnapshot).
+//
+// Built with WES_SEA_SNAPSHOT=1, the entry also holds the modules wes needs before argv is read
+// as functions; while the snapshot is built the loader runs them, so their state is in V8's
+// start-up snapshot, and at start the program's main runs from it. What a snapshot may not
+// capture is refused while it is built (watchHazards): a module that reads the environment, the
+// home or temp folder, the working folder or the clock as it loads would keep the build machine's
+// values. Such a module is left out of the preload, or made lazy.
 import { join, posix } from 'node:path';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { cachedCompiler, cacheRoot, folderState, writePrivate, type CachedCompile } from './code-cache.js';
+import { cachedCompiler, cacheRoot, folderState, seaCodeCacheDir, writePrivate, type CachedCompile } from './code-cache.js';
+import { keepWasmAtBaseline } from './wasm-tiering.js';
 import { setSeaHost, type SeaHost } from '../util/sea-host.js';
 
 type ModuleFunction = (this: unknown, exports: unknown, require: SeaRequire, module: SeaModule, filename: string, dirname: string) => unknown;
@@ -38,12 +44,14 @@ export interface SeaBundle {
   nativeBlake3?: string;
   /** dist/'s build id (scripts/build-commonjs.mjs): names the code cache and asset folders. */
   buildId: string;
-  /** Modules run while the snapshot is built, in order. */
+  /** Whether the executable starts from a snapshot of its own (scripts/build-sea.mjs, SNAPSHOT). */
+  snapshot: boolean;
+  /** Modules run while the snapshot is built, in order (none without a snapshot). */
   preload: string[];
   /** Built-in modules loaded before the others (Node warns as they load, and its warning reads the environment). */
   reviewedBuiltins: string[];
-  /** Built-in modules loaded into the snapshot because every command needs them (scripts/build-sea.mjs, SNAPSHOT_BUILTINS). */
-  snapshotBuiltins: string[];
+  /** Built-in modules loaded first: into the snapshot, or before the program's V8 flag is set (scripts/build-sea.mjs, START_BUILTINS). */
+  startBuiltins: string[];
   /** The entry's `require`: Node's built-in modules while the snapshot is built. */
   builtin: (name: string) => unknown;
 }
@@ -54,20 +62,39 @@ const ROOT = '/wes-sea/';
 const ABSENT = new Set(['bufferutil', 'utf-8-validate']);
 
 export function start(bundle: SeaBundle): void {
+  if (!bundle.snapshot) return startWithoutSnapshot(bundle);
   const v8 = bundle.builtin('node:v8') as typeof import('node:v8');
   const loader = new Loader(bundle, v8.startupSnapshot.isBuildingSnapshot());
   setSeaHost(loader.host);
-  for (const name of [...bundle.reviewedBuiltins, ...bundle.snapshotBuiltins]) bundle.builtin(name);
+  for (const name of [...bundle.reviewedBuiltins, ...bundle.startBuiltins]) bundle.builtin(name);
   const stop = watchHazards(bundle.builtin, () => loader.loading.at(-1) ?? 'no module');
   for (const name of bundle.preload) loader.load(name);
   const hazards = stop();
   if (hazards.length > 0) throw new Error(`modules read what a snapshot would freeze as they load:\n  ${[...new Set(hazards)].join('\n  ')}`);
   loader.building = false;
-  v8.startupSnapshot.setDeserializeMainFunction(() => {
-    const cli = loader.load('cli.js') as { main(argv: string[]): Promise<number> };
-    void cli.main(process.argv.slice(2)).then((code) => {
-      process.exitCode = code;
-    });
+  v8.startupSnapshot.setDeserializeMainFunction(() => runMain(loader));
+}
+
+/**
+ * Node's code cache of its built-in modules is keyed by V8's flags, as wes's is: the built-in
+ * modules every command needs are loaded before the program's flag is set (one loaded after is
+ * compiled from source), and the flag and the code cache are set before cli.js loads, so that
+ * cli.js and what it imports come with their cached code too (cli.ts sets both again: no change).
+ */
+function startWithoutSnapshot(bundle: SeaBundle): void {
+  const loader = new Loader(bundle, false);
+  setSeaHost(loader.host);
+  for (const name of bundle.startBuiltins) process.getBuiltinModule(name);
+  keepWasmAtBaseline();
+  const dir = seaCodeCacheDir(process.env, bundle.buildId);
+  if (dir) loader.host.useCodeCache(dir);
+  runMain(loader);
+}
+
+function runMain(loader: Loader): void {
+  const cli = loader.load('cli.js') as { main(argv: string[]): Promise<number> };
+  void cli.main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
   });
 }
 

@@ -5,7 +5,7 @@
 
 /** What the single executable's loader offers the program. */
 export interface SeaHost {
-  /** Modules not in the start-up snapshot are compiled with V8's code cache kept in `dir`. */
+  /** The program's modules (with a snapshot build, those not in its snapshot) are compiled with V8's code cache kept in `dir`. */
   useCodeCache(dir: string): void;
   /** The path of a file embedded in the executable, written once into wes's cache folder; undefined when it cannot be. */
   assetFile(name: string): string | undefined;

@@ -92,6 +92,25 @@ describe('the single executable', () => {
     }
   }, 60_000);
 
+  it('starts with every module from its code cache, cli.js included: a second start writes none again', async () => {
+    // Without a snapshot of its own, cli.js is an asset like every module; its cached code is made
+    // under the same V8 flags as it is read (the loader sets the program's flag first), else V8
+    // would reject it and it would be written again at every exit.
+    const own = tempConfigDir();
+    try {
+      const run = () => sea(['jobs', 'get', '00000000-0000-4000-8000-000000000000'], { env: env(), configDir: own.dir });
+      expect((await run()).code).toBe(5);
+      const cache = join(own.dir, 'code-cache', readdirOne(join(own.dir, 'code-cache')));
+      const written = () => new Map(readdirSync(cache).map((name) => [name, statSync(join(cache, name)).mtimeMs]));
+      const first = written();
+      expect([...first.keys()]).toEqual(expect.arrayContaining(['cli.js.v8', expect.stringMatching(/^chunks-program-.*\.js\.v8$/)]));
+      expect((await run()).code).toBe(5);
+      expect(written()).toEqual(first);
+    } finally {
+      own.cleanup();
+    }
+  });
+
   it('Ctrl-C during a watch leaves the job running, says how to resume and exits 130; a reader that goes away ends it with 141', async () => {
     const long = async () => (await submitJob(dev.server, imageWorkflow({ steps: 150 }))).body.id as string; // 6 s of steps
     const id = await long();
