@@ -10,8 +10,7 @@
 //
 // Built as the snapshot variant (scripts/build-sea.mjs, SNAPSHOT), the entry also holds the
 // modules wes needs before argv is read as functions; while the snapshot is built the loader runs
-// them, so their state is in V8's
-// start-up snapshot, and at start the program's main runs from it. What a snapshot may not
+// them, so their state is in V8's start-up snapshot, and at start the program's main runs from it. What a snapshot may not
 // capture is refused while it is built (watchHazards): a module that reads the environment, the
 // home or temp folder, the working folder or the clock as it loads would keep the build machine's
 // values. Such a module is left out of the preload, or made lazy.
