@@ -8,12 +8,12 @@
 // modules every command needs, sets the program's V8 flag and the code cache, and runs main: so
 // every module, cli.js included, comes with its cached code (startWithoutSnapshot).
 //
-// Built as the snapshot variant (scripts/build-sea.mjs, SNAPSHOT), the entry also holds the
-// modules wes needs before argv is read as functions; while the snapshot is built the loader runs
-// them, so their state is in V8's start-up snapshot, and at start the program's main runs from it. What a snapshot may not
-// capture is refused while it is built (watchHazards): a module that reads the environment, the
-// home or temp folder, the working folder or the clock as it loads would keep the build machine's
-// values. Such a module is left out of the preload, or made lazy.
+// Built as the snapshot variant (scripts/build-sea.mjs, SNAPSHOT), the entry also holds the modules
+// wes needs before argv is read as functions; while the snapshot is built the loader runs them, so
+// their state is in V8's start-up snapshot, and at start the program's main runs from it. What a
+// snapshot may not capture is refused while it is built (watchHazards): a module that reads the
+// environment, the home or temp folder, the working folder or the clock as it loads would keep the
+// build machine's values. Such a module is left out of the preload, or made lazy.
 import { join, posix } from 'node:path';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
