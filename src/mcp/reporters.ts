@@ -2,6 +2,7 @@
 // stdout), a followed job's snapshots become MCP progress notifications, and transfers are not
 // drawn (no terminal to draw them on).
 import type { FollowReporter, TransferReporter } from '../features/reporter.js';
+import type { ModelProgress } from '../features/models/send.js';
 import type { Job } from '../protocol/jobs.js';
 import type { ToolCall } from './tool.js';
 import { isTerminal } from '../protocol/jobs.js';
@@ -27,6 +28,21 @@ export function followReporter(call: ToolCall): FollowReporter<Job> {
     verbose: call.f.io.verbose,
     // The end is the call's result, not a notification: one sent just before the result can reach the client after it.
     progress: (job) => (isTerminal(job.status) ? undefined : call.progress(job.progress?.value ?? undefined, jobLine(job))),
+    event: (line) => call.log('info', line),
+    stop: () => undefined,
+  };
+}
+
+/** A keyed model call's waits (a retry, a collect of the running call) as progress notifications. */
+export function modelCallReporter(call: ToolCall, model: string): FollowReporter<ModelProgress> {
+  return {
+    notice: (level, line) => call.log(level, line),
+    verbose: call.f.io.verbose,
+    progress: (p) => {
+      if (p.kind !== 'wait') return undefined;
+      const { wait } = p;
+      return call.progress(undefined, `${model}: ${wait.kind === 'collect' ? 'collecting the running call' : 'retrying'} in ${Math.round(wait.delayMs / 1000)} s (${wait.error.message})`);
+    },
     event: (line) => call.log('info', line),
     stop: () => undefined,
   };

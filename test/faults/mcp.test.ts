@@ -111,6 +111,26 @@ async function forwarder(target: number): Promise<{ url: string; connections: ()
   };
 }
 
+describe('wes mcp: a model run whose answers are all lost', () => {
+  const fx = useFaultServer({ stepMs: 5 });
+  const mcp = useMcp(() => ({ WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey! }));
+
+  it('goes through the keyed send of the models feature: an error result naming its key and how to collect it as a tool call', async () => {
+    // Every attempt (the first and the 4 retries, each under the same key) loses its answer.
+    await addFaults(fx.server, { match: 'POST /v1/models/dev/echo', action: 'lose', count: 5 });
+    const result = await mcp().call('run_model', { model: 'dev/echo', input: { a: 1 }, idempotency_key: 'mcp-run-key' });
+    expect(result.isError).toBe(true);
+    const { error } = structured(result);
+    expect(error.details).toMatchObject({ idempotency_key: 'mcp-run-key' });
+    expect(error.hint).toContain('the model run may have gone through (Idempotency-Key mcp-run-key)');
+    expect(error.hint).toContain('collect its result with: run_model with the same model and input and idempotency_key "mcp-run-key"');
+    expect(error.hint).not.toContain('wes models run');
+    // Sent again under the same key once the answers come through, the router hands back the run.
+    const again = await mcp().call('run_model', { model: 'dev/echo', input: { a: 1 }, idempotency_key: 'mcp-run-key' });
+    expect(again.isError, text(again)).toBeFalsy();
+  });
+});
+
 describe('wes mcp: the server restarts while wait_job waits', () => {
   const fx = useFaultServer({ stepMs: 20 });
   let proxy: Awaited<ReturnType<typeof forwarder>>;

@@ -8,9 +8,6 @@
 // - never: refusals, a 409 invalid_input (the key belongs to another request), terminal buckets.
 import { ApiError, WesError } from '../../errors.js';
 import { backoffDelay, sleep } from '../../http/retry.js';
-import type { ModelsClient, RunAnswer } from './client.js';
-import type { AnswerSink } from '../../http/answer-sink.js';
-import type { ModelRef } from '../../protocol/model-ids.js';
 
 /** Why a collect waits: the router's deadline passed, or an earlier call with this key is still running. */
 export type CollectReason = 'deadline' | 'in_flight';
@@ -29,12 +26,6 @@ export interface SendOptions {
   retries: number;
   signal?: AbortSignal;
   onWait?: (wait: RunWait) => void | Promise<void>;
-}
-
-export interface RunOptions<B = Buffer> extends SendOptions {
-  idempotencyKey: string;
-  /** Where the output goes instead of memory (each attempt opens it anew). */
-  sink?: AnswerSink<B>;
 }
 
 const RETRIED_CODES = new Set(['deadline_exceeded', 'provider_timeout', 'concurrency_limit_exceeded', 'rate_limited', 'service_unavailable', 'queue_backlog_full']);
@@ -84,8 +75,4 @@ export async function sendByRouterRules<T>(send: () => Promise<T>, options: Send
       await sleep(delayMs, options.signal);
     }
   }
-}
-
-export function runWithRetries<B = Buffer>(client: ModelsClient, ref: ModelRef, body: Buffer, options: RunOptions<B>): Promise<RunAnswer<B>> {
-  return sendByRouterRules(() => client.runOnce(ref, body, options.idempotencyKey, options.sink), options);
 }

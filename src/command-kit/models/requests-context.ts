@@ -4,9 +4,8 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import type { HistoryEntry, JobHistory } from '../../config/history.js';
-import { recordQueued as recordQueuedIn, recordState as recordStateIn, requestHistoryOf } from '../../features/models/history.js';
+import { recordState as recordStateIn, requestHistoryOf } from '../../features/models/history.js';
 import { parseModelId, requestIdProblem, type ModelRef } from '../../protocol/model-ids.js';
-import type { RouterQueueStatusResponse } from '../../protocol/models.js';
 import type { Reporter } from '../../features/reporter.js';
 import { modelArg } from './context.js';
 
@@ -17,11 +16,6 @@ function debugOn(f: Factory): Reporter {
 
 export function historyOf(f: Factory): JobHistory {
   return requestHistoryOf(f);
-}
-
-/** A submitted request, with the URLs it was given (later reads go there, from any process). */
-export function recordQueued(f: Factory, ref: ModelRef, state: RouterQueueStatusResponse): void {
-  recordQueuedIn(f, ref, state, debugOn(f));
 }
 
 /** A state seen for a request in the history (others are not added). */

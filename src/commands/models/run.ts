@@ -18,6 +18,7 @@ import { modelArg, modelsClient, schemaSource } from '../../command-kit/models/c
 import { checkTargets, deliverOutput } from './output.js';
 import { sendModelCall } from '../../features/models/send.js';
 import { resultCommand, runWords } from '../../command-kit/models/again.js';
+import { shellWord } from '../../util/shell-word.js';
 import { ModelProgressView } from './progress.js';
 import { showQueued } from './request-view.js';
 import { modelsRunOptions, modelsRunRules, type ModelsRunOptions } from './options.js';
@@ -107,7 +108,8 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: ModelsRunO
   if (validate && schema) await checkLocally(f, ref, schemas, schema, input);
 
   const idempotencyKey = opts.idempotencyKey ?? randomUUID();
-  const call = (what: string) => ({ key: idempotencyKey, again: runWords(ref.id, opts), what });
+  const again = [...runWords(ref.id, opts), '--idempotency-key', idempotencyKey].map(shellWord).join(' ');
+  const call = (what: string) => ({ key: idempotencyKey, what, again, newKey: 'leave out --idempotency-key' });
   if (opts.queue) {
     const { submitQueued } = await import('../../features/models/queue.js');
     const queued = await submitQueued(f, client, ref, input.bytes, call('the queued submit'), new ModelProgressView(f.io, ref, f.http().retries, idempotencyKey));

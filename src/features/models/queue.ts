@@ -7,7 +7,8 @@ import type { RouterQueueSubmitResponse } from '../../protocol/models.js';
 import type { FeatureContext } from '../context.js';
 import type { FollowReporter } from '../reporter.js';
 import { recordQueued } from './history.js';
-import { sendModelCall, type KeyedCall, type ModelProgress } from './send.js';
+import { sendModelCall, type ModelProgress } from './send.js';
+import type { KeyedCall } from './in-doubt.js';
 
 export interface Queued {
   handle: RouterQueueSubmitResponse;

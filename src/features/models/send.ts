@@ -10,16 +10,10 @@ import { sendByRouterRules, type RunWait } from '../../clients/models/run.js';
 import type { RouterQueueStatusResponse } from '../../protocol/models.js';
 import { AnswerSinkError } from '../../http/answer-sink.js';
 import { sendKeyed } from '../keyed/verdict.js';
+import type { KeyedCall } from './in-doubt.js';
 
 /** What a models use case waits on: a retry or collect of a keyed call, or a queued request's place (queue position, then status). */
 export type ModelProgress = { kind: 'wait'; wait: RunWait } | { kind: 'state'; state: RouterQueueStatusResponse; nextMs: number };
-
-/** A keyed call: its Idempotency-Key, the words of the command that sends it again (the key flag is appended), and what it is ("the model run"). */
-export interface KeyedCall {
-  key: string;
-  again: string[];
-  what: string;
-}
 
 /** The call's answer; a call that got none throws, told whether it may have gone through and what to do with the key. */
 export async function sendModelCall<T>(f: FeatureContext, send: () => Promise<T>, call: KeyedCall, reporter: FollowReporter<ModelProgress>): Promise<T> {
@@ -30,5 +24,5 @@ export async function sendModelCall<T>(f: FeatureContext, send: () => Promise<T>
   // The output file could not be written: the run itself is not in doubt.
   if (verdict.error instanceof AnswerSinkError) throw verdict.error.cause;
   const { keyedFailure } = await import('./in-doubt.js');
-  throw keyedFailure(verdict, call.key, call.again, call.what);
+  throw keyedFailure(verdict, call);
 }

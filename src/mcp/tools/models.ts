@@ -5,12 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { runWithRetries, sendByRouterRules } from '../../clients/models/run.js';
 import { walkCatalog } from '../../clients/models/walk.js';
 import { fieldRows } from '../../clients/models/schema-fields.js';
 import { writeUnderPolicy } from '../../files/existing.js';
 import { modelArg, modelsClient, schemaSource } from '../../command-kit/models/context.js';
-import { recordQueued } from '../../command-kit/models/requests-context.js';
+import { sendModelCall } from '../../features/models/send.js';
+import { submitQueued } from '../../features/models/queue.js';
+import { modelCallReporter } from '../reporters.js';
 import { LIST_LIMIT_MAX } from '../../protocol/models.js';
 import { defineTool, str, type ToolCall, type ToolImage, type ToolOutput } from '../tool.js';
 import { IMAGE_CONTENT_MAX_BYTES } from './files.js';
@@ -116,18 +117,14 @@ const run = defineTool<RunArgs>({
     const client = modelsClient(f);
     const body = Buffer.from(JSON.stringify(args.input));
     const key = args.idempotency_key ?? randomUUID();
+    // The one keyed send of the models feature: a call in doubt names its key and how to collect it, in a tool call's words.
+    const keyed = (what: string) => ({ key, what, again: `run_model with the same model and input and idempotency_key "${key}"`, newKey: 'leave out idempotency_key' });
+    const reporter = modelCallReporter(call, ref.id);
     if (args.queue) {
-      const submitted = await sendByRouterRules(() => client.requests.submit(ref, body, key), { retries: f.http().retries, signal: f.signal });
-      recordQueued(f, ref, submitted.value);
-      const handle = submitted.value;
-      return { summary: `queued ${ref.id} as request ${handle.request_id} (${handle.status}); collect it with get_model_result`, structured: { model: ref.id, idempotency_key: key, replayed: submitted.replayed, request: handle } };
+      const { handle, replayed } = await submitQueued(f, client, ref, body, keyed('the queued submit'), reporter);
+      return { summary: `queued ${ref.id} as request ${handle.request_id} (${handle.status}); collect it with get_model_result`, structured: { model: ref.id, idempotency_key: key, replayed, request: handle } };
     }
-    const answer = await runWithRetries(client, ref, body, {
-      retries: f.http().retries,
-      signal: f.signal,
-      idempotencyKey: key,
-      onWait: (w) => call.progress(undefined, `${ref.id}: ${w.kind === 'collect' ? 'collecting the running call' : 'retrying'} in ${Math.round(w.delayMs / 1000)} s (${w.error.message})`),
-    });
+    const answer = await sendModelCall(f, () => client.runOnce(ref, body, key), keyed('the model run'), reporter);
     return outputOf(call, ref.id, answer.body, answer.headers, args, key);
   },
 });
