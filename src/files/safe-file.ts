@@ -5,7 +5,7 @@
 // refuses any existing name at all, links included (link + unlink: no-clobber without a race).
 import { randomHex } from '../util/random-hex.js';
 import { constants, type Stats } from 'node:fs';
-import { link, lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, parse, resolve } from 'node:path';
 import { ExitCode, WesError } from '../errors.js';
 
@@ -21,6 +21,27 @@ export interface FreshFile {
 /** `.NAME.<random>.tmp` in the same folder: hidden, unpredictable, never a name wes keeps. */
 function tempName(dir: string, name: string): string {
   return join(dir, `.${name.slice(0, 120)}.${randomHex(8)}.tmp`);
+}
+
+/**
+ * Removes what a writer of `name` in `dir` killed before its rename left: `.NAME.<random>.tmp`
+ * files of this user, plain, last written before `before` (a writer at work now is left alone).
+ * Best effort: what cannot be read or removed stays.
+ */
+export async function removeStaleTemps(dir: string, name: string, before: number): Promise<void> {
+  const prefix = `.${name.slice(0, 120)}.`;
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!entry.startsWith(prefix) || !/^[0-9a-f]{16}\.tmp$/.test(entry.slice(prefix.length))) continue;
+    const path = join(dir, entry);
+    const stats = await lstatOrNone(path).catch(() => undefined);
+    if (stats && notOwnPlainFile(stats) === undefined && stats.mtimeMs < before) await unlink(path).catch(() => undefined);
+  }
 }
 
 /** A new empty file under a fresh unpredictable name next to `finalPath`, created exclusively. */

@@ -1,6 +1,6 @@
 // `wes jobs download` (and `logs` on a surface without logs) through the built binary: verified
 // saves, a hash that starts null, a corrupted body, hostile and duplicate names.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blake3File } from '../../src/files/blake3.js';
@@ -29,6 +29,20 @@ describe('wes jobs download', () => {
   const ctx = useDevServer({ faults: true, hashDelayMs: 0 });
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
+
+  it('removes the temp file of a job.json whose writer was killed before its rename, and leaves anything else', async () => {
+    const job = await withHashes(ctx.server, await finishedJob(ctx.server, imageWorkflow({ prefix: 'stale' })));
+    const out = join(dir(), 'stale-temps');
+    mkdirSync(out);
+    const stale = join(out, '.job.json.b7a82804e77ab16c.tmp');
+    writeFileSync(stale, '{"id":');
+    const hourAgo = new Date(Date.now() - 3600_000);
+    utimesSync(stale, hourAgo, hourAgo);
+    writeFileSync(join(out, '.job.json.notours.tmp'), 'x');
+    const res = await wes(['jobs', 'download', job.id, out]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['.job.json.notours.tmp', 'job.json', 'stale_00001_.png']);
+  });
 
   it('saves every output, verified, with job.json, into ./<job-id> by default; stdout lists the paths', async () => {
     const job = await withHashes(ctx.server, await finishedJob(ctx.server, imageWorkflow({ prefix: 'plain' })));

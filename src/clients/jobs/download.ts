@@ -10,7 +10,7 @@ import { UniqueNames } from '../../files/safe-name.js';
 import { saveToFile, type KeptPart, type OpenedBody, type SavedFile } from '../../files/save.js';
 import type { HashSetting } from '../../util/blake3-setting.js';
 import { checkExisting, type ExistingPolicy, type ExistingVerdict } from '../../files/existing.js';
-import { makeFolders, writeFileSafely } from '../../files/safe-file.js';
+import { makeFolders, removeStaleTemps, writeFileSafely } from '../../files/safe-file.js';
 import type { FetchedJob, JobsClient } from './client.js';
 import { JOB_FILE, jobFileFor } from './job-file.js';
 import type { Output } from '../../protocol/jobs.js';
@@ -177,6 +177,8 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 }
 
 export async function downloadOutputs(client: JobsClient, start: FetchedJob, options: DownloadOptions): Promise<DownloadResult> {
+  // File times are the wall clock's, so this is too (not the injected Clock).
+  const startedAt = Date.now();
   await makeFolders(options.dir);
   const names = new UniqueNames();
   names.reserve(JOB_FILE);
@@ -203,5 +205,7 @@ export async function downloadOutputs(client: JobsClient, start: FetchedJob, opt
     }
   });
   await writeFileSafely(jobFile, JSON.stringify(snapshots.latest.fetched.job, null, 2) + '\n');
+  // An earlier run killed while it wrote the record left its temp file: the record is whole now.
+  await removeStaleTemps(options.dir, basename(jobFile), startedAt);
   return { saved: saved.filter((s): s is SavedOutput => s !== undefined), job: snapshots.latest.fetched, jobFile, errors };
 }
