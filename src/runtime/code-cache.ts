@@ -13,7 +13,6 @@
 //   Turned off with WES_CODE_CACHE=0.
 import envPaths from 'env-paths';
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import type Module from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Script } from 'node:vm';

@@ -16,7 +16,7 @@ import { JobFollowView, showWatched } from './follow-view.js';
 import { labelMap } from './label-option.js';
 import { showSubmitted } from './submitted-view.js';
 import { sameFile } from '../../files/same-file.js';
-import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 import { convertDeclaration, convertRules, converterFromOptions } from '../workflows/convert-options.js';
 import { MAX_CONCURRENCY, parseVia } from '../../features/batch/via-target.js';
 import { partnerTokenOnJobApi } from '../../features/partner-extra-data.js';

@@ -3,7 +3,7 @@
 import { InvalidArgumentError } from 'commander';
 import { segmentProblem } from '../../protocol/model-ids.js';
 import { existingFileOptions, existingFileRules, idempotencyKey, noFileFlagsWithStdout, type ExistingFileOptions } from '../option-values.js';
-import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, wholeNumber, wholeNumberIn, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
+import { checked, flag, needs, nonEmpty, repeatableOption, valueOption, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
 
 export interface ModelsRunOptions extends ExistingFileOptions {
   input?: string;

@@ -10,7 +10,7 @@
 //                       on the output node itself when nothing consumes it.
 import type { DevState, NodeClassInfo, WorkflowRejected } from '../contract.js';
 import { isObject } from '../../protocol/openapi-document.js';
-import { engineNodeErrors, outputNodeIds, upstreamOf, type Graph } from './prompt.js';
+import { engineNodeErrors, outputNodeIds, type Graph } from './prompt.js';
 
 export interface EngineRefusal {
   message: string;

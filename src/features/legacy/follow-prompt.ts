@@ -15,7 +15,7 @@ import { FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA, FRAME_TEXT, typ
 import { statusOfOutcome } from '../../clients/legacy/outcome.js';
 import { openLegacySocket, type LegacySocket, type SocketEvent } from '../../clients/legacy/socket.js';
 import { PromptTracker, type WsOutcome } from '../../clients/legacy/tracker.js';
-import { isV1Success, isV1Terminal } from '../../protocol/legacy.js';
+import { isV1Terminal } from '../../protocol/legacy.js';
 import type { StatusReader } from '../../clients/legacy/prompt-state.js';
 import { PreviewSaver } from './files.js';
 import type { ExistingPolicy } from '../../files/existing.js';
