@@ -18,9 +18,18 @@ export interface FreshFile {
   handle: FileHandle;
 }
 
+/** `.NAME.` of a temp file for `name`: `.NAME.<random>.tmp`, hidden, never a name wes keeps. */
+function tempPrefix(name: string): string {
+  return `.${name.slice(0, 120)}.`;
+}
+
+/** Random bytes in a temp name (as hex), so it cannot be predicted; and the name's end they make. */
+const TEMP_RANDOM_BYTES = 8;
+const TEMP_END = new RegExp(`^[0-9a-f]{${TEMP_RANDOM_BYTES * 2}}\\.tmp$`);
+
 /** `.NAME.<random>.tmp` in the same folder: hidden, unpredictable, never a name wes keeps. */
 function tempName(dir: string, name: string): string {
-  return join(dir, `.${name.slice(0, 120)}.${randomHex(8)}.tmp`);
+  return join(dir, `${tempPrefix(name)}${randomHex(TEMP_RANDOM_BYTES)}.tmp`);
 }
 
 /**
@@ -29,7 +38,7 @@ function tempName(dir: string, name: string): string {
  * Best effort: what cannot be read or removed stays.
  */
 export async function removeStaleTemps(dir: string, name: string, before: number): Promise<void> {
-  const prefix = `.${name.slice(0, 120)}.`;
+  const prefix = tempPrefix(name);
   let entries: string[];
   try {
     entries = await readdir(dir);
@@ -37,7 +46,7 @@ export async function removeStaleTemps(dir: string, name: string, before: number
     return;
   }
   for (const entry of entries) {
-    if (!entry.startsWith(prefix) || !/^[0-9a-f]{16}\.tmp$/.test(entry.slice(prefix.length))) continue;
+    if (!entry.startsWith(prefix) || !TEMP_END.test(entry.slice(prefix.length))) continue;
     const path = join(dir, entry);
     const stats = await lstatOrNone(path).catch(() => undefined);
     if (stats && notOwnPlainFile(stats) === undefined && stats.mtimeMs < before) await unlink(path).catch(() => undefined);
