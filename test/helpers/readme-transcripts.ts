@@ -16,7 +16,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
-import { WES_BIN } from './cli.js';
+import { sharedCacheDir, WES_BIN } from './cli.js';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -131,6 +131,9 @@ export async function runStep(command: string, dir: string, server: DevServerHan
     PATH: `${dir}:${process.env.PATH}`,
     HOME: dir,
     WES_CONFIG_DIR: join(dir, '.config'),
+    // The tests' one code cache (test/helpers/cli.ts): each transcript's fresh config folder would
+    // otherwise start its first command of every verb cold, compiling and saving the code again.
+    WES_CACHE_DIR: sharedCacheDir(),
     WES_BASE_URL: server.url,
     WES_API_KEY: server.apiKey!,
     NO_COLOR: '1',
