@@ -39,18 +39,26 @@ export function bashComplete(script: string, words: string[], sh: ShellEnv): str
 
 /**
  * COMPREPLY for each of `cases` (words as bashComplete takes them), from one bash that sources the
- * script once: each case completes in a subshell of it, so none sees what another left behind.
- * One shell instead of one per case: the every-command tests complete some hundred lines.
+ * script once: one shell instead of one per case, as the every-command tests complete some hundred
+ * lines. Each case starts from fresh COMP_WORDS, COMP_CWORD and COMPREPLY, and the shell must end
+ * with the variables, functions and options it had after sourcing: so no case saw what another
+ * left behind, and a completion that leaks a global fails here (a subshell per case, two forks
+ * with the completion's own, hid such a leak and cost about 8 ms of CPU a case).
  */
 export function bashCompleteEach(script: string, cases: string[][], sh: ShellEnv): string[][] {
   const END = '@@wes-complete-end@@';
   const driver = [
     'source "$1"; shift',
+    'n=0 COMP_WORDS=() COMP_CWORD=0 COMPREPLY=() before=\'\' after=\'\'',
+    'state() { compgen -v; compgen -A function; shopt -p; set +o; }',
+    'before=$(state)',
     'while (( $# )); do',
     '  n=$1; shift',
-    '  ( COMP_WORDS=("${@:1:n}"); COMP_CWORD=$((n - 1)); _wes; printf "%s\\n" "${COMPREPLY[@]}" )',
+    '  COMP_WORDS=("${@:1:n}"); COMP_CWORD=$((n - 1)); COMPREPLY=(); _wes; printf "%s\\n" "${COMPREPLY[@]}"',
     `  shift "$n"; echo ${END}`,
     'done',
+    'after=$(state)',
+    '[[ $after == "$before" ]] || { diff <(echo "$before") <(echo "$after") >&2; echo "the completion left state behind" >&2; exit 9; }',
   ].join('\n');
   const args = cases.flatMap((words) => [String(words.length), ...words]);
   const out = execFileSync('bash', ['--norc', '--noprofile', '-c', driver, 'bash', script, ...args], { env: sh.env, cwd: sh.cwd, encoding: 'utf8' });

@@ -20,8 +20,9 @@ describe('small words, second pass (issue 38, item 8)', () => {
   ])('%s: models run -d @FILE and jobs submit FILE word the same JSON error the same way', async (_, text, words) => {
     const file = join(dir, words.split(':')[0]!);
     writeFileSync(file, text);
-    const run = await runWes(['models', 'run', 'dev/echo', '-d', `@${file}`], { env: env(), cwd: dir });
-    const submit = await runWes(['jobs', 'submit', file], { env: env(), cwd: dir });
+    // In this process (the paths are absolute): the wording is the same function's either way.
+    const run = await runWes(['models', 'run', 'dev/echo', '-d', `@${file}`], { env: env() });
+    const submit = await runWes(['jobs', 'submit', file], { env: env() });
     expect([run.code, submit.code]).toEqual([2, 2]);
     expect(errorLine(run.stderr), run.stderr).toBe(errorLine(submit.stderr));
     expect(errorLine(run.stderr)).toContain(words.replace(/^[a-z]+\.json/, file));
