@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { distIsCurrent } from './build-inputs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const manifest = join(root, 'package.json');
@@ -18,8 +19,12 @@ function restore() {
   if (existsSync(saved)) renameSync(saved, manifest);
 }
 
-/** dist/ as the sources make it now: `prepare` runs after prepack, but a pack must not depend on that order. */
+/**
+ * dist/ as the sources make it now: `prepare` runs after prepack, but a pack must not depend on that
+ * order. Checked here first: a current dist/ (the usual case) then costs no second Node start.
+ */
 function buildWhenStale() {
+  if (distIsCurrent(root)) return;
   execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-changed'], { cwd: root, stdio: 'inherit' });
 }
 
