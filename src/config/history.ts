@@ -286,8 +286,8 @@ function checkOurFolder(d: string, owned: boolean): void {
 /** Writes records of one history (see the top of this file). */
 export class HistoryWriter {
   private lastSync: number;
-  /** Records renamed into place since the last fsync. */
-  private unsynced: string[] = [];
+  /** Records renamed into place since the last fsync (a job's several statuses in a row: its one record, flushed once). */
+  private unsynced = new Set<string>();
 
   constructor(
     private readonly history: JobHistory,
@@ -316,7 +316,7 @@ export class HistoryWriter {
     const durable = this.syncEveryMs === 0;
     const path = writeRecord(this.history.path, name, record, durable);
     if (durable) syncFolder(this.history.path);
-    else this.unsynced.push(path);
+    else this.unsynced.add(path);
     if (this.history.clock.now() - this.lastSync >= this.syncEveryMs) this.sync();
     if (grown) this.history.compact();
   }
@@ -327,8 +327,10 @@ export class HistoryWriter {
 
   private sync(): void {
     this.lastSync = this.history.clock.now();
-    if (this.unsynced.length === 0) return;
-    for (const path of this.unsynced.splice(0)) syncFile(path);
+    if (this.unsynced.size === 0) return;
+    const paths = [...this.unsynced];
+    this.unsynced.clear();
+    for (const path of paths) syncFile(path);
     syncFolder(this.history.path);
   }
 }

@@ -150,6 +150,8 @@ describe('jobs submit --batch', () => {
     const running = results.filter((r) => r.job_id !== null && r.status !== 'succeeded');
     expect(running.length).toBeGreaterThan(0);
     for (const r of running) expect(r.error).toMatchObject({ code: 'timeout', exit_code: 8 });
+    // Checked: they keep running. Stopped now, or their 9 s of 2 ms steps would run through the next test.
+    for (const id of engineJobs(ctx.server, 'deadline')) ctx.server.state.engine.cancel(id);
   });
 
   it('Ctrl-C stops submitting and leaves a results file; --resume completes it without a second job for any line', async () => {

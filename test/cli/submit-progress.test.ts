@@ -4,7 +4,7 @@
 // smaller body. In tmux at 40, 80 and 100 columns, with the dev-server holding the submit back
 // (a `delay` fault, so that the bytes are on their way long enough to be seen): the progress shows
 // while the body goes, and no spinner frame or escape is left on the screen after.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,11 +19,14 @@ let config: { dir: string; cleanup: () => void };
 /** An API-format workflow of about `mib` MiB: the bulk in its SaveImage node's `_meta`, which the engine ignores. */
 function workflowOf(name: string, mib: number): string {
   const path = join(dir, name);
-  const notes = 'x'.repeat(Math.round(mib * (1 << 20)));
-  writeFileSync(path, JSON.stringify({
+  const [before, after] = JSON.stringify({
     '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } },
-    '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'big' }, _meta: { title: 'Save', notes } },
-  }));
+    '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'big' }, _meta: { title: 'Save', notes: 'NOTES' } },
+  }).split('NOTES') as [string, string];
+  // The notes written as bytes: a string of them, its JSON and its UTF-8 were three copies of 9 MiB.
+  writeFileSync(path, before);
+  appendFileSync(path, Buffer.alloc(Math.round(mib * (1 << 20)), 'x'));
+  appendFileSync(path, after);
   return path;
 }
 

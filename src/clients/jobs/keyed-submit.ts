@@ -7,7 +7,7 @@
 // What the caller does with each outcome is the keyed send's (src/features/keyed). No printing.
 import { ApiError } from '../../errors.js';
 import type { JobLabels, SubmitRequest } from '../../protocol/jobs.js';
-import { stringifyJsonExact } from '../../util/exact-json.js';
+import { jsonBytes } from '../../util/exact-json-bytes.js';
 import type { FetchedJob, JobsClient, ListRead, SubmitOptions } from './client.js';
 import { checkJob } from './check.js';
 import { DIALECTS, deploymentFromJob, deploymentFromRefusal, type ListDialect } from './deployment.js';
@@ -76,7 +76,7 @@ export function submitMetadata(dialect: LabelDialect, key: string, user: JobLabe
  */
 export async function postJob(client: JobsClient, request: SubmitRequest, idempotencyKey: string, options: PostOptions = {}): Promise<FetchedJob> {
   const metadata = options.labels && submitMetadata(options.labels.dialect, idempotencyKey, options.labels.user);
-  const body = Buffer.from(stringifyJsonExact(metadata === undefined ? request : { ...request, metadata }), 'utf8');
+  const body = jsonBytes(metadata === undefined ? request : { ...request, metadata });
   const observer = await options.observeBody?.(body.length);
   let res;
   try {

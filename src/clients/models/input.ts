@@ -3,7 +3,8 @@
 // serialised once.
 // Pair values are typed by the model's schema when one is known (input-pairs.ts, loaded for pairs only).
 import { UsageError } from '../../errors.js';
-import { isLosslessNumber, JsonRefusedError, parseJsonExact, stringifyJsonExact } from '../../util/exact-json.js';
+import { isLosslessNumber, JsonRefusedError, parseJsonExact } from '../../util/exact-json.js';
+import { jsonBytes } from '../../util/exact-json-bytes.js';
 import { isObject, type JsonObject } from '../../protocol/openapi-document.js';
 import { isCertainlyJsonObject } from '../../util/json-object-scan.js';
 import type { HostedUrlResolver } from './input-pairs.js';
@@ -104,7 +105,7 @@ export async function buildInput(sources: InputSources): Promise<BuiltInput> {
   const value: JsonObject = base ? parseObject(base.bytes.toString('utf8'), base.origin, hint) : {};
   if (data !== undefined) Object.assign(value, parseObject(data.bytes.toString('utf8'), data.origin, hint));
   if (pairs.length > 0) await (await import('./input-pairs.js')).applyPairs(value, pairs, doc, sources.cwd, sources.hostedUrl);
-  const bytes = Buffer.from(stringifyJsonExact(value));
+  const bytes = jsonBytes(value);
   let plain: unknown;
   return {
     bytes,

@@ -154,7 +154,7 @@ export async function runJob(job: EngineJob, plan: Plan, hooks: RunHooks): Promi
         setProgress({ step, steps, message: `${node.class_type} step ${step}/${steps}` }, (plan.weights.get(id)! * step) / steps);
         hooks.emit({ type: 'progress', node: id, value: step, max: steps });
         hooks.emit({ type: 'text', node: id, text: `step ${step}/${steps}` });
-        if (preview) hooks.emit({ type: 'preview', node: id, format: 'png', bytes: encodePng(preview) });
+        if (preview) hooks.emit({ type: 'preview', node: id, format: 'png', bytes: encodePng(preview, { stored: true }) });
       },
       async commitBytes(name, contentType, bytes) {
         const { hash, size } = await state.blobs.put(Readable.from([bytes]));

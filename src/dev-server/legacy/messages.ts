@@ -77,7 +77,8 @@ export class V1MessageMapper {
   }
 
   private progressState(promptId: string): OutgoingItem {
-    const nodes = structuredClone(this.track(promptId).nodes);
+    // Each node copied (its fields are plain values): structuredClone cost every sampler step a serialisation.
+    const nodes = Object.fromEntries(Object.entries(this.track(promptId).nodes).map(([id, node]) => [id, { ...node }]));
     return { kind: 'json', message: { type: 'progress_state', data: { prompt_id: promptId, nodes } } };
   }
 

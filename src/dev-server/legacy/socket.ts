@@ -165,7 +165,11 @@ export function attachLegacyWebSocket(server: Server, state: DevState): { close(
     }
   }
 
-  const onJob = (jobId: string, event: EngineEvent): void => deliver(mapper.map(jobId, event));
+  const onJob = (jobId: string, event: EngineEvent): void => {
+    const items = mapper.map(jobId, event); // the mapper keeps each prompt's state, heard or not
+    // No socket open (a jobs API run): nothing to write each message out for.
+    if (connections.size > 0) deliver(items);
+  };
 
   function accept(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, fault: FaultSpec | undefined): void {
     wss.handleUpgrade(req, socket, head, (ws) => {
