@@ -28,10 +28,15 @@ describe('wes mcp: a lost submit answer on a server with a job list', () => {
   });
 });
 
+// One Comfy Cloud server (no job list) and one `wes mcp` for the two describes below: each session
+// is a process of its own (about 0.6 s of CPU to start the SDK and serve a few calls).
+const cloud = useFaultServer({ stepMs: 5, jobList: false });
+// Comfy Cloud, known as such: no label is sent, so the lost answer's POST is the only one.
+const cloudMcp = useMcp(() => ({ WES_BASE_URL: cloud.server.url, WES_API_KEY: cloud.server.apiKey!, WES_JOB_API: 'cloud' }));
+
 describe('wes mcp: a lost submit answer on a server without a job list', () => {
-  const fx = useFaultServer({ stepMs: 5, jobList: false });
-  // Comfy Cloud, known as such: no label is sent, so the lost answer's POST is the only one.
-  const mcp = useMcp(() => ({ WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey!, WES_JOB_API: 'cloud' }));
+  const fx = cloud;
+  const mcp = cloudMcp;
 
   it('is an in_doubt result (exit code 11) naming the key; nothing is sent again, and find_job says it cannot look', async () => {
     await addFaults(fx.server, { match: SUBMIT, action: 'lose' });
@@ -112,8 +117,9 @@ async function forwarder(target: number): Promise<{ url: string; connections: ()
 }
 
 describe('wes mcp: a model run whose answers are all lost', () => {
-  const fx = useFaultServer({ stepMs: 5 });
-  const mcp = useMcp(() => ({ WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey! }));
+  // The models feature reads neither the job API's deployment nor its job list.
+  const fx = cloud;
+  const mcp = cloudMcp;
 
   it('goes through the keyed send of the models feature: an error result naming its key and how to collect it as a tool call', async () => {
     // Every attempt (the first and the 4 retries, each under the same key) loses its answer.
