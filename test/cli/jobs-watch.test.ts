@@ -5,7 +5,6 @@ import { addFaults, getJson, imageWorkflow, submitJob, useDevServer, waitForJob 
 import { changeKey } from '../../src/clients/jobs/follow-job.js';
 import type { Job } from '../../src/protocol/jobs.js';
 import { failWorkflow, interruptWhen, ndjson, seen, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
-import { jobReached } from '../faults/kit.js';
 
 const LONG = { steps: 150 }; // 150 steps of 10 ms: long enough to interrupt
 // A job that outlives a slow machine's start of `wes` (CI once started it after 1.5 s had passed):
@@ -170,7 +169,7 @@ describe('wes jobs watch', () => {
     expect(res.stderr).toContain(`resume with: wes jobs watch ${id}`);
     const job = (await getJson(ctx.server, `/api/v2/jobs/${id}`)).body;
     expect(['running', 'succeeded']).toContain(job.status);
-    await jobReached(ctx.server, id, ['succeeded']);
+    await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
   });
 
   it('--cancel-on-interrupt cancels the job before exiting 130', async () => {
@@ -178,7 +177,7 @@ describe('wes jobs watch', () => {
     const res = await wes(['jobs', 'watch', id, '--cancel-on-interrupt'], { onSpawn: interruptWhen(/[0-9a-f]{8} running/) });
     expect(res.code).toBe(130);
     expect(res.stderr).toContain(`asked the service to cancel job ${id}`);
-    await jobReached(ctx.server, id, ['canceled']);
+    await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['canceled']);
   });
 
   it('--timeout ends the watch with exit 8 and leaves the job running', async () => {
@@ -187,7 +186,7 @@ describe('wes jobs watch', () => {
     expect(res.code).toBe(8);
     expect(res.stderr).toContain(`resume with: wes jobs watch ${id}`);
     expect(res.stderr).toContain('timed out');
-    await jobReached(ctx.server, id, ['succeeded']);
+    await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
   });
 });
 
