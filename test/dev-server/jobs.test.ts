@@ -9,7 +9,6 @@ import {
   streamedProgress,
   submitJob,
   useDevServer,
-  v2Auth,
   waitForJob,
 } from '../helpers/dev-server.js';
 import { until } from '../helpers/until.js';

@@ -153,7 +153,7 @@ describe('an interrupted download goes on where it stopped', () => {
   });
 
   it('after a finished download, the same command transfers nothing: the same bytes are kept', async () => {
-    const { id, output, signed } = await finishedJob(200_000);
+    const { id, signed } = await finishedJob(200_000);
     const out = join(dir(), 'again');
     expect((await wes(['jobs', 'download', id, out])).code).toBe(0);
     const before = fx.server.state.requestCounts.get(`GET ${signed}`) ?? 0;

@@ -12,7 +12,7 @@
 // build`, then this test prints the output it got when a block does not match).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
