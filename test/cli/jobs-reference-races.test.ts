@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { addFaults, imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
 import { runWes, tempConfigDir } from '../helpers/cli.js';
-import { until } from '../helpers/until.js';
+import { hurriedFrom } from '../helpers/hurry.js';
 
 /** About 2.5 s at 60 ms a step: long enough to be running when wes looks, short enough to wait for. */
 const LONG = { steps: 40 };
@@ -16,26 +16,6 @@ const LONG = { steps: 40 };
 /** The last document of a --json watch (one per snapshot, as NDJSON). */
 function lastJson(stdout: string): Record<string, any> {
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, any>;
-}
-
-/**
- * Runs `run` and, once `from` holds (what had to meet a running job has happened), hurries the
- * engine's steps to 1 ms each: what is left is only waiting for the job's end. The server's own
- * pace again afterwards.
- */
-async function hurriedFrom<T>(server: DevServerHandle, from: () => boolean, run: Promise<T>): Promise<T> {
-  const stepMs = server.state.options.stepMs;
-  let ended = false;
-  const hurry = until(() => ended || from(), 'the moment to hurry the job', 20_000).then(() => {
-    if (!ended) server.state.options.stepMs = 1;
-  });
-  try {
-    return await run;
-  } finally {
-    ended = true;
-    await hurry;
-    server.state.options.stepMs = stepMs;
-  }
 }
 
 function eventsOpened(server: DevServerHandle, id: string): number {

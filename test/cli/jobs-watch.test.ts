@@ -2,6 +2,7 @@
 // SSE and polling, a broken or refused event stream, a 429 storm, Ctrl-C and --timeout.
 import { describe, expect, it } from 'vitest';
 import { addFaults, getJson, imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
+import { hurried } from '../helpers/hurry.js';
 import { changeKey } from '../../src/clients/jobs/follow-job.js';
 import type { Job } from '../../src/protocol/jobs.js';
 import { failWorkflow, interruptWhen, ndjson, seen, useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
@@ -23,18 +24,8 @@ describe('wes jobs watch', () => {
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
   const submit = async (workflow = imageWorkflow()) => (await submitJob(ctx.server, workflow)).body.id as string;
-  /**
-   * A job wes left running still ends in success. Its length was the window wes had to start in;
-   * once wes has exited, the steps left are hurried (1 ms each) so that the test does not idle.
-   */
-  async function runsOnToSuccess(id: string): Promise<void> {
-    ctx.server.state.options.stepMs = 1;
-    try {
-      await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
-    } finally {
-      ctx.server.state.options.stepMs = 10;
-    }
-  }
+  /** A job wes left running still ends in success: hurried, as wes has exited and the test only waits. */
+  const runsOnToSuccess = (id: string) => hurried(ctx.server, () => waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']));
 
   it('succeeded: one stderr line per change, outputs as committed, exit 0, nothing on stdout', async () => {
     const id = await submit(imageWorkflow({ steps: 5 }));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA } from '../../src/protocol/legacy-frames.js';
 import { addFaults } from '../helpers/dev-server.js';
+import { hurried, hurriedFrom } from '../helpers/hurry.js';
 import { failingWorkflow, longWorkflow, sampleWorkflow, submit, v1, waitForStatus, WsRecorder } from '../dev-server/legacy-kit.js';
 import { countOf, LEGACY_KEY, ndjson, until, useLegacyServer } from './legacy-kit.js';
 
@@ -40,7 +41,7 @@ describe('wes legacy watch', () => {
     // The other prompt was not cut short by ours ending (it started a moment later, so it may end
     // a moment later: on a loaded machine, several seconds).
     expect(['queued', 'running', 'succeeded']).toContain(kit.server.state.engine.get(theirs)?.status);
-    await until(() => kit.server.state.engine.get(theirs)?.status === 'succeeded', 'the other prompt to succeed', 25_000);
+    await hurried(kit.server, () => until(() => kit.server.state.engine.get(theirs)?.status === 'succeeded', 'the other prompt to succeed', 25_000));
   });
 
   it('saves type-4 previews byte-exact, named by node and sequence', async () => {
@@ -87,7 +88,9 @@ describe('wes legacy watch', () => {
   it('reconnects after the socket drops mid-run, re-checks by REST, and succeeds', async () => {
     const before = countOf(kit.server, 'GET /ws');
     await addFaults(kit.server, [{ match: 'GET /ws', action: 'drop', after_bytes: 1500 }]);
-    const res = await kit.wes(['legacy', 'prompt', kit.file('drop.json', longWorkflow('drop', 2)), '--ws', '--download', join(kit.dir, 'dropped')]);
+    // Once the socket is opened again, the rest is the prompt's run to its end.
+    const run = kit.wes(['legacy', 'prompt', kit.file('drop.json', longWorkflow('drop', 2)), '--ws', '--download', join(kit.dir, 'dropped')]);
+    const res = await hurriedFrom(kit.server, () => countOf(kit.server, 'GET /ws') - before >= 2, run);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('WebSocket connection lost');
     expect(res.stderr).toContain('WebSocket reconnected; re-checking the status');

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { seededRandom } from '../../src/dev-server/engine/prng.js';
 import { addFaults, readEventStream, startFast, waitForJob, type Json } from '../helpers/dev-server.js';
+import { hurried } from '../helpers/hurry.js';
 
 interface RecordedRequest {
   method: string;
@@ -210,17 +211,6 @@ function requestBody(ex: Exchange, ids: IdMap): { body?: string | FormData; cont
     return { body: form, contentType: 'multipart' };
   }
   return { body: ids.rewrite(JSON.stringify(shrink(body))) };
-}
-
-/** Runs `wait` with the engine's steps at 1 ms each (the server's own pace again afterwards). */
-async function hurried<T>(server: DevServerHandle, wait: () => Promise<T>): Promise<T> {
-  const stepMs = server.state.options.stepMs;
-  server.state.options.stepMs = 1;
-  try {
-    return await wait();
-  } finally {
-    server.state.options.stepMs = stepMs;
-  }
 }
 
 const JOB_PATH = /^\/api\/v2\/jobs\/([0-9a-f-]{36})$/;
