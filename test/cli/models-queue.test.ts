@@ -154,7 +154,9 @@ describe('models status / result / cancel', () => {
   });
 
   it('requests --refresh asks the router about the unfinished ones', async () => {
-    const id = await queued({ duration_ms: 1500 });
+    // The history holds the state the submit answered (IN_QUEUE or IN_PROGRESS), however soon the
+    // request ends: its length is no window here, only time waited for COMPLETED below.
+    const id = await queued({ duration_ms: 300 });
     const before = await wes(['models', 'requests', '--json']);
     expect(JSON.parse(before.stdout)[0]).toMatchObject({ request_id: id, status: expect.stringMatching(/^IN_/) });
     const latest = async () => JSON.parse((await wes(['models', 'requests', '--limit', '1', '--json'])).stdout)[0];
