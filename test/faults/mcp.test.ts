@@ -9,7 +9,11 @@ import { countsFrom, jobsTagged, sleep, useFaultServer } from './kit.js';
 
 const SUBMIT = 'POST /api/v2/jobs';
 
-describe('wes mcp: a lost submit answer on a server with a job list', () => {
+// Most of this file's time is waiting (retry backoffs, a job running): the first three groups below
+// (a self-hosted server with its session, the Comfy Cloud server with its session, no server at
+// all) share nothing, so they run side by side; the cloud's describes take its one session in turn.
+// The restart test runs after them, alone, so that its job still runs when the outage begins.
+describe.concurrent('wes mcp: a lost submit answer on a server with a job list', () => {
   const fx = useFaultServer({ stepMs: 5, deployment: 'self-hosted' });
   const mcp = useMcp(() => ({ WES_BASE_URL: fx.server.url }));
 
@@ -34,48 +38,92 @@ const cloud = useFaultServer({ stepMs: 5, jobList: false });
 // Comfy Cloud, known as such: no label is sent, so the lost answer's POST is the only one.
 const cloudMcp = useMcp(() => ({ WES_BASE_URL: cloud.server.url, WES_API_KEY: cloud.server.apiKey!, WES_JOB_API: 'cloud' }));
 
-describe('wes mcp: a lost submit answer on a server without a job list', () => {
-  const fx = cloud;
-  const mcp = cloudMcp;
+describe.concurrent('wes mcp on Comfy Cloud (one server, one session, its describes in turn)', () => {
+  describe.sequential('wes mcp: a lost submit answer on a server without a job list', () => {
+    const fx = cloud;
+    const mcp = cloudMcp;
 
-  it('is an in_doubt result (exit code 11) naming the key; nothing is sent again, and find_job says it cannot look', async () => {
-    await addFaults(fx.server, { match: SUBMIT, action: 'lose' });
-    const counts = countsFrom(fx.server);
-    const result = await mcp().call('submit_job', { workflow: imageWorkflow({ prefix: 'mcp-doubt', steps: 1 }), idempotency_key: 'mcp-doubt-key' });
-    expect(result.isError).toBe(true);
-    expect(counts.delta(SUBMIT)).toBe(1);
-    expect(jobsTagged(fx.server, 'mcp-doubt')).toHaveLength(1); // the lost answer's job runs: it must not be made twice
-    const { error } = structured(result);
-    expect(error).toMatchObject({ code: 'in_doubt', exit_code: 11, details: { idempotency_key: 'mcp-doubt-key' } });
-    expect(error.hint).toContain('nothing was sent again');
-    const find = await mcp().call('find_job', { idempotency_key: 'mcp-doubt-key' });
-    expect(structured(find).error).toMatchObject({ code: 'not_found', exit_code: 5 });
-    expect(structured(find).error.message).toContain('offers no job list');
-    for (const said of mcp().said) expect(said).not.toContain(fx.server.apiKey!);
+    it('is an in_doubt result (exit code 11) naming the key; nothing is sent again, and find_job says it cannot look', async () => {
+      await addFaults(fx.server, { match: SUBMIT, action: 'lose' });
+      const counts = countsFrom(fx.server);
+      const result = await mcp().call('submit_job', { workflow: imageWorkflow({ prefix: 'mcp-doubt', steps: 1 }), idempotency_key: 'mcp-doubt-key' });
+      expect(result.isError).toBe(true);
+      expect(counts.delta(SUBMIT)).toBe(1);
+      expect(jobsTagged(fx.server, 'mcp-doubt')).toHaveLength(1); // the lost answer's job runs: it must not be made twice
+      const { error } = structured(result);
+      expect(error).toMatchObject({ code: 'in_doubt', exit_code: 11, details: { idempotency_key: 'mcp-doubt-key' } });
+      expect(error.hint).toContain('nothing was sent again');
+      const find = await mcp().call('find_job', { idempotency_key: 'mcp-doubt-key' });
+      expect(structured(find).error).toMatchObject({ code: 'not_found', exit_code: 5 });
+      expect(structured(find).error.message).toContain('offers no job list');
+      for (const said of mcp().said) expect(said).not.toContain(fx.server.apiKey!);
+    });
+
+    it('a wait that fails after the submit succeeded says the job runs on and how to follow it (never to submit again)', async () => {
+      await addFaults(fx.server, { match: 'GET /api/v2/jobs/*', action: 'status', status: 500, count: 50, body: { error: { code: 'internal_error', message: 'reads are down' } } });
+      const result = await mcp().call('submit_job', { workflow: imageWorkflow({ prefix: 'mcp-runs-on', steps: 1 }), wait: true });
+      await fetch(`${fx.server.url}/__dev/faults`, { method: 'DELETE' });
+      expect(result.isError).toBe(true);
+      const [id] = jobsTagged(fx.server, 'mcp-runs-on');
+      expect(structured(result).error.hint).toContain(`job ${id} was submitted and runs on: follow it with wait_job`);
+    });
+
+    it('server text comes back stripped of control characters, and a credential it echoes is redacted', async () => {
+      const key = fx.server.apiKey!;
+      const message = `no job here for credential ${key}\u001b]0;retitled\u0007\u001b[31m red\u202e reversed`;
+      await addFaults(fx.server, { match: 'GET /api/v2/jobs/*', action: 'status', status: 400, body: { error: { code: 'invalid_request', message } } });
+      const result = await mcp().call('get_job', { job_id: '00000000-0000-4000-8000-000000000001' });
+      expect(result.isError).toBe(true);
+      const { error } = structured(result);
+      expect(error).toMatchObject({ code: 'invalid_request', exit_code: 6, status: 400 });
+      for (const said of [text(result), error.message as string]) {
+        expect(said).toContain('[credential redacted]');
+        expect(said).toContain('red reversed');
+        expect(said).not.toContain(key);
+        expect(said).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+      }
+    });
   });
 
-  it('a wait that fails after the submit succeeded says the job runs on and how to follow it (never to submit again)', async () => {
-    await addFaults(fx.server, { match: 'GET /api/v2/jobs/*', action: 'status', status: 500, count: 50, body: { error: { code: 'internal_error', message: 'reads are down' } } });
-    const result = await mcp().call('submit_job', { workflow: imageWorkflow({ prefix: 'mcp-runs-on', steps: 1 }), wait: true });
-    await fetch(`${fx.server.url}/__dev/faults`, { method: 'DELETE' });
-    expect(result.isError).toBe(true);
-    const [id] = jobsTagged(fx.server, 'mcp-runs-on');
-    expect(structured(result).error.hint).toContain(`job ${id} was submitted and runs on: follow it with wait_job`);
-  });
+  describe.sequential('wes mcp: a model run whose answers are all lost', () => {
+    // The models feature reads neither the job API's deployment nor its job list.
+    const fx = cloud;
+    const mcp = cloudMcp;
 
-  it('server text comes back stripped of control characters, and a credential it echoes is redacted', async () => {
-    const key = fx.server.apiKey!;
-    const message = `no job here for credential ${key}\u001b]0;retitled\u0007\u001b[31m red\u202e reversed`;
-    await addFaults(fx.server, { match: 'GET /api/v2/jobs/*', action: 'status', status: 400, body: { error: { code: 'invalid_request', message } } });
-    const result = await mcp().call('get_job', { job_id: '00000000-0000-4000-8000-000000000001' });
-    expect(result.isError).toBe(true);
-    const { error } = structured(result);
-    expect(error).toMatchObject({ code: 'invalid_request', exit_code: 6, status: 400 });
-    for (const said of [text(result), error.message as string]) {
-      expect(said).toContain('[credential redacted]');
-      expect(said).toContain('red reversed');
-      expect(said).not.toContain(key);
-      expect(said).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    it('goes through the keyed send of the models feature: an error result naming its key and how to collect it as a tool call', async () => {
+      // Every attempt (the first and the 4 retries, each under the same key) loses its answer.
+      await addFaults(fx.server, { match: 'POST /v1/models/dev/echo', action: 'lose', count: 5 });
+      const result = await mcp().call('run_model', { model: 'dev/echo', input: { a: 1 }, idempotency_key: 'mcp-run-key' });
+      expect(result.isError).toBe(true);
+      const { error } = structured(result);
+      expect(error.details).toMatchObject({ idempotency_key: 'mcp-run-key' });
+      expect(error.hint).toContain('the model run may have gone through (Idempotency-Key mcp-run-key)');
+      expect(error.hint).toContain('collect its result with: run_model with the same model and input and idempotency_key "mcp-run-key"');
+      expect(error.hint).not.toContain('wes models run');
+      // Sent again under the same key once the answers come through, the router hands back the run.
+      const again = await mcp().call('run_model', { model: 'dev/echo', input: { a: 1 }, idempotency_key: 'mcp-run-key' });
+      expect(again.isError, text(again)).toBeFalsy();
+    });
+  });
+});
+
+describe.concurrent('wes mcp: no server where the profile points', () => {
+  it('a call is a network_error result whose hint names the URL tried and where it came from, as every command\'s error path says it', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const session = await startMcp({ WES_BASE_URL: `http://127.0.0.1:${port}`, WES_API_KEY: 'wes-unused-key' });
+    try {
+      const result = await session.call('get_job', { job_id: 'abc' });
+      expect(result.isError).toBe(true);
+      expect(structured(result).error).toMatchObject({ code: 'network_error', exit_code: 1 });
+      expect(structured(result).error.hint).toContain(`wes tried http://127.0.0.1:${port}, the base URL from WES_BASE_URL`);
+      expect(session.stderr()).toContain('get_job: failed: could not connect');
+    } finally {
+      await session.close();
     }
   });
 });
@@ -116,27 +164,6 @@ async function forwarder(target: number): Promise<{ url: string; connections: ()
   };
 }
 
-describe('wes mcp: a model run whose answers are all lost', () => {
-  // The models feature reads neither the job API's deployment nor its job list.
-  const fx = cloud;
-  const mcp = cloudMcp;
-
-  it('goes through the keyed send of the models feature: an error result naming its key and how to collect it as a tool call', async () => {
-    // Every attempt (the first and the 4 retries, each under the same key) loses its answer.
-    await addFaults(fx.server, { match: 'POST /v1/models/dev/echo', action: 'lose', count: 5 });
-    const result = await mcp().call('run_model', { model: 'dev/echo', input: { a: 1 }, idempotency_key: 'mcp-run-key' });
-    expect(result.isError).toBe(true);
-    const { error } = structured(result);
-    expect(error.details).toMatchObject({ idempotency_key: 'mcp-run-key' });
-    expect(error.hint).toContain('the model run may have gone through (Idempotency-Key mcp-run-key)');
-    expect(error.hint).toContain('collect its result with: run_model with the same model and input and idempotency_key "mcp-run-key"');
-    expect(error.hint).not.toContain('wes models run');
-    // Sent again under the same key once the answers come through, the router hands back the run.
-    const again = await mcp().call('run_model', { model: 'dev/echo', input: { a: 1 }, idempotency_key: 'mcp-run-key' });
-    expect(again.isError, text(again)).toBeFalsy();
-  });
-});
-
 describe('wes mcp: the server restarts while wait_job waits', () => {
   const fx = useFaultServer({ stepMs: 20 });
   let proxy: Awaited<ReturnType<typeof forwarder>>;
@@ -164,26 +191,5 @@ describe('wes mcp: the server restarts while wait_job waits', () => {
     expect(result.isError, text(result)).toBeFalsy();
     expect(structured(result)).toMatchObject({ finished: true, exit_code: 0, job: { id, status: 'succeeded' } });
     expect(proxy.connections()).toBeGreaterThan(before);
-  });
-});
-
-describe('wes mcp: no server where the profile points', () => {
-  it('a call is a network_error result whose hint names the URL tried and where it came from, as every command\'s error path says it', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port: free } = probe.address() as { port: number };
-        probe.close(() => resolve(free));
-      });
-    });
-    const session = await startMcp({ WES_BASE_URL: `http://127.0.0.1:${port}`, WES_API_KEY: 'wes-unused-key' });
-    try {
-      const result = await session.call('get_job', { job_id: 'abc' });
-      expect(result.isError).toBe(true);
-      expect(structured(result).error).toMatchObject({ code: 'network_error', exit_code: 1 });
-      expect(structured(result).error.hint).toContain(`wes tried http://127.0.0.1:${port}, the base URL from WES_BASE_URL`);
-      expect(session.stderr()).toContain('get_job: failed: could not connect');
-    } finally {
-      await session.close();
-    }
   });
 });

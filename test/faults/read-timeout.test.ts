@@ -21,6 +21,8 @@ async function finished(workflow: Record<string, unknown>): Promise<string> {
 }
 
 describe('read timeout', () => {
+  // These two count requests exactly, and a read timeout that fired on a slow answer would add one:
+  // they run alone, before the rest.
   it('abandons an answer whose headers never come and one that stops mid-body; the retries succeed', async () => {
     const id = await finished(imageWorkflow({ prefix: 'rt1', steps: 1 }));
     const self = `GET /api/v2/jobs/${id}`;
@@ -36,27 +38,6 @@ describe('read timeout', () => {
     expect(counts.delta(self)).toBe(3);
   });
 
-  it('names the read timeout when every attempt stalls (WES_READ_TIMEOUT)', async () => {
-    const id = await finished(imageWorkflow({ prefix: 'rt2', steps: 1 }));
-    const self = `GET /api/v2/jobs/${id}`;
-    await addFaults(fx.server, { match: self, action: 'stall', count: 2 });
-    const counts = countsFrom(fx.server);
-    const res = await wes(['jobs', 'get', id, '--retries', '1'], { env: { WES_READ_TIMEOUT: '0.4' } });
-    expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/sent nothing for 0\.4 s \(read timeout\)/);
-    expect(res.stderr).toMatch(/--read-timeout/);
-    expect(counts.delta(self)).toBe(2);
-  });
-
-  it('a stalled event stream is left to polling: the watch ends 0', async () => {
-    const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'rt3', steps: 60 }))).body.id as string;
-    const events = `GET /api/v2/jobs/${id}/events`;
-    await addFaults(fx.server, { match: events, action: 'stall', after_bytes: 10 });
-    const res = await wes(['jobs', 'watch', id, '--interval', '0.2', '--read-timeout', '0.3']);
-    expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toContain(`job ${id} succeeded`);
-  });
-
   it('a signed download that stalls mid-body goes on from the bytes it has (Range) and ends verified', async () => {
     const id = await finished(bytesWorkflow(300_000));
     await addFaults(fx.server, { match: 'GET /signed/**', action: 'stall', after_bytes: 100_000 });
@@ -70,7 +51,30 @@ describe('read timeout', () => {
     expect(readdirSync(out).some((n) => n.endsWith('.part'))).toBe(false);
   });
 
-  it('does not cut a model run the router holds open longer than the read timeout', async () => {
+  // Each of these reads URLs of its own and counts only those; how long the server stalls or holds
+  // an answer does not depend on load: they wait side by side.
+  it.concurrent('names the read timeout when every attempt stalls (WES_READ_TIMEOUT)', async () => {
+    const id = await finished(imageWorkflow({ prefix: 'rt2', steps: 1 }));
+    const self = `GET /api/v2/jobs/${id}`;
+    await addFaults(fx.server, { match: self, action: 'stall', count: 2 });
+    const counts = countsFrom(fx.server);
+    const res = await wes(['jobs', 'get', id, '--retries', '1'], { env: { WES_READ_TIMEOUT: '0.4' } });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/sent nothing for 0\.4 s \(read timeout\)/);
+    expect(res.stderr).toMatch(/--read-timeout/);
+    expect(counts.delta(self)).toBe(2);
+  });
+
+  it.concurrent('a stalled event stream is left to polling: the watch ends 0', async () => {
+    const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'rt3', steps: 60 }))).body.id as string;
+    const events = `GET /api/v2/jobs/${id}/events`;
+    await addFaults(fx.server, { match: events, action: 'stall', after_bytes: 10 });
+    const res = await wes(['jobs', 'watch', id, '--interval', '0.2', '--read-timeout', '0.3']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain(`job ${id} succeeded`);
+  });
+
+  it.concurrent('does not cut a model run the router holds open longer than the read timeout', async () => {
     await addFaults(fx.server, { match: 'POST /v1/models/dev/echo', action: 'delay', delay_ms: 1500 });
     const counts = countsFrom(fx.server);
     const res = await wes(['models', 'run', 'dev/echo', '-d', '{"held":true}', '--read-timeout', '0.5']);
@@ -79,7 +83,7 @@ describe('read timeout', () => {
     expect(counts.delta('POST /v1/models/dev/echo')).toBe(1);
   });
 
-  it('refuses a read timeout that is not a number of seconds with exit 2, naming where it came from', async () => {
+  it.concurrent('refuses a read timeout that is not a number of seconds with exit 2, naming where it came from', async () => {
     const res = await wes(['jobs', 'get', 'any-id'], { env: { WES_READ_TIMEOUT: 'soon' } });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('WES_READ_TIMEOUT');

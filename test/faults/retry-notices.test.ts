@@ -8,17 +8,24 @@ import { useFaultServer } from './kit.js';
 const fx = useFaultServer({ stepMs: 5 });
 const wes = wesAgainst(() => fx.server);
 
-describe('visible retry waits', () => {
-  it('job API: a 503 with Retry-After 1 prints one line naming the wait and the attempt', async () => {
-    const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'rn1', steps: 1 }))).body.id as string;
+// Each test reads URLs of its own (its own jobs, /v1/models, /api/queue), and each of its waits is
+// the server's own Retry-After: the tests and the runs within them wait side by side.
+describe.concurrent('visible retry waits', () => {
+  const finished = async (prefix: string) => {
+    const id = (await submitJob(fx.server, imageWorkflow({ prefix, steps: 1 }))).body.id as string;
     await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
-    await addFaults(fx.server, { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 503, retry_after: 1, body: { error: { code: 'service_unavailable', message: 'busy' } } });
-    const res = await wes(['jobs', 'get', id]);
+    return id;
+  };
+
+  it('job API: a 503 with Retry-After 1 prints one line naming the wait and the attempt', async () => {
+    const [id, quietId] = await Promise.all([finished('rn1'), finished('rn1-quiet')]);
+    await addFaults(fx.server, [
+      { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 503, retry_after: 1, body: { error: { code: 'service_unavailable', message: 'busy' } } },
+      { match: `GET /api/v2/jobs/${quietId}`, action: 'status', status: 503, retry_after: 1 },
+    ]);
+    const [res, quiet] = await Promise.all([wes(['jobs', 'get', id]), wes(['jobs', 'get', quietId, '--quiet'])]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr.match(/^service busy \(503\); retrying in 1 s \(attempt 2\/5\)$/gm)).toHaveLength(1);
-
-    await addFaults(fx.server, { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 503, retry_after: 1 });
-    const quiet = await wes(['jobs', 'get', id, '--quiet']);
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe('');
   });
@@ -28,17 +35,15 @@ describe('visible retry waits', () => {
       { match: 'GET /v1/models', action: 'status', status: 429, retry_after: 1, body: { error_type: 'rate_limited', detail: 'slow down' } },
       { match: 'GET /api/queue', action: 'status', status: 503, retry_after: 1 },
     ]);
-    const models = await wes(['models', 'list', '--limit', '1']);
+    const [models, queue] = await Promise.all([wes(['models', 'list', '--limit', '1']), wes(['legacy', 'queue'])]);
     expect(models.code, models.stderr).toBe(0);
     expect(models.stderr).toMatch(/^rate limited \(429\); retrying in 1 s \(attempt 2\/5\)$/m);
-    const queue = await wes(['legacy', 'queue']);
     expect(queue.code, queue.stderr).toBe(0);
     expect(queue.stderr).toMatch(/^service busy \(503\); retrying in 1 s \(attempt 2\/5\)$/m);
   });
 
   it('a short backoff passes without a word', async () => {
-    const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'rn3', steps: 1 }))).body.id as string;
-    await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
+    const id = await finished('rn3');
     await addFaults(fx.server, { match: `GET /api/v2/jobs/${id}`, action: 'status', status: 502 }); // no Retry-After: the backoff's first step (a Retry-After waits at least 1 s)
     const res = await wes(['jobs', 'get', id]);
     expect(res.code).toBe(0);

@@ -20,6 +20,8 @@ function client(base: string, extra: Partial<ConstructorParameters<typeof HttpCl
 }
 
 describe('retries', () => {
+  // Where the wait itself is not the subject the answers carry no Retry-After: wes waits at least
+  // 1 s for one (even "0"), its backoff only 150-300 ms, then 300-600 ms.
   it('waits Retry-After seconds after a 429 before repeating a GET', async () => {
     const s = await server((_req, res, n) => (n === 1 ? json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '1' }) : json(res, 200, { ok: true })));
     const res = await client(s.url).json<{ ok: boolean }>({ family: 'jobs', url: '/api/v2/jobs/x' });
@@ -36,14 +38,14 @@ describe('retries', () => {
   });
 
   it('repeats a keyed router POST with the same key every time (the router collects by key)', async () => {
-    const s = await server((_req, res, n) => (n < 3 ? json(res, 503, { detail: 'down', error_type: 'service_unavailable' }, { 'retry-after': '0' }) : json(res, 200, { id: 'j1' })));
+    const s = await server((_req, res, n) => (n < 3 ? json(res, 503, { detail: 'down', error_type: 'service_unavailable' }) : json(res, 200, { id: 'j1' })));
     const res = await client(s.url).json<{ id: string }>({ family: 'models', url: '/v1/models/a/b', json: {}, idempotencyKey: 'k-1' });
     expect(res.status).toBe(200);
     expect(s.requests.map((r) => r.headers['idempotency-key'])).toEqual(['k-1', 'k-1', 'k-1']);
   });
 
   it('a keyed job API POST is single use: a 429 is sent again with the same key, a 5xx or a reset never', async () => {
-    const throttled = await server((_req, res, n) => (n < 3 ? json(res, 429, { error: { code: 'queue_full', message: 'full' } }, { 'retry-after': '0' }) : json(res, 201, { id: 'j1' })));
+    const throttled = await server((_req, res, n) => (n < 3 ? json(res, 429, { error: { code: 'queue_full', message: 'full' } }) : json(res, 201, { id: 'j1' })));
     const res = await client(throttled.url).json<{ id: string }>({ family: 'jobs', url: '/api/v2/jobs', json: { workflow: {} }, idempotencyKey: 'k-1' });
     expect(res.status).toBe(201);
     expect(throttled.requests.map((r) => r.headers['idempotency-key'])).toEqual(['k-1', 'k-1', 'k-1']);
@@ -59,7 +61,7 @@ describe('retries', () => {
   });
 
   it('gives up after --retries and reports the last error with its exit code', async () => {
-    const s = await server((_req, res) => json(res, 429, { error: { code: 'queue_full', message: 'full' } }, { 'retry-after': '0' }));
+    const s = await server((_req, res) => json(res, 429, { error: { code: 'queue_full', message: 'full' } }));
     const err = (await client(s.url, { retries: 2 }).json({ family: 'jobs', url: '/x' }).catch((e) => e)) as ApiError;
     expect(s.requests).toHaveLength(3);
     expect(err.code).toBe('queue_full');
