@@ -46,7 +46,8 @@ for (const version of ['0.3.18', '0.3.64'] as RecordedVersion[]) {
     };
 
     it.sequential('prompt --wait: the engine found by its empty 404s, the prompt sent with a client id (and wes\'s own prompt id), one end line, no note', async () => {
-      const res = await wes(['legacy', 'prompt', flow(), '--wait']);
+      // Polled every 50 ms: the recorded prompt ends in milliseconds, and the default 1 s would be the test's only wait.
+      const res = await wes(['legacy', 'prompt', flow(), '--wait', '--interval', '0.05']);
       expect(res.code, res.stderr).toBe(0);
       const id = res.stdout.trim();
       const body = posted().pop();
@@ -82,7 +83,8 @@ for (const version of ['0.3.18', '0.3.64'] as RecordedVersion[]) {
 
     it.sequential('status and watch of a prompt another client submitted (its messages go to that client): read by REST', async () => {
       const id = await raw({ prompt: SAMPLER, client_id: 'someone-else' });
-      const watched = await wes(['legacy', 'watch', id]);
+      // Read by REST every 50 ms (1 s by default against an engine): the socket carries nothing of it either way.
+      const watched = await wes(['legacy', 'watch', id, '--interval', '0.05']);
       expect([watched.code, watched.stdout.trim()], watched.stderr).toEqual([0, 'success']);
       const status = await wes(['legacy', 'status', id]);
       expect([status.code, status.stdout.trim()]).toEqual([0, 'success']);
