@@ -22,7 +22,8 @@ function profiles(api: DevServerHandle, engine: DevServerHandle): string {
   return dir;
 }
 
-describe('jobs submit --batch over a job API server and a self-hosted engine', () => {
+// Each test starts servers of its own and waits on what they hold, not on a clock: side by side.
+describe.concurrent('jobs submit --batch over a job API server and a self-hosted engine', () => {
   const dir = useTempDir();
   const started: DevServerHandle[] = [];
   afterAll(async () => {
