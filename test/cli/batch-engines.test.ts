@@ -22,7 +22,8 @@ function profiles(api: DevServerHandle, engine: DevServerHandle): string {
   return dir;
 }
 
-describe('jobs submit --batch over a job API server and a self-hosted engine', () => {
+// Each test starts servers of its own and waits on what they hold, not on a clock: side by side.
+describe.concurrent('jobs submit --batch over a job API server and a self-hosted engine', () => {
   const dir = useTempDir();
   const started: DevServerHandle[] = [];
   afterAll(async () => {
@@ -83,6 +84,27 @@ describe('jobs submit --batch over a job API server and a self-hosted engine', (
     for (const r of all.filter((r) => r.status !== 'succeeded')) expect(r.endpoint, JSON.stringify(r)).toBe(engine.url);
     expect(all.filter((r) => r.status === 'succeeded' && r.endpoint === api.url).length).toBeGreaterThan(20);
     expect(res.stderr).toMatch(/gpu set aside after repeated failures/);
+  });
+
+  it('a batch whose only engine stopped exits once its lines have ended, not after the socket\'s reconnects give up', async () => {
+    // 1 s prompts, one at a time: three lines are in flight when the engine stops, and nothing else keeps the run going.
+    const engine = await startFast({ deployment: 'self-hosted', engineOnly: true, stepMs: 10, slots: 1 });
+    started.push(engine);
+    const lines = Array.from({ length: 6 }, (_, i) => quickWorkflow('gone', i + 1, { steps: 100 }));
+    const file = writeBatch(dir(), 'gone.jsonl', lines);
+    const stop = closeWhenBusy(engine, 3);
+    let exitedAt = 0;
+    const res = await runWes(['--base-url', engine.url, 'jobs', 'submit', '--batch', file, '--concurrency', '3', '--interval', '0.05', '--retries', '1'], {
+      timeoutMs: 30_000,
+      onSpawn: (child) => {
+        stop.onSpawn();
+        child.on('exit', () => (exitedAt = Date.now()));
+      },
+    });
+    expect(stop.stoppedAt(), res.stderr).toBeGreaterThanOrEqual(3);
+    expect(res.stderr).toMatch(/could not connect/);
+    // The socket's five reconnects to a stopped engine take 3.9 s at the least: a run that waited them out exits after that.
+    expect(exitedAt - stop.closedAt(), res.stderr).toBeLessThan(3000);
   });
 
   it('killed and resumed: an engine\'s prompts are found by their key, never submitted twice', async () => {

@@ -57,19 +57,25 @@ export function whereEachLineRan(servers: DevServerHandle[], tag: string, lines:
   return Array.from({ length: lines }, (_, i) => servers.flatMap((s) => prefixed(s, `${tag}-${i + 1}`).map(() => s.url)));
 }
 
-/** An onSpawn hook that closes `server` once its engine holds `jobs` jobs; `stoppedAt()` is how many it held then (0: never). */
-export function closeWhenBusy(server: DevServerHandle, jobs: number): { onSpawn: () => void; stoppedAt: () => number } {
+/**
+ * An onSpawn hook that closes `server` once its engine holds `jobs` jobs; `stoppedAt()` is how many
+ * it held then (0: never), `closedAt()` the time it was closed (0: never).
+ */
+export function closeWhenBusy(server: DevServerHandle, jobs: number): { onSpawn: () => void; stoppedAt: () => number; closedAt: () => number } {
   let stoppedAt = 0;
+  let closedAt = 0;
   return {
     onSpawn: () => {
       const watch = setInterval(() => {
         if (server.state.engine.list().length < jobs) return;
         clearInterval(watch);
         stoppedAt = server.state.engine.list().length;
+        closedAt = Date.now();
         void server.close();
       }, 5);
     },
     stoppedAt: () => stoppedAt,
+    closedAt: () => closedAt,
   };
 }
 

@@ -17,7 +17,8 @@ import { useTempDir } from './jobs-env.js';
 const NOTE = /^note: /m;
 
 for (const version of ENGINE_VERSIONS) {
-  describe(`the README's wes legacy commands against the imitation of ComfyUI ${version}, default settings`, () => {
+  // The versions side by side, each against a server of its own; a version's tests one after another (they share its queue).
+  describe.concurrent(`the README's wes legacy commands against the imitation of ComfyUI ${version}, default settings`, () => {
     const dir = useTempDir();
     let server: DevServerHandle;
     let config: ReturnType<typeof tempConfigDir>;
@@ -41,7 +42,7 @@ for (const version of ENGINE_VERSIONS) {
     };
     const running = async (id: string) => (await v1(server, 'GET', '/api/queue')).body.queue_running.some((e: unknown[]) => e[1] === id);
 
-    it('object-info, object-info CLASS, upload and upload --mask', async () => {
+    it.sequential('object-info, object-info CLASS, upload and upload --mask', async () => {
       expect((await wes(['legacy', 'object-info'])).code).toBe(0);
       const one = await wes(['legacy', 'object-info', 'EmptyImage']);
       expect(one.stdout).toMatch(/^width\tINT\t/m);
@@ -52,7 +53,7 @@ for (const version of ENGINE_VERSIONS) {
       expect(mask.code, mask.stderr).toBe(0);
     });
 
-    it('prompt, prompt --wait, status, status --wait, list', async () => {
+    it.sequential('prompt, prompt --wait, status, status --wait, list', async () => {
       const flow = file('flow.json', sampleWorkflow(2, `readme-${version.replace(/\./g, '')}`));
       const plain = await wes(['legacy', 'prompt', flow]);
       expect(plain.code, plain.stderr).toBe(0);
@@ -66,7 +67,7 @@ for (const version of ENGINE_VERSIONS) {
       expect(list.stdout).toMatch(new RegExp(`^${id}\\tcompleted\\t`, 'm'));
     });
 
-    it('prompt --ws --previews --download, then view -o (and the same again: kept)', async () => {
+    it.sequential('prompt --ws --previews --download, then view -o (and the same again: kept)', async () => {
       const [previews, out] = [join(dir(), `${version}-pv`), join(dir(), `${version}-out`)];
       const res = await wes(['legacy', 'prompt', file('ws.json', sampleWorkflow(3, 'readme-ws')), '--ws', '--previews', previews, '--download', out]);
       expect(res.code, res.stderr).toBe(0);
@@ -79,14 +80,14 @@ for (const version of ENGINE_VERSIONS) {
       expect([again.code, again.stderr]).toEqual([0, expect.stringContaining('kept the existing')]);
     });
 
-    it('watch, and watch --preview of a prompt posted without a client id (its previews go to every client)', async () => {
+    it.sequential('watch, and watch --preview of a prompt posted without a client id (its previews go to every client)', async () => {
       const id = await submit(server, sampleWorkflow(20, 'readme-watch'));
       const res = await wes(['legacy', 'watch', id, '--preview'], { terminal: { stdoutTTY: true, stderrTTY: true }, env: { WES_PICTURES: 'sixel' } });
       expect([res.code, res.stdout]).toEqual([0, 'success\n']);
       expect(res.stderr).toMatch(/\x1bP0;1;q"1;1;\d+;\d+#/); // a preview drawn under the progress line
     });
 
-    it('queue, queue delete (a pending one; a running one is named, then --running), interrupt ID', async () => {
+    it.sequential('queue, queue delete (a pending one; a running one is named, then --running), interrupt ID', async () => {
       const first = await submit(server, longWorkflow('readme-run', 3));
       const second = await submit(server, longWorkflow('readme-pending', 3));
       const third = await submit(server, longWorkflow('readme-third', 1));

@@ -17,7 +17,8 @@ const SAMPLER = fixture('ws-sampler-0.3.64.json').post_prompt.request.prompt as 
 const NOTE = /^note: /m;
 
 for (const version of ['0.3.18', '0.3.64'] as RecordedVersion[]) {
-  describe(`wes legacy against ComfyUI ${version} as recorded, with default settings`, () => {
+  // The versions side by side, each against a server of its own; a version's tests one after another (they share its queue).
+  describe.concurrent(`wes legacy against ComfyUI ${version} as recorded, with default settings`, () => {
     const newer = version === '0.3.64';
     const dir = useTempDir();
     let engine: RecordedEngine;
@@ -44,8 +45,9 @@ for (const version of ['0.3.18', '0.3.64'] as RecordedVersion[]) {
       return [...q.queue_running, ...q.queue_pending].map((e: unknown[]) => e[1]);
     };
 
-    it('prompt --wait: the engine found by its empty 404s, the prompt sent with a client id (and wes\'s own prompt id), one end line, no note', async () => {
-      const res = await wes(['legacy', 'prompt', flow(), '--wait']);
+    it.sequential('prompt --wait: the engine found by its empty 404s, the prompt sent with a client id (and wes\'s own prompt id), one end line, no note', async () => {
+      // Polled every 50 ms: the recorded prompt ends in milliseconds, and the default 1 s would be the test's only wait.
+      const res = await wes(['legacy', 'prompt', flow(), '--wait', '--interval', '0.05']);
       expect(res.code, res.stderr).toBe(0);
       const id = res.stdout.trim();
       const body = posted().pop();
@@ -56,7 +58,7 @@ for (const version of ['0.3.18', '0.3.64'] as RecordedVersion[]) {
       expect(engine.requests.some((r) => r.path.startsWith('/api/job/'))).toBe(true); // the probe that found no status route
     });
 
-    it('prompt --ws --previews --download: ends on the engine\'s messages, shows node and step, saves every preview and the output', async () => {
+    it.sequential('prompt --ws --previews --download: ends on the engine\'s messages, shows node and step, saves every preview and the output', async () => {
       const [previews, out] = [join(dir(), `pv-${version}`), join(dir(), `out-${version}`)];
       // A 30 s safety net: only the socket's own ending can finish this inside the test's time.
       const res = await wes(['legacy', 'prompt', flow(), '--ws', '--previews', previews, '--download', out, '--interval', '30']);
@@ -70,7 +72,7 @@ for (const version of ['0.3.18', '0.3.64'] as RecordedVersion[]) {
       expect(res.stderr.match(new RegExp(`prompt ${id}: success`, 'g'))).toHaveLength(1);
     });
 
-    it('previews after an earlier prompt still running are this prompt\'s, every one', async () => {
+    it.sequential('previews after an earlier prompt still running are this prompt\'s, every one', async () => {
       const first = await wes(['legacy', 'prompt', flow(), '--quiet']);
       expect(first.code, first.stderr).toBe(0);
       const previews = join(dir(), `pv-after-${version}`);
@@ -79,15 +81,16 @@ for (const version of ['0.3.18', '0.3.64'] as RecordedVersion[]) {
       expect(readdirSync(previews)).toHaveLength(8);
     });
 
-    it('status and watch of a prompt another client submitted (its messages go to that client): read by REST', async () => {
+    it.sequential('status and watch of a prompt another client submitted (its messages go to that client): read by REST', async () => {
       const id = await raw({ prompt: SAMPLER, client_id: 'someone-else' });
-      const watched = await wes(['legacy', 'watch', id]);
+      // Read by REST every 50 ms (1 s by default against an engine): the socket carries nothing of it either way.
+      const watched = await wes(['legacy', 'watch', id, '--interval', '0.05']);
       expect([watched.code, watched.stdout.trim()], watched.stderr).toEqual([0, 'success']);
       const status = await wes(['legacy', 'status', id]);
       expect([status.code, status.stdout.trim()]).toEqual([0, 'success']);
     });
 
-    it('list: the engine\'s queue and history in the published job list\'s words', async () => {
+    it.sequential('list: the engine\'s queue and history in the published job list\'s words', async () => {
       const res = await wes(['legacy', 'list', '--json']);
       expect(res.code, res.stderr).toBe(0);
       const list = JSON.parse(res.stdout);
@@ -96,7 +99,7 @@ for (const version of ['0.3.18', '0.3.64'] as RecordedVersion[]) {
       expect(list.jobs[0]).toMatchObject({ outputs_count: 1, execution_start_time: expect.any(Number) });
     });
 
-    it('queue delete leaves a running prompt running (exit 6, names interrupt); interrupt ID sends nothing unless it runs, then stops it alone', async () => {
+    it.sequential('queue delete leaves a running prompt running (exit 6, names interrupt); interrupt ID sends nothing unless it runs, then stops it alone', async () => {
       engine.gapMs = 40;
       try {
         const running = await raw({ prompt: SAMPLER, client_id: 'owner' });
@@ -127,7 +130,7 @@ for (const version of ['0.3.18', '0.3.64'] as RecordedVersion[]) {
     });
 
     if (newer) {
-      it('a prompt posted without client_id (its progress and type-1 previews go to every client) does not take this prompt\'s previews', async () => {
+      it.sequential('a prompt posted without client_id (its progress and type-1 previews go to every client) does not take this prompt\'s previews', async () => {
         engine.gapMs = 10;
         try {
           await raw({ prompt: SAMPLER });

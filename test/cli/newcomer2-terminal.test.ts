@@ -12,16 +12,16 @@ describe.skipIf(!hasTmux)('stops and errors on a terminal (issue 38, item 7; ski
   // The router stops waiting for a run after 300 ms: `models run` then collects it, under a spinner.
   const dev = useDevServer({ stepMs: 5, routerDeadlineMs: 300 } as Parameters<typeof useDevServer>[0]);
   let dir: string;
-  let env: string;
+  // Each test in a folder (and configuration) of its own: the six run side by side, each in its own tmux server.
+  const shellIn = () => wesShell(mkdtempSync(join(dir, 'run-')), dev.server);
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'wes-stops-'));
-    env = wesShell(dir, dev.server);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it.each([40, 80, 100])('at %i columns: Ctrl-C during models run leaves no spinner frame', async (width) => {
-    const script = [env, `wes models run dev/slow -d '{"duration_ms":8000}' -o out.json; echo "RUN:$?"`].join('; ');
+  it.concurrent.each([40, 80, 100])('at %i columns: Ctrl-C during models run leaves no spinner frame', async (width) => {
+    const script = [shellIn(), `wes models run dev/slow -d '{"duration_ms":8000}' -o out.json; echo "RUN:$?"`].join('; ');
     const screen = await inTmux(script, /RUN:\d+/, width, 30_000, { when: SPINNER, keys: 'C-c' });
     // The spinner was up before the stop (else this proves nothing), and is gone after it.
     expect(screen.frames.some((f) => SPINNER.test(f)), screen.frames.join('\n----\n')).toBe(true);
@@ -31,9 +31,9 @@ describe.skipIf(!hasTmux)('stops and errors on a terminal (issue 38, item 7; ski
     expect(screen.final).toMatch(/^interrupted/m);
   });
 
-  it.each([40, 80, 100])('at %i columns: with --jq, an error and a Ctrl-C are said in words; details.resume stays runnable off the terminal', async (width) => {
+  it.concurrent.each([40, 80, 100])('at %i columns: with --jq, an error and a Ctrl-C are said in words; details.resume stays runnable off the terminal', async (width) => {
     const script = [
-      env,
+      shellIn(),
       // The terminal would echo the key as `^C` at the start of wes's next line.
       'stty -echoctl',
       'wes jobs get 0000-no-such-job --jq .id; echo "GET:$?"',

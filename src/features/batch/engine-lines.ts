@@ -129,8 +129,15 @@ export class EngineLines {
   async submit(workflow: Record<string, unknown>, extraData: Record<string, unknown> | undefined, key: string): Promise<string> {
     await this.listen();
     const up = this.socketUp;
-    const answer = await this.client.submit(workflow, { ...extraData, [BATCH_KEY]: key }, { retries: 0, clientId: this.clientId, promptId: randomUUID() });
-    if (answer.error !== undefined || typeof answer.prompt_id !== 'string') throw refusal(answer);
+    let answer: Awaited<ReturnType<LegacyClient['submit']>>;
+    try {
+      answer = await this.client.submit(workflow, { ...extraData, [BATCH_KEY]: key }, { retries: 0, clientId: this.clientId, promptId: randomUUID() });
+      if (answer.error !== undefined || typeof answer.prompt_id !== 'string') throw refusal(answer);
+    } catch (err) {
+      // No prompt to hear of: a socket opened for this one (a stopped engine's, reconnecting for seconds) must not outlive the run.
+      this.closeWhenIdle();
+      throw err;
+    }
     // Sent while the socket was down: what it says of the prompt may be incomplete.
     const heard = this.heard.get(answer.prompt_id);
     if (!heard) this.heard.set(answer.prompt_id, { outputs: [], ended: null, gap: !up });
@@ -225,8 +232,13 @@ export class EngineLines {
       }
     } catch (err) {
       // The engine cannot be read (stopped, or Ctrl-C): every line it holds ends as it stands.
-      for (const waiter of this.waiting.values()) waiter.reject(err);
+      for (const [id, waiter] of this.waiting) {
+        this.heard.delete(id);
+        waiter.reject(err);
+      }
       this.waiting.clear();
+      // Its socket goes too, else its reconnects to a stopped engine (5 tries, seconds apart) keep the finished run from exiting.
+      this.closeWhenIdle();
     } finally {
       this.polling = false;
     }
