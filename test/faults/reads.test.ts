@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { addFaults, imageWorkflow, submitJob, waitForJob } from '../helpers/dev-server.js';
 import { wesAgainst } from '../cli/jobs-env.js';
 import { countsFrom, useFaultServer } from './kit.js';
+import { hurriedFrom } from '../helpers/hurry.js';
 
 describe('faults on reads', () => {
   const fx = useFaultServer({ stepMs: 5 });
@@ -13,6 +14,20 @@ describe('faults on reads', () => {
     const id = (await submitJob(fx.server, imageWorkflow({ prefix, steps: 1 }))).body.id as string;
     await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
     return id;
+  };
+  /**
+   * Runs `body` with the engine's steps at 40 ms: a job that must still be running when wes opens
+   * its event stream (150 steps: 6 s) outlives a slow start on a loaded machine; the test hurries
+   * it (hurriedFrom) once wes has attached.
+   */
+  const paced = async (body: () => Promise<void>): Promise<void> => {
+    const pace = fx.server.state.options.stepMs;
+    fx.server.state.options.stepMs = 40;
+    try {
+      await body();
+    } finally {
+      fx.server.state.options.stepMs = pace;
+    }
   };
 
   it('a reset before the answer and one mid-answer are both retried; the read succeeds', async () => {
@@ -75,37 +90,41 @@ describe('faults on reads', () => {
     await fetch(`${fx.server.url}/__dev/faults`, { method: 'DELETE' });
   });
 
-  it('an event stream that stops sending: the watch still finishes by polling', async () => {
-    const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'sse-stall', steps: 150 }))).body.id as string;
-    const events = `GET /api/v2/jobs/${id}/events`;
-    await addFaults(fx.server, { match: events, action: 'stall' });
-    const counts = countsFrom(fx.server);
-    const started = Date.now();
-    const res = await wes(['jobs', 'watch', id, '--interval', '0.1', '--json']);
-    const took = Date.now() - started;
-    expect(res.code, res.stderr).toBe(0);
-    expect(JSON.parse(res.stdout.trim().split('\n').at(-1)!)).toMatchObject({ id, status: 'succeeded' });
-    expect(counts.delta(events)).toBe(1);
-    const polls = counts.delta(`GET /api/v2/jobs/${id}`);
-    expect(polls).toBeGreaterThanOrEqual(1);
-    // Polling at 0.1 s: no more reads than the time allows (plus slack for start-up).
-    expect(polls).toBeLessThanOrEqual(Math.ceil(took / 100) + 3);
-  });
+  it('an event stream that stops sending: the watch still finishes by polling', () =>
+    paced(async () => {
+      const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'sse-stall', steps: 150 }))).body.id as string;
+      const events = `GET /api/v2/jobs/${id}/events`;
+      await addFaults(fx.server, { match: events, action: 'stall' });
+      const counts = countsFrom(fx.server);
+      const started = Date.now();
+      const res = await hurriedFrom(fx.server, () => counts.delta(events) >= 1, wes(['jobs', 'watch', id, '--interval', '0.1', '--json']));
+      const took = Date.now() - started;
+      expect(res.code, res.stderr).toBe(0);
+      expect(JSON.parse(res.stdout.trim().split('\n').at(-1)!)).toMatchObject({ id, status: 'succeeded' });
+      expect(counts.delta(events)).toBe(1);
+      const polls = counts.delta(`GET /api/v2/jobs/${id}`);
+      expect(polls).toBeGreaterThanOrEqual(1);
+      // Polling at 0.1 s: no more reads than the time allows (plus slack for start-up).
+      expect(polls).toBeLessThanOrEqual(Math.ceil(took / 100) + 3);
+    }));
 
   it('an event stream cut mid-event is opened again (once: the next one runs to the end); one refused with a 429 storm is not: polling takes over', async () => {
-    for (const [fault, opened] of [
-      [{ action: 'truncate', after_bytes: 100 }, 2],
-      [{ action: 'status', status: 429, retry_after: 0, count: 5 }, 1],
-    ] as const) {
-      const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'sse-cut', steps: 120 }))).body.id as string;
-      const events = `GET /api/v2/jobs/${id}/events`;
-      await addFaults(fx.server, { match: events, ...fault });
-      const counts = countsFrom(fx.server);
-      const res = await wes(['jobs', 'watch', id, '--interval', '0.1']);
-      expect(res.code, res.stderr).toBe(0);
-      expect(res.stderr).toContain(`job ${id} succeeded`);
-      expect([fault.action, counts.delta(events)]).toEqual([fault.action, opened]);
-    }
+    await paced(async () => {
+      for (const [fault, opened] of [
+        [{ action: 'truncate', after_bytes: 100 }, 2],
+        [{ action: 'status', status: 429, retry_after: 0, count: 5 }, 1],
+      ] as const) {
+        const id = (await submitJob(fx.server, imageWorkflow({ prefix: 'sse-cut', steps: 120 }))).body.id as string;
+        const events = `GET /api/v2/jobs/${id}/events`;
+        await addFaults(fx.server, { match: events, ...fault });
+        const counts = countsFrom(fx.server);
+        // Hurried only once the stream has been opened as often as this fault leads to: a job that ended sooner would not be watched again.
+        const res = await hurriedFrom(fx.server, () => counts.delta(events) >= opened, wes(['jobs', 'watch', id, '--interval', '0.1']));
+        expect(res.code, res.stderr).toBe(0);
+        expect(res.stderr).toContain(`job ${id} succeeded`);
+        expect([fault.action, counts.delta(events)]).toEqual([fault.action, opened]);
+      }
+    });
     await fetch(`${fx.server.url}/__dev/faults`, { method: 'DELETE' });
   });
 });
