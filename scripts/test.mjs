@@ -1,13 +1,11 @@
 // `npm test`: build unless dist/ is already made from these sources (the spawned-binary tests run
 // bin/wes.js; right after `npm ci` it is), then type-check and run the suite
-// side by side. The suite leaves a fifth of 2 cores idle while its tests wait, and tsc (about 25 s
-// of CPU on a fresh clone) runs at the lowest priority so that it takes that idle time instead of
-// the tests' (beside them at the same priority it added about 13 s to vitest's wall time); tsc is incremental, its state kept under node_modules/.cache (a clean
+// side by side. The suite mostly waits, so tsc's few seconds of CPU hide behind it instead of
+// adding to the wall time; tsc is incremental, its state kept under node_modules/.cache (a clean
 // clone simply checks everything). Arguments go to vitest (`npm test -- test/cli`). Exits non-zero
 // when either fails; tsc's report is printed after vitest's so the two never interleave.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,16 +19,9 @@ function bin(pkg, name) {
   return join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin[name]);
 }
 
-function run(script, args, { capture = false, lowPriority = false } = {}) {
+function run(script, args, { capture = false } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { cwd: root, stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'] });
-    if (lowPriority && child.pid !== undefined) {
-      try {
-        setPriority(child.pid, 19);
-      } catch {
-        // Not allowed here: it runs at the same priority, only slower to share.
-      }
-    }
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
@@ -42,7 +33,7 @@ function run(script, args, { capture = false, lowPriority = false } = {}) {
 const build = await run(`${root}scripts/build.mjs`, ['--if-changed']);
 if (build.code !== 0) process.exit(build.code);
 
-const tsc = run(bin('typescript', 'tsc'), ['-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/wes/tsconfig.tsbuildinfo'], { capture: true, lowPriority: true });
+const tsc = run(bin('typescript', 'tsc'), ['-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/wes/tsconfig.tsbuildinfo'], { capture: true });
 const vitest = await run(bin('vitest', 'vitest'), ['run', ...process.argv.slice(2)]);
 const types = await tsc;
 if (types.code !== 0) process.stdout.write(`\ntsc found type errors:\n${types.output}`);
