@@ -1,5 +1,5 @@
-// The dev-server's preview frames are PNGs whose pixels sit in zlib's stored blocks (no deflateSync
-// per sampler step): still PNGs every decoder reads, with the sampler's pixels, of any size.
+// The dev-server's preview frames are PNGs whose pixels sit in zlib's stored blocks (deflate level 0: nothing
+// compressed per sampler step): still PNGs every decoder reads, with the sampler's pixels, of any size.
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { gradientImage, perturb, solidImage } from '../../src/dev-server/engine/image.js';
