@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { addFaults, imageWorkflow, submitJob, waitForJob } from '../helpers/dev-server.js';
 import { wesAgainst } from '../cli/jobs-env.js';
 import { countsFrom, useFaultServer } from './kit.js';
-import { hurriedFrom } from '../helpers/hurry.js';
+import { atPace, hurriedFrom } from '../helpers/hurry.js';
 
 describe('faults on reads', () => {
   const fx = useFaultServer({ stepMs: 5 });
@@ -16,19 +16,11 @@ describe('faults on reads', () => {
     return id;
   };
   /**
-   * Runs `body` with the engine's steps at 40 ms: a job that must still be running when wes opens
-   * its event stream (150 steps: 6 s) outlives a slow start on a loaded machine; the test hurries
-   * it (hurriedFrom) once wes has attached.
+   * Jobs made in `body` step at 40 ms: one that must still be running when wes opens its event
+   * stream (150 steps: 6 s) outlives a slow start on a loaded machine; the test hurries it
+   * (hurriedFrom) once wes has attached.
    */
-  const paced = async (body: () => Promise<void>): Promise<void> => {
-    const pace = fx.server.state.options.stepMs;
-    fx.server.state.options.stepMs = 40;
-    try {
-      await body();
-    } finally {
-      fx.server.state.options.stepMs = pace;
-    }
-  };
+  const paced = (body: () => Promise<void>) => atPace(fx.server, 40, body);
 
   it('a reset before the answer and one mid-answer are both retried; the read succeeds', async () => {
     const id = await finished('r1');

@@ -5,15 +5,20 @@
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { until } from './until.js';
 
-/** Runs `wait` with the engine hurried; the server's own pace again afterwards. */
-export async function hurried<T>(server: DevServerHandle, wait: () => Promise<T>): Promise<T> {
-  const stepMs = server.state.options.stepMs;
-  server.state.options.stepMs = 1;
+/** Runs `body` with the engine's steps at `stepMs`; the server's own pace again afterwards. */
+export async function atPace<T>(server: DevServerHandle, stepMs: number, body: () => Promise<T>): Promise<T> {
+  const pace = server.state.options.stepMs;
+  server.state.options.stepMs = stepMs;
   try {
-    return await wait();
+    return await body();
   } finally {
-    server.state.options.stepMs = stepMs;
+    server.state.options.stepMs = pace;
   }
+}
+
+/** Runs `wait` with the engine hurried; the server's own pace again afterwards. */
+export function hurried<T>(server: DevServerHandle, wait: () => Promise<T>): Promise<T> {
+  return atPace(server, 1, wait);
 }
 
 /** Awaits `run`, hurrying the engine from the moment `from` holds (if it comes before `run` ends). */
