@@ -3,7 +3,9 @@
 // (scripts/build-measure.mjs). `prepare` (so `npm ci` and `npm pack`) runs it with --if-changed:
 // no build when dist/ was made from the same inputs (scripts/build-inputs.mjs).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { buildInputs, distIsCurrent, INPUTS_STAMP } from './build-inputs.mjs';
@@ -18,7 +20,6 @@ if (process.argv.includes('--if-changed') && distIsCurrent(root)) {
   process.exit(0);
 }
 // Loaded only for a build: the check above answers in milliseconds without TypeScript and esbuild.
-// TypeScript (a second of CPU to load) only when the declarations are written.
 const [{ bundle }, { pinnedUndici }, { writeCommandManifest }] = await Promise.all([
   import('./build-bundle.mjs'),
   import('./build-undici.mjs'),
@@ -68,14 +69,31 @@ async function writeCompletions() {
   for (const [shell, script] of scripts) writeFileSync(`${root}completions/wes.${shell}`, script);
 }
 
-/** Declarations of the library entry and what it reaches (dist/types, for package.json `exports`), with the project's own compiler options. */
+/**
+ * Declarations of the library entry and what it reaches (dist/types, for package.json `exports`),
+ * with the project's own compiler options: TypeScript 7 is a native compiler run as a command, so
+ * the options are a config file that extends tsconfig.json, kept out of the tree beside tsc's state.
+ */
 async function emitDeclarations() {
-  const { default: ts } = await import('typescript');
-  const config = ts.getParsedCommandLineOfConfigFile(`${root}tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-  if (!config) throw new Error('cannot read tsconfig.json');
-  const options = { ...config.options, noEmit: false, declaration: true, emitDeclarationOnly: true, outDir: `${root}dist/types`, rootDir: `${root}src` };
-  const program = ts.createProgram([`${root}src/index.ts`], options);
-  const result = program.emit(undefined, undefined, undefined, true);
-  if (result.emitSkipped) throw new Error('type declarations were not emitted');
-  for (const d of result.diagnostics) console.warn(`declarations: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  const configDir = `${root}node_modules/.cache/wes`;
+  mkdirSync(configDir, { recursive: true });
+  const config = `${configDir}/tsconfig.types.json`;
+  writeFileSync(
+    config,
+    JSON.stringify({
+      extends: `${root}tsconfig.json`,
+      compilerOptions: { noEmit: false, declaration: true, emitDeclarationOnly: true, outDir: `${root}dist/types`, rootDir: `${root}src` },
+      files: [`${root}src/index.ts`],
+      include: [],
+    }),
+  );
+  const require = createRequire(import.meta.url);
+  const manifest = require.resolve('typescript/package.json');
+  const tsc = join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin.tsc);
+  try {
+    await promisify(execFile)(process.execPath, [tsc, '-p', config, '--singleThreaded'], { cwd: root });
+  } catch (err) {
+    const { stdout = '', stderr = '' } = /** @type {{ stdout?: string, stderr?: string }} */ (err);
+    throw new Error(`type declarations were not emitted:\n${stdout}${stderr}`);
+  }
 }
