@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { getUnsafeNumberReason, LosslessNumber, parse } from 'lossless-json';
 import { isLosslessNumber, JsonTooDeepError, parseJsonExact } from '../../src/util/exact-json.js';
 import { LONG_STRING, setAsideLongStrings } from '../../src/util/exact-json-long-strings.js';
+import { binaryString } from '../helpers/arbitraries.js';
 
 const long = (unit: string, n = LONG_STRING) => unit.repeat(Math.ceil(n / unit.length));
 /** The exact parser on the whole text, as parseJsonExact read every text before. */
@@ -81,7 +82,7 @@ describe('parseJsonExact with long strings', () => {
   });
 
   it('any JSON with long strings in it: the value the exact parser alone gives', () => {
-    const longString = fc.tuple(fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }), fc.integer({ min: 0, max: 3 })).map(([unit, more]) => long(unit, LONG_STRING + more));
+    const longString = fc.tuple(binaryString({ minLength: 1, maxLength: 8 }), fc.integer({ min: 0, max: 3 })).map(([unit, more]) => long(unit, LONG_STRING + more));
     const withLong = fc.letrec((tie) => ({
       value: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), longString, fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), tie('value'), { maxKeys: 3 })),
     })).value;

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { safeFileName, UniqueNames } from '../../src/files/safe-name.js';
+import { binaryString } from '../helpers/arbitraries.js';
 
 const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
@@ -16,7 +17,7 @@ const longName = fc
   )
   .map(([unit, n, ext]) => unit.repeat(n) + ext);
 
-const anyName = fc.oneof(longName, fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 60 }));
+const anyName = fc.oneof(longName, binaryString({ maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 60 }));
 
 describe('safeFileName (properties)', () => {
   it('never ends in a dot or a space, is never a reserved device name, fits 200 bytes', () => {
