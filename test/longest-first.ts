@@ -2,9 +2,9 @@
 // short ones and the workers finish together. vitest's own order does this from its cache of
 // earlier runs (node_modules/.vite), but a fresh clone (CI) has none: it falls back to the
 // largest files first, which started the 60 s package install test a third of the way through
-// and left it running alone at the end. There, test/durations.json says how long each slow file
-// took in a whole run (`node scripts/test-durations.mjs REPORT.json` writes it from vitest's JSON
-// reporter); a file it does not name counts as quick and keeps vitest's largest-first order.
+// and left it running alone at the end. There, test/durations.json says how long each file took
+// in a whole run (`node scripts/test-durations.mjs REPORT.json` writes it from vitest's JSON
+// reporter); a file it does not name (a new one) counts as quick and keeps vitest's largest-first order.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
