@@ -72,12 +72,14 @@ async function writeCompletions() {
 /**
  * Declarations of the library entry and what it reaches (dist/types, for package.json `exports`),
  * with the project's own compiler options: TypeScript 7 is a native compiler run as a command, so
- * the options are a config file that extends tsconfig.json, kept out of the tree beside tsc's state.
+ * the options are a config file that extends tsconfig.json, named for this build alone (builds of
+ * copies that share node_modules run side by side in the tests) and removed after.
  */
 async function emitDeclarations() {
+  // Beside tsc's own state: @types are found from there as from tsconfig.json.
   const configDir = `${root}node_modules/.cache/wes`;
   mkdirSync(configDir, { recursive: true });
-  const config = `${configDir}/tsconfig.types.json`;
+  const config = join(configDir, `tsconfig.types-${process.pid}.json`);
   writeFileSync(
     config,
     JSON.stringify({
@@ -95,5 +97,7 @@ async function emitDeclarations() {
   } catch (err) {
     const { stdout = '', stderr = '' } = /** @type {{ stdout?: string, stderr?: string }} */ (err);
     throw new Error(`type declarations were not emitted:\n${stdout}${stderr}`);
+  } finally {
+    rmSync(config, { force: true });
   }
 }
