@@ -3,12 +3,12 @@
 // (scripts/build-measure.mjs). `prepare` (so `npm ci` and `npm pack`) runs it with --if-changed:
 // no build when dist/ was made from the same inputs (scripts/build-inputs.mjs).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { buildInputs, distIsCurrent, INPUTS_STAMP } from './build-inputs.mjs';
+import { packageBin } from './package-bin.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = `${root}dist`;
@@ -89,11 +89,8 @@ async function emitDeclarations() {
       include: [],
     }),
   );
-  const require = createRequire(import.meta.url);
-  const manifest = require.resolve('typescript/package.json');
-  const tsc = join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin.tsc);
   try {
-    await promisify(execFile)(process.execPath, [tsc, '-p', config, '--singleThreaded'], { cwd: root });
+    await promisify(execFile)(process.execPath, [packageBin('typescript', 'tsc'), '-p', config, '--singleThreaded'], { cwd: root });
   } catch (err) {
     const { stdout = '', stderr = '' } = /** @type {{ stdout?: string, stderr?: string }} */ (err);
     throw new Error(`type declarations were not emitted:\n${stdout}${stderr}`);

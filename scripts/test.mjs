@@ -3,22 +3,14 @@
 // side by side. tsc is TypeScript 7's native compiler, on one thread: the suite is bound by CPU on
 // a 2-core runner, and a fresh clone's whole check takes 6.5 s of CPU that way (9 s on its default
 // threads; TypeScript 5.9 took 20.5 s). It is incremental, its state kept under
-// node_modules/.cache (a clean clone simply checks everything). Arguments go to vitest (`npm test -- test/cli`). Exits non-zero
-// when either fails; tsc's report is printed after vitest's so the two never interleave.
+// node_modules/.cache (a clean clone simply checks everything). Arguments go to vitest (`npm test
+// -- test/cli`). Exits non-zero when either fails; tsc's report is printed after vitest's so the
+// two never interleave.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageBin } from './package-bin.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const require = createRequire(import.meta.url);
-
-/** The script a package's `bin` names (what npx would run), found without a shell. */
-function bin(pkg, name) {
-  const manifest = require.resolve(`${pkg}/package.json`);
-  return join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin[name]);
-}
 
 function run(script, args, { capture = false } = {}) {
   return new Promise((resolve, reject) => {
@@ -34,8 +26,8 @@ function run(script, args, { capture = false } = {}) {
 const build = await run(`${root}scripts/build.mjs`, ['--if-changed']);
 if (build.code !== 0) process.exit(build.code);
 
-const tsc = run(bin('typescript', 'tsc'), ['-p', 'tsconfig.json', '--singleThreaded', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/wes/tsconfig.tsbuildinfo'], { capture: true });
-const vitest = await run(bin('vitest', 'vitest'), ['run', ...process.argv.slice(2)]);
+const tsc = run(packageBin('typescript', 'tsc'), ['-p', 'tsconfig.json', '--singleThreaded', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/wes/tsconfig.tsbuildinfo'], { capture: true });
+const vitest = await run(packageBin('vitest', 'vitest'), ['run', ...process.argv.slice(2)]);
 const types = await tsc;
 if (types.code !== 0) process.stdout.write(`\ntsc found type errors:\n${types.output}`);
 process.exit(vitest.code || types.code);
