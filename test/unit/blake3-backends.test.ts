@@ -21,18 +21,17 @@ const VECTORS: Array<[number, string]> = [
   [3145731, '4e51361129e2cf33100daa4166344bfbc311e732ba18ba091df5c36c50688a68'],
 ];
 
-/** Bytes that do not repeat within a read: filled in place (a 5 MB array of numbers first took seconds of CPU). */
-function scrambled(length: number): Buffer {
+/** `length` bytes, byte `i` being `byteAt(i)`: filled in place (a 5 MB array of numbers first took seconds of CPU). */
+function bytesOf(length: number, byteAt: (i: number) => number): Buffer {
   const bytes = Buffer.alloc(length);
-  for (let i = 0; i < length; i++) bytes[i] = (i * 2654435761) >>> 24;
+  for (let i = 0; i < length; i++) bytes[i] = byteAt(i);
   return bytes;
 }
 
-function vectorInput(length: number): Buffer {
-  const bytes = Buffer.alloc(length);
-  for (let i = 0; i < length; i++) bytes[i] = i % 251;
-  return bytes;
-}
+/** The BLAKE3 test vectors' input. */
+const vectorInput = (length: number) => bytesOf(length, (i) => i % 251);
+/** Bytes that do not repeat within a read. */
+const scrambled = (length: number) => bytesOf(length, (i) => (i * 2654435761) >>> 24);
 
 const dir = mkdtempSync(join(tmpdir(), 'wes-blake3-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
