@@ -86,6 +86,13 @@ export function wesAt(baseUrl: string, args: string[], opts: RunOptions & { apiK
   return runWes(args, { ...rest, env: { WES_BASE_URL: baseUrl, ...(apiKey ? { WES_API_KEY: apiKey } : {}), ...env } });
 }
 
+/** The id of a job of `workflow`, once it has succeeded. */
+export async function finishedJobId(server: DevServerHandle, workflow: Json): Promise<string> {
+  const id = (await submitJob(server, workflow)).body.id as string;
+  await waitForJob(server, `/api/v2/jobs/${id}`, ['succeeded']);
+  return id;
+}
+
 /** A finished job whose one output is `size` bytes (SaveBytes): its id, the output, and the signed URL's path. */
 export async function finishedBytesJob(server: DevServerHandle, size: number): Promise<{ id: string; output: Json; signed: string }> {
   const id = (await submitJob(server, bytesWorkflow(size))).body.id as string;

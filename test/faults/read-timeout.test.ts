@@ -5,20 +5,16 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addFaults, bytesWorkflow, imageWorkflow, submitJob, waitForJob } from '../helpers/dev-server.js';
+import { addFaults, bytesWorkflow, imageWorkflow, submitJob } from '../helpers/dev-server.js';
 import { wesAgainst } from '../cli/jobs-env.js';
-import { countsFrom, useFaultServer } from './kit.js';
+import { countsFrom, finishedJobId, useFaultServer } from './kit.js';
 
 const fx = useFaultServer({ stepMs: 5 });
 const wes = wesAgainst(() => fx.server);
 const work = mkdtempSync(join(tmpdir(), 'wes-read-timeout-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function finished(workflow: Record<string, unknown>): Promise<string> {
-  const id = (await submitJob(fx.server, workflow)).body.id as string;
-  await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
-  return id;
-}
+const finished = (workflow: Record<string, unknown>) => finishedJobId(fx.server, workflow);
 
 describe('read timeout', () => {
   // These two count requests exactly, and a read timeout that fired on a slow answer would add one:

@@ -2,19 +2,15 @@
 // JSON, a stalled body (only --timeout ends it: exit 8), 5xx bursts, and an event stream that
 // stops sending or breaks (the watch finishes by polling). Request counts stay bounded.
 import { describe, expect, it } from 'vitest';
-import { addFaults, imageWorkflow, submitJob, waitForJob } from '../helpers/dev-server.js';
+import { addFaults, imageWorkflow, submitJob } from '../helpers/dev-server.js';
 import { wesAgainst } from '../cli/jobs-env.js';
-import { countsFrom, useFaultServer } from './kit.js';
+import { countsFrom, finishedJobId, useFaultServer } from './kit.js';
 import { atPace, hurriedFrom } from '../helpers/hurry.js';
 
 describe('faults on reads', () => {
   const fx = useFaultServer({ stepMs: 5 });
   const wes = wesAgainst(() => fx.server);
-  const finished = async (prefix: string) => {
-    const id = (await submitJob(fx.server, imageWorkflow({ prefix, steps: 1 }))).body.id as string;
-    await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
-    return id;
-  };
+  const finished = (prefix: string) => finishedJobId(fx.server, imageWorkflow({ prefix, steps: 1 }));
   /**
    * Jobs made in `body` step at 40 ms: one that must still be running when wes opens its event
    * stream (150 steps: 6 s) outlives a slow start on a loaded machine; the test hurries it

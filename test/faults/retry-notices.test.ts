@@ -1,9 +1,9 @@
 // Every retry wait of a second or more is one stderr line, on every surface, hidden by --quiet:
 // a command that is fine but waiting must not look stuck.
 import { describe, expect, it } from 'vitest';
-import { addFaults, imageWorkflow, submitJob, waitForJob } from '../helpers/dev-server.js';
+import { addFaults, imageWorkflow } from '../helpers/dev-server.js';
 import { wesAgainst } from '../cli/jobs-env.js';
-import { useFaultServer } from './kit.js';
+import { finishedJobId, useFaultServer } from './kit.js';
 
 const fx = useFaultServer({ stepMs: 5 });
 const wes = wesAgainst(() => fx.server);
@@ -11,11 +11,7 @@ const wes = wesAgainst(() => fx.server);
 // Each test reads URLs of its own (its own jobs, /v1/models, /api/queue), and each of its waits is
 // the server's own Retry-After: the tests and the runs within them wait side by side.
 describe.concurrent('visible retry waits', () => {
-  const finished = async (prefix: string) => {
-    const id = (await submitJob(fx.server, imageWorkflow({ prefix, steps: 1 }))).body.id as string;
-    await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
-    return id;
-  };
+  const finished = (prefix: string) => finishedJobId(fx.server, imageWorkflow({ prefix, steps: 1 }));
 
   it('job API: a 503 with Retry-After 1 prints one line naming the wait and the attempt', async () => {
     const [id, quietId] = await Promise.all([finished('rn1'), finished('rn1-quiet')]);
