@@ -3,20 +3,11 @@ import { Readable } from 'node:stream';
 import { seededRandom } from './prng.js';
 
 const BLOCK = 64 * 1024;
+/** A block's first bytes: its index, so that no two blocks of a file are equal. */
+const STAMP_BYTES = 8;
 /** Base blocks of recently used seeds (64 KiB each); the oldest is dropped past this many. */
 const CACHED_SEEDS = 16;
 const bases = new Map<number, Buffer>();
-/**
- * Stamped blocks kept for the next read of the same file (96 MiB of them, the least recently read
- * dropped first): an output is hashed at commit and then downloaded, resumed and downloaded again,
- * and each block made anew cost a copy into fresh memory, whose page faults were most of the
- * dev-server's CPU in a download (a 8 MiB download in-process: 111 ms of CPU, ~25% of it making
- * blocks). Readers never write into a chunk they are given (a fault that corrupts one copies it).
- */
-const CACHED_BLOCKS = 1536;
-const blocks = new Map<number, Buffer>();
-/** Above any block index of a file (4 GiB: 2^16 blocks), so seed and index make one safe integer key. */
-const INDEX_SPAN = 2 ** 21;
 
 function baseBlock(seed: number): Buffer {
   let base = bases.get(seed);
@@ -32,23 +23,20 @@ function baseBlock(seed: number): Buffer {
   return base;
 }
 
-/** Block `index` of the file: the seed's base block stamped with its index, so no two blocks are equal. */
-function block(seed: number, index: number): Buffer {
-  const key = seed * INDEX_SPAN + index;
-  let stamped = blocks.get(key);
-  if (stamped) {
-    blocks.delete(key);
-  } else {
-    stamped = Buffer.from(baseBlock(seed));
-    stamped.writeUInt32LE(index >>> 0, 0);
-    stamped.writeUInt32LE(Math.floor(index / 4294967296), 4);
-  }
-  blocks.set(key, stamped);
-  if (blocks.size > CACHED_BLOCKS) blocks.delete(blocks.keys().next().value!);
-  return stamped;
+function stamp(index: number): Buffer {
+  const bytes = Buffer.allocUnsafe(STAMP_BYTES);
+  bytes.writeUInt32LE(index >>> 0, 0);
+  bytes.writeUInt32LE(Math.floor(index / 4294967296), 4);
+  return bytes;
 }
 
-/** Bytes [start, end] (inclusive) of the synthetic file of `size` bytes for `seed`. */
+/**
+ * Bytes [start, end] (inclusive) of the synthetic file of `size` bytes for `seed`: block by block,
+ * each block its stamp and then the rest of the seed's base block. The two are pushed as they are,
+ * never copied into one: a block copied into fresh memory cost page faults that were most of the
+ * dev-server's CPU in a download (5 s of the suite's CPU). Readers never write into a chunk they
+ * are given (a fault that corrupts one copies it), so the base block is shared by every read.
+ */
 export function syntheticStream(seed: number, size: number, range?: { start: number; end: number }): Readable {
   let position = range?.start ?? 0;
   const last = Math.min(range?.end ?? size - 1, size - 1);
@@ -63,7 +51,8 @@ export function syntheticStream(seed: number, size: number, range?: { start: num
       const from = position - index * BLOCK;
       const to = Math.min(BLOCK, last - index * BLOCK + 1);
       position += to - from;
-      this.push(block(seed, index).subarray(from, to));
+      if (from < STAMP_BYTES) this.push(stamp(index).subarray(from, Math.min(STAMP_BYTES, to)));
+      if (to > STAMP_BYTES) this.push(baseBlock(seed).subarray(Math.max(STAMP_BYTES, from), to));
     },
   });
 }
