@@ -86,17 +86,20 @@ export function wesAt(baseUrl: string, args: string[], opts: RunOptions & { apiK
   return runWes(args, { ...rest, env: { WES_BASE_URL: baseUrl, ...(apiKey ? { WES_API_KEY: apiKey } : {}), ...env } });
 }
 
+/** A job of `workflow`, once it has succeeded: its id and the Job as last read. */
+async function finishedJob(server: DevServerHandle, workflow: Json): Promise<{ id: string; job: Json }> {
+  const id = (await submitJob(server, workflow)).body.id as string;
+  return { id, job: await waitForJob(server, `/api/v2/jobs/${id}`, ['succeeded']) };
+}
+
 /** The id of a job of `workflow`, once it has succeeded. */
 export async function finishedJobId(server: DevServerHandle, workflow: Json): Promise<string> {
-  const id = (await submitJob(server, workflow)).body.id as string;
-  await waitForJob(server, `/api/v2/jobs/${id}`, ['succeeded']);
-  return id;
+  return (await finishedJob(server, workflow)).id;
 }
 
 /** A finished job whose one output is `size` bytes (SaveBytes): its id, the output, and the signed URL's path. */
 export async function finishedBytesJob(server: DevServerHandle, size: number): Promise<{ id: string; output: Json; signed: string }> {
-  const id = (await submitJob(server, bytesWorkflow(size))).body.id as string;
-  const job = await waitForJob(server, `/api/v2/jobs/${id}`, ['succeeded']);
+  const { id, job } = await finishedJob(server, bytesWorkflow(size));
   const output = job.outputs[0];
   return { id, output, signed: new URL(output.url).pathname };
 }

@@ -34,7 +34,7 @@ function stamp(index: number): Buffer {
  * Bytes [start, end] (inclusive) of the synthetic file of `size` bytes for `seed`: block by block,
  * each block its stamp and then the rest of the seed's base block. The two are pushed as they are,
  * never copied into one: a block copied into fresh memory cost page faults that were most of the
- * dev-server's CPU in a download (5 s of the suite's CPU). Readers never write into a chunk they
+ * dev-server's CPU in a download (about 4 s of the suite's CPU). Readers never write into a chunk they
  * are given (a fault that corrupts one copies it), so the base block is shared by every read.
  */
 export function syntheticStream(seed: number, size: number, range?: { start: number; end: number }): Readable {
