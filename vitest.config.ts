@@ -27,6 +27,9 @@ export default defineConfig({
     // (test/unit/process-state.test.ts), and what a test changes in the process (env stubs, the
     // working folder) it puts back.
     isolate: false,
+    // `npm test` starts the workers with huge pages for malloc (scripts/test-env.mjs); this gives
+    // the programs the tests start the host's GLIBC_TUNABLES back.
+    setupFiles: ['test/helpers/worker-env.ts'],
     // The longest files start first, on a fresh clone too (test/longest-first.ts).
     sequence: { sequencer: LongestFirst },
     coverage: { provider: 'v8', include: ['src/**'], reporter: ['text-summary'] },
