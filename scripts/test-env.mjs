@@ -16,14 +16,18 @@
 
 export const WORKER_TUNABLE = 'glibc.malloc.hugetlb=1';
 
-/** Set (to the value before, '' for none) while the tests run under WORKER_TUNABLE that test.mjs added. */
+/**
+ * Set while the tests run under WORKER_TUNABLE that test.mjs added: `-` when the host had no
+ * GLIBC_TUNABLES, else `=` and the host's value (which may be empty).
+ */
 export const TUNABLES_BEFORE = 'WES_TEST_GLIBC_TUNABLES_BEFORE';
 
 /** `env` for vitest: WORKER_TUNABLE added, unless GLIBC_TUNABLES already says how malloc uses huge pages. */
 export function withWorkerTunable(env) {
-  const before = env.GLIBC_TUNABLES ?? '';
-  if (/(^|:)glibc\.malloc\.hugetlb=/.test(before)) return env;
-  return { ...env, GLIBC_TUNABLES: before ? `${before}:${WORKER_TUNABLE}` : WORKER_TUNABLE, [TUNABLES_BEFORE]: before };
+  const { [TUNABLES_BEFORE]: _inherited, ...host } = env;
+  const before = host.GLIBC_TUNABLES;
+  if (/(^|:)glibc\.malloc\.hugetlb=/.test(before ?? '')) return host;
+  return { ...host, GLIBC_TUNABLES: before ? `${before}:${WORKER_TUNABLE}` : WORKER_TUNABLE, [TUNABLES_BEFORE]: before === undefined ? '-' : `=${before}` };
 }
 
 /**
@@ -34,6 +38,6 @@ export function restoreTunables(env) {
   const before = env[TUNABLES_BEFORE];
   if (before === undefined) return;
   delete env[TUNABLES_BEFORE];
-  if (before) env.GLIBC_TUNABLES = before;
+  if (before.startsWith('=')) env.GLIBC_TUNABLES = before.slice(1);
   else delete env.GLIBC_TUNABLES;
 }

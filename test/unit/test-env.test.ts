@@ -13,27 +13,32 @@ const { withWorkerTunable, restoreTunables, TUNABLES_BEFORE, WORKER_TUNABLE } = 
   WORKER_TUNABLE: string;
 };
 
+/** The host's GLIBC_TUNABLES as TUNABLES_BEFORE records it. */
+const recorded = (host: string | undefined) => (host === undefined ? '-' : `=${host}`);
+
 describe('the workers\' GLIBC_TUNABLES', () => {
-  it('adds the huge-page tunable for vitest and puts the host\'s value back for what the tests start', () => {
-    for (const host of [undefined, 'glibc.malloc.arena_max=2']) {
+  it('adds the huge-page tunable for vitest and puts the host\'s value back, unset or empty alike, for what the tests start', () => {
+    for (const host of [undefined, '', 'glibc.malloc.arena_max=2']) {
       const env: Env = host === undefined ? { PATH: '/bin' } : { PATH: '/bin', GLIBC_TUNABLES: host };
+      const copy = { ...env };
       const forVitest = withWorkerTunable(env);
-      expect(forVitest.GLIBC_TUNABLES).toBe(host ? `${host}:${WORKER_TUNABLE}` : WORKER_TUNABLE);
-      expect(env).toEqual(host === undefined ? { PATH: '/bin' } : { PATH: '/bin', GLIBC_TUNABLES: host });
+      expect(forVitest).toStrictEqual({ ...env, GLIBC_TUNABLES: host ? `${host}:${WORKER_TUNABLE}` : WORKER_TUNABLE, [TUNABLES_BEFORE]: recorded(host) });
+      expect(env).toStrictEqual(copy);
       const worker = { ...forVitest };
       restoreTunables(worker);
-      expect(worker).toEqual(env);
+      expect(worker).toStrictEqual(env);
+      expect('GLIBC_TUNABLES' in worker).toBe(host !== undefined);
       restoreTunables(worker);
-      expect(worker).toEqual(env);
+      expect(worker).toStrictEqual(env);
     }
   });
 
-  it('leaves a host that already says how malloc uses huge pages as it is', () => {
-    const env: Env = { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' };
-    expect(withWorkerTunable(env)).toBe(env);
-    const worker = { ...env };
-    restoreTunables(worker);
-    expect(worker).toEqual(env);
+  it('leaves a host that already says how malloc uses huge pages as it is, and drops a marker it inherited', () => {
+    const env: Env = { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=0' };
+    expect(withWorkerTunable(env)).toStrictEqual(env);
+    expect(withWorkerTunable({ ...env, [TUNABLES_BEFORE]: '-' })).toStrictEqual(env);
+    // A marker inherited from an outer `npm test` is replaced by this run's.
+    expect(withWorkerTunable({ PATH: '/bin', [TUNABLES_BEFORE]: '=x' })).toStrictEqual({ PATH: '/bin', GLIBC_TUNABLES: WORKER_TUNABLE, [TUNABLES_BEFORE]: '-' });
   });
 
   it('this worker\'s environment is the host\'s again, whatever started the run', () => {
@@ -46,11 +51,13 @@ describe('the workers\' GLIBC_TUNABLES', () => {
         .filter((v) => v.includes('='))
         .map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)] as const),
     );
-    // Started by `npm test`, it had the tunable (glibc, parsing GLIBC_TUNABLES, leaves only its first
-    // entry in that memory, so the value there is not compared); what the tests start gets the host's.
-    const host = started.get(TUNABLES_BEFORE);
-    if (host === undefined) return;
-    expect(started.has('GLIBC_TUNABLES')).toBe(true);
-    expect(process.env.GLIBC_TUNABLES ?? '').toBe(host);
+    const before = started.get(TUNABLES_BEFORE);
+    // Not started by `npm test`: nothing was added, nothing to put back.
+    if (before === undefined) return;
+    // glibc, parsing GLIBC_TUNABLES, leaves only its first entry in that memory: the tunable is that
+    // entry when the host had none of its own.
+    if (before === '-' || before === '=') expect(started.get('GLIBC_TUNABLES')).toBe(WORKER_TUNABLE);
+    if (before === '-') expect('GLIBC_TUNABLES' in process.env).toBe(false);
+    else expect(process.env.GLIBC_TUNABLES).toBe(before.slice(1));
   });
 });
