@@ -7,7 +7,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildId } from '../../scripts/build-commonjs.mjs';
 import { codeCacheDir } from '../../src/runtime/code-cache.js';
 import { spawnWes, tempConfigDir } from '../helpers/cli.js';
-import { bytesWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
+import { bytesWorkflow, finishedJob, useDevServer } from '../helpers/dev-server.js';
 
 /** A job as printed, without what changes per request (signed output URLs). */
 function stable(stdout: string): unknown {
@@ -51,11 +51,7 @@ describe('where the code cache lives', () => {
 describe('the built CLI with its code cache', () => {
   const ctx = useDevServer({});
 
-  async function finishedJob(): Promise<string> {
-    const jobId = (await submitJob(ctx.server, bytesWorkflow(64))).body.id as string;
-    await waitForJob(ctx.server, `/api/v2/jobs/${jobId}`, ['succeeded']);
-    return jobId;
-  }
+  const finishedJobId = async () => (await finishedJob(ctx.server, bytesWorkflow(64))).id;
 
   function get(configDir: string, jobId: string, env: NodeJS.ProcessEnv = {}) {
     return spawnWes(['jobs', 'get', jobId, '--json'], { configDir, env: { WES_BASE_URL: ctx.server.url, WES_API_KEY: ctx.server.apiKey, WES_CACHE_DIR: '', ...env } });
@@ -66,7 +62,7 @@ describe('the built CLI with its code cache', () => {
    * must succeed with the same answer. Returns the folder.
    */
   async function twoRuns(between: (configDir: string) => void = () => undefined): Promise<string> {
-    const jobId = await finishedJob();
+    const jobId = await finishedJobId();
     const config = tempConfigDir();
     onTestFinished(config.cleanup);
     const first = await get(config.dir, jobId);
@@ -133,7 +129,7 @@ describe('the built CLI with its code cache', () => {
   });
 
   it('WES_CODE_CACHE=0 keeps nothing, and a cache folder that cannot be made costs nothing but the compile', async () => {
-    const jobId = await finishedJob();
+    const jobId = await finishedJobId();
     const off = tempConfigDir();
     const blocked = tempConfigDir();
     try {

@@ -4,16 +4,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blake3File } from '../../src/files/blake3.js';
-import { addFaults, getJson, imageWorkflow, submitJob, useDevServer, waitForJob, type Json } from '../helpers/dev-server.js';
+import { addFaults, finishedJob, getJson, imageWorkflow, useDevServer, type Json } from '../helpers/dev-server.js';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { seen, twinWorkflow, useTempDir, wesAgainst } from './jobs-env.js';
 
 const HASH_DELAY_MS = 1200;
 
-async function finishedJob(server: DevServerHandle, workflow: Json): Promise<Json> {
-  const id = (await submitJob(server, workflow)).body.id as string;
-  return waitForJob(server, `/api/v2/jobs/${id}`, ['succeeded']);
-}
+/** The Job of `workflow`, once it has succeeded. */
+const finished = async (server: DevServerHandle, workflow: Json): Promise<Json> => (await finishedJob(server, workflow)).job;
 
 /** Waits until every output reports its hash (the server computes them lazily). */
 async function withHashes(server: DevServerHandle, job: Json): Promise<Json> {
@@ -31,7 +29,7 @@ describe('wes jobs download', () => {
   const dir = useTempDir();
 
   it('removes the temp file of a job.json whose writer was killed before its rename, and leaves anything else', async () => {
-    const job = await withHashes(ctx.server, await finishedJob(ctx.server, imageWorkflow({ prefix: 'stale' })));
+    const job = await withHashes(ctx.server, await finished(ctx.server, imageWorkflow({ prefix: 'stale' })));
     const out = join(dir(), 'stale-temps');
     mkdirSync(out);
     const stale = join(out, '.job.json.b7a82804e77ab16c.tmp');
@@ -45,7 +43,7 @@ describe('wes jobs download', () => {
   });
 
   it('saves every output, verified, with job.json, into ./<job-id> by default; stdout lists the paths', async () => {
-    const job = await withHashes(ctx.server, await finishedJob(ctx.server, imageWorkflow({ prefix: 'plain' })));
+    const job = await withHashes(ctx.server, await finished(ctx.server, imageWorkflow({ prefix: 'plain' })));
     const res = await wes(['jobs', 'download', job.id], { cwd: dir() });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toBe(`${job.id}/plain_00001_.png\n`);
@@ -58,7 +56,7 @@ describe('wes jobs download', () => {
   });
 
   it('--json prints one array of {name, path, bytes, hash, verified, asset_id}', async () => {
-    const job = await withHashes(ctx.server, await finishedJob(ctx.server, imageWorkflow({ prefix: 'js' })));
+    const job = await withHashes(ctx.server, await finished(ctx.server, imageWorkflow({ prefix: 'js' })));
     const out = join(dir(), 'json-out');
     const res = await wes(['jobs', 'download', job.id, out, '--json']);
     expect(res.code, res.stderr).toBe(0);
@@ -68,7 +66,7 @@ describe('wes jobs download', () => {
   });
 
   it('a corrupted body fails the blake3 check: exit 1 and no file, not even a .part', async () => {
-    const job = await withHashes(ctx.server, await finishedJob(ctx.server, imageWorkflow({ prefix: 'bad' })));
+    const job = await withHashes(ctx.server, await finished(ctx.server, imageWorkflow({ prefix: 'bad' })));
     await addFaults(ctx.server, { match: 'GET /signed/**', action: 'corrupt', after_bytes: 100 });
     const out = join(dir(), 'corrupt');
     const res = await wes(['jobs', 'download', job.id, out]);
@@ -80,7 +78,7 @@ describe('wes jobs download', () => {
   });
 
   it('keeps a hostile name inside DIR and two outputs with one name apart', async () => {
-    const job = await finishedJob(ctx.server, twinWorkflow('../../x'));
+    const job = await finished(ctx.server, twinWorkflow('../../x'));
     expect(job.outputs.map((o: Json) => o.name)).toEqual(['../../x_00001_.png', '../../x_00001_.png']);
     const base = join(dir(), 'hostile');
     const out = join(base, 'a', 'b');
@@ -98,7 +96,7 @@ describe('wes jobs download', () => {
   });
 
   it('fetches output URLs with no credential (the signed host refuses one with 400)', async () => {
-    const job = await finishedJob(ctx.server, imageWorkflow({ prefix: 'nocred' }));
+    const job = await finished(ctx.server, imageWorkflow({ prefix: 'nocred' }));
     const before = seen(ctx.server, `GET /signed/${job.outputs[0].id}/nocred_00001_.png`);
     const res = await wes(['jobs', 'download', job.id, join(dir(), 'nocred')]);
     expect(res.code, res.stderr).toBe(0);
@@ -106,7 +104,7 @@ describe('wes jobs download', () => {
   });
 
   it('logs: a surface without a logs link says so and exits 0', async () => {
-    const job = await finishedJob(ctx.server, imageWorkflow());
+    const job = await finished(ctx.server, imageWorkflow());
     const res = await wes(['jobs', 'logs', job.id]);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
@@ -120,7 +118,7 @@ describe('wes jobs download of outputs the server hashes late', () => {
   const dir = useTempDir();
 
   it('a hash still null when the download starts is asked for again once the bytes are in', async () => {
-    const job = await finishedJob(ctx.server, imageWorkflow({ prefix: 'late' }));
+    const job = await finished(ctx.server, imageWorkflow({ prefix: 'late' }));
     expect(job.outputs[0].hash).toBeNull();
     // Hold the bytes back past the hash delay, so the one re-read finds the hash.
     await addFaults(ctx.server, { match: 'GET /signed/**', action: 'delay', delay_ms: HASH_DELAY_MS + 200 });
@@ -130,7 +128,7 @@ describe('wes jobs download of outputs the server hashes late', () => {
     expect(saved.verified).toBe(true);
     expect(saved.hash).toBe((await withHashes(ctx.server, job)).outputs[0].hash);
 
-    const early = await finishedJob(ctx.server, imageWorkflow({ prefix: 'early' }));
+    const early = await finished(ctx.server, imageWorkflow({ prefix: 'early' }));
     const unchecked = await wes(['jobs', 'download', early.id, join(dir(), 'early'), '--json']);
     expect(unchecked.code).toBe(0);
     expect(JSON.parse(unchecked.stdout)[0].verified).toBe(false);

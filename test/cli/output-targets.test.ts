@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bytesWorkflow, submitJob, useDevServer, waitForJob, type Json } from '../helpers/dev-server.js';
+import { bytesWorkflow, finishedJob, useDevServer, type Json } from '../helpers/dev-server.js';
 import { useTempDir, wesAgainst, writeTemp } from './jobs-env.js';
 import { blake3File } from '../../src/files/blake3.js';
 
@@ -16,9 +16,8 @@ describe('output targets', () => {
   const tmp = useTempDir();
   const jobsMade = () => ctx.server.state.engine.list().length;
 
-  async function finishedJob(): Promise<{ id: string; output: Json }> {
-    const id = (await submitJob(ctx.server, bytesWorkflow(20_000))).body.id as string;
-    const job = await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
+  async function finishedBytes(): Promise<{ id: string; output: Json }> {
+    const { id, job } = await finishedJob(ctx.server, bytesWorkflow(20_000));
     return { id, output: job.outputs[0] };
   }
 
@@ -51,7 +50,7 @@ describe('output targets', () => {
   });
 
   it('jobs download, legacy prompt and models run check their targets first', async () => {
-    const { id } = await finishedJob();
+    const { id } = await finishedBytes();
     const file = writeTemp(tmp(), 'x', 'txt');
     const download = await wes(['jobs', 'download', id, file]);
     expect(download.code).toBe(2);
@@ -69,7 +68,7 @@ describe('output targets', () => {
   });
 
   it('an existing file with other bytes stops the download (exit 1); --skip-existing keeps it; --clobber replaces it', async () => {
-    const { id, output } = await finishedJob();
+    const { id, output } = await finishedBytes();
     const out = join(tmp(), 'existing');
     mkdirSync(out);
     const target = join(out, output.name);
@@ -89,7 +88,7 @@ describe('output targets', () => {
   });
 
   it('assets download and models run -o refuse to overwrite silently too', async () => {
-    const { output } = await finishedJob();
+    const { output } = await finishedBytes();
     const target = join(tmp(), 'asset.bin');
     writeFileSync(target, 'other');
     const refused = await wes(['assets', 'download', output.id, target]);

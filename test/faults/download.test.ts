@@ -4,11 +4,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addFaults, bytesWorkflow, submitJob, waitForJob, type Json } from '../helpers/dev-server.js';
+import { addFaults, type Json } from '../helpers/dev-server.js';
 import { useTempDir, wesAgainst } from '../cli/jobs-env.js';
 import { blake3File } from '../../src/files/blake3.js';
 import { startFakeService, type FakeService } from '../security/fake-service.js';
-import { countsFrom, filesUnder, logged, until, useFaultServer, wesAt } from './kit.js';
+import { countsFrom, filesUnder, finishedBytesJob as bytesJob, logged, until, useFaultServer, wesAt } from './kit.js';
 
 const SIZE = 200_000;
 
@@ -18,11 +18,8 @@ describe('a signed URL that fails half-way', () => {
   const dir = useTempDir();
 
   async function finishedBytesJob(): Promise<{ id: string; output: Json; signed: string; key: string }> {
-    const id = (await submitJob(fx.server, bytesWorkflow(SIZE))).body.id as string;
-    const job = await waitForJob(fx.server, `/api/v2/jobs/${id}`, ['succeeded']);
-    const output = job.outputs[0];
+    const { id, output, signed } = await bytesJob(fx.server, SIZE);
     expect(output.hash).toMatch(/^blake3:/);
-    const signed = new URL(output.url).pathname;
     return { id, output, signed, key: `GET ${signed}` };
   }
 

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { DevServerHandle, DevServerOptions } from '../../src/dev-server/index.js';
 import { runWes, type RunOptions, type RunResult } from '../helpers/cli.js';
-import { bytesWorkflow, submitJob, useDevServer, waitForJob, type Json } from '../helpers/dev-server.js';
+import { bytesWorkflow, finishedJob, useDevServer, type Json } from '../helpers/dev-server.js';
 
 export interface FaultServer {
   readonly server: DevServerHandle;
@@ -84,12 +84,6 @@ export { until } from '../helpers/until.js';
 export function wesAt(baseUrl: string, args: string[], opts: RunOptions & { apiKey?: string } = {}): Promise<RunResult> {
   const { apiKey, env, ...rest } = opts;
   return runWes(args, { ...rest, env: { WES_BASE_URL: baseUrl, ...(apiKey ? { WES_API_KEY: apiKey } : {}), ...env } });
-}
-
-/** A job of `workflow`, once it has succeeded: its id and the Job as last read. */
-async function finishedJob(server: DevServerHandle, workflow: Json): Promise<{ id: string; job: Json }> {
-  const id = (await submitJob(server, workflow)).body.id as string;
-  return { id, job: await waitForJob(server, `/api/v2/jobs/${id}`, ['succeeded']) };
 }
 
 /** The id of a job of `workflow`, once it has succeeded. */

@@ -117,6 +117,12 @@ function statusChange(server: DevServerHandle): { next: Promise<void>; cancel: (
 }
 
 /** EmptyImage -> Sample -> SaveImage. */
+/** A job of `workflow` submitted and read until it has succeeded: its id and the Job as last read. */
+export async function finishedJob(server: DevServerHandle, workflow: unknown): Promise<{ id: string; job: Json }> {
+  const id = (await submitJob(server, workflow)).body.id as string;
+  return { id, job: await waitForJob(server, `/api/v2/jobs/${id}`, ['succeeded']) };
+}
+
 export function imageWorkflow(fields: { steps?: number; seed?: number; prefix?: string; width?: number; height?: number } = {}): Json {
   return {
     '1': { class_type: 'EmptyImage', inputs: { width: fields.width ?? 16, height: fields.height ?? 12, batch_size: 1, color: 0x336699 } },
