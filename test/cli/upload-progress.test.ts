@@ -16,8 +16,9 @@ let config: { dir: string; cleanup: () => void };
 const SIZE = 9 << 20;
 const LINE = /uploading .*big-\d\.bin {2}\d+(\.\d)? (MiB|KiB) of 9\.0 MiB/;
 
+/** A wide terminal: the line names the file by its path in the temp folder, as long as that folder's own path (under `npm test`, a folder in memory: scripts/test-env.mjs). */
 function wes(argv: string[], tty: TerminalStreams) {
-  return runWes(argv, { terminal: tty, configDir: config.dir, env: { WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey! } });
+  return runWes(argv, { terminal: { columns: 200, ...tty }, configDir: config.dir, env: { WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey! } });
 }
 
 /** A file of fresh random bytes: the service cannot hold them already, so they are sent. */

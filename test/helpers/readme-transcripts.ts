@@ -54,13 +54,16 @@ export function transcriptSteps(): Array<{ transcript: Transcript; command: stri
 
 export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
+/** A temp folder's path: the README shows /tmp, a run prints its own temp folder (`npm test` may put it in memory: scripts/test-env.mjs). */
+const TEMP_PATH = new RegExp(`(/tmp|${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})/[^\\s/]+`, 'g');
+
 /** One line as both sides are compared. */
 function normalise(line: string): string {
   return line
     .replace(UUID, '<uuid>')
     .replace(/^[0-9a-f]{8}(?= )/, '<id>')
     .replace(/\b[0-9a-f]{32,}\b/g, '<hex>')
-    .replace(/\/tmp\/[^\s/]+/g, '<tmp>')
+    .replace(TEMP_PATH, '<tmp>')
     .replace(/\b\d{4}-\d\d-\d\dT[\d:.]+Z\b/g, '<time>')
     .replace(/(127\.0\.0\.1|localhost):\d+/g, '$1:<port>')
     .replace(/\b\d+(\.\d+)? (ms|s)\b/g, '<duration>')

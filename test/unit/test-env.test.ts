@@ -1,16 +1,21 @@
 // scripts/test-env.mjs: `npm test` starts vitest with huge pages for malloc, and each worker gives
 // the programs the tests start the host's GLIBC_TUNABLES back.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error the build's scripts are plain JavaScript
 import * as testEnv from '../../scripts/test-env.mjs';
 
 type Env = Record<string, string | undefined>;
-const { withWorkerTunable, restoreTunables, TUNABLES_BEFORE, WORKER_TUNABLE } = testEnv as {
+const { withWorkerTunable, restoreTunables, TUNABLES_BEFORE, WORKER_TUNABLE, memoryTempDir, MEMORY_FS, MIN_FREE } = testEnv as {
   withWorkerTunable: (env: Env) => Env;
   restoreTunables: (env: Env) => void;
   TUNABLES_BEFORE: string;
   WORKER_TUNABLE: string;
+  memoryTempDir: (env: Env, root?: string) => string | undefined;
+  MEMORY_FS: string;
+  MIN_FREE: number;
 };
 
 /** The host's GLIBC_TUNABLES as TUNABLES_BEFORE records it. */
@@ -59,5 +64,44 @@ describe('the workers\' GLIBC_TUNABLES', () => {
     if (before === '-' || before === '=') expect(started.get('GLIBC_TUNABLES')).toBe(WORKER_TUNABLE);
     if (before === '-') expect('GLIBC_TUNABLES' in process.env).toBe(false);
     else expect(process.env.GLIBC_TUNABLES).toBe(before.slice(1));
+  });
+});
+
+/** Whether this machine has the memory filesystem `npm test` puts the temp folder on. */
+function memoryFsUsable(): boolean {
+  try {
+    const fs = statfsSync(MEMORY_FS);
+    return process.platform === 'linux' && fs.type === 0x01021994 && fs.bavail * fs.bsize >= MIN_FREE;
+  } catch {
+    return false;
+  }
+}
+
+describe('the tests\' temp folder in memory', () => {
+  it('is the user\'s TMPDIR when they set one, and the usual temp folder off a tmpfs', () => {
+    expect(memoryTempDir({ TMPDIR: '/var/tmp' })).toBeUndefined();
+    // /proc is no tmpfs: nothing is made there, and the tests use the usual temp folder.
+    expect(memoryTempDir({}, '/proc')).toBeUndefined();
+  });
+
+  it.skipIf(!memoryFsUsable())('is a fresh folder that runs scripts, named for this run; one a killed run left is removed', () => {
+    const exited = spawnSync('true').pid;
+    const orphan = join(MEMORY_FS, `wes-test-${exited}-orphan`);
+    const ours = join(MEMORY_FS, `wes-test-${process.pid}-kept`);
+    mkdirSync(join(orphan, 'inner'), { recursive: true });
+    mkdirSync(ours, { recursive: true });
+    const dir = memoryTempDir({});
+    try {
+      expect(dir).toBeDefined();
+      expect(dirname(dir!)).toBe(MEMORY_FS);
+      expect(basename(dir!)).toMatch(new RegExp(`^wes-test-${process.pid}-`));
+      // Emptied of its probe, which it could run.
+      expect(readdirSync(dir!)).toEqual([]);
+      expect(() => accessSync(dir!, constants.W_OK | constants.X_OK)).not.toThrow();
+      expect(existsSync(orphan)).toBe(false);
+      expect(existsSync(ours)).toBe(true);
+    } finally {
+      for (const made of [dir, orphan, ours]) if (made) rmSync(made, { recursive: true, force: true });
+    }
   });
 });
