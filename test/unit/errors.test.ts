@@ -18,6 +18,17 @@ describe('exit codes', () => {
   });
 });
 
+/**
+ * A URL path as RFC 3986 allows it: segments (empty ones too, so `//`) of unreserved characters,
+ * sub-delimiters, ':' and '@', and percent-encoded bytes. fast-check's own fc.webPath() gives the same
+ * kind of path but takes 1.6 s of CPU to build its segment arbitrary, once per worker.
+ */
+const pchar = fc.oneof(
+  fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@"),
+  fc.integer({ min: 0, max: 255 }).map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`),
+);
+const webPath = fc.array(fc.string({ unit: pchar, maxLength: 12 }), { maxLength: 6 }).map((segments) => segments.map((segment) => `/${segment}`).join(''));
+
 describe('links', () => {
   it('resolves host-relative links against the response origin only', () => {
     expect(resolveLink('/deployment/d/api/v2/jobs/1', 'http://h.test/deployment/d/api/v2/jobs').toString()).toBe('http://h.test/deployment/d/api/v2/jobs/1');
@@ -28,7 +39,7 @@ describe('links', () => {
 
   it('keeps any host-relative link on the response origin', () => {
     fc.assert(
-      fc.property(fc.webPath(), (path) => {
+      fc.property(webPath, (path) => {
         const p = '/' + path.replace(/^\/+/, '');
         expect(resolveLink(p, 'http://origin.test:8080/deployment/a/api/v2/jobs/1').origin).toBe('http://origin.test:8080');
       }),
