@@ -12,14 +12,15 @@ describe('jobs submit --batch at scale', () => {
   // even once pacing has halved the lines in flight after the scripted 429s.
   // The server keeps a job list, where a submit with no usable answer is looked for by its key.
   // A queue_full asks for a 1 s wait (2 s by default): lines refused wait it out, so it sets the pace.
-  const ctx = useDevServer({ faults: true, stepMs: 1, slots: 2, maxQueue: 2, queueFullRetryAfter: 1, jobList: true });
+  const ctx = useDevServer({ faults: true, stepMs: 4, slots: 2, maxQueue: 2, queueFullRetryAfter: 1, jobList: true });
   const wes = wesAgainst(() => ctx.server);
   const dir = useTempDir();
 
   it('200 jobs through a full queue, 429/503 storms and lost answers: one result per line, in order, 200 jobs', async () => {
     // 40 ms jobs: the lines in flight outlast the 2 slots and 2 queue places, so the queue
-    // fills, however slowly a loaded machine sends the lines.
-    const lines = Array.from({ length: 200 }, (_, i) => quickWorkflow('scale', i + 1, { steps: 40 }));
+    // fills, however slowly a loaded machine sends the lines. 10 steps of 4 ms: each step is an
+    // event on the job's stream, and 40 steps of 1 ms cost the file a fifth more CPU.
+    const lines = Array.from({ length: 200 }, (_, i) => quickWorkflow('scale', i + 1, { steps: 10 }));
     const file = writeBatch(dir(), 'scale.jsonl', lines);
     await addFaults(ctx.server, [
       { match: 'POST /api/v2/jobs', action: 'status', status: 503, count: 6, retry_after: 0, body: { error: { code: 'service_unavailable', message: 'busy' } } },
