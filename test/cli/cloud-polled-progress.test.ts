@@ -7,8 +7,9 @@ import { getJson, imageWorkflow, submitJob, useDevServer, waitForJob } from '../
 import type { Job } from '../../src/protocol/jobs.js';
 import { ndjson, wesAgainst } from './jobs-env.js';
 
-describe('a Comfy Cloud job polled with progress null', () => {
-  const ctx = useDevServer({ stepMs: 10 });
+// Each test runs a job of its own, 1.5 s long: side by side, on three slots.
+describe.concurrent('a Comfy Cloud job polled with progress null', () => {
+  const ctx = useDevServer({ stepMs: 10, slots: 3 });
   const wes = wesAgainst(() => ctx.server);
   const running = async (steps: number) => {
     const job = (await submitJob(ctx.server, imageWorkflow({ steps }))).body;

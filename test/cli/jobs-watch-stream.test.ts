@@ -42,7 +42,8 @@ function referenceRun(id: string): FakeJob {
   };
 }
 
-describe('jobs watch: the event stream as published', () => {
+// Each test follows a job of its own on the fake server: they run side by side, each mostly waiting.
+describe.concurrent('jobs watch: the event stream as published', () => {
   const api = useFakeJobApi();
   const wes = (args: string[]) => runWes(args, { env: { WES_BASE_URL: api().url } });
 

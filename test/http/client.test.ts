@@ -1,17 +1,19 @@
 // The HTTP layer against real servers: retries, idempotency, credentials per origin, signed
 // redirects, link resolution and error decoding.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
 import { ApiError, ExitCode, WesError } from '../../src/errors.js';
 import { json, startTestServer, type TestServer } from '../helpers/http-server.js';
 
+// Each test has servers of its own, so the tests run side by side (describe.concurrent): most of
+// the file is waiting out retries and Retry-After. The servers close when the file ends.
 const servers: TestServer[] = [];
 async function server(handler: Parameters<typeof startTestServer>[0]) {
   const s = await startTestServer(handler);
   servers.push(s);
   return s;
 }
-afterEach(async () => {
+afterAll(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
@@ -19,7 +21,7 @@ function client(base: string, extra: Partial<ConstructorParameters<typeof HttpCl
   return new HttpClient({ baseUrl: base, routerUrl: base, apiKey: 'key-A-123456789', routerToken: 'router-tok-987654321', retries: 3, ...extra });
 }
 
-describe('retries', () => {
+describe.concurrent('retries', () => {
   // Where the wait itself is not the subject the answers carry no Retry-After: wes waits at least
   // 1 s for one (even "0"), its backoff only 150-300 ms, then 300-600 ms.
   it('waits Retry-After seconds after a 429 before repeating a GET', async () => {
@@ -76,7 +78,7 @@ describe('retries', () => {
   });
 });
 
-describe('credentials', () => {
+describe.concurrent('credentials', () => {
   it('sends each surface its own scheme', async () => {
     const s = await server((_req, res) => json(res, 200, {}));
     const c = client(s.url);
@@ -118,7 +120,7 @@ describe('credentials', () => {
   });
 });
 
-describe('links', () => {
+describe.concurrent('links', () => {
   it('resolves a host-relative link against the response origin, keeping one mount prefix', async () => {
     const s = await server((_req, res) => json(res, 200, { urls: { self: '/deployment/abc/api/v2/jobs/7' } }));
     const c = client(`${'http://127.0.0.1:1'}`);
@@ -132,7 +134,7 @@ describe('links', () => {
   });
 });
 
-describe('error decoding', () => {
+describe.concurrent('error decoding', () => {
   it('decodes the v2 envelope with request id and details', async () => {
     const s = await server((_req, res) =>
       json(res, 422, { error: { code: 'invalid_workflow', message: 'bad', details: { node_errors: { '3': { class_type: 'X', errors: [] } } } } }, { 'x-service-request-id': 'req-9' }),
@@ -168,7 +170,7 @@ describe('error decoding', () => {
   });
 });
 
-describe('verbose', () => {
+describe.concurrent('verbose', () => {
   it('logs requests with credentials redacted', async () => {
     const s = await server((_req, res) => json(res, 200, {}, { 'x-service-request-id': 'rid-1' }));
     const lines: string[] = [];
