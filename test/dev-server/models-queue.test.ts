@@ -19,7 +19,8 @@ function submit(model: string, body: object, init: { token?: string; key?: strin
 const read = (model: string, id: string, tail = '', token?: string) => call(base(), `/v2/models/${model}/requests/${id}${tail}`, { token });
 const cancel = (model: string, id: string, token?: string) => call(base(), `/v2/models/${model}/requests/${id}/cancel`, { token, method: 'PUT' });
 
-describe('submit and collect', () => {
+// The tests use requests, tokens and servers of their own: they run side by side, each mostly waiting on a queue.
+describe.concurrent('submit and collect', () => {
   it('answers 201 with the handle and its three URLs; the result is 202 with the state until done, then the output', async () => {
     const submitted = await submit('dev/slow', { prompt: 'q', duration_ms: 1500 }, { token: 't-q-a' });
     expect(submitted.status).toBe(201);
@@ -76,7 +77,7 @@ describe('submit and collect', () => {
   });
 });
 
-describe('who may read a request', () => {
+describe.concurrent('who may read a request', () => {
   it('another credential, another model or an unknown id is 404 request_not_found', async () => {
     const { json } = await submit('dev/echo', { a: 1 }, { token: 't-q-b' });
     for (const answer of [
@@ -91,7 +92,7 @@ describe('who may read a request', () => {
   });
 });
 
-describe('cancel', () => {
+describe.concurrent('cancel', () => {
   it('a waiting request is cancelled (202), completes with error_type cancelled, its result is 409 cancelled; a second cancel is 409 ALREADY_COMPLETED', async () => {
     const server = await startFast({ routerTokens: ['t-cancel'] });
     try {
@@ -121,7 +122,7 @@ describe('cancel', () => {
   });
 });
 
-describe('the queue bounds', () => {
+describe.concurrent('the queue bounds', () => {
   it('a request that waits past the queue timeout completes with queue_timeout (504 on the result); a full backlog is 429 queue_backlog_full', async () => {
     const server = await startFast({ routerTokens: ['t-bounds'] });
     try {
@@ -158,7 +159,7 @@ describe('the queue bounds', () => {
   });
 });
 
-describe('Idempotency-Key on a submit', () => {
+describe.concurrent('Idempotency-Key on a submit', () => {
   it('the same key and request hand back the same request, marked replayed; another request under it is 409 invalid_input', async () => {
     const first = await submit('dev/echo', { a: 1 }, { token: 't-q-d', key: 'k-submit' });
     const again = await submit('dev/echo', { a: 1 }, { token: 't-q-d', key: 'k-submit' });
