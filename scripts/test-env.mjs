@@ -14,7 +14,7 @@
 // process gains nothing (`node -e 0` 70 vs 74 ms, `jobs get` 160 vs 162 ms, within the noise), and a
 // peak-RSS test should see the allocator users get.
 
-import { accessSync, constants, mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const WORKER_TUNABLE = 'glibc.malloc.hugetlb=1';
@@ -54,23 +54,31 @@ export function restoreTunables(env) {
  * 134.1 s (222.9 and 218.3 s of CPU) with the temp folder on /dev/shm, 157.3 and 140.3 s (264.5 and
  * 230.6 s) on the disk.
  *
- * Only where the user has not chosen (TMPDIR unset), on a tmpfs that allows running what is put
- * there (the tests run scripts and a single executable from temp folders, and load a native addon
- * it extracts) and has MIN_FREE bytes to spare; otherwise undefined, and the tests use the usual
- * temp folder. The caller removes the folder after the run; one left by a run that was killed
- * (its name holds the pid of the `npm test` that made it) is removed by the next.
+ * Only where the user has not chosen a temp folder (TMPDIR, TMP and TEMP unset: Node's tmpdir()
+ * reads all three), on a tmpfs that allows running what is put there (the tests run scripts and a
+ * single executable from temp folders, and load a native addon it extracts; Docker mounts
+ * /dev/shm noexec) with `minFree` bytes to spare; otherwise undefined, and the tests use the usual
+ * temp folder. The caller removes the folder after the run. Its name says which run made it
+ * (RUN_PREFIX): one left by a run that was killed is removed by the next run on this machine.
  */
 export const MEMORY_FS = '/dev/shm';
 const TMPFS_MAGIC = 0x01021994;
 export const MIN_FREE = 4 * 1024 ** 3;
+/** wes-test-<pid namespace>-<pid>-<start time>-: a pid alone may be another namespace's, or reused. */
+const RUN_NAME = /^wes-test-(\d+)-(\d+)-(\d+)-/;
+/** A folder of another pid namespace (a container sharing /dev/shm) is left for a day. */
+const FOREIGN_AGE_MS = 24 * 3600 * 1000;
 
-export function memoryTempDir(env, root = MEMORY_FS) {
-  if (env.TMPDIR || process.platform !== 'linux') return undefined;
+export function memoryTempDir(env, root = MEMORY_FS, minFree = MIN_FREE) {
+  if (process.platform !== 'linux' || !isTmpfs(root)) return undefined;
+  removeOrphans(root);
+  if (env.TMPDIR || env.TMP || env.TEMP) return undefined;
   try {
     const fs = statfsSync(root);
-    if (fs.type !== TMPFS_MAGIC || fs.bavail * fs.bsize < MIN_FREE) return undefined;
-    removeOrphans(root);
-    const dir = mkdtempSync(join(root, `wes-test-${process.pid}-`));
+    if (fs.bavail * fs.bsize < minFree) return undefined;
+    const self = processId('self');
+    if (!self) return undefined;
+    const dir = mkdtempSync(join(root, `wes-test-${self.ns}-${process.pid}-${self.start}-`));
     const probe = join(dir, 'exec-probe.sh');
     writeFileSync(probe, '#!/bin/sh\n', { mode: 0o755 });
     try {
@@ -87,19 +95,52 @@ export function memoryTempDir(env, root = MEMORY_FS) {
   }
 }
 
-/** The temp folders of earlier runs whose `npm test` is gone (killed before it could remove its own). */
-function removeOrphans(root) {
-  for (const name of readdirSync(root)) {
-    const pid = /^wes-test-(\d+)-/.exec(name)?.[1];
-    if (pid && !alive(Number(pid))) rmSync(join(root, name), { recursive: true, force: true });
+function isTmpfs(root) {
+  try {
+    return statfsSync(root).type === TMPFS_MAGIC;
+  } catch {
+    return false;
   }
 }
 
-function alive(pid) {
+/** A process's pid namespace and start time (in clock ticks since boot), or undefined when it is gone. */
+function processId(pid) {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const ns = /\[(\d+)\]/.exec(readlinkSync(`/proc/${pid}/ns/pid`))?.[1];
+    return start && ns ? { ns, start } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes the temp folders of earlier runs that are over: of this pid namespace, whose process is
+ * gone or is another now (its start time differs); of another namespace, a day after they were last
+ * written. Only this user's folders; one that cannot be removed is left (never a reason to fail).
+ */
+function removeOrphans(root) {
+  let names = [];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  const self = processId('self');
+  const uid = process.getuid?.();
+  for (const name of names) {
+    const run = RUN_NAME.exec(name);
+    if (!run || !self) continue;
+    const path = join(root, name);
+    try {
+      const stat = lstatSync(path);
+      if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue;
+      const [, ns, pid, start] = run;
+      const over = ns === self.ns ? processId(pid)?.start !== start : Date.now() - stat.mtimeMs > FOREIGN_AGE_MS;
+      if (over) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Not ours to remove, or removed meanwhile.
+    }
   }
 }

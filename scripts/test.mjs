@@ -15,17 +15,43 @@ import { memoryTempDir, withWorkerTunable } from './test-env.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const children = new Set();
+/** The signal this script was sent (Ctrl-C, SIGTERM, SIGHUP), if any. */
+let interrupted;
 
-function run(script, args, { capture = false, env = process.env } = {}) {
+/**
+ * Runs a node script. `group`: in a session and process group of its own (not on Windows), so a
+ * signal passed on reaches the processes it starts too: vitest's workers outlive their main
+ * process by seconds otherwise, writing into the temp folder this script then removes.
+ */
+function run(script, args, { capture = false, env = process.env, group = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: root, env, stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'] });
-    children.add(child);
-    child.on('exit', () => children.delete(child));
+    const detached = group && process.platform !== 'win32';
+    const child = spawn(process.execPath, [script, ...args], { cwd: root, env, detached, stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'] });
+    children.add({ child, detached });
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(output).toString('utf8') }));
+    child.on('close', (code, signal) => {
+      for (const entry of children) if (entry.child === child) children.delete(entry);
+      resolve({ code: code ?? (signal ? 1 : 0), signal, output: Buffer.concat(output).toString('utf8') });
+    });
+  });
+}
+
+// Ctrl-C, a SIGTERM or a SIGHUP is passed on to every child (to the whole of vitest's group), and
+// this script waits for them to end, then removes the temp folder and exits non-zero.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    interrupted ??= signal;
+    for (const { child, detached } of children) {
+      try {
+        if (detached) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+        // already gone
+      }
+    }
   });
 }
 
@@ -34,18 +60,18 @@ if (build.code !== 0) process.exit(build.code);
 
 const tsc = run(packageBin('typescript', 'tsc'), ['-p', 'tsconfig.json', '--singleThreaded', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/wes/tsconfig.tsbuildinfo'], { capture: true });
 // vitest's workers with huge pages for malloc, the tests' temp folder in memory where the machine
-// has one (scripts/test-env.mjs: fewer page faults and system calls, less CPU). Ctrl-C reaches
-// vitest from the terminal; a SIGTERM or SIGHUP sent to this process is passed on. Either way this
-// waits for vitest to end, then removes the temp folder.
+// has one (scripts/test-env.mjs: fewer page faults and system calls, less CPU).
 const tmp = memoryTempDir(process.env);
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    if (signal !== 'SIGINT') for (const child of children) child.kill(signal);
-  });
-}
 const vitestEnv = withWorkerTunable(process.env);
-const vitest = await run(packageBin('vitest', 'vitest'), ['run', ...process.argv.slice(2)], { env: tmp ? { ...vitestEnv, TMPDIR: tmp } : vitestEnv });
-if (tmp) rmSync(tmp, { recursive: true, force: true });
+const vitest = await run(packageBin('vitest', 'vitest'), ['run', ...process.argv.slice(2)], { env: tmp ? { ...vitestEnv, TMPDIR: tmp } : vitestEnv, group: true });
+if (tmp) {
+  try {
+    rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  } catch (error) {
+    process.stderr.write(`npm test: could not remove the tests' temp folder ${tmp} (${error.code ?? error.message}); the next run removes it\n`);
+  }
+}
 const types = await tsc;
-if (types.code !== 0) process.stdout.write(`\ntsc found type errors:\n${types.output}`);
-process.exit(vitest.code || types.code);
+// A tsc stopped by the signal found nothing: its report is for a check that ran to its end.
+if (types.code !== 0 && !types.signal && !interrupted) process.stdout.write(`\ntsc found type errors:\n${types.output}`);
+process.exit(vitest.code || types.code || (interrupted ? 130 : 0));

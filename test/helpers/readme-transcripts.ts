@@ -55,7 +55,7 @@ export function transcriptSteps(): Array<{ transcript: Transcript; command: stri
 export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 /** A temp folder's path: the README shows /tmp, a run prints its own temp folder (`npm test` may put it in memory: scripts/test-env.mjs). */
-const TEMP_PATH = new RegExp(`(/tmp|${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})/[^\\s/]+`, 'g');
+const TEMP_PATH = new RegExp(`(${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|/tmp)/[^\\s/]+`, 'g');
 
 /** One line as both sides are compared. */
 function normalise(line: string): string {

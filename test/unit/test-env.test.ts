@@ -8,14 +8,13 @@ import { describe, expect, it } from 'vitest';
 import * as testEnv from '../../scripts/test-env.mjs';
 
 type Env = Record<string, string | undefined>;
-const { withWorkerTunable, restoreTunables, TUNABLES_BEFORE, WORKER_TUNABLE, memoryTempDir, MEMORY_FS, MIN_FREE } = testEnv as {
+const { withWorkerTunable, restoreTunables, TUNABLES_BEFORE, WORKER_TUNABLE, memoryTempDir, MEMORY_FS } = testEnv as {
   withWorkerTunable: (env: Env) => Env;
   restoreTunables: (env: Env) => void;
   TUNABLES_BEFORE: string;
   WORKER_TUNABLE: string;
-  memoryTempDir: (env: Env, root?: string) => string | undefined;
+  memoryTempDir: (env: Env, root?: string, minFree?: number) => string | undefined;
   MEMORY_FS: string;
-  MIN_FREE: number;
 };
 
 /** The host's GLIBC_TUNABLES as TUNABLES_BEFORE records it. */
@@ -67,41 +66,58 @@ describe('the workers\' GLIBC_TUNABLES', () => {
   });
 });
 
-/** Whether this machine has the memory filesystem `npm test` puts the temp folder on. */
+/** Whether this machine has the memory filesystem `npm test` puts the temp folder on: a tmpfs /dev/shm not mounted noexec (Docker's is). */
 function memoryFsUsable(): boolean {
+  if (process.platform !== 'linux') return false;
   try {
-    const fs = statfsSync(MEMORY_FS);
-    return process.platform === 'linux' && fs.type === 0x01021994 && fs.bavail * fs.bsize >= MIN_FREE;
+    if (statfsSync(MEMORY_FS).type !== 0x01021994) return false;
+    // mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ...
+    const mount = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((line) => line.split(' ')).filter((f) => f[4] === MEMORY_FS).at(-1);
+    return mount !== undefined && !mount[5]!.split(',').includes('noexec');
   } catch {
     return false;
   }
 }
 
 describe('the tests\' temp folder in memory', () => {
-  it('is the user\'s TMPDIR when they set one, and the usual temp folder off a tmpfs', () => {
-    expect(memoryTempDir({ TMPDIR: '/var/tmp' })).toBeUndefined();
+  it('is the user\'s TMPDIR, TMP or TEMP when they set one, and the usual temp folder off a tmpfs', () => {
+    for (const name of ['TMPDIR', 'TMP', 'TEMP']) expect(memoryTempDir({ [name]: '/var/tmp' }, MEMORY_FS, 0)).toBeUndefined();
     // /proc is no tmpfs: nothing is made there, and the tests use the usual temp folder.
-    expect(memoryTempDir({}, '/proc')).toBeUndefined();
+    expect(memoryTempDir({}, '/proc', 0)).toBeUndefined();
   });
 
-  it.skipIf(!memoryFsUsable())('is a fresh folder that runs scripts, named for this run; one a killed run left is removed', () => {
-    const exited = spawnSync('true').pid;
-    const orphan = join(MEMORY_FS, `wes-test-${exited}-orphan`);
-    const ours = join(MEMORY_FS, `wes-test-${process.pid}-kept`);
-    mkdirSync(join(orphan, 'inner'), { recursive: true });
-    mkdirSync(ours, { recursive: true });
-    const dir = memoryTempDir({});
+  it.skipIf(!memoryFsUsable())('is a fresh folder that runs scripts, named for this run; one a run that is over left is removed', () => {
+    const made: string[] = [];
     try {
-      expect(dir).toBeDefined();
-      expect(dirname(dir!)).toBe(MEMORY_FS);
-      expect(basename(dir!)).toMatch(new RegExp(`^wes-test-${process.pid}-`));
+      const first = memoryTempDir({}, MEMORY_FS, 0);
+      expect(first).toBeDefined();
+      made.push(first!);
+      expect(dirname(first!)).toBe(MEMORY_FS);
+      // wes-test-<pid namespace>-<pid>-<start time>-: this process's.
+      const [, ns, pid, start] = /^wes-test-(\d+)-(\d+)-(\d+)-/.exec(basename(first!)) ?? [];
+      expect(pid).toBe(String(process.pid));
       // Emptied of its probe, which it could run.
-      expect(readdirSync(dir!)).toEqual([]);
-      expect(() => accessSync(dir!, constants.W_OK | constants.X_OK)).not.toThrow();
-      expect(existsSync(orphan)).toBe(false);
-      expect(existsSync(ours)).toBe(true);
+      expect(readdirSync(first!)).toEqual([]);
+      expect(() => accessSync(first!, constants.W_OK | constants.X_OK)).not.toThrow();
+
+      const exited = spawnSync('true').pid;
+      const folder = (name: string) => {
+        const path = join(MEMORY_FS, name);
+        mkdirSync(join(path, 'inner'), { recursive: true });
+        made.push(path);
+        return path;
+      };
+      const gone = folder(`wes-test-${ns}-${exited}-${start}-gone`);
+      const reused = folder(`wes-test-${ns}-${process.pid}-${Number(start) - 1}-reused`);
+      const alive = folder(`wes-test-${ns}-${process.pid}-${start}-alive`);
+      const foreign = folder(`wes-test-1-${exited}-${start}-container`);
+      const second = memoryTempDir({}, MEMORY_FS, 0);
+      made.push(second!);
+      expect(second).not.toBe(first);
+      // A process that is gone, or a pid now another process's: removed. This run's, and a fresh one of another pid namespace: kept.
+      expect([gone, reused, alive, foreign, first!].map((path) => existsSync(path))).toEqual([false, false, true, true, true]);
     } finally {
-      for (const made of [dir, orphan, ours]) if (made) rmSync(made, { recursive: true, force: true });
+      for (const path of made) rmSync(path, { recursive: true, force: true });
     }
   });
 });
