@@ -59,7 +59,7 @@ export function restoreTunables(env) {
  * single executable from temp folders, and load a native addon it extracts; Docker mounts
  * /dev/shm noexec) with `minFree` bytes to spare; otherwise undefined, and the tests use the usual
  * temp folder. The caller removes the folder after the run. Its name says which run made it
- * (RUN_PREFIX): one left by a run that was killed is removed by the next run on this machine.
+ * (RUN_NAME): one left by a run that was killed is removed by the next run on this machine.
  */
 export const MEMORY_FS = '/dev/shm';
 const TMPFS_MAGIC = 0x01021994;
@@ -70,14 +70,13 @@ const RUN_NAME = /^wes-test-(\d+)-(\d+)-(\d+)-/;
 const FOREIGN_AGE_MS = 24 * 3600 * 1000;
 
 export function memoryTempDir(env, root = MEMORY_FS, minFree = MIN_FREE) {
-  if (process.platform !== 'linux' || !isTmpfs(root)) return undefined;
-  removeOrphans(root);
-  if (env.TMPDIR || env.TMP || env.TEMP) return undefined;
+  const fs = process.platform === 'linux' ? statfsOf(root) : undefined;
+  if (fs?.type !== TMPFS_MAGIC) return undefined;
+  const self = processId('self');
+  if (!self) return undefined;
+  removeOrphans(root, self);
+  if (env.TMPDIR || env.TMP || env.TEMP || fs.bavail * fs.bsize < minFree) return undefined;
   try {
-    const fs = statfsSync(root);
-    if (fs.bavail * fs.bsize < minFree) return undefined;
-    const self = processId('self');
-    if (!self) return undefined;
     const dir = mkdtempSync(join(root, `wes-test-${self.ns}-${process.pid}-${self.start}-`));
     const probe = join(dir, 'exec-probe.sh');
     writeFileSync(probe, '#!/bin/sh\n', { mode: 0o755 });
@@ -95,11 +94,11 @@ export function memoryTempDir(env, root = MEMORY_FS, minFree = MIN_FREE) {
   }
 }
 
-function isTmpfs(root) {
+function statfsOf(root) {
   try {
-    return statfsSync(root).type === TMPFS_MAGIC;
+    return statfsSync(root);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -116,22 +115,22 @@ function processId(pid) {
 }
 
 /**
- * Removes the temp folders of earlier runs that are over: of this pid namespace, whose process is
- * gone or is another now (its start time differs); of another namespace, a day after they were last
- * written. Only this user's folders; one that cannot be removed is left (never a reason to fail).
+ * Removes the temp folders of earlier runs that are over (`self`: this process's processId): of
+ * this pid namespace, whose process is gone or is another now (its start time differs); of another
+ * namespace, a day after they were last written. Only this user's folders; one that cannot be
+ * removed is left (never a reason to fail).
  */
-function removeOrphans(root) {
+function removeOrphans(root, self) {
   let names = [];
   try {
     names = readdirSync(root);
   } catch {
     return;
   }
-  const self = processId('self');
   const uid = process.getuid?.();
   for (const name of names) {
     const run = RUN_NAME.exec(name);
-    if (!run || !self) continue;
+    if (!run) continue;
     const path = join(root, name);
     try {
       const stat = lstatSync(path);

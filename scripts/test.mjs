@@ -14,7 +14,8 @@ import { memoryTempDir, withWorkerTunable } from './test-env.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-const children = new Set();
+/** Each running child, and whether it leads a process group of its own. */
+const children = new Map();
 /** The signal this script was sent (Ctrl-C, SIGTERM, SIGHUP), if any. */
 let interrupted;
 
@@ -27,13 +28,13 @@ function run(script, args, { capture = false, env = process.env, group = false }
   return new Promise((resolve, reject) => {
     const detached = group && process.platform !== 'win32';
     const child = spawn(process.execPath, [script, ...args], { cwd: root, env, detached, stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'] });
-    children.add({ child, detached });
+    children.set(child, detached);
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      for (const entry of children) if (entry.child === child) children.delete(entry);
+      children.delete(child);
       resolve({ code: code ?? (signal ? 1 : 0), signal, output: Buffer.concat(output).toString('utf8') });
     });
   });
@@ -44,7 +45,7 @@ function run(script, args, { capture = false, env = process.env, group = false }
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     interrupted ??= signal;
-    for (const { child, detached } of children) {
+    for (const [child, detached] of children) {
       try {
         if (detached) process.kill(-child.pid, signal);
         else child.kill(signal);

@@ -9,18 +9,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureQueue } from '../../src/dev-server/models/index.js';
 import { runWes, tempConfigDir, type RunOptions } from '../helpers/cli.js';
-import { startFast } from '../helpers/dev-server.js';
+import { useServerPerTest } from '../helpers/dev-server.js';
 import { until } from '../helpers/until.js';
 import { interruptWhen } from './jobs-env.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let work: string;
-const cleanups: Array<() => Promise<void> | void> = [];
+const cleanups: Array<() => void> = [];
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'wes-models-queue-'));
 });
-afterAll(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
+afterAll(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -28,13 +28,11 @@ afterAll(async () => {
  * A dev-server and a config folder (and so a request history, which @last reads) for one test: the
  * tests run side by side, each mostly waiting on its requests.
  */
+const ownServer = useServerPerTest({ catalogSize: 20 });
 async function own() {
-  const server = await startFast({ catalogSize: 20 });
+  const server = await ownServer();
   const config = tempConfigDir();
-  cleanups.push(async () => {
-    await server.close();
-    config.cleanup();
-  });
+  cleanups.push(config.cleanup);
   const wes = (args: string[], opts: RunOptions = {}) => runWes(args, { configDir: config.dir, ...opts, env: { WES_BASE_URL: server.url, WES_API_KEY: 'wes-dev-key', ...opts.env } });
   async function queued(body: object, model = 'dev/slow'): Promise<string> {
     const r = await wes(['models', 'run', model, '-d', JSON.stringify(body), '--queue']);

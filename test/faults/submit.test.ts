@@ -3,9 +3,9 @@
 // published contract): only a 429, which refused the request and released its key, is sent again
 // with the same key; anything that may have made a job is never sent again, and the job is
 // looked for by the key its label names in the server's job list (on here).
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
-import { addFaults, imageWorkflow, startFast } from '../helpers/dev-server.js';
+import { addFaults, imageWorkflow, useServerPerTest } from '../helpers/dev-server.js';
 import { useTempDir, wesAgainst, writeTemp } from '../cli/jobs-env.js';
 import { countsFrom, idempotencyKeysSent, jobsTagged } from './kit.js';
 
@@ -15,16 +15,8 @@ const v2Error = (code: string, message = 'scripted') => ({ error: { code, messag
 // Each test has a server of its own (its faults and request counts), so the tests run side by
 // side: most of the file is waiting out backoff and Retry-After.
 describe.concurrent('faults on jobs submit', () => {
-  const servers: DevServerHandle[] = [];
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.close()));
-  });
   /** A dev-server for one test, with faults and a job list (where a submit in doubt is looked for). */
-  async function ownServer(): Promise<DevServerHandle> {
-    const server = await startFast({ faults: true, jobList: true });
-    servers.push(server);
-    return server;
-  }
+  const ownServer = useServerPerTest({ faults: true, jobList: true });
   const dir = useTempDir();
 
   /** Submits a workflow tagged `tag` with --verbose to `server`; returns the run and what the server saw. */

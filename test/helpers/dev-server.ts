@@ -10,6 +10,22 @@ export function startFast(options: DevServerOptions = {}): Promise<DevServerHand
   return startDevServer({ ...FAST, ...options });
 }
 
+/**
+ * A server of its own for each test that calls the returned function (tests that run side by side,
+ * whose faults, request counts or queues must not meet), all closed after the file.
+ */
+export function useServerPerTest(options: DevServerOptions = {}): () => Promise<DevServerHandle> {
+  const servers: DevServerHandle[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async () => {
+    const server = await startFast(options);
+    servers.push(server);
+    return server;
+  };
+}
+
 /** Registers beforeAll/afterAll around a server; read `.server` inside tests. */
 export function useDevServer(options: DevServerOptions = {}): { server: DevServerHandle } {
   const holder = {} as { server: DevServerHandle };
@@ -116,13 +132,13 @@ function statusChange(server: DevServerHandle): { next: Promise<void>; cancel: (
   return { next, cancel: () => done() };
 }
 
-/** EmptyImage -> Sample -> SaveImage. */
 /** A job of `workflow` submitted and read until it has succeeded: its id and the Job as last read. */
 export async function finishedJob(server: DevServerHandle, workflow: unknown): Promise<{ id: string; job: Json }> {
   const id = (await submitJob(server, workflow)).body.id as string;
   return { id, job: await waitForJob(server, `/api/v2/jobs/${id}`, ['succeeded']) };
 }
 
+/** EmptyImage -> Sample -> SaveImage. */
 export function imageWorkflow(fields: { steps?: number; seed?: number; prefix?: string; width?: number; height?: number } = {}): Json {
   return {
     '1': { class_type: 'EmptyImage', inputs: { width: fields.width ?? 16, height: fields.height ?? 12, batch_size: 1, color: 0x336699 } },
