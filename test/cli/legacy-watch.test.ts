@@ -1,5 +1,7 @@
 // `wes legacy watch` and `prompt --ws` run in-process: WebSocket filtering, binary
 // frames saved byte-exact, malformed frames, drops and reconnects, handshake refusals, outcomes.
+// Each test has a dev-server (its faults, sockets, request counts and engine pace) and a folder of
+// its own, so the tests run side by side: most of the file is waiting on prompts and sockets.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,9 +9,10 @@ import { decodeFrame, FRAME_PREVIEW_IMAGE, FRAME_PREVIEW_IMAGE_WITH_METADATA } f
 import { addFaults } from '../helpers/dev-server.js';
 import { hurried, hurriedFrom } from '../helpers/hurry.js';
 import { failingWorkflow, longWorkflow, sampleWorkflow, submit, v1, waitForStatus, WsRecorder } from '../dev-server/legacy-kit.js';
-import { countOf, LEGACY_KEY, ndjson, until, useLegacyServer } from './legacy-kit.js';
+import { countOf, LEGACY_KEY, ndjson, until, useLegacyServerPerTest } from './legacy-kit.js';
 
-const kit = useLegacyServer({ apiKey: LEGACY_KEY, faults: true, slots: 2, stepMs: 4 }, 'wes-legacy-ws-');
+/** A dev-server and a temp folder for one test. */
+const own = useLegacyServerPerTest({ apiKey: LEGACY_KEY, faults: true, slots: 2, stepMs: 4 }, 'wes-legacy-ws-');
 
 function previewImages(recorder: WsRecorder, promptId: string, type: number): Buffer[] {
   return recorder
@@ -24,8 +27,9 @@ function savedFiles(folder: string): Buffer[] {
     .map((name) => readFileSync(join(folder, name)));
 }
 
-describe('wes legacy watch', () => {
+describe.concurrent('wes legacy watch', () => {
   it('shows only its own prompt while another runs interleaved, as NDJSON ending with the final state', async () => {
+    const kit = await own();
     const ours = await submit(kit.server, longWorkflow('ours', 3));
     const theirs = await submit(kit.server, longWorkflow('theirs', 3));
     const res = await kit.wes(['legacy', 'watch', ours, '--json']);
@@ -45,6 +49,7 @@ describe('wes legacy watch', () => {
   });
 
   it('saves type-4 previews byte-exact, named by node and sequence', async () => {
+    const kit = await own();
     const recorder = await WsRecorder.open(kit.server, { metadata: true });
     const previews = join(kit.dir, 'meta');
     const res = await kit.wes(['legacy', 'prompt', kit.file('meta.json', sampleWorkflow(4, 'meta')), '--previews', previews]);
@@ -57,6 +62,7 @@ describe('wes legacy watch', () => {
   });
 
   it('saves type-1 previews byte-exact from a server that sends no metadata', async () => {
+    const kit = await own();
     const recorder = await WsRecorder.open(kit.server);
     await addFaults(kit.server, [{ match: 'GET /api/features', action: 'status', status: 200, body: { supports_preview_metadata: false } }]);
     const previews = join(kit.dir, 'plain');
@@ -77,6 +83,7 @@ describe('wes legacy watch', () => {
   });
 
   it('skips a truncated preview frame with a --verbose note and still succeeds', async () => {
+    const kit = await own();
     await addFaults(kit.server, [{ match: 'GET /ws', action: 'truncate' }]);
     const previews = join(kit.dir, 'truncated');
     const res = await kit.wes(['legacy', 'prompt', kit.file('trunc.json', sampleWorkflow(3, 'trunc')), '--previews', previews, '--verbose']);
@@ -86,6 +93,7 @@ describe('wes legacy watch', () => {
   });
 
   it('reconnects after the socket drops mid-run, re-checks by REST, and succeeds', async () => {
+    const kit = await own();
     const before = countOf(kit.server, 'GET /ws');
     await addFaults(kit.server, [{ match: 'GET /ws', action: 'drop', after_bytes: 1500 }]);
     // Once the socket is opened again, the rest is the prompt's run to its end.
@@ -99,6 +107,7 @@ describe('wes legacy watch', () => {
   });
 
   it('notices a finish that happened while the socket was down', async () => {
+    const kit = await own();
     await addFaults(kit.server, [{ match: 'GET /ws', action: 'drop', after_bytes: 200 }, { match: 'GET /ws', action: 'delay', delay_ms: 600 }]);
     const res = await kit.wes(['legacy', 'prompt', kit.file('gap.json', sampleWorkflow(5, 'gap')), '--ws']);
     expect(res.code, res.stderr).toBe(0);
@@ -107,6 +116,7 @@ describe('wes legacy watch', () => {
   });
 
   it('retries a 5xx handshake but not a 401 or 403 one', async () => {
+    const kit = await own();
     const id = await submit(kit.server, sampleWorkflow(2, 'handshake'));
     await addFaults(kit.server, [{ match: 'GET /ws', action: 'status', status: 503 }]);
     expect((await kit.wes(['legacy', 'watch', id])).code).toBe(0);
@@ -121,6 +131,7 @@ describe('wes legacy watch', () => {
   });
 
   it('never logs the token, even with --verbose', async () => {
+    const kit = await own();
     const id = await submit(kit.server, sampleWorkflow(2, 'secret'));
     const res = await kit.wes(['legacy', 'watch', id, '--verbose']);
     expect(res.code, res.stderr).toBe(0);
@@ -130,6 +141,7 @@ describe('wes legacy watch', () => {
   });
 
   it('exits 3 on execution_error with the exception type and its hint', async () => {
+    const kit = await own();
     const failing = await kit.wes(['legacy', 'prompt', kit.file('fail.json', failingWorkflow('kaput')), '--ws']);
     expect(failing.code).toBe(3);
     expect(failing.stderr).toContain('failed in node 1 (Fail): RuntimeError: kaput');
@@ -145,6 +157,7 @@ describe('wes legacy watch', () => {
   });
 
   it('exits 10 when the prompt is interrupted while watched', async () => {
+    const kit = await own();
     const id = await submit(kit.server, longWorkflow('watched'));
     const sockets = countOf(kit.server, 'GET /ws');
     const watching = kit.wes(['legacy', 'watch', id, '--json']);
@@ -160,6 +173,7 @@ describe('wes legacy watch', () => {
   });
 
   it('ends at once for a prompt that finished before watching', async () => {
+    const kit = await own();
     const id = await submit(kit.server, sampleWorkflow(1, 'done'));
     await waitForStatus(kit.server, id, ['success']);
     const res = await kit.wes(['legacy', 'watch', id, '--interval', '0.05']);

@@ -1,8 +1,8 @@
 // wes library's operations that have the cloud fetch a remote file, against the dev-server's cloud
 // (openapi-cloud.yaml: uploadAsset's JSON form, getRemoteAssetMetadata, createAssetDownload, and the
-// task route it names). The dev-server has no internet: a small file server on 127.0.0.1 stands in
-// for Hugging Face (the dev-server's remoteOrigins sends huggingface.co there), and every request
-// it gets is checked to carry nothing of wes's credential.
+// task route it names). The dev-server has no internet: a small file server on 127.0.0.1 (one for
+// each test) stands in for Hugging Face (the dev-server's remoteOrigins sends huggingface.co there),
+// and every request it gets is checked to carry nothing of wes's credential.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { startFast } from '../helpers/dev-server.js';
 import { runWes, tempConfigDir } from '../helpers/cli.js';
-import { startTestServer, type TestServer } from '../helpers/http-server.js';
+import { startTestServer, type Handler, type TestServer } from '../helpers/http-server.js';
 import { interruptWhen, seen, wesAgainst } from './jobs-env.js';
 
 const MODEL = Buffer.alloc(96 * 1024, 3);
@@ -31,41 +31,60 @@ async function slowly(res: ServerResponse, body: Buffer, pieces: number, gapMs: 
   else res.end();
 }
 
-describe('wes library from a URL: add --url, remote-info, download, task', () => {
-  let files: TestServer;
-  let server: DevServerHandle;
-  let config: ReturnType<typeof tempConfigDir>;
-  beforeAll(async () => {
-    files = await startTestServer(async (req, res) => {
-      const path = new URL(req.url!, 'http://x').pathname;
-      const head = (type: string, length: number, more: Record<string, string> = {}) => res.writeHead(200, { 'content-type': type, 'content-length': String(length), ...more });
-      if (path === '/cat.png') {
-        head('image/png', CAT.length);
-        return res.end(req.method === 'HEAD' ? undefined : CAT);
+/** The stand-in for Hugging Face and the other origins: files, some slow or cut short, a 401, a 404. */
+const serveFiles: Handler = async (req, res) => {
+  const path = new URL(req.url!, 'http://x').pathname;
+  const head = (type: string, length: number, more: Record<string, string> = {}) => res.writeHead(200, { 'content-type': type, 'content-length': String(length), ...more });
+  if (path === '/cat.png') {
+    head('image/png', CAT.length);
+    return res.end(req.method === 'HEAD' ? undefined : CAT);
+  }
+  if (path === '/org/repo/resolve/main/model.safetensors' || path === '/org/repo/resolve/main/slow.safetensors' || path === '/org/repo/resolve/main/cut.safetensors' || path === '/org/repo/resolve/main/slower.safetensors') {
+    const name = path.split('/').pop()!;
+    head('application/octet-stream', MODEL.length, { 'content-disposition': `attachment; filename="${name}"` });
+    if (req.method === 'HEAD') return res.end();
+    if (name === 'model.safetensors') return res.end(MODEL);
+    if (name === 'slower.safetensors') return slowly(res, SLOW, 8, 1000);
+    return slowly(res, SLOW, 8, 150, name === 'cut.safetensors' ? 3 : 8);
+  }
+  if (path === '/org/repo/resolve/main/old.ckpt') {
+    head('application/octet-stream', 10);
+    return res.end(req.method === 'HEAD' ? undefined : Buffer.alloc(10));
+  }
+  if (path.startsWith('/private/')) return res.writeHead(401).end();
+  res.writeHead(404).end();
+};
+
+/** What each test has of its own: a file server, a cloud dev-server that sends huggingface.co there, a config folder. */
+const worlds: { files: TestServer; server: DevServerHandle; config: ReturnType<typeof tempConfigDir> }[] = [];
+afterAll(async () => {
+  try {
+    // The remote origins saw only the cloud: never wes's credential, in any header.
+    expect(worlds.flatMap(({ files }) => files.requests).length).toBeGreaterThan(0);
+    for (const { files, server } of worlds) {
+      for (const r of files.requests) {
+        expect(r.headers['x-api-key']).toBeUndefined();
+        expect(r.headers.authorization).toBeUndefined();
+        expect(JSON.stringify(r.headers)).not.toContain(server.apiKey!);
       }
-      if (path === '/org/repo/resolve/main/model.safetensors' || path === '/org/repo/resolve/main/slow.safetensors' || path === '/org/repo/resolve/main/cut.safetensors' || path === '/org/repo/resolve/main/slower.safetensors') {
-        const name = path.split('/').pop()!;
-        head('application/octet-stream', MODEL.length, { 'content-disposition': `attachment; filename="${name}"` });
-        if (req.method === 'HEAD') return res.end();
-        if (name === 'model.safetensors') return res.end(MODEL);
-        if (name === 'slower.safetensors') return slowly(res, SLOW, 8, 1000);
-        return slowly(res, SLOW, 8, 150, name === 'cut.safetensors' ? 3 : 8);
-      }
-      if (path === '/org/repo/resolve/main/old.ckpt') {
-        head('application/octet-stream', 10);
-        return res.end(req.method === 'HEAD' ? undefined : Buffer.alloc(10));
-      }
-      if (path.startsWith('/private/')) return res.writeHead(401).end();
-      res.writeHead(404).end();
-    });
-    server = await startFast({ deployment: 'cloud', remoteOrigins: { 'huggingface.co': files.origin } });
-    config = tempConfigDir();
-  });
-  afterAll(async () => {
-    config.cleanup();
-    await server.close();
-    await files.close();
-  });
+    }
+  } finally {
+    await Promise.all(
+      worlds.splice(0).map(async ({ files, server, config }) => {
+        config.cleanup();
+        await server.close();
+        await files.close();
+      }),
+    );
+  }
+});
+
+/** A file server, a cloud dev-server that sends huggingface.co there, and wes against it with a config folder: for one test. */
+async function own() {
+  const files = await startTestServer(serveFiles);
+  const server = await startFast({ deployment: 'cloud', remoteOrigins: { 'huggingface.co': files.origin } });
+  const config = tempConfigDir();
+  worlds.push({ files, server, config });
   const run = wesAgainst(() => server);
   const wes = (args: string[], opts: Parameters<typeof run>[1] = {}) => run(args, { configDir: config.dir, ...opts });
   const json = async (args: string[]) => {
@@ -73,18 +92,15 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
     expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(0);
     return JSON.parse(res.stdout);
   };
+  return { files, server, wes, json };
+}
 
-  afterAll(() => {
-    // The remote origin saw only the cloud: never wes's credential, in any header.
-    expect(files.requests.length).toBeGreaterThan(0);
-    for (const r of files.requests) {
-      expect(r.headers['x-api-key']).toBeUndefined();
-      expect(r.headers.authorization).toBeUndefined();
-      expect(JSON.stringify(r.headers)).not.toContain(server.apiKey!);
-    }
-  });
-
+// Each test has a file server, a cloud and a config folder of its own (the files' and the cloud's
+// request counts, the assets made), so the tests run side by side: most of the file is waiting
+// out slow downloads and the cloud's tasks.
+describe.concurrent('wes library from a URL: add --url, remote-info, download, task', () => {
   it('add --url: the cloud fetches the file (uploadAsset, JSON form); the same content again returns that asset', async () => {
+    const { files, wes, json } = await own();
     const first = await wes(['library', 'add', '--url', `${files.origin}/cat.png`, '--tag', 'input']);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(new RegExp(`${CAT.length} bytes fetched by the cloud from 127\\.0\\.0\\.1`));
@@ -97,6 +113,7 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
   });
 
   it('add --url refusals: a URL that is not http(s), both a file and --url, the source\'s 404 and 401, a host the cloud cannot reach', async () => {
+    const { files, server, wes } = await own();
     const before = seen(server, 'POST /api/assets');
     const ftp = await wes(['library', 'add', '--url', 'ftp://example.com/x.png', '--tag', 'input']);
     expect([ftp.code, ftp.stderr]).toEqual([2, expect.stringMatching(/only http and https URLs, not ftp/)]);
@@ -113,6 +130,7 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
   });
 
   it('remote-info: name, size, type and whether the cloud takes it, the file not fetched', async () => {
+    const { files, wes, json } = await own();
     const gets = files.requests.filter((r) => r.method === 'GET').length;
     const shown = await wes(['library', 'remote-info', `${HF}/model.safetensors`]);
     expect(shown.code, shown.stderr).toBe(0);
@@ -128,6 +146,7 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
   });
 
   it('download: a task, followed later with library task --wait; the same URL again is the asset at once (200)', async () => {
+    const { files, server, wes, json } = await own();
     const started = await wes(['library', 'download', `${HF}/model.safetensors`, '--tag', 'models', '--tag', 'checkpoint']);
     expect(started.code, started.stderr).toBe(0);
     const taskId = started.stdout.trim();
@@ -151,6 +170,7 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
   });
 
   it('download --wait: the state on stderr as it changes, then the asset id on stdout', async () => {
+    const { wes, json } = await own();
     const res = await wes(['library', 'download', `${HF}/slow.safetensors`, '--tag', 'models', '--wait', '--interval', '0.05']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/downloading slow\.safetensors \(96 KiB\): running/);
@@ -160,6 +180,7 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
   });
 
   it('download --wait on a terminal: a spinner redrawn in place on stderr, stdout only the id', async () => {
+    const { wes } = await own();
     const res = await wes(['library', 'download', `${HF}/slow.safetensors?tty`, '--tag', 'models', '--wait', '--interval', '0.05'], { terminal: { stderrTTY: true, columns: 100 } });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/\r|\u001b\[/);
@@ -168,6 +189,7 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
   });
 
   it('download refusals: a source other than Hugging Face or Civitai (400), a pickled model (422), a failed download (exit 3)', async () => {
+    const { files, wes } = await own();
     const other = await wes(['library', 'download', `${files.origin}/cat.png`]);
     expect([other.code, other.stderr]).toEqual([6, expect.stringMatching(/must be from huggingface\.co or civitai\.com/)]);
     const pickle = await wes(['library', 'download', `${HF}/old.ckpt`, '--tag', 'models']);
@@ -179,13 +201,8 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
     expect((await wes(['library', 'task', 'no-such-task'])).code).toBe(5);
   });
 
-  it('--timeout while following: exit 8, and the command that follows the download again', async () => {
-    const res = await wes(['library', 'download', `${HF}/slower.safetensors`, '--tag', 'models', '--wait', '--interval', '0.05', '--timeout', '2']);
-    expect(res.code, res.stderr).toBe(8);
-    expect(res.stderr).toMatch(/the download goes on in the cloud; follow it again with: wes library task \S+ --wait/);
-  });
-
   it('Ctrl-C while following: the download goes on in the cloud, and the command to pick it up is said', async () => {
+    const { wes, json } = await own();
     const res = await wes(['library', 'download', `${HF}/slow.safetensors?interrupted`, '--tag', 'models', '--wait', '--interval', '0.05'], { onSpawn: interruptWhen(/running/) });
     expect(res.code).toBe(130);
     const taskId = /wes library task (\S+) --wait/.exec(res.stderr)?.[1];
@@ -196,6 +213,17 @@ describe('wes library from a URL: add --url, remote-info, download, task', () =>
     expect(resumed.stderr).toContain('downloading slow.safetensors');
     expect(resumed.stderr).not.toContain('?interrupted');
     expect((await json(['library', 'get', resumed.stdout.trim()])).size).toBe(MODEL.length);
+  });
+});
+
+// Its 2 s deadline covers wes's start and the making of the download, not only the following: it
+// runs alone, after the tests above, whose work on this process's one thread would eat into it.
+describe('wes library from a URL: a follow cut short', () => {
+  it('--timeout while following: exit 8, and the command that follows the download again', async () => {
+    const { wes } = await own();
+    const res = await wes(['library', 'download', `${HF}/slower.safetensors`, '--tag', 'models', '--wait', '--interval', '0.05', '--timeout', '2']);
+    expect(res.code, res.stderr).toBe(8);
+    expect(res.stderr).toMatch(/the download goes on in the cloud; follow it again with: wes library task \S+ --wait/);
   });
 });
 

@@ -3,23 +3,34 @@
 // from the key's record is said to be collected, not billed again; a key used for another request
 // (409 invalid_input) asks for a new key; a run that ends in doubt names the key and the exact
 // command that collects it; the price and spend figures show with --verbose and in --json metadata.
-import { beforeAll, describe, expect, it } from 'vitest';
+// Each test has a dev-server (its request counts, its keys' records) or a raw router (how it
+// answers runs) of its own, so the tests run side by side: most of the file is waiting out model
+// runs, the 409's Retry-After and a --timeout.
+import { describe, expect, it } from 'vitest';
 import { setModelsDeadline } from '../../src/dev-server/models/index.js';
 import { runWes, type RunOptions } from '../helpers/cli.js';
-import { useDevServer } from '../helpers/dev-server.js';
+import { useServerPerTest } from '../helpers/dev-server.js';
 import { until } from '../helpers/until.js';
-import { routerError, useRawRouter } from './models-raw-router.js';
+import { routerError, useRawRouter, type RawRouter } from './models-raw-router.js';
 
-const holder = useDevServer({ catalogSize: 20, routerTokens: ['t-col-a', 't-col-b', 't-col-c'] });
-const raw = useRawRouter();
-beforeAll(() => setModelsDeadline(holder.server.state, 10_000));
+const ownServer = useServerPerTest({ catalogSize: 20, routerTokens: ['t-col-a', 't-col-b', 't-col-c'] });
 
-const wes = (args: string[], token: string, opts: RunOptions = {}) =>
-  runWes(['--router-api', 'v2', ...args], { ...opts, env: { WES_BASE_URL: holder.server.url, WES_API_KEY: 'wes-dev-key', WES_ROUTER_TOKEN: token, ...opts.env } });
-const posts = () => holder.server.state.requestCounts.get('POST /v2/models/dev/slow') ?? 0;
+/** A dev-server for one test (the router's deadline 10 s), wes against it with a router token, and its POSTs of dev/slow so far. */
+async function own() {
+  const server = await ownServer();
+  setModelsDeadline(server.state, 10_000);
+  const wes = (args: string[], token: string, opts: RunOptions = {}) =>
+    runWes(['--router-api', 'v2', ...args], { ...opts, env: { WES_BASE_URL: server.url, WES_API_KEY: 'wes-dev-key', WES_ROUTER_TOKEN: token, ...opts.env } });
+  const posts = () => server.state.requestCounts.get('POST /v2/models/dev/slow') ?? 0;
+  return { server, wes, posts };
+}
 
-describe('409: an earlier call with this key is still running', () => {
+/** wes against a raw router, on the published routes. */
+const wesRaw = (router: RawRouter, args: string[]) => runWes(args, { env: { WES_BASE_URL: router.server.url, WES_ROUTER_API: 'v2', WES_API_KEY: 'k-raw' } });
+
+describe.concurrent('409: an earlier call with this key is still running', () => {
   it('is waited for and collected: one generation, the same output, said to be not billed again', async () => {
+    const { wes, posts } = await own();
     const body = JSON.stringify({ prompt: 'twice', duration_ms: 2500 });
     const before = posts();
     const first = wes(['models', 'run', 'dev/slow', '-d', body, '--idempotency-key', 'k-col-1'], 't-col-a');
@@ -36,19 +47,21 @@ describe('409: an earlier call with this key is still running', () => {
   });
 });
 
-describe('409 invalid_input: the key belongs to another request', () => {
+describe.concurrent('409 invalid_input: the key belongs to another request', () => {
   it('is not sent again and asks for a new key (exit 6)', async () => {
+    const { server, wes } = await own();
     expect((await wes(['models', 'run', 'dev/echo', '-d', '{"a":1}', '--idempotency-key', 'k-col-2'], 't-col-b')).code).toBe(0);
     const other = await wes(['models', 'run', 'dev/echo', '-d', '{"a":2}', '--idempotency-key', 'k-col-2'], 't-col-b');
     expect(other.code).toBe(6);
     expect(other.stderr).toMatch(/code invalid_input, HTTP 409/);
     expect(other.stderr).toContain('hint: the router will not serve this request under Idempotency-Key k-col-2: it was used for a different request, or its answer can no longer be replayed. Run it again under a new key (leave out --idempotency-key)');
-    expect(holder.server.state.requestCounts.get('POST /v2/models/dev/echo')).toBe(2);
+    expect(server.state.requestCounts.get('POST /v2/models/dev/echo')).toBe(2);
   });
 });
 
-describe('what an answer says besides the output', () => {
+describe.concurrent('what an answer says besides the output', () => {
   it('--json keeps stdout the output and puts the metadata on stderr; --verbose shows the price and spend', async () => {
+    const { wes } = await own();
     const r = await wes(['models', 'run', 'dev/slow', '-d', '{"duration_ms":1,"cost_cents":12}', '--json', '--idempotency-key', 'k-col-3'], 't-col-c');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ duration_ms: 1 });
@@ -75,22 +88,26 @@ describe('what an answer says besides the output', () => {
   });
 });
 
-describe('a run in doubt', () => {
+describe.concurrent('a run in doubt', () => {
+  // A router for each test: each decides how its runs are answered.
+  const busy = useRawRouter();
+  const failing = useRawRouter();
+
   it('a collect cut by --timeout names the key and the exact command that collects it (exit 8)', async () => {
-    raw.onRun = (_req, res) => routerError(res, 409, 'concurrency_limit_exceeded', {}, { 'retry-after': '1' });
-    const r = await runWes(['--timeout', '2.5', 'models', 'run', 'acme/chat', '-d', '{"q":1}', '--idempotency-key', 'k-doubt'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2', WES_API_KEY: 'k-raw' } });
+    busy.onRun = (_req, res) => routerError(res, 409, 'concurrency_limit_exceeded', {}, { 'retry-after': '1' });
+    const r = await wesRaw(busy, ['--timeout', '2.5', 'models', 'run', 'acme/chat', '-d', '{"q":1}', '--idempotency-key', 'k-doubt']);
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/still running \(409\); collecting its result in 1 s/);
     expect(r.stderr).toContain('the model run may have gone through (Idempotency-Key k-doubt); the router charges a key once, so collect its result with: wes models run acme/chat -d \'{"q":1}\' --idempotency-key k-doubt');
   });
 
   it('a 504 without Retry-After after the retries is in doubt too; a refusal is not', async () => {
-    raw.onRun = (_req, res) => routerError(res, 504, 'deadline_exceeded');
-    const cut = await runWes(['--retries', '1', 'models', 'run', 'acme/chat', '-d', '{}', '--idempotency-key', 'k-504'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2', WES_API_KEY: 'k-raw' } });
+    failing.onRun = (_req, res) => routerError(res, 504, 'deadline_exceeded');
+    const cut = await wesRaw(failing, ['--retries', '1', 'models', 'run', 'acme/chat', '-d', '{}', '--idempotency-key', 'k-504']);
     expect(cut.code).toBe(8);
     expect(cut.stderr).toMatch(/collect its result with: wes models run acme\/chat -d '\{\}' --idempotency-key k-504/);
-    raw.onRun = (_req, res) => routerError(res, 403, 'forbidden');
-    const refused = await runWes(['models', 'run', 'acme/chat', '-d', '{}'], { env: { WES_BASE_URL: raw.server.url, WES_ROUTER_API: 'v2', WES_API_KEY: 'k-raw' } });
+    failing.onRun = (_req, res) => routerError(res, 403, 'forbidden');
+    const refused = await wesRaw(failing, ['models', 'run', 'acme/chat', '-d', '{}']);
     expect(refused.code).toBe(4);
     expect(refused.stderr).not.toMatch(/may have gone through/);
   });

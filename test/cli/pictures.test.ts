@@ -3,38 +3,60 @@
 // a terminal sets), drawn under the path (--show, stdout) or in place under the spinner
 // (--preview, stderr); off a terminal, with --json or on a terminal without pictures, only the
 // paths, and one line on stderr saying why.
+// Each test has a config folder (a job history) of its own; those that run a job or a model have a
+// dev-server of their own (its engine runs one job at a time), the others only read the file's
+// server and the finished job it holds. The downloads run first, in turn: they load the CLI, so
+// that the watches after them, which run side by side with the rest, attach while their job runs.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DevServerHandle, DevServerOptions } from '../../src/dev-server/index.js';
 import { runWes, tempConfigDir, type TerminalStreams } from '../helpers/cli.js';
-import { bytesWorkflow, imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
+import { bytesWorkflow, imageWorkflow, submitJob, useDevServer, useServerPerTest, waitForJob } from '../helpers/dev-server.js';
 import { sampleWorkflow, submit } from '../dev-server/legacy-kit.js';
 
-const dev = useDevServer({ stepMs: 40 });
+const OPTIONS: DevServerOptions = { stepMs: 40 };
+const dev = useDevServer(OPTIONS);
+const ownServer = useServerPerTest(OPTIONS);
 let dir: string;
-let config: { dir: string; cleanup: () => void };
+const cleanups: Array<() => void> = [];
 let finished: string;
 
-/** wes against the dev-server in a terminal's environment (plus `extraEnv`: which terminal it is), on the streams `tty` says are one. */
-function onTerminal(argv: string[], tty: TerminalStreams, extraEnv: Record<string, string>) {
-  const env = { WES_BASE_URL: dev.server.url, WES_API_KEY: dev.server.apiKey!, WES_ROUTER_URL: dev.server.url, WES_ROUTER_TOKEN: dev.server.apiKey!, ...extraEnv };
-  return runWes(argv, { terminal: tty, configDir: config.dir, env });
+type OnTerminal = (argv: string[], tty: TerminalStreams, extraEnv: Record<string, string>) => ReturnType<typeof runWes>;
+
+/**
+ * wes against `server` with a config folder of the test's own, in a terminal's environment (plus
+ * `extraEnv`: which terminal it is), on the streams `tty` says are one.
+ */
+function terminalAgainst(server: DevServerHandle): OnTerminal {
+  const config = tempConfigDir();
+  cleanups.push(config.cleanup);
+  return (argv, tty, extraEnv) => {
+    const env = { WES_BASE_URL: server.url, WES_API_KEY: server.apiKey!, WES_ROUTER_URL: server.url, WES_ROUTER_TOKEN: server.apiKey!, ...extraEnv };
+    return runWes(argv, { terminal: tty, configDir: config.dir, env });
+  };
+}
+
+/** A dev-server of the test's own, and wes on a terminal against it. */
+async function own(): Promise<{ server: DevServerHandle; onTerminal: OnTerminal }> {
+  const server = await ownServer();
+  return { server, onTerminal: terminalAgainst(server) };
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wes-pictures-'));
-  config = tempConfigDir();
   finished = (await submitJob(dev.server, imageWorkflow({ steps: 1, width: 64, height: 32 }))).body.id as string;
   await waitForJob(dev.server, `/api/v2/jobs/${finished}`, ['succeeded']);
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  config.cleanup();
+  for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
 describe('jobs download --show', () => {
   it('draws each saved picture under its path on a sixel terminal', async () => {
+    const onTerminal = terminalAgainst(dev.server);
     const run = await onTerminal(['jobs', 'download', finished, join(dir, 'sixel'), '--show'], { stdoutTTY: true, stderrTTY: true }, { WES_PICTURES: 'sixel' });
     expect(run.code, run.stderr).toBe(0);
     const path = run.stdout.slice(0, run.stdout.indexOf('\n'));
@@ -47,6 +69,7 @@ describe('jobs download --show', () => {
   });
 
   it('speaks iTerm2 where TERM_PROGRAM says iTerm.app, with the PNG it saved', async () => {
+    const onTerminal = terminalAgainst(dev.server);
     const run = await onTerminal(['jobs', 'download', finished, join(dir, 'iterm'), '--show'], { stdoutTTY: true, stderrTTY: true }, { TERM_PROGRAM: 'iTerm.app' });
     expect(run.code, run.stderr).toBe(0);
     const [path, picture] = run.stdout.split('\n');
@@ -57,6 +80,7 @@ describe('jobs download --show', () => {
   });
 
   it('prints only the paths off a terminal, with --json, and where the terminal shows none; says why once', async () => {
+    const onTerminal = terminalAgainst(dev.server);
     const piped = await onTerminal(['jobs', 'download', finished, join(dir, 'piped'), '--show'], { stdoutTTY: false, stderrTTY: true }, { WES_PICTURES: 'sixel' });
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout).toMatch(/^[^\x1b]*\.png\n$/);
@@ -77,9 +101,12 @@ describe('jobs download --show', () => {
   });
 });
 
-describe('jobs watch --preview', () => {
-  it('draws the latest preview in place under the spinner (kitty: one image id, replaced), and moves past it at the end', async () => {
-    const id = (await submitJob(dev.server, imageWorkflow({ steps: 30, width: 48, height: 48 }))).body.id as string;
+// Side by side with the describes after it, its tests in turn: the second's job (12 steps of 40 ms)
+// must still run when its watch attaches, so it starts once the first has loaded `jobs watch`.
+describe.concurrent('jobs watch --preview', () => {
+  it.sequential('draws the latest preview in place under the spinner (kitty: one image id, replaced), and moves past it at the end', async () => {
+    const { server, onTerminal } = await own();
+    const id = (await submitJob(server, imageWorkflow({ steps: 30, width: 48, height: 48 }))).body.id as string;
     const run = await onTerminal(['jobs', 'watch', id, '--preview', '--interval', '0.05'], { stdoutTTY: true, stderrTTY: true }, { WES_PICTURES: 'kitty' });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('');
@@ -93,8 +120,9 @@ describe('jobs watch --preview', () => {
     expect(run.stderr).toMatch(/succeeded[^\n]*\n\x1b\[\d+B/);
   });
 
-  it('says once why there is no picture when stdout is piped, and still follows the job', async () => {
-    const id = (await submitJob(dev.server, imageWorkflow({ steps: 3 }))).body.id as string;
+  it.sequential('says once why there is no picture when stdout is piped, and still follows the job', async () => {
+    const { server, onTerminal } = await own();
+    const id = (await submitJob(server, imageWorkflow({ steps: 12 }))).body.id as string;
     const run = await onTerminal(['jobs', 'watch', id, '--preview', '--interval', '0.05'], { stdoutTTY: false, stderrTTY: true }, { WES_PICTURES: 'kitty' });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr.match(/no pictures: stdout is not a terminal/g)).toHaveLength(1);
@@ -102,9 +130,10 @@ describe('jobs watch --preview', () => {
   });
 });
 
-describe('legacy watch --preview', () => {
+describe.concurrent('legacy watch --preview', () => {
   it('draws the binary preview frames in place under the spinner (sixel) and ends below the picture', async () => {
-    const id = await submit(dev.server, sampleWorkflow(30, 'legacy-preview'));
+    const { server, onTerminal } = await own();
+    const id = await submit(server, sampleWorkflow(30, 'legacy-preview'));
     const run = await onTerminal(['legacy', 'watch', id, '--preview'], { stdoutTTY: true, stderrTTY: true }, { WES_PICTURES: 'sixel' });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('success\n');
@@ -114,8 +143,9 @@ describe('legacy watch --preview', () => {
   });
 });
 
-describe('models run --show', () => {
+describe.concurrent('models run --show', () => {
   it('shows the pictures --download saved after the output on stdout (iTerm2, found from LC_TERMINAL over ssh)', async () => {
+    const { onTerminal } = await own();
     const args = ['models', 'run', 'dev/image', '-i', 'prompt=a fox', '-i', 'width=64', '-i', 'height=64', '-i', 'num_images=2', '--download', join(dir, 'models'), '--show'];
     const run = await onTerminal(args, { stdoutTTY: true, stderrTTY: true }, { LC_TERMINAL: 'iTerm2' });
     expect(run.code, run.stderr).toBe(0);
@@ -127,16 +157,18 @@ describe('models run --show', () => {
   });
 
   it('--show without --download is a usage error before the model runs', async () => {
+    const onTerminal = terminalAgainst(dev.server);
     const run = await onTerminal(['models', 'run', 'dev/image', '-i', 'prompt=a fox', '--show'], { stdoutTTY: true, stderrTTY: true }, { LC_TERMINAL: 'iTerm2' });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--show.*--download/);
   });
 });
 
-describe('what is not a picture', () => {
+describe.concurrent('what is not a picture', () => {
   it('an output that calls itself image/png but is not one is shown by path only, and none of its bytes reach the terminal', async () => {
-    const id = (await submitJob(dev.server, bytesWorkflow(4096, 'image/png'))).body.id as string;
-    await waitForJob(dev.server, `/api/v2/jobs/${id}`, ['succeeded']);
+    const { server, onTerminal } = await own();
+    const id = (await submitJob(server, bytesWorkflow(4096, 'image/png'))).body.id as string;
+    await waitForJob(server, `/api/v2/jobs/${id}`, ['succeeded']);
     const run = await onTerminal(['jobs', 'download', id, join(dir, 'fake'), '--show'], { stdoutTTY: true, stderrTTY: true }, { WES_PICTURES: 'kitty' });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).not.toContain('\x1b');

@@ -5,7 +5,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFast } from '../helpers/dev-server.js';
-import { comparable, FIXTURES, matches, README, runStep, transcriptSteps, transcripts, UUID, workspace } from '../helpers/readme-transcripts.js';
+import { comparable, FIXTURES, matches, README, transcriptShell, transcriptSteps, transcripts, UUID, workspace } from '../helpers/readme-transcripts.js';
 
 const checked = transcripts();
 
@@ -40,21 +40,19 @@ describe('README transcripts', () => {
   it.concurrent.for(checked.map((t) => [t.line, t] as const))('README.md:%i is what wes prints', async ([, t], { expect }) => {
     const server = await startFast({ stepMs: 10 });
     const dir = workspace();
+    const shell = transcriptShell(dir, server);
     try {
       // An id from the README's earlier output, typed into a later command, becomes this run's.
       const expectedIds: string[] = [];
       const actualIds: string[] = [];
       const steps = t.steps;
       const outputs: string[][] = [];
-      let status = 0;
       for (let i = 0; i < steps.length; i++) {
         let command = steps[i]!.command;
         expectedIds.forEach((id, k) => {
           if (actualIds[k]) command = command.replaceAll(id, actualIds[k]!).replaceAll(id.slice(0, 8), actualIds[k]!.slice(0, 8));
         });
-        const step = await runStep(command, dir, server, status);
-        const got = step.lines;
-        status = step.status;
+        const got = await shell.run(command);
         outputs.push(got);
         expectedIds.push(...(steps[i]!.output.join('\n').match(UUID) ?? []).filter((id) => !expectedIds.includes(id)));
         actualIds.push(...(got.join('\n').match(UUID) ?? []).filter((id) => !actualIds.includes(id)));
@@ -67,6 +65,7 @@ describe('README transcripts', () => {
         expect(actual.committed, said).toEqual(expected.committed);
       }
     } finally {
+      shell.close();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     }

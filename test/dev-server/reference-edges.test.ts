@@ -7,13 +7,15 @@
 // bodies, and how each event stream ended. Ids the server made (jobs, assets, outputs) and blob
 // hashes are mapped from the recorded ones to the replayed ones as the answers come. A new
 // recording is a new test: replace the file. The differences kept on purpose are listed in KEPT.
+// The replay and the run of the recordings' workflows each have a server of their own (the
+// engine's pace, which both hurry; the replay's race faults), so they run side by side.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DevServerHandle } from '../../src/dev-server/index.js';
 import { seededRandom } from '../../src/dev-server/engine/prng.js';
-import { addFaults, readEventStream, startFast, waitForJob, type Json } from '../helpers/dev-server.js';
+import { addFaults, readEventStream, useServerPerTest, waitForJob, type Json } from '../helpers/dev-server.js';
 import { hurried } from '../helpers/hurry.js';
 
 interface RecordedRequest {
@@ -348,17 +350,11 @@ function differences(ex: Exchange, mine: Replayed, ids: IdMap): string[] {
   return out.filter((diff) => !KEPT.some((kept) => kept.applies(ex, diff)));
 }
 
-describe('the self-hosted dev-server against the recorded reference server (v2-proxy-edges)', () => {
-  let server: DevServerHandle;
-  beforeAll(async () => {
-    server = await startFast({ deployment: 'self-hosted', jobsPort: 0, engineVersion: '0.3.64', stepMs: 80, keepaliveMs: 300, faults: true });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+describe.concurrent('the self-hosted dev-server against the recorded reference server (v2-proxy-edges)', () => {
+  const ownServer = useServerPerTest({ deployment: 'self-hosted', jobsPort: 0, engineVersion: '0.3.64', stepMs: 80, keepaliveMs: 300, faults: true });
 
   it('answers every recorded exchange as the reference server did, but for the kept differences', async () => {
-    const replay = new Replay(server);
+    const replay = new Replay(await ownServer());
     const found: string[] = [];
     let replayed = 0;
     for (const ex of RECORDING.exchanges) {
@@ -379,6 +375,7 @@ describe('the self-hosted dev-server against the recorded reference server (v2-p
   }, 180_000);
 
   it('runs the recordings\' workflows with ComfyUI\'s classes: invert (EmptyImage, ImageInvert) and sampler8 (checkpoint, CLIP, latent, KSampler, VAE)', async () => {
+    const server = await ownServer();
     const sampler8 = JSON.parse(readFileSync(join(import.meta.dirname, 'reference', 'sampler8.json'), 'utf8')) as Json;
     for (const [name, workflow] of [['invert', INVERT], ['sampler8', sampler8]] as const) {
       const submitted = (await (await fetch(`${server.jobsUrl}/api/v2/jobs`, { method: 'POST', body: JSON.stringify({ workflow }) })).json()) as Json;

@@ -4,15 +4,17 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFaults, imageWorkflow } from '../helpers/dev-server.js';
-import { startMcp, structured, text, useMcp } from '../cli/mcp-env.js';
-import { countsFrom, jobsTagged, sleep, useFaultServer } from './kit.js';
+import { startMcp, structured, text, useMcp, type McpSession } from '../cli/mcp-env.js';
+import { countsFrom, jobsTagged, sleep, useFaultServer, type FaultServer } from './kit.js';
 
 const SUBMIT = 'POST /api/v2/jobs';
 
-// Most of this file's time is waiting (retry backoffs, a job running): the first three groups below
-// (a self-hosted server with its session, the Comfy Cloud server with its session, no server at
-// all) share nothing, so they run side by side; the cloud's describes take its one session in turn.
-// The restart test runs after them, alone, so that its job still runs when the outage begins.
+// Most of this file's time is waiting (retry backoffs, a job running, an outage): the groups below
+// (a self-hosted server with its session, two Comfy Cloud servers each with its session, no server
+// at all, a server behind a forwarder with its session) share nothing, so they run side by side;
+// the tests of a cloud server take its session in turn. The restart test's job (150 steps of 20 ms)
+// still runs when the outage begins: with the others beside it, at a load of 7 on 2 cores, the
+// outage began by its sixth step.
 describe.concurrent('wes mcp: a lost submit answer on a server with a job list', () => {
   const fx = useFaultServer({ stepMs: 5, deployment: 'self-hosted' });
   const mcp = useMcp(() => ({ WES_BASE_URL: fx.server.url }));
@@ -32,16 +34,23 @@ describe.concurrent('wes mcp: a lost submit answer on a server with a job list',
   });
 });
 
-// One Comfy Cloud server (no job list) and one `wes mcp` for the two describes below: each session
-// is a process of its own (about 0.6 s of CPU to start the SDK and serve a few calls).
-const cloud = useFaultServer({ stepMs: 5, jobList: false });
-// Comfy Cloud, known as such: no label is sent, so the lost answer's POST is the only one.
-const cloudMcp = useMcp(() => ({ WES_BASE_URL: cloud.server.url, WES_API_KEY: cloud.server.apiKey!, WES_JOB_API: 'cloud' }));
+/**
+ * A Comfy Cloud server (no job list) and a `wes mcp` on it, for one describe: its faults are the
+ * describe's alone. Each session is a process of its own (about 0.6 s of CPU to start the SDK and
+ * serve a few calls), spent so that the two describes below, each waiting seconds on retries, run
+ * side by side.
+ */
+function useCloudSession(): { fx: FaultServer; mcp: () => McpSession } {
+  const fx = useFaultServer({ stepMs: 5, jobList: false });
+  // Comfy Cloud, known as such: no label is sent, so the lost answer's POST is the only one.
+  const mcp = useMcp(() => ({ WES_BASE_URL: fx.server.url, WES_API_KEY: fx.server.apiKey!, WES_JOB_API: 'cloud' }));
+  return { fx, mcp };
+}
 
-describe.concurrent('wes mcp on Comfy Cloud (one server, one session, its describes in turn)', () => {
+// Side by side with the other groups; its tests in turn, on one server (the second clears its faults).
+describe.concurrent('wes mcp on Comfy Cloud (one server, one session, its tests in turn)', () => {
   describe.sequential('wes mcp: a lost submit answer on a server without a job list', () => {
-    const fx = cloud;
-    const mcp = cloudMcp;
+    const { fx, mcp } = useCloudSession();
 
     it('is an in_doubt result (exit code 11) naming the key; nothing is sent again, and find_job says it cannot look', async () => {
       await addFaults(fx.server, { match: SUBMIT, action: 'lose' });
@@ -84,26 +93,25 @@ describe.concurrent('wes mcp on Comfy Cloud (one server, one session, its descri
       }
     });
   });
+});
 
-  describe.sequential('wes mcp: a model run whose answers are all lost', () => {
-    // The models feature reads neither the job API's deployment nor its job list.
-    const fx = cloud;
-    const mcp = cloudMcp;
+describe.concurrent('wes mcp: a model run whose answers are all lost', () => {
+  // The models feature reads neither the job API's deployment nor its job list.
+  const { fx, mcp } = useCloudSession();
 
-    it('goes through the keyed send of the models feature: an error result naming its key and how to collect it as a tool call', async () => {
-      // Every attempt (the first and the 4 retries, each under the same key) loses its answer.
-      await addFaults(fx.server, { match: 'POST /v1/models/dev/echo', action: 'lose', count: 5 });
-      const result = await mcp().call('run_model', { model: 'dev/echo', input: { a: 1 }, idempotency_key: 'mcp-run-key' });
-      expect(result.isError).toBe(true);
-      const { error } = structured(result);
-      expect(error.details).toMatchObject({ idempotency_key: 'mcp-run-key' });
-      expect(error.hint).toContain('the model run may have gone through (Idempotency-Key mcp-run-key)');
-      expect(error.hint).toContain('collect its result with: run_model with the same model and input and idempotency_key "mcp-run-key"');
-      expect(error.hint).not.toContain('wes models run');
-      // Sent again under the same key once the answers come through, the router hands back the run.
-      const again = await mcp().call('run_model', { model: 'dev/echo', input: { a: 1 }, idempotency_key: 'mcp-run-key' });
-      expect(again.isError, text(again)).toBeFalsy();
-    });
+  it('goes through the keyed send of the models feature: an error result naming its key and how to collect it as a tool call', async () => {
+    // Every attempt (the first and the 4 retries, each under the same key) loses its answer.
+    await addFaults(fx.server, { match: 'POST /v1/models/dev/echo', action: 'lose', count: 5 });
+    const result = await mcp().call('run_model', { model: 'dev/echo', input: { a: 1 }, idempotency_key: 'mcp-run-key' });
+    expect(result.isError).toBe(true);
+    const { error } = structured(result);
+    expect(error.details).toMatchObject({ idempotency_key: 'mcp-run-key' });
+    expect(error.hint).toContain('the model run may have gone through (Idempotency-Key mcp-run-key)');
+    expect(error.hint).toContain('collect its result with: run_model with the same model and input and idempotency_key "mcp-run-key"');
+    expect(error.hint).not.toContain('wes models run');
+    // Sent again under the same key once the answers come through, the router hands back the run.
+    const again = await mcp().call('run_model', { model: 'dev/echo', input: { a: 1 }, idempotency_key: 'mcp-run-key' });
+    expect(again.isError, text(again)).toBeFalsy();
   });
 });
 
@@ -164,7 +172,7 @@ async function forwarder(target: number): Promise<{ url: string; connections: ()
   };
 }
 
-describe('wes mcp: the server restarts while wait_job waits', () => {
+describe.concurrent('wes mcp: the server restarts while wait_job waits', () => {
   const fx = useFaultServer({ stepMs: 20 });
   let proxy: Awaited<ReturnType<typeof forwarder>>;
   beforeAll(async () => {
@@ -174,7 +182,7 @@ describe('wes mcp: the server restarts while wait_job waits', () => {
   const mcp = useMcp(() => ({ WES_BASE_URL: proxy.url, WES_API_KEY: fx.server.apiKey! }));
 
   it('the wait goes on through the outage and ends with the job succeeded', async () => {
-    const submitted = await mcp().call('submit_job', { workflow: imageWorkflow({ prefix: 'mcp-restart', steps: 80 }) });
+    const submitted = await mcp().call('submit_job', { workflow: imageWorkflow({ prefix: 'mcp-restart', steps: 150 }) });
     expect(submitted.isError, text(submitted)).toBeFalsy();
     const id = structured(submitted).job.id as string;
     let running!: () => void;

@@ -1,6 +1,6 @@
 // The README's transcripts are real output (issue 29, item 17). A ```console block marked with
-// `<!-- transcript: SETUP -->` on the line before it is run: each `$ command` line in bash, in a
-// fresh folder holding the README's example files (test/fixtures/readme/), with `wes` on the PATH
+// `<!-- transcript: SETUP -->` on the line before it is run: its `$ command` lines one after another
+// in one bash, in a fresh folder holding the README's example files (test/fixtures/readme/), with `wes` on the PATH
 // (the built bin/wes.js) pointed at a fresh dev-server, stdout and stderr interleaved as a pipe
 // shows them. What a rerun cannot repeat is normalised on both sides: ids, hashes, times, ports,
 // temp paths; in-flight progress lines (`7eb42581 running 43% · …`) are dropped, tabs and runs of
@@ -10,8 +10,7 @@
 // To check another block: put `<!-- transcript: cloud -->` on the line before its ```console
 // fence, give it the files it uses in test/fixtures/readme/, and paste the real output (`npm run
 // build`, then this test prints the output it got when a block does not match).
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -135,12 +134,22 @@ export function workspace(): string {
 }
 
 const STATUS = '@@wes-readme-status@@';
+const STATUS_LINE = new RegExp(`${STATUS}\\d+\\n`);
+
+/** A transcript's shell: one bash for all its commands, as a reader types them one after another. */
+export interface TranscriptShell {
+  /** One command: its stdout and stderr as one pipe shows them (its exit status is the next command's `$?`). */
+  run(command: string): Promise<string[]>;
+  close(): void;
+}
 
 /**
- * One command in bash, in `dir`, against `server`: its stdout and stderr as one pipe shows them,
- * and its exit status (the next command's `$?`).
+ * One bash, in `dir`, against `server`, that runs a transcript's commands in turn (a process per
+ * command cost each a fork of the test worker, hundreds of MB, and a bash start). A command gets
+ * stdin from /dev/null, and `2>&1` as it would be typed after it (for a pipeline, its last
+ * command's stderr; the others' goes to bash's own stderr, which is not shown).
  */
-export async function runStep(command: string, dir: string, server: DevServerHandle, previousStatus = 0): Promise<{ lines: string[]; status: number }> {
+export function transcriptShell(dir: string, server: DevServerHandle): TranscriptShell {
   const env: NodeJS.ProcessEnv = {
     PATH: `${dir}:${process.env.PATH}`,
     HOME: dir,
@@ -153,9 +162,35 @@ export async function runStep(command: string, dir: string, server: DevServerHan
     NO_COLOR: '1',
     LANG: 'C.UTF-8',
   };
-  // Not execFileSync: the dev-server answers from this process's event loop.
-  const { stdout: out } = await promisify(execFile)('bash', ['--noprofile', '--norc', '-c', `(exit ${previousStatus}); ${command} 2>&1; printf '\\n${STATUS}%s' $?`], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
-  const at = out.lastIndexOf(STATUS);
-  return { lines: out.slice(0, at).replace(/\n+$/, '').split('\n'), status: Number(out.slice(at + STATUS.length)) };
+  // Not a synchronous spawn: the dev-server answers from this process's event loop.
+  const bash = spawn('bash', ['--noprofile', '--norc'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'ignore'] });
+  bash.stdout.setEncoding('utf8');
+  let out = '';
+  let waiting: ((error?: Error) => void) | undefined;
+  bash.stdout.on('data', (chunk: string) => {
+    out += chunk;
+    if (STATUS_LINE.test(out)) waiting?.();
+  });
+  bash.on('close', (code, signal) => waiting?.(new Error(`bash ended (${signal ?? code}) before the command did`)));
+  return {
+    async run(command) {
+      out = '';
+      const done = new Promise<void>((resolvePromise, reject) => {
+        const timer = setTimeout(() => reject(new Error(`\`${command}\` did not end within 120 s:\n${out}`)), 120_000);
+        waiting = (error) => {
+          clearTimeout(timer);
+          waiting = undefined;
+          if (error) reject(error);
+          else resolvePromise();
+        };
+      });
+      bash.stdin.write(`{ ${command} 2>&1\n} </dev/null; __wes_status=$?; printf '\\n${STATUS}%s\\n' $__wes_status; (exit $__wes_status)\n`);
+      await done;
+      return out.slice(0, out.lastIndexOf(STATUS)).replace(/\n+$/, '').split('\n');
+    },
+    close() {
+      bash.stdin.end();
+      bash.kill();
+    },
+  };
 }
-
