@@ -45,6 +45,15 @@ export function restoreTunables(env) {
   else delete env.GLIBC_TUNABLES;
 }
 
+export const MEMORY_FS = '/dev/shm';
+/** statfs's f_type of a tmpfs. */
+export const TMPFS_MAGIC = 0x01021994;
+export const MIN_FREE = 4 * 1024 ** 3;
+/** wes-test-<pid namespace>-<pid>-<start time>-: a pid alone may be another namespace's, or reused. */
+export const RUN_NAME = /^wes-test-(\d+)-(\d+)-(\d+)-/;
+/** A folder of another pid namespace (a container sharing /dev/shm) is left for a day. */
+const FOREIGN_AGE_MS = 24 * 3600 * 1000;
+
 /**
  * The tests' temp folder (TMPDIR) on a memory filesystem. The suite makes and removes thousands of
  * folders and files (a config folder for each wes it runs, downloads, parts, histories, packed
@@ -61,14 +70,6 @@ export function restoreTunables(env) {
  * temp folder. The caller removes the folder after the run. Its name says which run made it
  * (RUN_NAME): one left by a run that was killed is removed by the next run on this machine.
  */
-export const MEMORY_FS = '/dev/shm';
-const TMPFS_MAGIC = 0x01021994;
-export const MIN_FREE = 4 * 1024 ** 3;
-/** wes-test-<pid namespace>-<pid>-<start time>-: a pid alone may be another namespace's, or reused. */
-const RUN_NAME = /^wes-test-(\d+)-(\d+)-(\d+)-/;
-/** A folder of another pid namespace (a container sharing /dev/shm) is left for a day. */
-const FOREIGN_AGE_MS = 24 * 3600 * 1000;
-
 export function memoryTempDir(env, root = MEMORY_FS, minFree = MIN_FREE) {
   const fs = process.platform === 'linux' ? statfsOf(root) : undefined;
   if (fs?.type !== TMPFS_MAGIC) return undefined;

@@ -78,7 +78,7 @@ describe.concurrent('wes legacy against a self-hosted engine: reading', () => {
 describe.concurrent('wes legacy against a self-hosted engine: running prompts', () => {
   it('prompt --wait, status and status --wait take the state from the engine\'s queue and history', async () => {
     const t = await own();
-    const res = await t.wes(['legacy', 'prompt', kit.file('ok.json', sampleWorkflow(2)), '--wait']);
+    const res = await t.wes(['legacy', 'prompt', t.file('ok.json', sampleWorkflow(2)), '--wait']);
     expect(res.code, res.stderr).toBe(0);
     const id = res.stdout.trim();
     expect(res.stderr).toContain(`prompt ${id}: success`);
@@ -94,7 +94,7 @@ describe.concurrent('wes legacy against a self-hosted engine: running prompts', 
 
   it('a prompt that fails exits 3 with the engine\'s error, by REST (--wait) and by WebSocket (watch)', async () => {
     const t = await own();
-    const res = await t.wes(['legacy', 'prompt', kit.file('fail.json', failingWorkflow('out of cheese')), '--wait']);
+    const res = await t.wes(['legacy', 'prompt', t.file('fail.json', failingWorkflow('out of cheese')), '--wait']);
     expect(res.code).toBe(3);
     expect(res.stderr).toMatch(/failed in node 1 \(Fail\): \w+: out of cheese/);
     const id = res.stdout.trim();
@@ -105,20 +105,20 @@ describe.concurrent('wes legacy against a self-hosted engine: running prompts', 
 
   it('prompt --ws --download saves the outputs the engine\'s history names, and view fetches one (200, no redirect)', async () => {
     const t = await own();
-    const out = join(kit.dir, 'out');
-    const res = await t.wes(['legacy', 'prompt', kit.file('dl.json', sampleWorkflow(3, 'engine')), '--ws', '--download', out]);
+    const out = join(t.dir, 'out');
+    const res = await t.wes(['legacy', 'prompt', t.file('dl.json', sampleWorkflow(3, 'engine')), '--ws', '--download', out]);
     expect(res.code, res.stderr).toBe(0);
     const names = readdirSync(out);
     expect(names).toEqual([expect.stringMatching(/^engine_\d+_\.png$/)]);
-    const viewed = join(kit.dir, 'viewed.png');
+    const viewed = join(t.dir, 'viewed.png');
     const view = await t.wes(['legacy', 'view', names[0]!, '-o', viewed]);
     expect(view.code, view.stderr).toBe(0);
     expect(readFileSync(viewed)).toEqual(readFileSync(join(out, names[0]!)));
-    const missing = await t.wes(['legacy', 'view', 'nope.png', '-o', join(kit.dir, 'nope.png')]);
+    const missing = await t.wes(['legacy', 'view', 'nope.png', '-o', join(t.dir, 'nope.png')]);
     expect(missing.code).toBe(5);
     // A real 0.3.18 and 0.3.64 answer a missing file with an empty 404: wes names what it asked for.
     expect(missing.stderr).toContain('error: no output file "nope.png" on the server');
-    const input = await t.wes(['legacy', 'view', 'nope.png', '--type', 'input', '--subfolder', 'sub', '-o', join(kit.dir, 'nope.png')]);
+    const input = await t.wes(['legacy', 'view', 'nope.png', '--type', 'input', '--subfolder', 'sub', '-o', join(t.dir, 'nope.png')]);
     expect(input.code).toBe(5);
     expect(input.stderr).toContain('error: no input file "nope.png" in the subfolder "sub" on the server');
     expect(input.stderr).toContain('hint: check the name, --type');
@@ -127,7 +127,7 @@ describe.concurrent('wes legacy against a self-hosted engine: running prompts', 
   it('prompt --ws ends on the engine\'s own messages (sent to its client id), not on a status read', async () => {
     const t = await own();
     // Reading the status once an hour: the prompt ends only because the socket's messages ended it.
-    const res = await t.wes(['legacy', 'prompt', kit.file('ws.json', sampleWorkflow(2)), '--ws', '--interval', '3600']);
+    const res = await t.wes(['legacy', 'prompt', t.file('ws.json', sampleWorkflow(2)), '--ws', '--interval', '3600']);
     expect(res.code, res.stderr).toBe(0);
     const id = res.stdout.trim();
     expect(t.server.state.engine.get(id)!.extraData.client_id).toEqual(expect.any(String));

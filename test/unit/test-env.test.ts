@@ -8,13 +8,15 @@ import { describe, expect, it } from 'vitest';
 import * as testEnv from '../../scripts/test-env.mjs';
 
 type Env = Record<string, string | undefined>;
-const { withWorkerTunable, restoreTunables, TUNABLES_BEFORE, WORKER_TUNABLE, memoryTempDir, MEMORY_FS } = testEnv as {
+const { withWorkerTunable, restoreTunables, TUNABLES_BEFORE, WORKER_TUNABLE, memoryTempDir, MEMORY_FS, TMPFS_MAGIC, RUN_NAME } = testEnv as {
   withWorkerTunable: (env: Env) => Env;
   restoreTunables: (env: Env) => void;
   TUNABLES_BEFORE: string;
   WORKER_TUNABLE: string;
   memoryTempDir: (env: Env, root?: string, minFree?: number) => string | undefined;
   MEMORY_FS: string;
+  TMPFS_MAGIC: number;
+  RUN_NAME: RegExp;
 };
 
 /** The host's GLIBC_TUNABLES as TUNABLES_BEFORE records it. */
@@ -70,7 +72,7 @@ describe('the workers\' GLIBC_TUNABLES', () => {
 function memoryFsUsable(): boolean {
   if (process.platform !== 'linux') return false;
   try {
-    if (statfsSync(MEMORY_FS).type !== 0x01021994) return false;
+    if (statfsSync(MEMORY_FS).type !== TMPFS_MAGIC) return false;
     // mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ...
     const mount = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((line) => line.split(' ')).filter((f) => f[4] === MEMORY_FS).at(-1);
     return mount !== undefined && !mount[5]!.split(',').includes('noexec');
@@ -94,7 +96,7 @@ describe('the tests\' temp folder in memory', () => {
       made.push(first!);
       expect(dirname(first!)).toBe(MEMORY_FS);
       // wes-test-<pid namespace>-<pid>-<start time>-: this process's.
-      const [, ns, pid, start] = /^wes-test-(\d+)-(\d+)-(\d+)-/.exec(basename(first!)) ?? [];
+      const [, ns, pid, start] = RUN_NAME.exec(basename(first!)) ?? [];
       expect(pid).toBe(String(process.pid));
       // Emptied of its probe, which it could run.
       expect(readdirSync(first!)).toEqual([]);
