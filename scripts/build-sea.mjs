@@ -140,18 +140,22 @@ export async function buildSea() {
   if (made.status !== 0 || warnings.length > 0) throw new Error(`node could not build the snapshot:\n${made.stderr.trim()}`);
   lap('snapshot and blob made');
   const file = join(out, executableName());
+  injectBlob(blob, file);
+  lap('node copied, blob injected');
+  rmSync(work, { recursive: true, force: true });
+  return file;
+}
+
+/** `file`: a copy of this node binary with the single-executable blob `blob` put into it (postject). */
+export function injectBlob(blob, file) {
   rmSync(file, { force: true });
   copyFileSync(process.execPath, file);
   chmodSync(file, 0o755);
   if (process.platform === 'darwin') execFileSync('codesign', ['--remove-signature', file]);
-  lap('node copied');
   const postject = require.resolve('postject/dist/cli.js');
   const inject = spawnSync(process.execPath, [postject, file, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE, ...(process.platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : [])], { encoding: 'utf8' });
   if (inject.status !== 0) throw new Error(`postject failed:\n${inject.stderr}`);
   if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', file]);
-  lap('blob injected');
-  rmSync(work, { recursive: true, force: true });
-  return file;
 }
 
 /** Every script of dist/ (not the declarations), by its path in dist/ with '/' separators: its text. */

@@ -3,7 +3,9 @@
 // runs: `--version` against `node -e 0`; `jobs get ID --json` against `node -e 0` + curl; `models
 // run` with a 5 MB body against `node -e 0` + `curl --data-binary`; and its peak RSS against the
 // npm build's. Each row's note gives the npm build's ratio from the same runs, so a row the
-// executable alone meets says so.
+// executable alone meets says so. `jobs get` is timed beside four floors that are not wes
+// (bench/lib/least-get.mjs): the same GET on a bare socket, through undici alone, with commander
+// before it, and that built as a single executable.
 //
 // The rows time a copy of the executable, written as a download or `cp` writes it, not the file
 // the build wrote: postject writes the 100 MB file in one piece, and the kernel then maps more of
@@ -23,6 +25,7 @@ import { NODE, tempDir, wesArgs } from '../lib/wes.mjs';
 import { nodeStart } from '../lib/floor.mjs';
 import { ratioTarget } from '../lib/targets.mjs';
 import { bodyOf } from './models-run.mjs';
+import { leastGetPrograms } from '../lib/least-get.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ratio = (a, b) => (a / b).toFixed(2);
@@ -54,6 +57,8 @@ async function startUp(ctx, sea, built) {
   const config = tempDir('sea-jobs-get');
   const env = server.wesEnv(config);
   const get = ['jobs', 'get', job.id, '--json'];
+  const jobUrl = new URL(`/api/v2/jobs/${job.id}`, server.url).href;
+  const least = await leastGetPrograms(tempDir('sea-least-get'));
   const { results, failed: bad } = await interleave(
     {
       seaVersion: () => measure(sea, ['--version'], { env }),
@@ -62,11 +67,15 @@ async function startUp(ctx, sea, built) {
       seaBuilt: () => measure(built, get, { env }),
       npm: () => measure(NODE, wesArgs(...get), { env }),
       node: nodeStart,
-      curl: () => measure(ctx.tools.curl, ['-sS', '--fail', '-H', `Authorization: Bearer ${server.apiKey}`, new URL(`/api/v2/jobs/${job.id}`, server.url).href]),
+      curl: () => measure(ctx.tools.curl, ['-sS', '--fail', '-H', `Authorization: Bearer ${server.apiKey}`, jobUrl]),
+      leastUndici: () => measure(NODE, [...least.undici, jobUrl], { env }),
+      leastSocket: () => measure(NODE, [...least.socket, jobUrl], { env }),
+      leastCommander: () => measure(NODE, [...least.commander, ...get], { env }),
+      leastExecutable: () => measure(least.executable, get, { env }),
     },
     { warmup: 2, runs: ctx.runs(10) },
   );
-  if (bad) return ['sea-version', 'sea-jobs-get', 'sea-rss'].map((id) => failed(id, id, failureNote(bad), ratioTarget(id)));
+  if (bad) return [...['sea-version', 'sea-jobs-get', 'sea-rss'].map((id) => failed(id, id, failureNote(bad), ratioTarget(id))), ...LEAST_GET.map(([id, title]) => failed(id, title, failureNote(bad), { report: true }))];
   const s = Object.fromEntries(Object.entries(results).map(([side, list]) => [side, summary(list)]));
   const floor = s.node.wallMs + s.curl.wallMs;
   const sameJob = JSON.parse(results.sea[0].stdout).id === job.id && signedAsOne(results.sea[0].stdout) === signedAsOne(results.npm[0].stdout);
@@ -82,9 +91,18 @@ async function startUp(ctx, sea, built) {
       wes: { value: s.sea.wallMs, unit: 'ms' },
       reference: { value: floor, unit: 'ms', label: `node -e 0 ${s.node.wallMs.toFixed(1)} + curl ${s.curl.wallMs.toFixed(1)}` },
       target: { ...ratioTarget('sea-jobs-get'), also: [{ text: 'same output as the npm build', pass: sameJob }] },
-      note: `npm build ${ratio(s.npm.wallMs, floor)}× in the same runs; CPU ${s.sea.cpuMs.toFixed(0)} ms (npm build ${s.npm.cpuMs.toFixed(0)} ms, node -e 0 ${s.node.cpuMs.toFixed(0)} ms)`,
+      note: `npm build ${ratio(s.npm.wallMs, floor)}× in the same runs; the same GET through undici alone ${ratio(s.leastUndici.wallMs, floor)}×, with commander before it ${ratio(s.leastCommander.wallMs, floor)}×, and that as a single executable ${ratio(s.leastExecutable.wallMs, floor)}×; CPU ${s.sea.cpuMs.toFixed(0)} ms (npm build ${s.npm.cpuMs.toFixed(0)} ms, node -e 0 ${s.node.cpuMs.toFixed(0)} ms)`,
       details: s,
     }),
+    ...LEAST_GET.map(([id, title, side]) =>
+      row(id, title, {
+        wes: { value: s[side].wallMs, unit: 'ms' },
+        reference: { value: floor, unit: 'ms', label: `node -e 0 ${s.node.wallMs.toFixed(1)} + curl ${s.curl.wallMs.toFixed(1)}` },
+        target: { report: true },
+        note: `not wes: a floor under the executable's jobs get row (bench/clients/least-get/); CPU ${s[side].cpuMs.toFixed(0)} ms, peak RSS ${s[side].maxRssMb.toFixed(0)} MB`,
+        details: s[side],
+      }),
+    ),
     row('sea-rss', 'executable: peak RSS of jobs get', {
       wes: { value: s.sea.maxRssMb, unit: 'MB' },
       reference: { value: s.npm.maxRssMb, unit: 'MB', label: 'the npm build' },
@@ -94,6 +112,18 @@ async function startUp(ctx, sea, built) {
     }),
   ];
 }
+
+/**
+ * The floors under `jobs get` (bench/lib/least-get.mjs), timed in the executable's runs: [row id,
+ * title, side]. What any node program pays for the GET, and what undici adds to it before wes does
+ * anything of its own (bench/RESULTS.md, issue 40, seventh round).
+ */
+const LEAST_GET = [
+  ['least-get-executable', 'floor: commander and undici alone as a single executable', 'leastExecutable'],
+  ['least-get-commander', 'floor: commander, then the same GET through undici alone', 'leastCommander'],
+  ['least-get-undici', 'floor: the same GET through undici alone (node + Client, code-cached)', 'leastUndici'],
+  ['least-get-socket', 'floor: the same GET on a bare node socket', 'leastSocket'],
+];
 
 async function modelsRun(ctx, sea) {
   const title = 'executable: models run dev/echo, 5 MB body';

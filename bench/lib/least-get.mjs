@@ -1,0 +1,60 @@
+// The floors under `jobs get ID --json` (bench/clients/least-get/): the same GET and output with
+// nothing but a node socket; with nothing but undici's Client; and with commander parsing the
+// command line before it, run by node and as a single executable. They are bundled here as wes's
+// chunks are (the pinned undici with its patch, the build's substitutions, undici's WebAssembly
+// beside the bundles) and run from a code cache, so that they pay what wes pays to load code.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, createReadStream, createWriteStream, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { patchedUndici } from '../../scripts/build-undici.mjs';
+import { llhttpWasmFiles, substitutions } from '../../scripts/build-plugins.mjs';
+import { injectBlob } from '../../scripts/build-sea.mjs';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLIENTS = join(ROOT, 'bench', 'clients', 'least-get');
+
+/**
+ * Bundles the floors into `dir`; resolves to each one's argv after node: `socket` and `undici` take
+ * the job's URL, `commander` takes wes's (`jobs get ID --json`, WES_BASE_URL in the environment);
+ * and `executable`, the path of the commander floor as a single executable, which takes wes's too.
+ */
+export async function leastGetPrograms(dir) {
+  await build({
+    entryPoints: { undici: join(CLIENTS, 'undici.mjs'), commander: join(CLIENTS, 'commander.mjs') },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: dir,
+    outExtension: { '.js': '.cjs' },
+    plugins: [patchedUndici(ROOT).plugin, substitutions()],
+    logLevel: 'error',
+  });
+  for (const [name, bytes] of llhttpWasmFiles()) writeFileSync(join(dir, name), bytes);
+  const cached = (name) => [join(CLIENTS, 'cached-script.cjs'), join(dir, `${name}.cjs`)];
+  return { socket: [join(CLIENTS, 'socket.cjs')], undici: cached('undici'), commander: cached('commander'), executable: await executable(dir) };
+}
+
+/**
+ * The commander floor as a single executable, made as `npm run build:sea` makes wes's (this node,
+ * postject) and copied as a download writes it, as the bench's copy of wes's executable is: its
+ * path, run with wes's arguments.
+ */
+async function executable(dir) {
+  const config = join(dir, 'sea-config.json');
+  const blob = join(dir, 'floor.blob');
+  const assets = Object.fromEntries([['floor.cjs', join(dir, 'commander.cjs')], ...llhttpWasmFiles().map(([name]) => [name, join(dir, name)])]);
+  writeFileSync(config, JSON.stringify({ main: join(CLIENTS, 'executable-entry.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }));
+  const made = spawnSync(process.execPath, ['--experimental-sea-config', config], { cwd: dir, encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`the floor's executable: ${made.stderr.trim()}`);
+  const built = join(dir, 'floor-built');
+  injectBlob(blob, built);
+  const file = join(dir, 'floor-executable');
+  await pipeline(createReadStream(built), createWriteStream(file));
+  rmSync(built);
+  chmodSync(file, 0o755);
+  return file;
+}
