@@ -1,5 +1,7 @@
 // The least a node program pays for `jobs get`'s request: one GET on a bare `node:net` socket
-// (HTTP/1.1, Connection: close), the body pretty-printed. No HTTP library: the floor under any.
+// (HTTP/1.1, Connection: close), the body pretty-printed. No HTTP library: the floor under any. It
+// reads a whole answer sent with a Content-Length, as the dev-server sends a job (a chunked one fails
+// its JSON.parse, and the bench row with it).
 //   WES_API_KEY=... node socket.cjs <url>
 const net = require('node:net');
 
