@@ -31,7 +31,11 @@ export async function leastGetPrograms(dir) {
     outdir: dir,
     outExtension: { '.js': '.cjs' },
     plugins: [patchedUndici(ROOT).plugin, substitutions()],
-    logLevel: 'error',
+    logLevel: 'silent',
+  }).catch((err) => {
+    // esbuild's own message is "Build failed with 1 error:"; the error itself says what.
+    const first = err.errors?.[0];
+    throw new Error(first ? `bundling ${first.location?.file ?? 'the floors'}: ${first.text}` : err.message);
   });
   for (const [name, bytes] of llhttpWasmFiles()) writeFileSync(join(dir, name), bytes);
   const cached = (name) => [join(CLIENTS, 'cached-script.cjs'), join(dir, `${name}.cjs`)];
