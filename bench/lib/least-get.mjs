@@ -2,7 +2,8 @@
 // nothing but a node socket; with nothing but undici's Client; and with commander parsing the
 // command line before it, run by node and as a single executable. They are bundled here as wes's
 // chunks are (the pinned undici with its patch, the build's substitutions, undici's WebAssembly
-// beside the bundles) and run from a code cache, so that they pay what wes pays to load code.
+// beside the bundles) and run through wes's own code cache (bench/clients/least-get/run-cached.mjs),
+// so that they pay what wes pays to load code.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, createReadStream, createWriteStream, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,24 +23,32 @@ const CLIENTS = join(ROOT, 'bench', 'clients', 'least-get');
  * and `executable`, the path of the commander floor as a single executable, which takes wes's too.
  */
 export async function leastGetPrograms(dir) {
-  await build({
-    entryPoints: { undici: join(CLIENTS, 'undici.mjs'), commander: join(CLIENTS, 'commander.mjs') },
+  // The floors with the build's plugins; their loaders (wes's code cache) with its dependencies in
+  // them: a single executable's entry may require built-in modules only.
+  await bundle(dir, ['undici', 'commander'], [patchedUndici(ROOT).plugin, substitutions()]);
+  await bundle(dir, ['run-file', 'run-asset'], []);
+  for (const [name, bytes] of llhttpWasmFiles()) writeFileSync(join(dir, name), bytes);
+  const cached = (name) => [join(dir, 'run-file.cjs'), join(dir, `${name}.cjs`)];
+  return { socket: [join(CLIENTS, 'socket.cjs')], undici: cached('undici'), commander: cached('commander'), executable: await executable(dir) };
+}
+
+/** Bundles bench/clients/least-get/<name>.mjs into `dir`/<name>.cjs for each name. */
+function bundle(dir, names, plugins) {
+  return build({
+    entryPoints: Object.fromEntries(names.map((name) => [name, join(CLIENTS, `${name}.mjs`)])),
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     outdir: dir,
     outExtension: { '.js': '.cjs' },
-    plugins: [patchedUndici(ROOT).plugin, substitutions()],
+    plugins,
     logLevel: 'silent',
   }).catch((err) => {
     // esbuild's own message is "Build failed with 1 error:"; the error itself says what.
     const first = err.errors?.[0];
-    throw new Error(first ? `bundling ${first.location?.file ?? 'the floors'}: ${first.text}` : err.message);
+    throw new Error(first ? `bundling ${first.location?.file ?? names.join(', ')}: ${first.text}` : err.message);
   });
-  for (const [name, bytes] of llhttpWasmFiles()) writeFileSync(join(dir, name), bytes);
-  const cached = (name) => [join(CLIENTS, 'cached-script.cjs'), join(dir, `${name}.cjs`)];
-  return { socket: [join(CLIENTS, 'socket.cjs')], undici: cached('undici'), commander: cached('commander'), executable: await executable(dir) };
 }
 
 /**
@@ -51,7 +60,7 @@ async function executable(dir) {
   const config = join(dir, 'sea-config.json');
   const blob = join(dir, 'floor.blob');
   const assets = Object.fromEntries([['floor.cjs', join(dir, 'commander.cjs')], ...llhttpWasmFiles().map(([name]) => [name, join(dir, name)])]);
-  writeFileSync(config, JSON.stringify({ main: join(CLIENTS, 'executable-entry.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }));
+  writeFileSync(config, JSON.stringify({ main: join(dir, 'run-asset.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }));
   const made = spawnSync(process.execPath, ['--experimental-sea-config', config], { cwd: dir, encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`the floor's executable: ${made.stderr.trim()}`);
   const built = join(dir, 'floor-built');

@@ -1,7 +1,7 @@
 // The least a node program pays for `jobs get`'s request through undici (the project's one HTTP
 // layer): the pinned, patched undici wes bundles, one Client and a bare dispatch handler (none of
 // Agent, Pool, the request API's body stream, wes's CLI or config). least-get.mjs bundles this file
-// with the build's own plugins; cached-script.cjs runs the bundle from a code cache with wes's
+// with the build's own plugins; run-file.mjs runs the bundle through wes's code cache with wes's
 // WebAssembly flag, as wes runs its chunks.
 import { printJob } from './get-through-undici.mjs';
 
