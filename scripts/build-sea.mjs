@@ -4,7 +4,8 @@
 //
 // 1. dist/ is built when it is not current (build.mjs --if-changed).
 // 2. One entry script: the loader (src/runtime/sea-loader.ts, bundled here). Every module of dist/
-//    is an asset, compiled when first required with V8's code cache (src/runtime/code-cache.ts).
+//    is an asset, in the function wrapper it is compiled in (MODULE_WRAPPER), compiled when first
+//    required with V8's code cache (src/runtime/code-cache.ts).
 //    With WES_SEA_SNAPSHOT=1 (SNAPSHOT, not the default: measured), the entry also holds the
 //    modules wes runs before it reads argv (cli.js and what it imports, and SNAPSHOT_SOURCES) as
 //    functions, which the loader runs while node builds a start-up snapshot.
@@ -72,6 +73,13 @@ const UNVERIFIED_BUILTINS = {
   'node:async_hooks': "undici's API modules take the AsyncResource class as they load; no resource exists before a request, which is after start-up",
 };
 
+/**
+ * What each module's text is wrapped in (the shape of Node's own CommonJS wrapper): the loader
+ * compiles the asset's text as it is, and runs the function it evaluates to with the module's
+ * exports, require, module, file name and folder (src/runtime/sea-loader.ts).
+ */
+const MODULE_WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
+
 /** The file name of the executable for a platform and architecture. */
 export function executableName(platform = process.platform, arch = process.arch) {
   return `wes-${platform}-${arch}${platform === 'win32' ? '.exe' : ''}`;
@@ -126,7 +134,7 @@ export async function buildSea() {
   const files = { ...wasmFiles(), ...nativeBlake3() };
   const entry = join(work, 'entry.js');
   writeFileSync(entry, await entryScript(modules, preload, files, id));
-  const assets = Object.fromEntries([...[...modules.keys()].filter((name) => !preload.includes(name)).map((name) => [name, join(dist, name)]), ...Object.entries(files).map(([name, f]) => [name, f.path])]);
+  const assets = Object.fromEntries([...[...modules].filter(([name]) => !preload.includes(name)).map(([name, text]) => [name, wrappedModule(name, text)]), ...Object.entries(files).map(([name, f]) => [name, f.path])]);
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
   writeFileSync(config, JSON.stringify({ main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: SNAPSHOT, useCodeCache: !SNAPSHOT, assets }, null, 2));
@@ -171,6 +179,19 @@ function distModules() {
   walk(dist);
   if (!modules.has('cli.js')) throw new Error('dist/cli.js is missing');
   return modules;
+}
+
+/**
+ * A module's asset: its text in the function wrapper the loader compiles (MODULE_WRAPPER), written
+ * into the build folder. Wrapped here, not at each start: the loader compiles the asset's text as
+ * decoded, where joining the wrapper to it made a second copy of every module (V8 flattens the
+ * joined string before it compiles it: 74 more page faults a `jobs get`; bench/RESULTS.md).
+ */
+function wrappedModule(name, text) {
+  const file = join(work, 'modules', ...name.split('/'));
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${MODULE_WRAPPER[0]}${text}${MODULE_WRAPPER[1]}`);
+  return file;
 }
 
 /** dist/'s build id, computed as build-commonjs.mjs does and checked against the one cli.js holds. */

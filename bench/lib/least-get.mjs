@@ -5,7 +5,8 @@
 // beside the bundles) and run through wes's own code cache (bench/clients/least-get/run-cached.mjs),
 // so that they pay what wes pays to load code.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, createReadStream, createWriteStream, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, createWriteStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +60,10 @@ function bundle(dir, names, plugins) {
 async function executable(dir) {
   const config = join(dir, 'sea-config.json');
   const blob = join(dir, 'floor.blob');
-  const assets = Object.fromEntries([['floor.cjs', join(dir, 'commander.cjs')], ...llhttpWasmFiles().map(([name]) => [name, join(dir, name)])]);
+  // In its function wrapper, as build-sea.mjs holds each of wes's modules.
+  const wrapped = join(dir, 'commander-wrapped.cjs');
+  writeFileSync(wrapped, Module.wrap(readFileSync(join(dir, 'commander.cjs'), 'utf8')));
+  const assets = Object.fromEntries([['floor.cjs', wrapped], ...llhttpWasmFiles().map(([name]) => [name, join(dir, name)])]);
   writeFileSync(config, JSON.stringify({ main: join(dir, 'run-asset.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }));
   const made = spawnSync(process.execPath, ['--experimental-sea-config', config], { cwd: dir, encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`the floor's executable: ${made.stderr.trim()}`);

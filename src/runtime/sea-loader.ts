@@ -1,7 +1,7 @@
 // The module system of the single executable. scripts/build-sea.mjs writes one script (Node's
-// SEA entry) holding this loader; the modules of dist/ are embedded as assets. A module is read
-// from its asset when first required and compiled with V8's code cache (src/runtime/code-cache.ts),
-// as the npm build's chunks are.
+// SEA entry) holding this loader; the modules of dist/ are embedded as assets, each already in the
+// function wrapper it is compiled in. A module is read from its asset when first required and
+// compiled with V8's code cache (src/runtime/code-cache.ts), as the npm build's chunks are.
 //
 // By default the executable has no start-up snapshot of its own (scripts/build-sea.mjs, SNAPSHOT:
 // Node copies such a snapshot into memory at every start). The loader then loads the built-in
@@ -143,21 +143,32 @@ class Loader {
     if (!this.modules.has(name)) throw notFound(name);
     // Buffer's decoders, not getAsset's TextDecoder (ICU): it made a two-byte string of every module
     // and was ~5 % of `jobs get`'s instructions; a module of ASCII bytes alone is copied as Latin-1.
-    const text = Buffer.from(this.sea().getRawAsset(name) as ArrayBuffer).toString(this.ascii.has(name) ? 'latin1' : 'utf8');
-    const wrapped = `(function (exports, require, module, __filename, __dirname) { ${text}\n});`;
+    const wrapped = Buffer.from(this.sea().getRawAsset(name) as ArrayBuffer).toString(this.ascii.has(name) ? 'latin1' : 'utf8');
     const filename = ROOT + name;
     const script = this.compileCached ? this.compileCached(wrapped, filename, name.replaceAll('/', '-')) : new (this.builtin('node:vm') as typeof import('node:vm')).Script(wrapped, { filename });
     return script.runInThisContext({ displayErrors: true }) as ModuleFunction;
   }
 
+  /**
+   * A relative require's module name, from the requiring module's folder. What esbuild writes
+   * (`./chunk-X.js`, `./chunks/x.js`) is joined as text: ~130 calls of path.join at each start made
+   * V8 optimise Node's normalizeString (5.7 ms of TurboFan on a second core, 0.7 ms on the main
+   * thread; bench/RESULTS.md).
+   */
+  private resolve(dir: string, spec: string): string {
+    if (/^\.\/(?:[^./][^/]*\/)*[^./][^/]*$/.test(spec)) return dir === '.' ? spec.slice(2) : `${dir}/${spec.slice(2)}`;
+    return posix.join(dir, spec);
+  }
+
   private requireFrom(from: string): SeaRequire {
+    const dir = posix.dirname(from);
     const require = ((spec: string) => {
-      if (spec.startsWith('./') || spec.startsWith('../')) return this.load(posix.join(posix.dirname(from), spec));
+      if (spec.startsWith('./') || spec.startsWith('../')) return this.load(this.resolve(dir, spec));
       if (ABSENT.has(spec)) throw notFound(spec);
       return this.builtin(spec);
     }) as SeaRequire;
     require.resolve = (spec: string) => {
-      const name = posix.join(posix.dirname(from), spec);
+      const name = this.resolve(dir, spec);
       const file = name in this.bundle.files ? this.assetFile(name) : undefined;
       if (!file) throw notFound(spec);
       return file;

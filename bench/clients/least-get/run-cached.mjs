@@ -11,12 +11,15 @@ import { keepWasmAtBaseline } from '../../../src/runtime/wasm-tiering.js';
 /**
  * Runs `bytes` (a CommonJS bundle) as the module `filename`, its `require` the one given, with its
  * code cache in `folder`/code: wes keeps a build's cache in a folder whose siblings are other
- * builds' caches, and its first save there removes older siblings.
+ * builds' caches, and its first save there removes older siblings. `wrapped`: the bytes are the
+ * bundle already in its function wrapper (Module.wrap), as wes's single executable holds its
+ * modules (scripts/build-sea.mjs), so no second copy is made by wrapping it here.
  */
-export function runCached(bytes, filename, require, folder) {
+export function runCached(bytes, filename, require, folder, { wrapped = false } = {}) {
   const cacheDir = join(folder, 'code');
   keepWasmAtBaseline();
-  const source = Module.wrap(bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8'));
+  const text = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+  const source = wrapped ? text : Module.wrap(text);
   const compile = cachedCompiler(cacheDir);
   // Only a folder another user may write to has none: compiled from source, the floor would not be one.
   if (!compile) throw new Error(`${cacheDir}: not a folder of this user's alone, so no code cache`);
