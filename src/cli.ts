@@ -63,6 +63,17 @@ export async function main(argv: string[]): Promise<number> {
   });
 }
 
+/**
+ * Ends the process once it has nothing left to do, skipping Node's teardown of the V8 heap, which
+ * unmaps it page by page (a `jobs get` ended ~3-12 ms sooner in interleaved runs; bench/RESULTS.md).
+ * The process's entry calls it when main has resolved (bin/wes.js, src/runtime/sea-loader.ts):
+ * 'beforeExit' comes when no timer, socket, pending write or child process is left, where Node
+ * would begin that teardown; 'exit' listeners (the code cache's save) still run.
+ */
+export function exitWhenIdle(): void {
+  process.once('beforeExit', () => process.exit());
+}
+
 function discardWrites(stream: NodeJS.WriteStream): void {
   stream.write = ((_chunk: unknown, encoding?: unknown, callback?: unknown) => {
     const done = typeof encoding === 'function' ? encoding : callback;

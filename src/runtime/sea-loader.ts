@@ -92,9 +92,10 @@ function startWithoutSnapshot(bundle: SeaBundle): void {
 }
 
 function runMain(loader: Loader): void {
-  const cli = loader.load('cli.js') as { main(argv: string[]): Promise<number> };
+  const cli = loader.load('cli.js') as { main(argv: string[]): Promise<number>; exitWhenIdle(): void };
   void cli.main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
+    cli.exitWhenIdle();
   });
 }
 
