@@ -22,6 +22,22 @@ describe('bin/wes.js as a process', () => {
     expect(missing.stderr).toMatch(/^error: /m);
   });
 
+  it('ends only when what it printed has reached a slow reader: a 400 KB workflow through a pipe paused at the start arrives whole, exit 0', async () => {
+    const workflow = { 1: { class_type: 'SaveBytes', inputs: { size_bytes: 8, content_type: 'application/octet-stream' }, _meta: { title: 'x'.repeat(400_000) } } };
+    const submitted = await submitJob(dev.server, workflow);
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+    // The pipe holds 64 KiB: the rest waits in the process, which ends once main has resolved and no write is pending (cli.ts, exitWhenIdle).
+    const res = await spawnWes(['jobs', 'workflow', submitted.body.id as string], {
+      env: env(),
+      onSpawn: (child) => {
+        child.stdout?.pause();
+        setTimeout(() => child.stdout?.resume(), 500);
+      },
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual(workflow);
+  });
+
   it('a reader that closes stdout during legacy view stops it quietly (141, as SIGPIPE would), with no EPIPE error', async () => {
     const submitted = await submitJob(dev.server, { 1: { class_type: 'SaveBytes', inputs: { size_bytes: 8 * 1024 * 1024, content_type: 'application/octet-stream' } } });
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
