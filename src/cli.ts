@@ -2,7 +2,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from './factory-version.js';
-import { codeCacheDir, seaCodeCacheDir, useCodeCache } from './runtime/code-cache.js';
+import { codeCacheDir, commandKey, seaCodeCacheDir, useCodeCache } from './runtime/code-cache.js';
 import { keepWasmAtBaseline } from './runtime/wasm-tiering.js';
 import { isBatchInvocation, keepHeapSmall } from './runtime/batch-heap.js';
 import { seaHost } from './util/sea-host.js';
@@ -31,8 +31,8 @@ export async function main(argv: string[]): Promise<number> {
   // After the flag: V8 keys its code cache by the flags in force.
   // The single executable keeps its own (its modules are compiled from its assets, not dist/).
   const cacheDir = typeof __WES_BUILD_ID__ === 'string' ? (sea ? seaCodeCacheDir(process.env, __WES_BUILD_ID__) : codeCacheDir(process.env, __WES_BUILD_ID__)) : undefined;
-  if (cacheDir && sea) sea.useCodeCache(cacheDir);
-  else if (cacheDir) useCodeCache(dirname(fileURLToPath(import.meta.url)), cacheDir);
+  if (cacheDir && sea) sea.useCodeCache(cacheDir, commandKey(argv));
+  else if (cacheDir) useCodeCache(dirname(fileURLToPath(import.meta.url)), cacheDir, commandKey(argv));
   // A reader that goes away (`wes ... | head`) is not an error. Further output is dropped; if the
   // command is still working it stops as on Ctrl-C, so what keeps state (a batch's results file)
   // is written out, quietly, and the exit code says so (141, as a command stopped by SIGPIPE). A

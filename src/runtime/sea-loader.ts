@@ -17,7 +17,7 @@
 import { join, posix } from 'node:path';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { cachedCompiler, cacheRoot, folderState, seaCodeCacheDir, writePrivate, type CachedCompile } from './code-cache.js';
+import { cachedCompiler, cacheRoot, commandKey, folderState, seaCodeCacheDir, writePrivate, type CachedCompile } from './code-cache.js';
 import { keepWasmAtBaseline } from './wasm-tiering.js';
 import { setSeaHost, type SeaHost } from '../util/sea-host.js';
 
@@ -87,7 +87,7 @@ function startWithoutSnapshot(bundle: SeaBundle): void {
   for (const name of bundle.startBuiltins) process.getBuiltinModule(name);
   keepWasmAtBaseline();
   const dir = seaCodeCacheDir(process.env, bundle.buildId);
-  if (dir) loader.host.useCodeCache(dir);
+  if (dir) loader.host.useCodeCache(dir, commandKey(process.argv.slice(2)));
   runMain(loader);
 }
 
@@ -116,8 +116,8 @@ class Loader {
     this.modules = new Set(bundle.modules);
     this.ascii = new Set(bundle.ascii);
     this.host = {
-      useCodeCache: (dir) => {
-        this.compileCached ??= cachedCompiler(dir);
+      useCodeCache: (dir, command) => {
+        this.compileCached ??= cachedCompiler(dir, command);
       },
       assetFile: (name) => this.assetFile(name),
       nativeBlake3: bundle.nativeBlake3,

@@ -5,8 +5,8 @@
 
 /** What the single executable's loader offers the program. */
 export interface SeaHost {
-  /** The program's modules (with a snapshot build, those not in its snapshot) are compiled with V8's code cache kept in `dir`. */
-  useCodeCache(dir: string): void;
+  /** The program's modules (with a snapshot build, those not in its snapshot) are compiled with V8's code cache kept in `dir`, for `command` (code-cache.ts, commandKey). */
+  useCodeCache(dir: string, command: string): void;
   /** The path of a file embedded in the executable, written once into wes's cache folder; undefined when it cannot be. */
   assetFile(name: string): string | undefined;
   /** The embedded native blake3 addon's asset name, when the build platform had one. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 // @ts-expect-error: a build script, plain JavaScript
 import { buildId } from '../../scripts/build-commonjs.mjs';
-import { codeCacheDir } from '../../src/runtime/code-cache.js';
+import { codeCacheDir, commandKey } from '../../src/runtime/code-cache.js';
 import { spawnWes, tempConfigDir } from '../helpers/cli.js';
 import { bytesWorkflow, finishedJob, useDevServer } from '../helpers/dev-server.js';
 
@@ -36,6 +36,14 @@ describe('where the code cache lives', () => {
     expect(codeCacheDir({ WES_CONFIG_DIR: '/c' }, 'b1')).toBe('/c/code-cache/b1');
     expect(codeCacheDir({ XDG_CACHE_HOME: '/x' }, 'b1')).toMatch(process.platform === 'linux' ? /^\/x\/wes\/code-cache\/b1$/ : /code-cache[\\/]b1$/);
     expect(codeCacheDir({ WES_CONFIG_DIR: '/c', WES_CODE_CACHE: '0' }, 'b1')).toBeUndefined();
+  });
+
+  it('a run is cached under its command: the first two words that are not options, any word that is not a name as *', () => {
+    expect(commandKey(['jobs', 'get', '7d7c0b7e-2f1e-4a43-9a4c-2d1f0f5f8e11', '--json'])).toBe('jobs get');
+    expect(commandKey(['--json', 'models', 'run', 'dev/echo', '-d', '{}'])).toBe('models run');
+    expect(commandKey(['--version'])).toBe('');
+    expect(commandKey(['api', '/api/v2/jobs'])).toBe('api *');
+    expect(commandKey(['jobs'])).toBe('jobs');
   });
 
   it('a build is named by its chunks: names and texts, in any order', () => {
@@ -82,9 +90,35 @@ describe('the built CLI with its code cache', () => {
       expect(saved.files.size).toBeGreaterThan(5);
       for (const [name, file] of saved.files) expect(file.mode, name).toBe(0o600);
       expect([...saved.files.keys()].every((name) => name.endsWith('.js.v8'))).toBe(true);
+      for (const name of saved.files.keys()) expect(readFileSync(join(saved.dir, name)).subarray(0, 40).toString('latin1'), name).toMatch(/^wes-code-cache 1 \["jobs get"\] *\n/);
     });
     // Accepted by V8: not one file was made again.
     expect(cacheFiles(configDir).files).toEqual(saved!.files);
+  });
+
+  it("another command's first run saves a chunk's cache again with its own functions, once; each file names the commands it holds", async () => {
+    const jobId = await finishedJobId();
+    const config = tempConfigDir();
+    onTestFinished(config.cleanup);
+    const help = await spawnWes(['--help'], { configDir: config.dir, env: { WES_CACHE_DIR: '' } });
+    expect(help.code, help.stderr).toBe(0);
+    const afterHelp = cacheFiles(config.dir);
+    const commandsOf = (name: string) => {
+      const head = readFileSync(join(afterHelp.dir, name)).subarray(0, 200).toString('latin1');
+      return JSON.parse(/^wes-code-cache 1 (\[[^\n]*\]) *\n/.exec(head)![1]!) as string[];
+    };
+    for (const name of afterHelp.files.keys()) expect(commandsOf(name), name).toEqual(['']);
+    const first = await get(config.dir, jobId);
+    expect(first.code, first.stderr).toBe(0);
+    const afterGet = cacheFiles(config.dir);
+    // The chunks both commands load (the command tree, commander) are saved again, naming both.
+    const shared = [...afterHelp.files.keys()].filter((name) => afterGet.files.get(name)!.ino !== afterHelp.files.get(name)!.ino);
+    expect(shared.length).toBeGreaterThan(0);
+    for (const name of shared) expect(commandsOf(name), name).toEqual(['', 'jobs get']);
+    for (const name of afterGet.files.keys()) if (!afterHelp.files.has(name)) expect(commandsOf(name), name).toEqual(['jobs get']);
+    const second = await get(config.dir, jobId);
+    expect(stable(second.stdout)).toEqual(stable(first.stdout));
+    expect(cacheFiles(config.dir).files).toEqual(afterGet.files);
   });
 
   it('a damaged file is compiled from source and saved again', async () => {
