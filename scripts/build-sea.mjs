@@ -4,8 +4,8 @@
 //
 // 1. dist/ is built when it is not current (build.mjs --if-changed).
 // 2. One entry script: the loader (src/runtime/sea-loader.ts, bundled here). Every module of dist/
-//    is an asset, in the function wrapper it is compiled in (MODULE_WRAPPER), compiled when first
-//    required with V8's code cache (src/runtime/code-cache.ts).
+//    is in one asset, each in the function wrapper it is compiled in (packModules), compiled when
+//    first required with V8's code cache (src/runtime/code-cache.ts).
 //    With WES_SEA_SNAPSHOT=1 (SNAPSHOT, not the default: measured), the entry also holds the
 //    modules wes runs before it reads argv (cli.js and what it imports, and SNAPSHOT_SOURCES) as
 //    functions, which the loader runs while node builds a start-up snapshot.
@@ -80,6 +80,9 @@ const UNVERIFIED_BUILTINS = {
  */
 const MODULE_WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
 
+/** The asset holding every module the loader compiles (packModules). */
+const MODULE_PACK = 'modules.pack';
+
 /** The file name of the executable for a platform and architecture. */
 export function executableName(platform = process.platform, arch = process.arch) {
   return `wes-${platform}-${arch}${platform === 'win32' ? '.exe' : ''}`;
@@ -132,9 +135,10 @@ export async function buildSea() {
   const id = checkedBuildId(modules);
   const preload = SNAPSHOT ? snapshotClosure(modules) : [];
   const files = { ...wasmFiles(), ...nativeBlake3() };
+  const pack = packModules(modules, preload);
   const entry = join(work, 'entry.js');
-  writeFileSync(entry, await entryScript(modules, preload, files, id));
-  const assets = Object.fromEntries([...[...modules].filter(([name]) => !preload.includes(name)).map(([name, text]) => [name, wrappedModule(name, text)]), ...Object.entries(files).map(([name, f]) => [name, f.path])]);
+  writeFileSync(entry, await entryScript(modules, preload, files, id, pack.index));
+  const assets = Object.fromEntries([[MODULE_PACK, pack.path], ...Object.entries(files).map(([name, f]) => [name, f.path])]);
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
   writeFileSync(config, JSON.stringify({ main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: SNAPSHOT, useCodeCache: !SNAPSHOT, assets }, null, 2));
@@ -182,16 +186,28 @@ function distModules() {
 }
 
 /**
- * A module's asset: its text in the function wrapper the loader compiles (MODULE_WRAPPER), written
- * into the build folder. Wrapped here, not at each start: the loader compiles the asset's text as
- * decoded, where joining the wrapper to it made a second copy of every module (V8 flattens the
- * joined string before it compiles it: 74 more page faults a `jobs get`; bench/RESULTS.md).
+ * The modules the loader compiles (all but the snapshot's preload), one after the other in one
+ * asset, each in its function wrapper (MODULE_WRAPPER): its path, and each module's byte offset and
+ * length in it. Wrapped here, not at each start: the loader compiles the text as decoded, where
+ * joining the wrapper to it made a second copy of every module (V8 flattens the joined string
+ * before it compiles it: 74 more page faults a `jobs get`). One asset, not one per module: at each
+ * start Node reads the length of every asset where it lies in the file, and 255 of them spread
+ * over 5 MB cost ~40 page faults (bench/RESULTS.md).
  */
-function wrappedModule(name, text) {
-  const file = join(work, 'modules', ...name.split('/'));
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${MODULE_WRAPPER[0]}${text}${MODULE_WRAPPER[1]}`);
-  return file;
+function packModules(modules, preload) {
+  const index = {};
+  const parts = [];
+  let offset = 0;
+  for (const [name, text] of modules) {
+    if (preload.includes(name)) continue;
+    const bytes = Buffer.from(`${MODULE_WRAPPER[0]}${text}${MODULE_WRAPPER[1]}`, 'utf8');
+    index[name] = [offset, bytes.length];
+    parts.push(bytes);
+    offset += bytes.length;
+  }
+  const path = join(work, MODULE_PACK);
+  writeFileSync(path, Buffer.concat(parts));
+  return { path, index };
 }
 
 /** dist/'s build id, computed as build-commonjs.mjs does and checked against the one cli.js holds. */
@@ -265,7 +281,7 @@ function nativeBlake3() {
   return {};
 }
 
-async function entryScript(modules, preload, files, id) {
+async function entryScript(modules, preload, files, id, pack) {
   const loader = await build({
     absWorkingDir: root,
     entryPoints: ['src/runtime/sea-loader.ts'],
@@ -279,7 +295,8 @@ async function entryScript(modules, preload, files, id) {
   });
   const inline = preload.map((name) => `${JSON.stringify(name)}: function (exports, require, module, __filename, __dirname) {\n${modules.get(name)}\n}`);
   const bundle = {
-    modules: [...modules.keys()].filter((name) => !preload.includes(name)),
+    modules: pack,
+    pack: MODULE_PACK,
     ascii: [...modules].filter(([name, text]) => !preload.includes(name) && /^[\x00-\x7f]*$/.test(text)).map(([name]) => name),
     files: Object.fromEntries(Object.entries(files).map(([name, f]) => [name, f.bytes])),
     nativeBlake3: 'blake3.node' in files ? 'blake3.node' : undefined,

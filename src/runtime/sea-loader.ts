@@ -1,6 +1,6 @@
 // The module system of the single executable. scripts/build-sea.mjs writes one script (Node's
-// SEA entry) holding this loader; the modules of dist/ are embedded as assets, each already in the
-// function wrapper it is compiled in. A module is read from its asset when first required and
+// SEA entry) holding this loader; the modules of dist/ are embedded in one asset, each already in
+// the function wrapper it is compiled in. A module is read from there when first required and
 // compiled with V8's code cache (src/runtime/code-cache.ts), as the npm build's chunks are.
 //
 // By default the executable has no start-up snapshot of its own (scripts/build-sea.mjs, SNAPSHOT:
@@ -34,8 +34,10 @@ interface SeaRequire {
 export interface SeaBundle {
   /** Modules whose code is in the entry, by their path in dist/ ('cli.js', 'chunks/x.js'). */
   inline: Record<string, ModuleFunction>;
-  /** The other modules of dist/: each is the asset of the same name. */
-  modules: string[];
+  /** The other modules of dist/, each in its function wrapper: where its bytes are in the asset `pack` (offset, length). */
+  modules: Record<string, [number, number]>;
+  /** The asset holding them. */
+  pack: string;
   /** Those of them whose text is ASCII alone. */
   ascii: string[];
   /** Other embedded files (undici's WebAssembly, the native blake3 addon): asset name → byte count. */
@@ -103,8 +105,9 @@ class Loader {
   private readonly cache = new Map<string, SeaModule>();
   /** The modules being loaded, innermost last. */
   readonly loading: string[] = [];
-  private readonly modules: Set<string>;
   private readonly ascii: Set<string>;
+  /** The asset of the modules, once read (a view of the executable's bytes, not a copy). */
+  private packed: ArrayBuffer | undefined;
   private compileCached: CachedCompile | undefined;
   private readonly extracted = new Map<string, string | undefined>();
   readonly host: SeaHost;
@@ -113,7 +116,6 @@ class Loader {
     private readonly bundle: SeaBundle,
     public building: boolean,
   ) {
-    this.modules = new Set(bundle.modules);
     this.ascii = new Set(bundle.ascii);
     this.host = {
       useCodeCache: (dir, command) => {
@@ -141,10 +143,12 @@ class Loader {
   }
 
   private compile(name: string): ModuleFunction {
-    if (!this.modules.has(name)) throw notFound(name);
+    if (!Object.hasOwn(this.bundle.modules, name)) throw notFound(name);
+    const [offset, length] = this.bundle.modules[name]!;
+    this.packed ??= this.sea().getRawAsset(this.bundle.pack) as ArrayBuffer;
     // Buffer's decoders, not getAsset's TextDecoder (ICU): it made a two-byte string of every module
     // and was ~5 % of `jobs get`'s instructions; a module of ASCII bytes alone is copied as Latin-1.
-    const wrapped = Buffer.from(this.sea().getRawAsset(name) as ArrayBuffer).toString(this.ascii.has(name) ? 'latin1' : 'utf8');
+    const wrapped = Buffer.from(this.packed, offset, length).toString(this.ascii.has(name) ? 'latin1' : 'utf8');
     const filename = ROOT + name;
     const script = this.compileCached ? this.compileCached(wrapped, filename, name.replaceAll('/', '-')) : new (this.builtin('node:vm') as typeof import('node:vm')).Script(wrapped, { filename });
     return script.runInThisContext({ displayErrors: true }) as ModuleFunction;
