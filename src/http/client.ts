@@ -515,8 +515,12 @@ export class HttpClient {
     started: number,
   ): Promise<HttpResponse<unknown>> {
     const headersTimeout = a.holdsAnswer ? { headersTimeout: 0 } : {};
-    const chunks = read === 'chunks' || (read === 'buffer' && Boolean(a.largeAnswer || a.sink));
-    const dispatcher = this.dispatcherFor(a.url, chunks);
+    // Every answer not handed over as a stream comes through the chunk handler, read into memory
+    // or the sink: undici's request API wraps each body in a Readable, whose machinery a short
+    // command paid for every answer (bench/RESULTS.md). Downloads and large answers go to the bulk agent.
+    const chunks = read !== 'stream';
+    const bulk = read === 'chunks' || Boolean(a.largeAnswer || a.sink);
+    const dispatcher = this.dispatcherFor(a.url, bulk);
     const res = chunks
         ? await requestChunks(dispatcher, a.url, { method: a.method, headers: a.headers, body: body as Dispatcher.DispatchOptions['body'], signal, ...headersTimeout })
         : await undiciRequest(dispatcher, a.url, {
