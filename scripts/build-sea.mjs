@@ -23,7 +23,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transformSync } from 'esbuild';
 import { buildId } from './build-commonjs.mjs';
 import { buildInputs, distIsCurrent, INPUTS_STAMP } from './build-inputs.mjs';
 import { substitutions } from './build-plugins.mjs';
@@ -137,7 +137,7 @@ export async function buildSea() {
   const files = { ...wasmFiles(), ...nativeBlake3() };
   const pack = packModules(modules, preload);
   const entry = join(work, 'entry.js');
-  writeFileSync(entry, await entryScript(modules, preload, files, id, pack.index));
+  writeFileSync(entry, await entryScript(modules, preload, files, id, pack));
   const assets = Object.fromEntries([[MODULE_PACK, pack.path], ...Object.entries(files).map(([name, f]) => [name, f.path])]);
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
@@ -186,9 +186,9 @@ function distModules() {
 }
 
 /**
- * The modules the loader compiles (all but the snapshot's preload), one after the other in one
- * asset, each in its function wrapper (MODULE_WRAPPER): its path, and each module's byte offset and
- * length in it. Wrapped here, not at each start: the loader compiles the text as decoded, where
+ * The modules the loader compiles (all but the snapshot's preload), compacted (compactModule), one
+ * after the other in one asset, each in its function wrapper (MODULE_WRAPPER): its path, each
+ * module's byte offset and length in it, and the modules whose bytes are ASCII alone. Wrapped here, not at each start: the loader compiles the text as decoded, where
  * joining the wrapper to it made a second copy of every module (V8 flattens the joined string
  * before it compiles it: 74 more page faults a `jobs get`). One asset, not one per module: at each
  * start Node reads the length of every asset where it lies in the file, and 255 of them spread
@@ -196,18 +196,37 @@ function distModules() {
  */
 function packModules(modules, preload) {
   const index = {};
+  const ascii = [];
   const parts = [];
   let offset = 0;
   for (const [name, text] of modules) {
     if (preload.includes(name)) continue;
-    const bytes = Buffer.from(`${MODULE_WRAPPER[0]}${text}${MODULE_WRAPPER[1]}`, 'utf8');
+    const compact = compactModule(name, text);
+    const bytes = Buffer.from(`${MODULE_WRAPPER[0]}${compact}${MODULE_WRAPPER[1]}`, 'utf8');
     index[name] = [offset, bytes.length];
+    if (bytes.length === compact.length + MODULE_WRAPPER.join('').length) ascii.push(name);
     parts.push(bytes);
     offset += bytes.length;
   }
   const path = join(work, MODULE_PACK);
   writeFileSync(path, Buffer.concat(parts));
-  return { path, index };
+  return { path, index, ascii };
+}
+
+/**
+ * A module's text without the whitespace and comments the code does not need (esbuild's
+ * minifyWhitespace; names, syntax and legal comments kept), non-ASCII characters written as
+ * escapes: the loader copies every module it loads into a string, and those copies, their pages
+ * and the collections that move them were much of what a `jobs get` costs over a program of
+ * commander and undici alone (687 KB of text on its path, 467 KB so; bench/RESULTS.md). An ASCII
+ * module is copied as Latin-1, a one-byte string. The npm build's chunks stay as they are.
+ */
+export function compactModule(name, text) {
+  try {
+    return transformSync(text, { loader: 'js', minifyWhitespace: true, charset: 'ascii', legalComments: 'inline', logLevel: 'silent' }).code;
+  } catch (err) {
+    throw new Error(`${name}: esbuild could not compact it: ${err.errors?.[0]?.text ?? err.message}`);
+  }
 }
 
 /** dist/'s build id, computed as build-commonjs.mjs does and checked against the one cli.js holds. */
@@ -295,9 +314,9 @@ async function entryScript(modules, preload, files, id, pack) {
   });
   const inline = preload.map((name) => `${JSON.stringify(name)}: function (exports, require, module, __filename, __dirname) {\n${modules.get(name)}\n}`);
   const bundle = {
-    modules: pack,
+    modules: pack.index,
     pack: MODULE_PACK,
-    ascii: [...modules].filter(([name, text]) => !preload.includes(name) && /^[\x00-\x7f]*$/.test(text)).map(([name]) => name),
+    ascii: pack.ascii,
     files: Object.fromEntries(Object.entries(files).map(([name, f]) => [name, f.bytes])),
     nativeBlake3: 'blake3.node' in files ? 'blake3.node' : undefined,
     buildId: id,

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { patchedUndici } from '../../scripts/build-undici.mjs';
 import { llhttpWasmFiles, substitutions } from '../../scripts/build-plugins.mjs';
-import { injectBlob } from '../../scripts/build-sea.mjs';
+import { compactModule, injectBlob } from '../../scripts/build-sea.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLIENTS = join(ROOT, 'bench', 'clients', 'least-get');
@@ -60,9 +60,9 @@ function bundle(dir, names, plugins) {
 async function executable(dir) {
   const config = join(dir, 'sea-config.json');
   const blob = join(dir, 'floor.blob');
-  // In its function wrapper, as build-sea.mjs holds each of wes's modules.
+  // Compacted and in its function wrapper, as build-sea.mjs holds each of wes's modules.
   const wrapped = join(dir, 'commander-wrapped.cjs');
-  writeFileSync(wrapped, Module.wrap(readFileSync(join(dir, 'commander.cjs'), 'utf8')));
+  writeFileSync(wrapped, Module.wrap(compactModule('commander.cjs', readFileSync(join(dir, 'commander.cjs'), 'utf8'))));
   const assets = Object.fromEntries([['floor.cjs', wrapped], ...llhttpWasmFiles().map(([name]) => [name, join(dir, name)])]);
   writeFileSync(config, JSON.stringify({ main: join(dir, 'run-asset.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }));
   const made = spawnSync(process.execPath, ['--experimental-sea-config', config], { cwd: dir, encoding: 'utf8' });
