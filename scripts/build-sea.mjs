@@ -60,7 +60,7 @@ export const SNAPSHOT_SOURCES = process.env.WES_SEA_SNAPSHOT_SOURCES?.split(',')
 /**
  * Built-in modules the loader loads first. With a snapshot, while it is built: the loader
  * compiles every module with node:vm, which otherwise is compiled at each start. Without one,
- * before the loader sets the program's V8 flag (src/runtime/wasm-tiering.ts): Node's code cache
+ * before the loader sets the program's V8 flag (src/runtime/v8-flags.ts): Node's code cache
  * of its built-in modules is keyed by V8's flags, so one first loaded after the flag is compiled
  * from source; node:net and node:diagnostics_channel, which every HTTP command loads, cost `jobs
  * get` 12 M instructions that way.

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from './factory-version.js';
 import { codeCacheDir, commandKey, seaCodeCacheDir, useCodeCache } from './runtime/code-cache.js';
-import { keepWasmAtBaseline } from './runtime/wasm-tiering.js';
+import { setV8Flags } from './runtime/v8-flags.js';
 import { isBatchInvocation, keepHeapSmall } from './runtime/batch-heap.js';
 import { seaHost } from './util/sea-host.js';
 
@@ -27,7 +27,7 @@ export async function main(argv: string[]): Promise<number> {
   // after the flag is compiled from source. Those every command loads come first (the single
   // executable's loader has loaded its own: scripts/build-sea.mjs, START_BUILTINS).
   if (!sea) for (const name of START_BUILTINS) process.getBuiltinModule(name);
-  keepWasmAtBaseline();
+  setV8Flags();
   // After the flag: V8 keys its code cache by the flags in force.
   // The single executable keeps its own (its modules are compiled from its assets, not dist/).
   const cacheDir = typeof __WES_BUILD_ID__ === 'string' ? (sea ? seaCodeCacheDir(process.env, __WES_BUILD_ID__) : codeCacheDir(process.env, __WES_BUILD_ID__)) : undefined;

@@ -5,7 +5,7 @@
 //
 // By default the executable has no start-up snapshot of its own (scripts/build-sea.mjs, SNAPSHOT:
 // Node copies such a snapshot into memory at every start). The loader then loads the built-in
-// modules every command needs, sets the program's V8 flag and the code cache, and runs main: so
+// modules every command needs, sets the program's V8 flags and the code cache, and runs main: so
 // every module, cli.js included, comes with its cached code (startWithoutSnapshot).
 //
 // Built as the snapshot variant (scripts/build-sea.mjs, SNAPSHOT), the entry also holds the modules
@@ -18,7 +18,7 @@ import { join, posix } from 'node:path';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { cachedCompiler, cacheRoot, commandKey, folderState, seaCodeCacheDir, writePrivate, type CachedCompile } from './code-cache.js';
-import { keepWasmAtBaseline } from './wasm-tiering.js';
+import { setV8Flags } from './v8-flags.js';
 import { setSeaHost, type SeaHost } from '../util/sea-host.js';
 
 type ModuleFunction = (this: unknown, exports: unknown, require: SeaRequire, module: SeaModule, filename: string, dirname: string) => unknown;
@@ -52,7 +52,7 @@ export interface SeaBundle {
   preload: string[];
   /** Built-in modules loaded before the others (Node warns as they load, and its warning reads the environment). */
   reviewedBuiltins: string[];
-  /** Built-in modules loaded first: into the snapshot, or before the program's V8 flag is set (scripts/build-sea.mjs, START_BUILTINS). */
+  /** Built-in modules loaded first: into the snapshot, or before the program's V8 flags are set (scripts/build-sea.mjs, START_BUILTINS). */
   startBuiltins: string[];
   /** The entry's `require`: Node's built-in modules while the snapshot is built. */
   builtin: (name: string) => unknown;
@@ -79,7 +79,7 @@ export function start(bundle: SeaBundle): void {
 
 /**
  * Node's code cache of its built-in modules is keyed by V8's flags, as wes's is: the built-in
- * modules every command needs are loaded before the program's flag is set (one loaded after is
+ * modules every command needs are loaded before the program's flags are set (one loaded after is
  * compiled from source), and the flag and the code cache are set before cli.js loads, so that
  * cli.js and what it imports come with their cached code too (cli.ts sets both again: no change).
  */
@@ -87,7 +87,7 @@ function startWithoutSnapshot(bundle: SeaBundle): void {
   const loader = new Loader(bundle, false);
   setSeaHost(loader.host);
   for (const name of bundle.startBuiltins) process.getBuiltinModule(name);
-  keepWasmAtBaseline();
+  setV8Flags();
   const dir = seaCodeCacheDir(process.env, bundle.buildId);
   if (dir) loader.host.useCodeCache(dir, commandKey(process.argv.slice(2)));
   runMain(loader);

@@ -1,4 +1,4 @@
-// Runs a floor bundle as wes runs its chunks: wes's V8 flag set first (src/runtime/wasm-tiering.ts;
+// Runs a floor bundle as wes runs its chunks: wes's V8 flag set first (src/runtime/v8-flags.ts;
 // V8 keys a code cache by the flags in force), then compiled through wes's own code cache
 // (src/runtime/code-cache.ts) in `cacheDir`, so the floors pay what wes pays to load code. ASCII
 // text is decoded as Latin-1 (a one-byte string), as wes's single executable decodes an ASCII chunk.
@@ -6,7 +6,7 @@ import { isAscii } from 'node:buffer';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { cachedCompiler } from '../../../src/runtime/code-cache.js';
-import { keepWasmAtBaseline } from '../../../src/runtime/wasm-tiering.js';
+import { setV8Flags } from '../../../src/runtime/v8-flags.js';
 
 /**
  * Runs `bytes` (a CommonJS bundle) as the module `filename`, its `require` the one given, with its
@@ -17,7 +17,7 @@ import { keepWasmAtBaseline } from '../../../src/runtime/wasm-tiering.js';
  */
 export function runCached(bytes, filename, require, folder, { wrapped = false } = {}) {
   const cacheDir = join(folder, 'code');
-  keepWasmAtBaseline();
+  setV8Flags();
   const text = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   const source = wrapped ? text : Module.wrap(text);
   const compile = cachedCompiler(cacheDir);
