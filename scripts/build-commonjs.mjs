@@ -63,5 +63,20 @@ export async function commonJsOf(source, name = 'chunk') {
   });
   // An `import.meta` other than `.url` would become `{}`, and top-level await cannot be CommonJS.
   if (result.warnings.length > 0) throw new Error(`${name}: cannot be CommonJS: ${result.warnings.map((w) => w.text).join('; ')}`);
-  return result.code.replace(/^(\s*)\/\/! ((?:src|node_modules)\/\S+)$/gm, '$1// $2');
+  return exportsInPlace(result.code.replace(/^(\s*)\/\/! ((?:src|node_modules)\/\S+)$/gm, '$1// $2'));
+}
+
+/**
+ * esbuild's CommonJS form of a module copies its exports object, a getter per export, into a
+ * second one of getters (`__toCommonJS`) that each read the first: every chunk loaded made two
+ * closures and two property definitions per export (~500 in all on a `jobs get`'s path), and
+ * every use of an import from another chunk called two getters. The object with the getters is
+ * the module's exports as it is, marked as an ES module (`__esModule`) as the copy was. Left as
+ * esbuild wrote it when the line is not there exactly once.
+ */
+function exportsInPlace(code) {
+  const line = 'module.exports = __toCommonJS(stdin_exports);';
+  const at = code.indexOf(line);
+  if (at < 0 || code.indexOf(line, at + 1) >= 0) return code;
+  return `${code.slice(0, at)}Object.defineProperty(stdin_exports, "__esModule", { value: true });\nmodule.exports = stdin_exports;${code.slice(at + line.length)}`;
 }
