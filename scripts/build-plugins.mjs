@@ -27,7 +27,8 @@ const require = createRequire(import.meta.url);
 // - lazy-env-paths: env-paths reads the home and temp folders as it loads. wes's own modules get a
 //   function that loads it on first call, so a module that imports it can be in the single
 //   executable's start-up snapshot (scripts/build-sea.mjs, WES_SEA_SNAPSHOT=1) without freezing the build machine's
-//   home folder into it; on Linux wes never calls it (it follows XDG itself).
+//   home folder into it; on Linux wes never calls it (it follows XDG itself). Its own imports of
+//   built-in modules load with it (builtinsRequired).
 /** The substitutions by name, each one that `off` does not name (the build measures them one by one). */
 export function substitutions({ off = [] } = {}) {
   return {
@@ -64,6 +65,7 @@ module.exports = new Proxy(function assert (...args) { if (!args[0]) load()(...a
           loader: 'js',
           resolveDir: b.initialOptions.absWorkingDir,
         }));
+        b.onLoad({ filter: /[\\/]node_modules[\\/]env-paths[\\/]index\.js$/ }, async (args) => ({ contents: builtinsRequired(await readFile(args.path, 'utf8'), args.path), loader: 'js' }));
       }
       if (on('lazy-child-process')) {
         b.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]commander[\\/]lib[\\/]command\.js$/.test(args.importer) ? { path: 'child_process', namespace: 'wes-lazy-child-process' } : undefined));
@@ -72,6 +74,24 @@ module.exports = new Proxy({}, { get: (_, key) => load()[key] });`);
       }
     },
   };
+}
+
+/**
+ * env-paths with its default imports of built-in modules (`import path from 'node:path'`) made
+ * `require` calls: esbuild turns such an import into a copy of the whole module's properties, one
+ * getter each, made where the chunk loads, so every command paid for copying node:process,
+ * node:os and node:path (~100 properties, 1.5 ms in a cold node) whether or not it called
+ * env-paths. Required, they load with env-paths itself, on its first call. Fails the build when
+ * env-paths no longer imports them so.
+ */
+function builtinsRequired(text, file) {
+  let edits = 0;
+  const out = text.replace(/^import (\w+) from '(node:\w+)';$/gm, (_, name, spec) => {
+    edits++;
+    return `const ${name} = require('${spec}');`;
+  });
+  if (edits === 0 || /^import /m.test(out)) throw new Error(`${file}: lazy-env-paths expects env-paths to import built-in modules only, each as \`import x from 'node:x'\`: review the substitution for this version`);
+  return out;
 }
 
 /** wes's own files (not the dev-server's): under a src/ folder, and not a dependency's (a checkout may itself sit in a src/ folder). */
