@@ -188,11 +188,12 @@ function distModules() {
 /**
  * The modules the loader compiles (all but the snapshot's preload), compacted (compactModule), one
  * after the other in one asset, each in its function wrapper (MODULE_WRAPPER): its path, each
- * module's byte offset and length in it, and the modules whose bytes are ASCII alone. Wrapped here, not at each start: the loader compiles the text as decoded, where
- * joining the wrapper to it made a second copy of every module (V8 flattens the joined string
- * before it compiles it: 74 more page faults a `jobs get`). One asset, not one per module: at each
- * start Node reads the length of every asset where it lies in the file, and 255 of them spread
- * over 5 MB cost ~40 page faults (bench/RESULTS.md).
+ * module's byte offset and length in it, and the modules whose bytes are ASCII alone. Wrapped
+ * here, not at each start: the loader compiles the text as decoded, where joining the wrapper to
+ * it made a second copy of every module (V8 flattens the joined string before it compiles it: 74
+ * more page faults a `jobs get`). One asset, not one per module: at each start Node reads the
+ * length of every asset where it lies in the file, and 255 of them spread over 5 MB cost ~20 page
+ * faults (bench/RESULTS.md).
  */
 function packModules(modules, preload) {
   const index = {};

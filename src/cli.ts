@@ -65,7 +65,8 @@ export async function main(argv: string[]): Promise<number> {
 
 /**
  * Ends the process once it has nothing left to do, skipping Node's teardown of the V8 heap, which
- * unmaps it page by page (a `jobs get` ended ~3-12 ms sooner in interleaved runs; bench/RESULTS.md).
+ * unmaps it page by page (the executable's `jobs get` ended 7.7 ms sooner in paired runs;
+ * bench/RESULTS.md).
  * The process's entry calls it when main has resolved (bin/wes.js, src/runtime/sea-loader.ts):
  * 'beforeExit' comes when no timer, socket, pending write or child process is left, where Node
  * would begin that teardown; 'exit' listeners (the code cache's save) still run.
