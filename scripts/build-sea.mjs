@@ -4,8 +4,8 @@
 //
 // 1. dist/ is built when it is not current (build.mjs --if-changed).
 // 2. One entry script: the loader (src/runtime/sea-loader.ts, bundled here). Every module of dist/
-//    is in one asset, each in the function wrapper it is compiled in (packModules), compiled when
-//    first required with V8's code cache (src/runtime/code-cache.ts).
+//    is in one asset, compacted and in the function wrapper it is compiled in (heldModule),
+//    compiled when first required with V8's code cache (src/runtime/code-cache.ts).
 //    With WES_SEA_SNAPSHOT=1 (SNAPSHOT, not the default: measured), the entry also holds the
 //    modules wes runs before it reads argv (cli.js and what it imports, and SNAPSHOT_SOURCES) as
 //    functions, which the loader runs while node builds a start-up snapshot.
@@ -20,7 +20,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transformSync } from 'esbuild';
@@ -72,13 +72,6 @@ const UNVERIFIED_BUILTINS = {
   'node:vm': "START_BUILTINS: the loader's compiler (vm.Script with cachedData, runInThisContext, no importModuleDynamically); its module state is the contextify binding's classes and Node's per-isolate symbols, which the snapshot restores; test/cli/sea-executable.test.ts runs every family through it",
   'node:async_hooks': "undici's API modules take the AsyncResource class as they load; no resource exists before a request, which is after start-up",
 };
-
-/**
- * What each module's text is wrapped in (the shape of Node's own CommonJS wrapper): the loader
- * compiles the asset's text as it is, and runs the function it evaluates to with the module's
- * exports, require, module, file name and folder (src/runtime/sea-loader.ts).
- */
-const MODULE_WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
 
 /** The asset holding every module the loader compiles (packModules). */
 const MODULE_PACK = 'modules.pack';
@@ -186,14 +179,11 @@ function distModules() {
 }
 
 /**
- * The modules the loader compiles (all but the snapshot's preload), compacted (compactModule), one
- * after the other in one asset, each in its function wrapper (MODULE_WRAPPER): its path, each
- * module's byte offset and length in it, and the modules whose bytes are ASCII alone. Wrapped
- * here, not at each start: the loader compiles the text as decoded, where joining the wrapper to
- * it made a second copy of every module (V8 flattens the joined string before it compiles it: 74
- * more page faults a `jobs get`). One asset, not one per module: at each start Node reads the
- * length of every asset where it lies in the file, and 255 of them spread over 5 MB cost ~20 page
- * faults (bench/RESULTS.md).
+ * The modules the loader compiles (all but the snapshot's preload), as the executable holds them
+ * (heldModule), one after the other in one asset: its path, each module's byte offset and length
+ * in it, and the modules whose bytes are ASCII alone. One asset, not one per module: at each start
+ * Node reads the length of every asset where it lies in the file, and 255 of them spread over 5 MB
+ * cost ~20 page faults (bench/RESULTS.md).
  */
 function packModules(modules, preload) {
   const index = {};
@@ -202,10 +192,10 @@ function packModules(modules, preload) {
   let offset = 0;
   for (const [name, text] of modules) {
     if (preload.includes(name)) continue;
-    const compact = compactModule(name, text);
-    const bytes = Buffer.from(`${MODULE_WRAPPER[0]}${compact}${MODULE_WRAPPER[1]}`, 'utf8');
+    const held = heldModule(name, text);
+    const bytes = Buffer.from(held, 'utf8');
     index[name] = [offset, bytes.length];
-    if (bytes.length === compact.length + MODULE_WRAPPER.join('').length) ascii.push(name);
+    if (bytes.length === held.length) ascii.push(name);
     parts.push(bytes);
     offset += bytes.length;
   }
@@ -215,19 +205,26 @@ function packModules(modules, preload) {
 }
 
 /**
- * A module's text without the whitespace and comments the code does not need (esbuild's
- * minifyWhitespace; names, syntax and legal comments kept), non-ASCII characters written as
- * escapes: the loader copies every module it loads into a string, and those copies, their pages
- * and the collections that move them were much of what a `jobs get` costs over a program of
- * commander and undici alone (687 KB of text on its path, 467 KB so; bench/RESULTS.md). An ASCII
- * module is copied as Latin-1, a one-byte string. The npm build's chunks stay as they are.
+ * A module's text as the executable holds it, what the loader compiles as it is (src/runtime/
+ * sea-loader.ts): compacted, then in Node's CommonJS function wrapper (Module.wrap).
+ * - Compacted: without the whitespace and comments the code does not need (esbuild's
+ *   minifyWhitespace; names, syntax and legal comments kept), non-ASCII characters written as
+ *   escapes. The loader copies every module it loads into a string, and those copies, their pages
+ *   and the collections that move them were much of what a `jobs get` costs over a program of
+ *   commander and undici alone (687 KB of text on its path, 467 KB so; bench/RESULTS.md). An ASCII
+ *   module is copied as Latin-1, a one-byte string. The npm build's chunks stay as they are.
+ * - Wrapped here, not at each start: joining the wrapper to the text there made a second copy of
+ *   every module (V8 flattens the joined string before it compiles it: 74 more page faults a
+ *   `jobs get`).
  */
-export function compactModule(name, text) {
+export function heldModule(name, text) {
+  let compact;
   try {
-    return transformSync(text, { loader: 'js', minifyWhitespace: true, charset: 'ascii', legalComments: 'inline', logLevel: 'silent' }).code;
+    compact = transformSync(text, { loader: 'js', minifyWhitespace: true, charset: 'ascii', legalComments: 'inline', logLevel: 'silent' }).code;
   } catch (err) {
     throw new Error(`${name}: esbuild could not compact it: ${err.errors?.[0]?.text ?? err.message}`);
   }
+  return Module.wrap(compact);
 }
 
 /** dist/'s build id, computed as build-commonjs.mjs does and checked against the one cli.js holds. */

@@ -84,6 +84,7 @@ async function startUp(ctx, sea, built) {
   if (bad) return [...['sea-version', 'sea-jobs-get', 'sea-rss'].map((id) => failed(id, id, failureNote(bad), ratioTarget(id))), ...LEAST_GET.map(([id, title]) => failed(id, title, failureNote(bad), { report: true }))];
   const s = Object.fromEntries(Object.entries(results).map(([side, list]) => [side, summary(list)]));
   const floor = s.node.wallMs + s.curl.wallMs;
+  const floorReference = { value: floor, unit: 'ms', label: `node -e 0 ${s.node.wallMs.toFixed(1)} + curl ${s.curl.wallMs.toFixed(1)}` };
   const sameJob = JSON.parse(results.sea[0].stdout).id === job.id && signedAsOne(results.sea[0].stdout) === signedAsOne(results.npm[0].stdout);
   return [
     row('sea-version', 'executable: wes --version', {
@@ -95,7 +96,7 @@ async function startUp(ctx, sea, built) {
     }),
     row('sea-jobs-get', 'executable: wes jobs get ID --json', {
       wes: { value: s.sea.wallMs, unit: 'ms' },
-      reference: { value: floor, unit: 'ms', label: `node -e 0 ${s.node.wallMs.toFixed(1)} + curl ${s.curl.wallMs.toFixed(1)}` },
+      reference: floorReference,
       target: { ...ratioTarget('sea-jobs-get'), also: [{ text: 'same output as the npm build', pass: sameJob }] },
       note: `npm build ${ratio(s.npm.wallMs, floor)}× in the same runs; ${least.error ? 'the floors could not be built' : `the same GET through undici alone ${ratio(s.leastUndici.wallMs, floor)}×, with commander before it ${ratio(s.leastCommander.wallMs, floor)}×, and that as a single executable ${ratio(s.leastExecutable.wallMs, floor)}×`}; CPU ${s.sea.cpuMs.toFixed(0)} ms (npm build ${s.npm.cpuMs.toFixed(0)} ms, node -e 0 ${s.node.cpuMs.toFixed(0)} ms)`,
       details: s,
@@ -103,7 +104,7 @@ async function startUp(ctx, sea, built) {
     ...LEAST_GET.map(([id, title, side]) =>
       least.error ? unavailable(id, title, `not available (the floor could not be built: ${least.error.split('\n')[0]})`, { report: true }) : row(id, title, {
         wes: { value: s[side].wallMs, unit: 'ms' },
-        reference: { value: floor, unit: 'ms', label: `node -e 0 ${s.node.wallMs.toFixed(1)} + curl ${s.curl.wallMs.toFixed(1)}` },
+        reference: floorReference,
         target: { report: true },
         note: `not wes: a floor under the executable's jobs get row (bench/clients/least-get/); CPU ${s[side].cpuMs.toFixed(0)} ms, peak RSS ${s[side].maxRssMb.toFixed(0)} MB`,
         details: s[side],

@@ -6,14 +6,13 @@
 // so that they pay what wes pays to load code.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, createReadStream, createWriteStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import Module from 'node:module';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { patchedUndici } from '../../scripts/build-undici.mjs';
 import { llhttpWasmFiles, substitutions } from '../../scripts/build-plugins.mjs';
-import { compactModule, injectBlob } from '../../scripts/build-sea.mjs';
+import { heldModule, injectBlob } from '../../scripts/build-sea.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLIENTS = join(ROOT, 'bench', 'clients', 'least-get');
@@ -60,9 +59,9 @@ function bundle(dir, names, plugins) {
 async function executable(dir) {
   const config = join(dir, 'sea-config.json');
   const blob = join(dir, 'floor.blob');
-  // Compacted and in its function wrapper, as build-sea.mjs holds each of wes's modules.
+  // Held as build-sea.mjs holds each of wes's modules: compacted, in its function wrapper.
   const wrapped = join(dir, 'commander-wrapped.cjs');
-  writeFileSync(wrapped, Module.wrap(compactModule('commander.cjs', readFileSync(join(dir, 'commander.cjs'), 'utf8'))));
+  writeFileSync(wrapped, heldModule('commander.cjs', readFileSync(join(dir, 'commander.cjs'), 'utf8')));
   const assets = Object.fromEntries([['floor.cjs', wrapped], ...llhttpWasmFiles().map(([name]) => [name, join(dir, name)])]);
   writeFileSync(config, JSON.stringify({ main: join(dir, 'run-asset.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }));
   const made = spawnSync(process.execPath, ['--experimental-sea-config', config], { cwd: dir, encoding: 'utf8' });
