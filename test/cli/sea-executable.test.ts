@@ -98,7 +98,7 @@ describe('the single executable', () => {
   }, 60_000);
 
   it('starts with every module from its code cache, cli.js included: a second start writes none again', async () => {
-    // Without a snapshot of its own, cli.js is an asset like every module; its cached code is made
+    // Without a snapshot of its own, cli.js is in the modules' asset like every module; its cached code is made
     // under the same V8 flags as it is read (the loader sets the program's flag first), else V8
     // would reject it and it would be written again at every exit.
     const own = tempConfigDir();
