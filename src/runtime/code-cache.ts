@@ -22,14 +22,7 @@ import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openS
 import { homedir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import type { Script } from 'node:vm';
-
-/** The part of Node's CommonJS module this hooks (Module.prototype._compile, as v8-compile-cache does). */
-interface CompiledModule {
-  exports: unknown;
-  _compile(content: string, filename: string): unknown;
-}
-
-type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: CompiledModule, filename: string, dirname: string) => unknown;
+import { loadBuiltModules } from './built-modules.js';
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
 
@@ -144,23 +137,13 @@ function parseCacheFile(bytes: Buffer): CacheFile | undefined {
 }
 
 /**
- * From now on, every module under `root` is compiled with its cached code from `dir` when there
- * is one; at exit, the code of those that had none (or had one V8 rejected) is saved there.
+ * From now on, every module under `root` is loaded as src/runtime/built-modules.ts says and
+ * compiled with its cached code from `dir` when there is one; at exit, the code of those that had
+ * none (or had one V8 rejected) is saved there.
  */
 export function useCodeCache(root: string, dir: string, command = ''): void {
   const compileCached = cachedCompiler(dir, command);
-  if (!compileCached) return;
-  // Loaded here, not where cli.js loads: `wes --version` needs neither.
-  const Module = process.getBuiltinModule('node:module') as typeof import('node:module');
-  const proto = (Module as unknown as { prototype: CompiledModule }).prototype;
-  const compile = proto._compile;
-  const inRoot = root.endsWith(sep) ? root : root + sep;
-  proto._compile = function (this: CompiledModule, content: string, filename: string) {
-    if (!filename.startsWith(inRoot)) return compile.call(this, content, filename);
-    const script = compileCached(Module.wrap(content), filename, filename.slice(inRoot.length).split(sep).join('-'), filename);
-    const wrapper = script.runInThisContext({ displayErrors: true }) as ModuleWrapper;
-    return wrapper.call(this.exports, this.exports, Module.createRequire(filename), this, filename, dirname(filename));
-  };
+  if (compileCached) loadBuiltModules(root, (wrapped, filename, name) => compileCached(wrapped, filename, name, filename));
 }
 
 /** 'private': a folder of this user that no one else may write to; 'absent'; 'foreign': anything else. */

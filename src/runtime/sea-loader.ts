@@ -19,6 +19,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { cachedCompiler, cacheRoot, commandKey, folderState, seaCodeCacheDir, writePrivate, type CachedCompile } from './code-cache.js';
 import { setV8Flags } from './v8-flags.js';
+import { joinPlainRelative } from './built-modules.js';
 import { setSeaHost, type SeaHost } from '../util/sea-host.js';
 
 type ModuleFunction = (this: unknown, exports: unknown, require: SeaRequire, module: SeaModule, filename: string, dirname: string) => unknown;
@@ -154,15 +155,9 @@ class Loader {
     return script.runInThisContext({ displayErrors: true }) as ModuleFunction;
   }
 
-  /**
-   * A relative require's module name, from the requiring module's folder. What esbuild writes
-   * (`./chunk-X.js`, `./chunks/x.js`) is joined as text: ~130 calls of path.join at each start made
-   * V8 optimise Node's normalizeString (5.7 ms of TurboFan on a second core, 0.7 ms on the main
-   * thread; bench/RESULTS.md).
-   */
+  /** A relative require's module name, from the requiring module's folder (a plain `./x` as text: joinPlainRelative). */
   private resolve(dir: string, spec: string): string {
-    if (/^\.\/(?:[^./][^/]*\/)*[^./][^/]*$/.test(spec)) return dir === '.' ? spec.slice(2) : `${dir}/${spec.slice(2)}`;
-    return posix.join(dir, spec);
+    return joinPlainRelative(dir, spec, '/') ?? posix.join(dir, spec);
   }
 
   private requireFrom(from: string): SeaRequire {

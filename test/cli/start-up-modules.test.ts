@@ -41,6 +41,21 @@ describe('modules loaded by the built CLI', () => {
     expect(loaded(list).length).toBeLessThanOrEqual(11); // 8 when written; 20 before; 11 since src/util/sea-host.ts (1.4 KB: which build runs, for the single executable) has a chunk of its own
   });
 
+  // src/runtime/built-modules.ts: once main runs, a chunk's `require("./chunk-X.js")` is joined as
+  // text and read into one buffer, not resolved (stats, realpath, package scope) by Node. Node's
+  // module debug log names each request it resolves itself; only cli.js's own imports, loaded
+  // before main, and undici's WebAssembly file (not a module) are left to it.
+  it('`jobs get` leaves the resolution of its chunks to Node only for the few cli.js imports before main', async () => {
+    const id = (await submitJob(ctx.server, bytesWorkflow(64))).body.id as string;
+    await waitForJob(ctx.server, `/api/v2/jobs/${id}`, ['succeeded']);
+    const get = await wes(['jobs', 'get', id, '--json'], { spawn: true, env: { NODE_DEBUG: 'module' } });
+    expect(get.code, get.stderr.slice(-2000)).toBe(0);
+    const loadedFromDist = get.stderr.split('\n').filter((line) => /^MODULE \d+: load "[^"]*[/\\]dist[/\\][^"]*\.js"/.test(line));
+    const resolvedByNode = get.stderr.split('\n').filter((line) => /RELATIVE: requested: \.\/\S+\.js from parent\.id \S*[/\\]dist[/\\]/.test(line));
+    expect(loadedFromDist.length).toBeGreaterThan(20);
+    expect(resolvedByNode.length, resolvedByNode.join('\n')).toBeLessThanOrEqual(7); // 7 as written (cli.js's five imports and two of theirs); 34 before
+  });
+
   it('the library entry loads none of the CLI', () => {
     const list = join(dir(), 'library.txt');
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(join(DIST, 'index.js'))})`], { env: { ...process.env, ...env(list) }, encoding: 'utf8' });
