@@ -5,8 +5,9 @@
 //
 // By default the executable has no start-up snapshot of its own (scripts/build-sea.mjs, SNAPSHOT:
 // Node copies such a snapshot into memory at every start). The loader then loads the built-in
-// modules every command needs, sets the program's V8 flags and the code cache, and runs main: so
-// every module, cli.js included, comes with its cached code (startWithoutSnapshot).
+// modules every command needs and those this command loaded before (command-builtins.ts), sets the
+// program's V8 flags and the code cache, and runs main: so every module, cli.js included, comes
+// with its cached code (startWithoutSnapshot).
 //
 // Built as the snapshot variant (scripts/build-sea.mjs, SNAPSHOT), the entry also holds the modules
 // wes needs before argv is read as functions; while the snapshot is built the loader runs them, so
@@ -19,6 +20,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { cachedCompiler, cacheRoot, commandKey, folderState, seaCodeCacheDir, writePrivate, type CachedCompile } from './code-cache.js';
 import { setV8Flags } from './v8-flags.js';
+import { loadCommandBuiltins } from './command-builtins.js';
 import { joinPlainRelative } from './built-modules.js';
 import { setSeaHost, type SeaHost } from '../util/sea-host.js';
 
@@ -88,9 +90,12 @@ function startWithoutSnapshot(bundle: SeaBundle): void {
   const loader = new Loader(bundle, false);
   setSeaHost(loader.host);
   for (const name of bundle.startBuiltins) process.getBuiltinModule(name);
-  setV8Flags();
   const dir = seaCodeCacheDir(process.env, bundle.buildId);
-  if (dir) loader.host.useCodeCache(dir, commandKey(process.argv.slice(2)));
+  const command = commandKey(process.argv.slice(2));
+  const learnt = dir ? loadCommandBuiltins(dir, command) : undefined;
+  setV8Flags();
+  if (dir) loader.host.useCodeCache(dir, command);
+  learnt?.noteAtExit();
   runMain(loader);
 }
 

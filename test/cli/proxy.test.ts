@@ -3,7 +3,7 @@
 // the proxy HTTPS_PROXY / HTTP_PROXY name, NO_PROXY and loopback go direct, credentials in the
 // proxy URL are used and never printed, a 407 is said plainly, and a server signed by a private CA
 // is trusted through NODE_EXTRA_CA_CERTS (plain TLS failures are said in one sentence, item 13).
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -151,6 +151,26 @@ describe.skipIf(!ca)('a server signed by a private certificate authority (skippe
     tlsServer.closeAllConnections();
     await new Promise((resolve) => tlsServer.close(resolve));
     ca!.remove();
+  });
+
+  // src/runtime/command-builtins.ts: the second run loads node:tls and what it needs before wes's
+  // V8 flags, as the first run noted; loaded in the wrong order, node:tls lost its TLSSocket and
+  // every connection dropped.
+  it('a later run that loads the TLS modules first, as the first run noted, still connects', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'wes-tls-cache-'));
+    try {
+      const env = { WES_BASE_URL: origin, WES_API_KEY: 'k', NODE_EXTRA_CA_CERTS: ca!.caPath, WES_CACHE_DIR: cache };
+      for (const run of ['first', 'second']) {
+        const res = await runWes(['jobs', 'get', 'job-0'], { env });
+        expect(res.stderr, run).toContain('no such job');
+        expect(res.code, run).toBe(5);
+      }
+      const [build] = readdirSync(join(cache, 'code-cache'));
+      expect((JSON.parse(readFileSync(join(cache, 'code-cache', build!, 'builtins.json'), 'utf8')) as Record<string, string[]>)['jobs get']).toContain('node:tls');
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+      seen.length = 0; // the next test counts the server's requests from none
+    }
   });
 
   it('is trusted through NODE_EXTRA_CA_CERTS, directly and through an HTTPS_PROXY tunnel', async () => {
