@@ -2,7 +2,7 @@
 // module costs its resolve, read and compile on every start. This counts the modules the built CLI
 // loads for `jobs get` and `--help`, and checks the library entry still loads no CLI code
 // (program, commander, the CLI factory) although every command module now imports program and cli-factory.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,21 @@ describe('modules loaded by the built CLI', () => {
     const resolvedByNode = get.stderr.split('\n').filter((line) => /RELATIVE: requested: \.\/\S+\.js from parent\.id \S*[/\\]dist[/\\]/.test(line));
     expect(loadedFromDist.length).toBeGreaterThan(20);
     expect(resolvedByNode.length, resolvedByNode.join('\n')).toBeLessThanOrEqual(7); // 7 as written (cli.js's five imports and two of theirs); 34 before
+  });
+
+  // A submit alone loaded the follow path (events, downloads, the progress view and its tables)
+  // and the engine's client for --convert and --set checks: 84 modules, 1.06 MB of text.
+  it('`jobs submit` without --wait, --convert or --set loads no follow, table or engine module', async () => {
+    const list = join(dir(), 'submit.txt');
+    const flow = join(dir(), 'flow.json');
+    writeFileSync(flow, JSON.stringify(bytesWorkflow(64)));
+    const res = await wes(['jobs', 'submit', flow, '--quiet'], { spawn: true, env: env(list) });
+    expect(res.code, res.stderr).toBe(0);
+    const files = loaded(list);
+    expect(files.length).toBeLessThanOrEqual(64); // 64 as written; 84 before
+    for (const file of files) {
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/^\/\/ (src\/features\/jobs\/watch\.ts|src\/commands\/jobs\/follow-view\.ts|node_modules\/cli-table3\/|node_modules\/eventsource-parser\/|src\/clients\/legacy\/client\.ts|src\/command-kit\/workflows\/conversion\.ts)/m);
+    }
   });
 
   it('the library entry loads none of the CLI', () => {

@@ -11,17 +11,20 @@ import { UsageError } from '../../errors.js';
 import { isRecord, nodeDef, type ObjectInfo } from '../../workflows/node-defs.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { closestName } from '../../util/closest-name.js';
-import { loadObjectInfo } from '../workflows/object-info.js';
 import type { InputAssignment } from '../../features/jobs/inputs.js';
 
 function inputsIn(node: unknown): string[] {
   return isRecord(node) && isRecord(node.inputs) ? Object.keys(node.inputs) : [];
 }
 
-/** The server's node definitions, or undefined where it serves none (a job API without /api/object_info). */
+/**
+ * The server's node definitions, or undefined where it serves none (a job API without
+ * /api/object_info). Loaded when a --set is checked: the engine's client and the object_info
+ * cache come with them, which a submit without --set never needs.
+ */
 async function definitions(f: Factory): Promise<{ info: ObjectInfo; origin: string } | undefined> {
   try {
-    return await loadObjectInfo(f, {});
+    return await (await import('../workflows/object-info.js')).loadObjectInfo(f, {});
   } catch (err) {
     f.io.debug(`node definitions not read (${(err as Error).message}); checking --set against the workflow's own inputs`);
     return undefined;

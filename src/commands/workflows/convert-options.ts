@@ -4,7 +4,6 @@ import { flag, needs, nonEmpty, valueOption, type OptionsDeclaration, type Optio
 import type { Factory } from '../../factory.js';
 import type { ApiWorkflow } from '../../workflows/convert.js';
 import type { ObjectInfoOptions } from '../../command-kit/workflows/object-info.js';
-import { convertForCommand } from '../../command-kit/workflows/conversion.js';
 
 /** --object-info (a saved file, offline) or --refresh (ask the server again): one or the other. */
 export const objectInfoDeclaration = (): OptionsDeclaration<ObjectInfoOptions> => ({
@@ -25,8 +24,12 @@ export const convertDeclaration = (): OptionsDeclaration<ConvertOptions> => ({
 /** The definition flags mean something only with --convert (or `also`: another flag that converts, as --saved). */
 export const convertRules = <O extends ConvertOptions>(...also: Array<keyof O>): Array<OptionsRule<O>> => [needs<O>('objectInfo', 'convert', ...also), needs<O>('refresh', 'convert', ...also)];
 
-/** The converter behind `--convert` on the commands that submit, or none without it. */
+/**
+ * The converter behind `--convert` on the commands that submit, or none without it. Loaded when it
+ * converts: the conversion brings the engine's client and the object_info cache, which a submit
+ * without --convert never needs.
+ */
 export function converterFromOptions(f: Factory, opts: ConvertOptions): ((ui: Record<string, unknown>, source: string) => Promise<ApiWorkflow>) | undefined {
   if (opts.convert !== true) return undefined;
-  return (ui, name) => convertForCommand(f, ui, name, opts);
+  return async (ui, name) => (await import('../../command-kit/workflows/conversion.js')).convertForCommand(f, ui, name, opts);
 }
