@@ -7,8 +7,6 @@ import { ExitCode } from '../../errors.js';
 import { JobsClient } from '../../clients/jobs/client.js';
 import { isTerminal, type Job } from '../../protocol/jobs.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { watchJob } from '../../features/jobs/watch.js';
-import { JobFollowView, showWatched } from './follow-view.js';
 import { recordStatus } from '../../features/jobs/history.js';
 import { JOB_ID_HELP, readJob } from '../../command-kit/jobs/read-job.js';
 import { flag, needs, type OptionsDeclaration, type OptionsRule } from '../typed-options.js';
@@ -58,6 +56,8 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsCancel
   sayCanceled(f, after.job);
   if (opts.wait) {
     const watch = { ...follow, canceledExit: ExitCode.OK, resumeVerb: ['cancel', '--wait'], afterCancel: true };
+    // Following is loaded only for --wait, as in jobs submit.
+    const [{ watchJob }, { JobFollowView, showWatched }] = await Promise.all([import('../../features/jobs/watch.js'), import('./follow-view.js')]);
     return showWatched(io, await watchJob(f, client, after, jobWatch(f, after.job.id, watch), await JobFollowView.watching(io, after.job, watch)), watch);
   }
   if (io.json) io.printJson(after.job);

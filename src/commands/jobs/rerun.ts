@@ -10,9 +10,7 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { convertForCommand } from '../../command-kit/workflows/conversion.js';
 import { isUiFormat } from '../../workflows/workflow-file.js';
 import { submitPrepared } from '../../command-kit/jobs/submit-workflow.js';
-import { watchJob } from '../../features/jobs/watch.js';
 import { transferReporterOn } from '../reporters.js';
-import { JobFollowView, showWatched } from './follow-view.js';
 import { labelMap } from './label-option.js';
 import { showSubmitted } from './submitted-view.js';
 import { JOB_ID_HELP, readByRef } from '../../command-kit/jobs/read-job.js';
@@ -68,6 +66,8 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsRerunO
   const submitted = await submitPrepared(f, client, { workflow, source: `rerun ${id}` }, { ...opts, labels: labelMap(opts.label) }, transferReporterOn(f.io));
   showSubmitted(f.io, submitted, opts.wait === true);
   if (!opts.wait) return 0;
+  // Following is loaded only for --wait, as in jobs submit.
+  const [{ watchJob }, { JobFollowView, showWatched }] = await Promise.all([import('../../features/jobs/watch.js'), import('./follow-view.js')]);
   const { job } = submitted.job;
   return showWatched(f.io, await watchJob(f, client, submitted.job, jobWatch(f, job.id, follow), await JobFollowView.watching(f.io, job, follow)), follow);
 }

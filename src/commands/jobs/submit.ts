@@ -105,8 +105,8 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsSubmit
   // --download implies --wait (declared in options.ts).
   showSubmitted(io, submitted, opts.wait === true);
   if (!opts.wait) return 0;
-  // Following (events, downloads, the progress view) is loaded only when asked for: a submit alone
-  // loaded 84 modules (1.06 MB of text) with them.
+  // Following (the job's events, downloads, the progress view and its tables) is loaded only for
+  // --wait: a submit alone loaded 84 modules (1.06 MB of text) with it, 64 without.
   const [{ watchJob }, { JobFollowView, showWatched }] = await Promise.all([import('../../features/jobs/watch.js'), import('./follow-view.js')]);
   const { job } = submitted.job;
   return showWatched(io, await watchJob(f, client, submitted.job, jobWatch(f, job.id, follow), await JobFollowView.watching(io, job, follow)), follow);
