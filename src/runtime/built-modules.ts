@@ -4,16 +4,18 @@
 // realpaths the result, and its `.js` loader looks up the package scope and reads the file into a
 // fresh buffer; the wrapper was then joined to the text, which V8 flattens into a second copy.
 // Here a relative require of a `.js` file from one of these modules is joined as text (esbuild
-// writes every such path itself, and the files are the build's), and the file is read into one
-// reused buffer between the wrapper's two halves, so it is decoded once into the text V8 compiles.
+// writes every such path itself, and the files are the build's), and the file is read between the
+// wrapper's two halves into the buffer the code cache's files are read into too (start-reads.ts),
+// so it is decoded once into the text V8 compiles.
 // `jobs get --json` under callgrind: 238.5 M instructions and 4 250 page faults before, 218.1 M
 // and 3 760 after (node -e 0: 82.8 M; bench/RESULTS.md).
 // Anything else (Node's built-in modules, dependencies outside dist/, `../`, a file that is not
 // `.js`) takes Node's own path, and so does every module of the library entry (dist/index.js),
 // which never calls this.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { Script } from 'node:vm';
+import { readIntoStartBuffer } from './start-reads.js';
 
 /** Compiles a module's wrapped text (`name`: its path under the root, '/' as '-'). */
 export type CompileModule = (wrapped: string, filename: string, name: string) => Script;
@@ -85,10 +87,7 @@ function requireOf(Module: ModuleInternals, module: LoadingModule): NodeJS.Requi
   return require;
 }
 
-/** The buffer modules are read into, kept: one module's text is decoded from it before the next is read. */
-let textBuffer: Buffer | undefined;
-
-/** The file's bytes between the wrapper's halves, in textBuffer. A missing file fails as Node's loader would. */
+/** The file's bytes between the wrapper's halves, in the start buffer (start-reads.ts). A missing file fails as Node's loader would. */
 function wrappedText(filename: string, before: string, after: string): Buffer {
   let fd: number;
   try {
@@ -97,13 +96,9 @@ function wrappedText(filename: string, before: string, after: string): Buffer {
     throw Object.assign(new Error(`Cannot find module '${filename}'`), { code: 'MODULE_NOT_FOUND', cause: error });
   }
   try {
-    const size = fstatSync(fd).size;
-    const need = before.length + size + after.length;
-    if (textBuffer === undefined || textBuffer.length < need) textBuffer = Buffer.allocUnsafeSlow(Math.max(need, 1 << 20));
-    let read = textBuffer.write(before, 0, 'latin1');
-    for (let n = -1; n !== 0 && read < before.length + size; read += n) n = readSync(fd, textBuffer, read, before.length + size - read, null);
-    read += textBuffer.write(after, read, 'latin1');
-    return textBuffer.subarray(0, read);
+    const { bytes, end } = readIntoStartBuffer(fd, fstatSync(fd).size, before.length, after.length);
+    bytes.write(before, 0, 'latin1');
+    return bytes.subarray(0, end + bytes.write(after, end, 'latin1'));
   } finally {
     closeSync(fd);
   }

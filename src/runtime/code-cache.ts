@@ -18,11 +18,12 @@
 //   every file wes keeps; a folder that is not this user's alone is neither read nor written.
 //   Turned off with WES_CODE_CACHE=0.
 import envPaths from 'env-paths';
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import type { Script } from 'node:vm';
 import { loadBuiltModules } from './built-modules.js';
+import { readIntoStartBuffer } from './start-reads.js';
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
 
@@ -116,7 +117,7 @@ interface Unsaved {
   commands: string[];
 }
 
-/** A cache file's contents: V8's bytes (a view of readBuffer, good until the next read) and the commands whose runs they hold. */
+/** A cache file's contents: V8's bytes (a view of the start buffer, good until the next read: start-reads.ts) and the commands whose runs they hold. */
 interface CacheFile {
   code: Buffer;
   commands: string[];
@@ -161,15 +162,6 @@ export function folderState(dir: string): 'private' | 'absent' | 'foreign' {
 }
 
 /**
- * What cache files are read into, one after the other: V8 reads a script's cached code while it
- * compiles it and keeps none of it, so one buffer serves every module. A `jobs get` read ~0.5 MB
- * of cache into a fresh buffer per module, each page of which the kernel had to provide (page
- * faults are dear on small VMs: 11-15 µs each here); only the pages of the largest file are now
- * touched. Allocated (1 MiB, or the largest file) and not touched: pages come as files fill them.
- */
-let readBuffer: Buffer | undefined;
-
-/**
  * The cache file, unless it is missing or not newer than the source (when there is a source file). V8 checks a cache against its
  * source only by length, and the build id is fixed when the build is made: a chunk edited in place
  * afterwards (patch-package, a hand fix) with its length kept would otherwise run its old code.
@@ -180,14 +172,8 @@ function readNewerThan(file: string, source: string | undefined): CacheFile | un
     try {
       const { size, mtimeMs } = fstatSync(fd);
       if (source !== undefined && mtimeMs <= statSync(source).mtimeMs) return undefined;
-      if (readBuffer === undefined || readBuffer.length < size) readBuffer = Buffer.allocUnsafeSlow(Math.max(size, 1 << 20));
-      let read = 0;
-      while (read < size) {
-        const n = readSync(fd, readBuffer, read, size - read, read);
-        if (n === 0) break;
-        read += n;
-      }
-      return parseCacheFile(readBuffer.subarray(0, read));
+      const { bytes, end } = readIntoStartBuffer(fd, size);
+      return parseCacheFile(bytes.subarray(0, end));
     } finally {
       closeSync(fd);
     }
