@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { VERSION } from './factory-version.js';
 import { codeCacheDir, commandKey, seaCodeCacheDir, useCodeCache } from './runtime/code-cache.js';
 import { setV8Flags } from './runtime/v8-flags.js';
-import { loadCommandBuiltins } from './runtime/command-builtins.js';
+import { startUnderV8Flags } from './runtime/command-builtins.js';
 import { isBatchInvocation, keepHeapSmall } from './runtime/batch-heap.js';
 import { seaHost } from './util/sea-host.js';
 
@@ -24,19 +24,17 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const sea = seaHost();
-  // Node's code cache of its built-in modules is keyed by V8's flags, as wes's is: one first loaded
-  // after the flag is compiled from source. Those every command loads come first (the single
-  // executable's loader has loaded its own: scripts/build-sea.mjs, START_BUILTINS).
   // The single executable keeps its own code cache (its modules are compiled from its assets, not dist/).
   const cacheDir = typeof __WES_BUILD_ID__ === 'string' ? (sea ? seaCodeCacheDir(process.env, __WES_BUILD_ID__) : codeCacheDir(process.env, __WES_BUILD_ID__)) : undefined;
-  if (!sea) for (const name of START_BUILTINS) process.getBuiltinModule(name);
-  // And those this command loaded in earlier runs (the executable's loader has done both).
-  const learnt = cacheDir && !sea ? loadCommandBuiltins(cacheDir, commandKey(argv)) : undefined;
-  setV8Flags();
-  // After the flag: V8 keys its code cache by the flags in force.
-  if (cacheDir && sea) sea.useCodeCache(cacheDir, commandKey(argv));
-  else if (cacheDir) useCodeCache(dirname(fileURLToPath(import.meta.url)), cacheDir, commandKey(argv));
-  learnt?.noteAtExit();
+  const command = commandKey(argv);
+  if (sea) {
+    // Its loader has started so already (sea-loader.ts); one built with a start-up snapshot leaves
+    // the flags and the code cache to here (setting them again changes nothing).
+    setV8Flags();
+    if (cacheDir) sea.useCodeCache(cacheDir, command);
+  } else {
+    startUnderV8Flags(START_BUILTINS, cacheDir, command, (dir) => useCodeCache(dirname(fileURLToPath(import.meta.url)), dir, command));
+  }
   // A reader that goes away (`wes ... | head`) is not an error. Further output is dropped; if the
   // command is still working it stops as on Ctrl-C, so what keeps state (a batch's results file)
   // is written out, quietly, and the exit code says so (141, as a command stopped by SIGPIPE). A

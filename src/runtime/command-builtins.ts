@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { folderState, writePrivate } from './code-cache.js';
+import { setV8Flags } from './v8-flags.js';
 
 /** The file in the code cache's folder: { command: ['node:crypto', ...] }. */
 const NOTE = 'builtins.json';
@@ -19,17 +20,33 @@ const MODULES_KEPT = 32;
 
 type Note = Record<string, string[]>;
 
+/**
+ * What every wes process does before its own code compiles, in the order V8's code caches need:
+ * the built-in modules `builtins` (those every command loads) and those `command` loaded after the
+ * flags in earlier runs; wes's V8 flags (v8-flags.ts); then wes's own code cache in `cacheDir`
+ * (`useCodeCache`), whose first save makes the folder this run's note goes into. The npm build's
+ * entry (cli.ts) and the single executable's loader (sea-loader.ts) both start so.
+ */
+export function startUnderV8Flags(builtins: readonly string[], cacheDir: string | undefined, command: string, useCodeCache: (dir: string) => void): void {
+  for (const name of builtins) process.getBuiltinModule(name);
+  const learnt = cacheDir === undefined ? undefined : loadCommandBuiltins(cacheDir, command);
+  setV8Flags();
+  if (cacheDir === undefined) return;
+  useCodeCache(cacheDir);
+  learnt!.noteAtExit();
+}
+
 /** What a run notes at exit (noteAtExit): the built-in modules it loaded after the flags. */
-export interface BuiltinsLearnt {
+interface BuiltinsLearnt {
   /** At exit, after the code cache has been saved (its first save makes the folder), notes the modules loaded from now on. */
   noteAtExit(): void;
 }
 
 /**
  * Loads the built-in modules `command` loaded after the flags in its earlier runs (noted in the
- * folder `dir`). Call it just before the flags are set, and noteAtExit once the code cache is in use.
+ * folder `dir`). Called just before the flags are set, and noteAtExit once the code cache is in use.
  */
-export function loadCommandBuiltins(dir: string, command: string): BuiltinsLearnt {
+function loadCommandBuiltins(dir: string, command: string): BuiltinsLearnt {
   const note = folderState(dir) === 'private' ? readNote(join(dir, NOTE)) : {};
   const known = note[command] ?? [];
   // Noted in the order they finished loading, a module after those it loads: loaded first in turn.

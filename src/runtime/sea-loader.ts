@@ -19,8 +19,7 @@ import { join, posix } from 'node:path';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { cachedCompiler, cacheRoot, commandKey, folderState, seaCodeCacheDir, writePrivate, type CachedCompile } from './code-cache.js';
-import { setV8Flags } from './v8-flags.js';
-import { loadCommandBuiltins } from './command-builtins.js';
+import { startUnderV8Flags } from './command-builtins.js';
 import { joinPlainRelative } from './built-modules.js';
 import { setSeaHost, type SeaHost } from '../util/sea-host.js';
 
@@ -89,13 +88,8 @@ export function start(bundle: SeaBundle): void {
 function startWithoutSnapshot(bundle: SeaBundle): void {
   const loader = new Loader(bundle, false);
   setSeaHost(loader.host);
-  for (const name of bundle.startBuiltins) process.getBuiltinModule(name);
-  const dir = seaCodeCacheDir(process.env, bundle.buildId);
   const command = commandKey(process.argv.slice(2));
-  const learnt = dir ? loadCommandBuiltins(dir, command) : undefined;
-  setV8Flags();
-  if (dir) loader.host.useCodeCache(dir, command);
-  learnt?.noteAtExit();
+  startUnderV8Flags(bundle.startBuiltins, seaCodeCacheDir(process.env, bundle.buildId), command, (dir) => loader.host.useCodeCache(dir, command));
   runMain(loader);
 }
 
