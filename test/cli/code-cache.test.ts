@@ -25,7 +25,7 @@ function cacheFiles(configDir: string): { dir: string; files: Map<string, { ino:
   const builds = readdirSync(join(configDir, 'code-cache')).filter((name) => !name.startsWith('old-'));
   expect(builds).toHaveLength(1);
   const dir = join(configDir, 'code-cache', builds[0]!);
-  const files = new Map(readdirSync(dir).filter((name) => name.endsWith('.v8')).map((name) => {
+  const files = new Map(readdirSync(dir).filter((name) => name !== 'builtins.json').map((name) => {
     const st = statSync(join(dir, name));
     return [name, { ino: st.ino, mtimeMs: st.mtimeMs, mode: st.mode & 0o777 }];
   }));
