@@ -38,7 +38,8 @@ export async function bundle(root, outdir, { off = [] } = {}) {
     // ES modules have no `require` for the bundled CommonJS packages to call: each chunk makes one.
     ...(commonJs ? {} : { banner: { js: "import { createRequire as __wesCreateRequire } from 'node:module'; const require = __wesCreateRequire(import.meta.url);" } }),
     chunkNames: 'chunks/[name]-[hash]',
-    // Without CommonJS there is no Module.prototype._compile to hook: no code cache (src/cli.ts).
+    // Without CommonJS there is no CommonJS loader to hook: no code cache, no learnt built-in
+    // modules (src/cli.ts, src/runtime/built-modules.ts).
     define: { __WES_VERSION__: JSON.stringify(pkg.version), __WES_BUILD_ID__: commonJs ? JSON.stringify(BUILD_ID_PLACEHOLDER) : 'undefined' },
     logLevel: 'warning',
     plugins: [undici.plugin, substitutions({ off }), ...(off.includes('undici-internals') ? [undiciFromItsIndex(root)] : [])],
