@@ -39,6 +39,8 @@ function sayCanceled(f: Factory, job: Job): void {
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsCancelOptions): Promise<number> {
   const { io } = f;
   const follow = watchJobOptions(opts);
+  // Following is loaded only for --wait, while the cancel is on its way, as in jobs submit.
+  const following = opts.wait ? Promise.all([import('../../features/jobs/watch.js'), import('./follow-view.js')]) : undefined;
   const client = f.client(JobsClient);
   const current = await readJob(f, client, args.id);
   // A prefix never cancels unseen: the whole id it picked is said first, whatever --quiet says.
@@ -56,8 +58,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsCancel
   sayCanceled(f, after.job);
   if (opts.wait) {
     const watch = { ...follow, canceledExit: ExitCode.OK, resumeVerb: ['cancel', '--wait'], afterCancel: true };
-    // Following is loaded only for --wait, as in jobs submit.
-    const [{ watchJob }, { JobFollowView, showWatched }] = await Promise.all([import('../../features/jobs/watch.js'), import('./follow-view.js')]);
+    const [{ watchJob }, { JobFollowView, showWatched }] = await following!;
     return showWatched(io, await watchJob(f, client, after, jobWatch(f, after.job.id, watch), await JobFollowView.watching(io, after.job, watch)), watch);
   }
   if (io.json) io.printJson(after.job);

@@ -59,6 +59,8 @@ async function apiWorkflow(f: Factory, id: string, answer: JobWorkflowResponse, 
 async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsRerunOptions): Promise<number> {
   const follow = watchJobOptions(opts);
   await checkFollowTargets(follow);
+  // Following is loaded only for --wait, while the submit is on its way, as in jobs submit.
+  const following = opts.wait ? Promise.all([import('../../features/jobs/watch.js'), import('./follow-view.js')]) : undefined;
   const client = f.client(JobsClient);
   const { id, value: answer } = await readByRef(f, args.id, (resolved) => client.workflow(resolved));
   const workflow = await apiWorkflow(f, id, answer, opts);
@@ -66,8 +68,7 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, opts: JobsRerunO
   const submitted = await submitPrepared(f, client, { workflow, source: `rerun ${id}` }, { ...opts, labels: labelMap(opts.label) }, transferReporterOn(f.io));
   showSubmitted(f.io, submitted, opts.wait === true);
   if (!opts.wait) return 0;
-  // Following is loaded only for --wait, as in jobs submit.
-  const [{ watchJob }, { JobFollowView, showWatched }] = await Promise.all([import('../../features/jobs/watch.js'), import('./follow-view.js')]);
+  const [{ watchJob }, { JobFollowView, showWatched }] = await following!;
   const { job } = submitted.job;
   return showWatched(f.io, await watchJob(f, client, submitted.job, jobWatch(f, job.id, follow), await JobFollowView.watching(f.io, job, follow)), follow);
 }
