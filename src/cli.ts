@@ -1,7 +1,7 @@
 // Entry point of bin/wes.js. `--version` answers before anything else loads.
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VERSION } from './factory-version.js';
+import { asksForVersion, VERSION } from './factory-version.js';
 import { codeCacheDir, commandKey, seaCodeCacheDir, useCodeCache } from './runtime/code-cache.js';
 import { setV8Flags } from './runtime/v8-flags.js';
 import { startUnderV8Flags } from './runtime/command-builtins.js';
@@ -19,7 +19,7 @@ const START_BUILTINS = ['node:vm', 'node:module', 'node:diagnostics_channel', 'n
 declare const __WES_BUILD_ID__: string | undefined;
 
 export async function main(argv: string[]): Promise<number> {
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  if (asksForVersion(argv)) {
     process.stdout.write(`wes ${VERSION}\n`);
     return 0;
   }

@@ -22,6 +22,7 @@ import { cachedCompiler, cacheRoot, commandKey, folderState, seaCodeCacheDir, wr
 import { startUnderV8Flags } from './command-builtins.js';
 import { joinPlainRelative } from './built-modules.js';
 import { setSeaHost, type SeaHost } from '../util/sea-host.js';
+import { asksForVersion, VERSION } from '../factory-version.js';
 
 type ModuleFunction = (this: unknown, exports: unknown, require: SeaRequire, module: SeaModule, filename: string, dirname: string) => unknown;
 interface SeaModule {
@@ -86,9 +87,16 @@ export function start(bundle: SeaBundle): void {
  * cli.js and what it imports come with their cached code too (cli.ts sets both again: no change).
  */
 function startWithoutSnapshot(bundle: SeaBundle): void {
+  const argv = process.argv.slice(2);
+  // As in cli.ts, the version is answered first: here before any module, built-in module, flag or
+  // cache (`--version` took 24.6 ms against `node -e 0`'s 20.5 ms when it loaded cli.js first).
+  if (asksForVersion(argv)) {
+    process.stdout.write(`wes ${VERSION}\n`);
+    return;
+  }
   const loader = new Loader(bundle, false);
   setSeaHost(loader.host);
-  const command = commandKey(process.argv.slice(2));
+  const command = commandKey(argv);
   startUnderV8Flags(bundle.startBuiltins, seaCodeCacheDir(process.env, bundle.buildId), command, (dir) => loader.host.useCodeCache(dir, command));
   runMain(loader);
 }

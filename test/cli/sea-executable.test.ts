@@ -54,6 +54,21 @@ describe('the single executable', () => {
     expect(version.build).toBe('sea');
   });
 
+  it('answers --version before it loads anything: no code cache is read or made', async () => {
+    const own = tempConfigDir();
+    try {
+      for (const flag of ['--version', '-V']) {
+        expect(await sea([flag], { env: inConfig(), configDir: own.dir })).toMatchObject({ code: 0, stdout: (await npm(['--version'])).stdout, stderr: '' });
+      }
+      expect(existsSync(join(own.dir, 'code-cache'))).toBe(false);
+      // The command `version` starts as every command does, and makes the folder.
+      expect((await sea(['version'], { env: inConfig(), configDir: own.dir })).code).toBe(0);
+      expect(existsSync(join(own.dir, 'code-cache'))).toBe(true);
+    } finally {
+      own.cleanup();
+    }
+  });
+
   it('jobs, models and legacy: the same output and exit codes as the npm build', async () => {
     const submitted = await submitJob(dev.server, imageWorkflow({ steps: 2 }));
     const id = submitted.body.id as string;
