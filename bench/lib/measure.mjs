@@ -1,9 +1,11 @@
-// Runs one process and measures it: wall time from the harness's clock, peak RSS and CPU time
-// from GNU time (`/usr/bin/time -f`) when present. Without GNU time only wall time is known.
-import { spawn } from 'node:child_process';
-import { openSync, closeSync, readFileSync, rmSync, mkdtempSync } from 'node:fs';
+// Runs one process and measures it: wall time from the clock of the bench's small spawning process
+// (spawner.cjs), peak RSS and CPU time from GNU time (`/usr/bin/time -f`) when present. Without GNU
+// time only wall time is known.
+import { fork } from 'node:child_process';
+import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;
 let timeBinary = null;
@@ -25,14 +27,6 @@ function scratchFile(name) {
   return join(scratch, name);
 }
 
-function killGroup(child) {
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    child.kill('SIGKILL');
-  }
-}
-
 /** Last line of GNU time's -o file is our format; earlier lines may say "Command exited with non-zero status". */
 function parseTimeReport(path) {
   try {
@@ -47,39 +41,50 @@ function parseTimeReport(path) {
   }
 }
 
+/** The spawning process, started on first use; it ends when the bench does. */
+let spawner = null;
+const pending = new Map();
+let nextId = 0;
+
+function spawnerProcess() {
+  if (spawner) return spawner;
+  spawner = fork(fileURLToPath(new URL('./spawner.cjs', import.meta.url)), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  spawner.on('message', ({ id, ...result }) => {
+    const resolve = pending.get(id);
+    pending.delete(id);
+    resolve?.(result);
+  });
+  spawner.on('exit', (code, signal) => {
+    spawner = null;
+    for (const resolve of pending.values()) resolve({ code: -1, wallMs: NaN, stdout: '', stderr: `the bench's spawning process ended (${signal ?? code})`, error: 'spawner' });
+    pending.clear();
+  });
+  // Idle, it does not keep the bench alive.
+  spawner.unref();
+  spawner.channel?.unref();
+  return spawner;
+}
+
 /**
  * Runs `command args` and resolves with { code, wallMs, maxRssMb?, cpuMs?, stdout, stderr }.
- * opts: env, cwd, stdout ('pipe' | 'ignore' | a file path), input (Buffer/string for stdin),
- * timeoutMs (SIGKILL after; default 5 minutes, so a hung command cannot hang the bench), onSpawn(child).
+ * opts: env, cwd, stdout ('pipe' | 'ignore' | a file path), timeoutMs (SIGKILL after; default 5
+ * minutes, so a hung command cannot hang the bench).
  */
 export function measure(command, args, opts = {}) {
   const report = timeBinary ? scratchFile(`time-${process.hrtime.bigint()}.txt`) : null;
   const [file, argv] = report ? [timeBinary, ['-f', '%M %U %S', '-o', report, command, ...args]] : [command, args];
-  const outFd = opts.stdout && opts.stdout !== 'pipe' && opts.stdout !== 'ignore' ? openSync(opts.stdout, 'w') : null;
-  const stdoutMode = outFd ?? (opts.stdout === 'ignore' ? 'ignore' : 'pipe');
+  const id = nextId++;
+  const child = spawnerProcess();
   return new Promise((resolve) => {
-    const started = process.hrtime.bigint();
-    // Own process group: a timeout kills GNU time and the command under it together.
-    const child = spawn(file, argv, { detached: true, env: opts.env ?? process.env, cwd: opts.cwd, stdio: [opts.input !== undefined ? 'pipe' : 'ignore', stdoutMode, 'pipe'] });
-    const out = [];
-    const err = [];
-    child.stdout?.on('data', (c) => out.push(c));
-    child.stderr.on('data', (c) => err.push(c));
-    const timer = setTimeout(() => killGroup(child), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    if (opts.input !== undefined) child.stdin.end(opts.input);
-    opts.onSpawn?.(child);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      if (outFd !== null) closeSync(outFd);
-      resolve({ code: -1, wallMs: NaN, stdout: '', stderr: String(error), error });
+    // A run in flight keeps the bench waiting for it.
+    if (pending.size === 0) child.channel?.ref();
+    pending.set(id, (result) => {
+      if (pending.size === 0) child.channel?.unref();
+      const usage = report && !result.error ? parseTimeReport(report) : {};
+      if (report && result.error) rmSync(report, { force: true });
+      resolve({ ...result, code: result.code ?? (result.signal ? 128 : -1), ...usage });
     });
-    child.on('close', (code, signal) => {
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      clearTimeout(timer);
-      if (outFd !== null) closeSync(outFd);
-      const usage = report ? parseTimeReport(report) : {};
-      resolve({ code: code ?? (signal ? 128 : -1), signal, wallMs, ...usage, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-    });
+    child.send({ id, file, argv, env: opts.env ?? process.env, cwd: opts.cwd, stdout: opts.stdout ?? 'pipe', timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS });
   });
 }
 
