@@ -1,9 +1,9 @@
 // Entry point of bin/wes.js. `--version` answers before anything else loads.
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asksForVersion, VERSION } from './factory-version.js';
 import { codeCacheDir, commandKey, seaCodeCacheDir, useCodeCache } from './runtime/code-cache.js';
 import { setV8Flags } from './runtime/v8-flags.js';
+import { answerVersion, asksForVersion } from './runtime/version-answer.js';
 import { startUnderV8Flags } from './runtime/command-builtins.js';
 import { isBatchInvocation, keepHeapSmall } from './runtime/batch-heap.js';
 import { seaHost } from './util/sea-host.js';
@@ -20,7 +20,7 @@ declare const __WES_BUILD_ID__: string | undefined;
 
 export async function main(argv: string[]): Promise<number> {
   if (asksForVersion(argv)) {
-    process.stdout.write(`wes ${VERSION}\n`);
+    answerVersion();
     return 0;
   }
   const sea = seaHost();

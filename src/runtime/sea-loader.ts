@@ -22,7 +22,7 @@ import { cachedCompiler, cacheRoot, commandKey, folderState, seaCodeCacheDir, wr
 import { startUnderV8Flags } from './command-builtins.js';
 import { joinPlainRelative } from './built-modules.js';
 import { setSeaHost, type SeaHost } from '../util/sea-host.js';
-import { asksForVersion, VERSION } from '../factory-version.js';
+import { answerVersion, asksForVersion } from './version-answer.js';
 
 type ModuleFunction = (this: unknown, exports: unknown, require: SeaRequire, module: SeaModule, filename: string, dirname: string) => unknown;
 interface SeaModule {
@@ -90,10 +90,7 @@ function startWithoutSnapshot(bundle: SeaBundle): void {
   const argv = process.argv.slice(2);
   // As in cli.ts, the version is answered first: here before any module, built-in module, flag or
   // cache (`--version` took 24.6 ms against `node -e 0`'s 20.5 ms when it loaded cli.js first).
-  if (asksForVersion(argv)) {
-    process.stdout.write(`wes ${VERSION}\n`);
-    return;
-  }
+  if (asksForVersion(argv)) return answerVersion();
   const loader = new Loader(bundle, false);
   setSeaHost(loader.host);
   const command = commandKey(argv);

@@ -14,6 +14,11 @@ describe('bin/wes.js as a process', () => {
     expect(res.stdout).toMatch(/^wes \d+\.\d+\.\d+\n$/);
   });
 
+  it('answers --version to a reader that has gone away quietly, with exit 0 (`wes --version | true`)', async () => {
+    const res = await spawnWes(['--version'], { onSpawn: (child) => child.stdout?.destroy() });
+    expect(res).toMatchObject({ code: 0, stderr: '' });
+  });
+
   it('ends with the documented exit status: 2 for a usage error, 5 for a job that is not there', async () => {
     const usage = await spawnWes(['jobs', 'nosuch'], { env: env() });
     expect(usage.code).toBe(2);
