@@ -309,7 +309,8 @@ async function entryScript(modules, preload, files, id, pack) {
     write: false,
     logLevel: 'warning',
     plugins: [substitutions()],
-    // The version the loader answers `--version` with before loading cli.js: the one dist/ was built with (build-bundle.mjs).
+    // The version the loader answers `--version` with before loading cli.js, from package.json as
+    // build-bundle.mjs takes it for dist/ (package.json is among dist/'s build inputs, so dist/ is current with it).
     define: { __WES_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version) },
   });
   const inline = preload.map((name) => `${JSON.stringify(name)}: function (exports, require, module, __filename, __dirname) {\n${modules.get(name)}\n}`);

@@ -43,30 +43,54 @@ function parseTimeReport(path) {
 
 /** The spawning process, started on first use; it ends when the bench does. */
 let spawner = null;
+/** Each run in flight: its id → the spawning process it was sent to, and what settles it. */
 const pending = new Map();
 let nextId = 0;
 
+/** While a run is in flight the spawning process (and its channel) keeps the bench alive; idle, it does not. */
+function holdBench(child, hold) {
+  if (hold) {
+    child.ref();
+    child.channel?.ref();
+  } else {
+    child.unref();
+    child.channel?.unref();
+  }
+}
+
+function settle(id, result) {
+  const run = pending.get(id);
+  if (!run) return;
+  pending.delete(id);
+  run.done(result);
+}
+
+/** Whether a run is in flight on `child`. */
+const busy = (child) => [...pending.values()].some((run) => run.child === child);
+
 function spawnerProcess() {
   if (spawner) return spawner;
-  spawner = fork(fileURLToPath(new URL('./spawner.cjs', import.meta.url)), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  spawner.on('message', ({ id, ...result }) => {
-    const resolve = pending.get(id);
-    pending.delete(id);
-    resolve?.(result);
-  });
-  spawner.on('exit', (code, signal) => {
-    spawner = null;
-    for (const resolve of pending.values()) resolve({ code: -1, wallMs: NaN, stdout: '', stderr: `the bench's spawning process ended (${signal ?? code})`, error: 'spawner' });
-    pending.clear();
-  });
-  // Idle, it does not keep the bench alive.
-  spawner.unref();
-  spawner.channel?.unref();
-  return spawner;
+  // Not the bench's own node options (--cpu-prof, a heap size): they would change what the spawner costs.
+  const child = fork(fileURLToPath(new URL('./spawner.cjs', import.meta.url)), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+  spawner = child;
+  child.on('message', ({ id, ...result }) => settle(id, result));
+  // A spawner that dies settles the runs in flight on it as failed; the next run starts another.
+  const ended = (why) => {
+    if (spawner === child) spawner = null;
+    for (const [id, run] of [...pending]) {
+      if (run.child === child) settle(id, { code: -1, wallMs: NaN, stdout: '', stderr: `the bench's spawning process ended (${why})`, error: 'spawner' });
+    }
+  };
+  child.on('disconnect', () => ended('its channel closed'));
+  child.on('exit', (code, signal) => ended(signal ?? `exit ${code}`));
+  child.on('error', (err) => ended(err.message));
+  holdBench(child, false);
+  return child;
 }
 
 /**
- * Runs `command args` and resolves with { code, wallMs, maxRssMb?, cpuMs?, stdout, stderr }.
+ * Runs `command args` and resolves with { code, wallMs, maxRssMb?, cpuMs?, stdout, stderr }, or
+ * with `error` set and code -1 when it could not be run.
  * opts: env, cwd, stdout ('pipe' | 'ignore' | a file path), timeoutMs (SIGKILL after; default 5
  * minutes, so a hung command cannot hang the bench).
  */
@@ -76,15 +100,20 @@ export function measure(command, args, opts = {}) {
   const id = nextId++;
   const child = spawnerProcess();
   return new Promise((resolve) => {
-    // A run in flight keeps the bench waiting for it.
-    if (pending.size === 0) child.channel?.ref();
-    pending.set(id, (result) => {
-      if (pending.size === 0) child.channel?.unref();
-      const usage = report && !result.error ? parseTimeReport(report) : {};
-      if (report && result.error) rmSync(report, { force: true });
-      resolve({ ...result, code: result.code ?? (result.signal ? 128 : -1), ...usage });
+    if (!busy(child)) holdBench(child, true);
+    pending.set(id, {
+      child,
+      done: (result) => {
+        if (!busy(child)) holdBench(child, false);
+        const usage = report && !result.error ? parseTimeReport(report) : {};
+        if (report && result.error) rmSync(report, { force: true });
+        resolve({ ...result, code: result.code ?? (result.signal ? 128 : -1), ...usage });
+      },
     });
-    child.send({ id, file, argv, env: opts.env ?? process.env, cwd: opts.cwd, stdout: opts.stdout ?? 'pipe', timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    const request = { id, file, argv, env: opts.env ?? process.env, cwd: opts.cwd, stdout: opts.stdout ?? 'pipe', timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    child.send(request, (err) => {
+      if (err) settle(id, { code: -1, wallMs: NaN, stdout: '', stderr: `could not ask the bench's spawning process to run it: ${err.message}`, error: 'spawner' });
+    });
   });
 }
 

@@ -4,10 +4,13 @@
 // to that process's memory: timed from the bench itself, a run of /bin/true took 2.0 ms while the
 // bench held 50 MB and 16.0 ms at 350 MB (`node -e 0` 22.0 → 34.3 ms), which the cases that build,
 // copy or hold large files (sea, models-run, download) added to both sides of their ratios.
-// This process holds one run's output at a time and stays small. It loads nothing but node:child_process.
+// It holds only the output of the runs in flight and loads nothing but node:child_process and node:fs.
 'use strict';
 const { spawn } = require('node:child_process');
 const { openSync, closeSync } = require('node:fs');
+
+/** The runs in flight, each a process group of its own. */
+const running = new Set();
 
 function killGroup(child) {
   try {
@@ -19,10 +22,21 @@ function killGroup(child) {
 
 /** { id, file, argv, env, cwd, stdout: 'pipe' | 'ignore' | a path, timeoutMs } → { id, code, signal, wallMs, stdout, stderr, error? } */
 function run({ id, file, argv, env, cwd, stdout, timeoutMs }) {
-  const outFd = stdout !== 'pipe' && stdout !== 'ignore' ? openSync(stdout, 'w') : null;
-  const started = process.hrtime.bigint();
-  // Own process group: a timeout kills GNU time and the command under it together.
-  const child = spawn(file, argv, { detached: true, env, cwd, stdio: ['ignore', outFd ?? stdout, 'pipe'] });
+  let outFd = null;
+  let child;
+  let started;
+  try {
+    outFd = stdout !== 'pipe' && stdout !== 'ignore' ? openSync(stdout, 'w') : null;
+    started = process.hrtime.bigint();
+    // Own process group: a timeout kills GNU time and the command under it together.
+    child = spawn(file, argv, { detached: true, env, cwd, stdio: ['ignore', outFd ?? stdout, 'pipe'] });
+  } catch (error) {
+    // A path that cannot be opened, an argument spawn refuses: this run fails, the others go on.
+    if (outFd !== null) closeSync(outFd);
+    process.send({ id, code: -1, wallMs: NaN, stdout: '', stderr: String(error), error: String(error) });
+    return;
+  }
+  running.add(child);
   const out = [];
   const err = [];
   child.stdout?.on('data', (c) => out.push(c));
@@ -32,6 +46,7 @@ function run({ id, file, argv, env, cwd, stdout, timeoutMs }) {
   const answer = (result) => {
     if (answered) return;
     answered = true;
+    running.delete(child);
     clearTimeout(timer);
     if (outFd !== null) closeSync(outFd);
     process.send({ id, ...result });
@@ -44,5 +59,8 @@ function run({ id, file, argv, env, cwd, stdout, timeoutMs }) {
 }
 
 process.on('message', run);
-// The bench ends, or dies: so does this.
-process.on('disconnect', () => process.exit(0));
+// The bench has ended, or died: so does this, and so do the runs it left.
+process.on('disconnect', () => {
+  for (const child of running) killGroup(child);
+  process.exit(0);
+});
