@@ -49,6 +49,37 @@ function loadConf(): Promise<typeof import('conf')> {
   return confModule;
 }
 
+const REPAIR = 'fix or remove it; `wes auth login` writes a new one';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The file's content as wes reads it. A number or true/false written by hand (`"read_timeout": 30`)
+ * is read as its text, so it is checked like any stored value (a bad one stops only the commands
+ * that use it, and `wes config` can repair it); a null is an unset key. Anything else that is not
+ * of this shape is refused as invalid JSON is: every profile value is then a string.
+ */
+function storeShape(parsed: unknown, path: string): StoreShape {
+  const refuse = (what: string) => new UsageError(`the config file ${path} is not a wes config file: ${what}`, REPAIR);
+  if (!isPlainObject(parsed)) throw refuse(`it holds ${Array.isArray(parsed) ? 'an array' : `a ${parsed === null ? 'null' : typeof parsed}`}, not an object`);
+  const { current_profile: current, profiles } = parsed;
+  if (current !== undefined && typeof current !== 'string') throw refuse('current_profile is not a string');
+  if (profiles === undefined) return { current_profile: current };
+  if (!isPlainObject(profiles)) throw refuse('profiles is not an object of profiles');
+  // Object.fromEntries, not assignment: a key named __proto__ stays a key.
+  const shaped = Object.entries(profiles).map(([name, profile]): [string, Profile] => {
+    if (!isPlainObject(profile)) throw refuse(`profile ${JSON.stringify(name)} is not an object`);
+    const values = Object.entries(profile).flatMap(([key, value]): [string, string][] => {
+      if (value === null) return [];
+      if (typeof value === 'string') return [[key, value]];
+      if (typeof value === 'number' || typeof value === 'boolean') return [[key, String(value)]];
+      throw refuse(`${name}.${key} is ${Array.isArray(value) ? 'an array' : 'an object'}, not a value`);
+    });
+    return [name, Object.fromEntries(values) as Profile];
+  });
+  return { current_profile: current, profiles: Object.fromEntries(shaped) };
+}
+
 export function isValidProfileName(name: string): boolean {
   return PROFILE_NAME.test(name);
 }
@@ -73,13 +104,13 @@ export class ProfileStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return (this.cache = {});
       throw err;
     }
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(text) as unknown;
-      this.cache = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as StoreShape) : {};
+      parsed = JSON.parse(text);
     } catch (err) {
-      throw new UsageError(`the config file ${this.path} is not valid JSON (${(err as Error).message})`, 'fix or remove it; `wes auth login` writes a new one');
+      throw new UsageError(`the config file ${this.path} is not valid JSON (${(err as Error).message})`, REPAIR);
     }
-    return this.cache;
+    return (this.cache = storeShape(parsed, this.path));
   }
 
   private async write(mutate: (data: StoreShape) => void): Promise<void> {

@@ -105,6 +105,39 @@ describe('a bad stored value', () => {
   });
 });
 
+describe('a config file written by hand', () => {
+  it('reads a number or true/false as its text: a good one is used, a bad one is a setting that does not check, which config repairs', async () => {
+    writeStore({ current_profile: 'default', profiles: { default: { read_timeout: 30, base_url: 42, deployment: null } } });
+    const list = await wes(['config', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/read_timeout\t30\tprofile/);
+    expect(list.stdout).toMatch(/base_url\t42\tprofile key base_url is set aside/);
+    const get = await wes(['jobs', 'get', 'any-id']);
+    expect(get.code).toBe(2);
+    expect(get.stderr).toContain('profile key base_url');
+    expect(get.stderr).not.toMatch(/is not a function/);
+    expect((await wes(['config', 'set', 'base_url', 'http://127.0.0.1:9'])).code).toBe(0);
+    expect(stored().profiles.default).toEqual({ read_timeout: 30, base_url: 'http://127.0.0.1:9', deployment: null });
+    expect((await wes(['config', 'get', 'read_timeout'])).stdout).toBe('30\n');
+  });
+
+  it.each([
+    [[], 'it holds an array, not an object'],
+    [{ profiles: 'x' }, 'profiles is not an object of profiles'],
+    [{ profiles: { default: 'x' } }, 'profile "default" is not an object'],
+    [{ profiles: { default: { read_timeout: { seconds: 30 } } } }, 'default.read_timeout is an object, not a value'],
+    [{ current_profile: 7 }, 'current_profile is not a string'],
+  ])('refuses %j as it refuses invalid JSON: exit 2, what is wrong and how to fix it', async (data, what) => {
+    writeStore(data);
+    for (const args of [['config', 'list'], ['profiles', 'list'], ['jobs', 'get', 'any-id']]) {
+      const res = await wes(args);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(`is not a wes config file: ${what}`);
+      expect(res.stderr).toContain('fix or remove it');
+    }
+  });
+});
+
 describe('config list shows what is in effect', () => {
   it('shows defaults instead of blanks', async () => {
     const res = await wes(['config', 'list']);
