@@ -10,6 +10,7 @@
 import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { makeFoldersSync } from '../util/make-folders.js';
 import envPaths from 'env-paths';
 import { sha256Hex } from '../util/sha256-hex.js';
 import { systemClock, type Clock } from '../util/clock.js';
@@ -263,7 +264,7 @@ export class JobHistory {
 
   private ensureDir(): void {
     const folder = join(this.dir, 'history');
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    makeFoldersSync(folder, 0o700);
     checkOurFolder(this.dir, false);
     checkOurFolder(folder, true);
     if (!existsFolder(this.path) && existsFile(oldHistoryFile(this.path))) importOldHistory(this.path);

@@ -9,10 +9,11 @@
 // hooks are taken off at once (see loadConf), so Ctrl-C after a profile write is handled as in
 // every other command.
 import envPaths from 'env-paths';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { makeFoldersSync } from '../util/make-folders.js';
+import { ExitCode, UsageError, WesError } from '../errors.js';
 import type { ProfileKey } from './keys.js';
 
 export type Profile = Partial<Record<ProfileKey, string>>;
@@ -114,7 +115,12 @@ export class ProfileStore {
   }
 
   private async write(mutate: (data: StoreShape) => void): Promise<void> {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      makeFoldersSync(this.dir, 0o700);
+    } catch (err) {
+      const { code, message } = err as NodeJS.ErrnoException;
+      throw new WesError(`cannot make the config folder ${this.dir}: ${message}`, { exitCode: ExitCode.ERROR, code: code ?? 'config_folder', hint: 'set WES_CONFIG_DIR to a folder you can write', cause: err });
+    }
     // Synchronous, like conf's own write below: a small file, and no node:fs/promises for commands that only read.
     if (lstatSync(this.path, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(this.path);
     const { default: Conf } = await loadConf();
@@ -128,7 +134,7 @@ export class ProfileStore {
   /** A private cache folder (0700) for one profile, created on demand. */
   cacheDir(profile: string, ...parts: string[]): string {
     const dir = join(this.dir, 'cache', profile, ...parts);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeFoldersSync(dir, 0o700);
     chmodSync(dir, 0o700);
     return dir;
   }

@@ -4,9 +4,10 @@
 // its final name by an operation that replaces a link instead of following it (rename), or that
 // refuses any existing name at all, links included (link + unlink: no-clobber without a race).
 import { randomHex } from '../util/random-hex.js';
+import { makeFoldersSync } from '../util/make-folders.js';
 import { constants, type Stats } from 'node:fs';
-import { link, lstat, mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join, parse, resolve } from 'node:path';
+import { link, lstat, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { ExitCode, WesError } from '../errors.js';
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY, O_APPEND } = constants;
@@ -165,24 +166,7 @@ export async function writeFileSafely(path: string, data: string | Uint8Array, o
   }
 }
 
-/**
- * mkdir -p, one level at a time: Node 20's recursive mkdir spins at 100% CPU on some paths
- * (`/proc/foo`); this one fails with the first level's error.
- */
+/** mkdir -p, one level at a time (util/make-folders.ts: Node 20's own spins on some paths). */
 export async function makeFolders(dir: string, mode?: number): Promise<void> {
-  const full = resolve(dir);
-  const missing: string[] = [];
-  for (let at = full; ; at = dirname(at)) {
-    const stats = await lstatOrNone(at).catch(() => undefined);
-    if (stats) break;
-    missing.unshift(at);
-    if (at === parse(at).root) break;
-  }
-  for (const level of missing) {
-    try {
-      await mkdir(level, mode === undefined ? undefined : { mode });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-  }
+  makeFoldersSync(dir, mode);
 }

@@ -18,9 +18,10 @@
 //   every file wes keeps; a folder that is not this user's alone is neither read nor written.
 //   Turned off with WES_CODE_CACHE=0.
 import envPaths from 'env-paths';
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
+import { makeFoldersSync } from '../util/make-folders.js';
 import type { Script } from 'node:vm';
 import { loadBuiltModules } from './built-modules.js';
 import { readIntoStartBuffer } from './start-reads.js';
@@ -184,7 +185,7 @@ function readNewerThan(file: string, source: string | undefined): CacheFile | un
 
 function save(scripts: Unsaved[], dir: string): void {
   try {
-    const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const created = makeFoldersSync(dir, 0o700);
     chmodSync(dir, 0o700);
     if (created !== undefined) removeOldBuilds(dir);
     for (const { script, file, commands } of scripts) writePrivate(file, Buffer.concat([header(commands), script.createCachedData()]));

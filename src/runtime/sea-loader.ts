@@ -16,7 +16,8 @@
 // environment, the home or temp folder, the working folder or the clock as it loads would keep the
 // build machine's values. Such a module is left out of the preload, or made lazy.
 import { join, posix } from 'node:path';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { makeFoldersSync } from '../util/make-folders.js';
 import { tmpdir } from 'node:os';
 import { cachedCompiler, cacheRoot, commandKey, folderState, seaCodeCacheDir, writePrivate, type CachedCompile } from './code-cache.js';
 import { startUnderV8Flags } from './command-builtins.js';
@@ -211,7 +212,7 @@ class Loader {
       const state = folderState(dir);
       if (state === 'private' && statSync(join(dir, base), { throwIfNoEntry: false })?.size === size) return join(dir, base);
       if (state === 'foreign') throw new Error('not private');
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      makeFoldersSync(dir, 0o700);
       writePrivate(join(dir, base), new Uint8Array(this.sea().getAsset(name)));
       return join(dir, base);
     } catch {

@@ -2,7 +2,8 @@
 // A missing or day-old cache is refreshed by a detached `wes __complete models-refresh`; the
 // completion answers at once with what the cache holds (nothing, the first time).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { makeFoldersSync } from '../../util/make-folders.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Factory } from '../../factory.js';
@@ -58,6 +59,6 @@ export async function refreshModelIds(f: Factory): Promise<void> {
   const page = await modelsClient(f, AbortSignal.any([f.signal, AbortSignal.timeout(REFRESH_DEADLINE_MS)])).listPage({ limit: PAGE });
   const ids = page.data.map((m) => m.id).filter((id) => SAFE_MODEL_ID.test(id));
   const path = cachePath(f);
-  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+  makeFoldersSync(join(path, '..'), 0o700);
   await writeFileSafely(path, ids.join('\n') + '\n', { mode: 0o600, durable: true });
 }
