@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { codeCacheDir, commandKey, seaCodeCacheDir, useCodeCache } from './runtime/code-cache.js';
 import { setV8Flags } from './runtime/v8-flags.js';
 import { answerVersion, asksForVersion } from './runtime/version-answer.js';
+import { watchOutputStreams } from './runtime/output-streams.js';
 import { startUnderV8Flags } from './runtime/command-builtins.js';
 import { isBatchInvocation, keepHeapSmall } from './runtime/batch-heap.js';
 import { seaHost } from './util/sea-host.js';
@@ -35,20 +36,10 @@ export async function main(argv: string[]): Promise<number> {
   } else {
     startUnderV8Flags(START_BUILTINS, cacheDir, command, (dir) => useCodeCache(dirname(fileURLToPath(import.meta.url)), dir, command));
   }
-  // A reader that goes away (`wes ... | head`) is not an error. Further output is dropped; if the
-  // command is still working it stops as on Ctrl-C, so what keeps state (a batch's results file)
-  // is written out, quietly, and the exit code says so (141, as a command stopped by SIGPIPE). A
-  // finished command keeps its code.
+  // A reader that goes away stops a command still working as on Ctrl-C (141); any other failure
+  // to write the output is said, and ends the process with 1 (output-streams.ts).
   const readerGone = new AbortController();
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-    discardWrites(process.stdout);
-    readerGone.abort();
-  });
-  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-    discardWrites(process.stderr);
-  });
+  watchOutputStreams(() => readerGone.abort());
   const { runProgram } = await import('./program.js');
   // A batch's heap tuning, for this process only: the command itself changes no process-wide state.
   if (isBatchInvocation(argv)) keepHeapSmall();
@@ -75,12 +66,4 @@ export async function main(argv: string[]): Promise<number> {
  */
 export function exitWhenIdle(): void {
   process.once('beforeExit', () => process.exit());
-}
-
-function discardWrites(stream: NodeJS.WriteStream): void {
-  stream.write = ((_chunk: unknown, encoding?: unknown, callback?: unknown) => {
-    const done = typeof encoding === 'function' ? encoding : callback;
-    if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
-    return true;
-  }) as typeof stream.write;
 }

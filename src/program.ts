@@ -23,7 +23,7 @@ export interface ProgramIO {
    * command. Without it, runProgram listens for SIGINT on the process.
    */
   interrupt?: AbortSignal;
-  /** Aborted when the reader of stdout went away (`| head`, cli.ts): the command stops as on Ctrl-C, quietly. */
+  /** Aborted when the reader of stdout went away (`| head`) or stdout cannot be written (runtime/output-streams.ts): the command stops as on Ctrl-C, quietly. */
   readerGone?: AbortSignal;
   /** Builds the command's Factory: default the CLI's (cli-factory.ts); a unit test's has fake clients and clock (test/helpers/fake-factory.ts). */
   factory?: (init: FactoryInit) => Promise<Factory>;
@@ -52,7 +52,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigterm);
   }
-  // Once only: a write after the first EPIPE is dropped (cli.ts), so it cannot come again.
+  // Once only: a write after the first failed one is dropped (runtime/output-streams.ts), so it cannot come again.
   io.readerGone?.addEventListener('abort', () => (stopping ? undefined : onSignal('SIGPIPE')), { once: true });
 
   const action: ActionFactory = (load) =>
@@ -125,9 +125,10 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     const jqGiven = io.argv.some((a) => a === '--jq' || a.startsWith('--jq='));
     const errIo = factory?.io ?? (await CliFactory.create({ ...io, globals: { json: io.argv.includes('--json') || jqGiven, jq: jqGiven ? '' : undefined }, signal: controller.signal })).io;
     if (err instanceof CommanderError) return renderError(errIo, usageError(err, failing));
-    // A reader that went away (`| head`) stops the command as Ctrl-C does (cli.ts): the write that
-    // found the pipe closed is that interruption, not a failure of its own.
-    if (isBrokenPipe(err) && controller.signal.reason instanceof InterruptedError) return renderError(errIo, controller.signal.reason);
+    // A reader that went away (`| head`), or an output that cannot be written (`> /dev/full`), stops
+    // the command as Ctrl-C does (runtime/output-streams.ts): the write that found it so is that
+    // interruption, not a failure of its own (the failed output has been said already).
+    if (isFailedWrite(err) && controller.signal.reason instanceof InterruptedError) return renderError(errIo, controller.signal.reason);
     // What the command groups know about an error that the error alone does not say (registered by each group).
     if (factory) err = await explainError(factory, err);
     return renderError(errIo, err);
@@ -139,8 +140,9 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   }
 }
 
-function isBrokenPipe(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';
+function isFailedWrite(err: unknown): boolean {
+  const { code, syscall } = (err ?? {}) as NodeJS.ErrnoException;
+  return code === 'EPIPE' || syscall === 'write';
 }
 
 function commandPath(cmd: Command): string {

@@ -1,18 +1,14 @@
 // `wes --version` (or `-V`) alone is answered before anything else loads: by cli.ts's main, and
 // in the single executable by its loader, before any module, built-in module, V8 flag or cache.
 import { VERSION } from '../factory-version.js';
+import { watchOutputStreams } from './output-streams.js';
 
 export function asksForVersion(argv: readonly string[]): boolean {
   return argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V');
 }
 
-/**
- * Prints `wes <version>`. A reader that has gone away (`wes --version | true`) is no error, as for
- * every command (cli.ts): the answer is dropped and the exit code stays 0.
- */
+/** Prints `wes <version>`; a reader that has gone away or an output that fails is handled as for every command (output-streams.ts). */
 export function answerVersion(): void {
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-  });
+  watchOutputStreams(() => undefined);
   process.stdout.write(`wes ${VERSION}\n`);
 }

@@ -1,7 +1,8 @@
 // The built binary as a process, where the in-process runs cannot look: the exit status the
 // process itself ends with, the `--version` fast path, and a reader that goes away (`| head`).
 import { describe, expect, it } from 'vitest';
-import { spawnWes } from '../helpers/cli.js';
+import { existsSync } from 'node:fs';
+import { spawnWes, WES_BIN } from '../helpers/cli.js';
 import { getJson, imageWorkflow, submitJob, useDevServer, waitForJob } from '../helpers/dev-server.js';
 
 const dev = useDevServer({ stepMs: 60 });
@@ -17,6 +18,17 @@ describe('bin/wes.js as a process', () => {
   it('answers --version to a reader that has gone away quietly, with exit 0 (`wes --version | true`)', async () => {
     const res = await spawnWes(['--version'], { onSpawn: (child) => child.stdout?.destroy() });
     expect(res).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('says once that its output cannot be written (`> /dev/full`) and exits 1; a stderr that cannot be written keeps the exit code', async () => {
+    // /bin/sh puts the program's stdout (or stderr) on /dev/full, where every write fails with ENOSPC.
+    const onFull = (stream: 1 | 2) => ['/bin/sh', '-c', `exec "$@" ${stream}>/dev/full`, 'sh', process.execPath, WES_BIN];
+    for (const args of [['--version'], ['help', 'exit-codes'], ['completion', 'bash']]) {
+      const res = await spawnWes(args, { env: env(), program: onFull(1) });
+      expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(1);
+      expect(res.stderr).toBe('error: cannot write the output: ENOSPC: no space left on device, write\n');
+    }
+    expect((await spawnWes(['jobs', 'get', '00000000-0000-4000-8000-000000000000'], { env: env(), program: onFull(2) })).code).toBe(5);
   });
 
   it('ends with the documented exit status: 2 for a usage error, 5 for a job that is not there', async () => {

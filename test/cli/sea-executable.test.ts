@@ -63,6 +63,11 @@ describe('the single executable', () => {
       expect(existsSync(join(own.dir, 'code-cache'))).toBe(false);
       // A reader that has gone away: no EPIPE trace, exit 0, as the npm build (binary-process.test.ts).
       expect(await sea(['--version'], { onSpawn: (child) => child.stdout?.destroy() })).toMatchObject({ code: 0, stderr: '' });
+      // An output that cannot be written: one line, exit 1, as the npm build (no trace, no bundle source).
+      if (existsSync('/dev/full')) {
+        const full = await spawnWes(['--version'], { program: ['/bin/sh', '-c', 'exec "$@" >/dev/full', 'sh', SEA] });
+        expect(full).toMatchObject({ code: 1, stderr: 'error: cannot write the output: ENOSPC: no space left on device, write\n' });
+      }
       // The command `version` starts as every command does, and makes the folder.
       expect((await sea(['version'], { env: inConfig(), configDir: own.dir })).code).toBe(0);
       expect(existsSync(join(own.dir, 'code-cache'))).toBe(true);
