@@ -40,7 +40,8 @@ export async function checkExisting(path: string, policy: ExistingPolicy, expect
   // a download killed as it was being named is a finished file
   if (stats && (await dropCommittedPart(path, stats))) stats = await lstatOrNone(path);
   if (!stats) return { action: 'write' };
-  if (stats.isDirectory()) throw new FileExistsError(path, 'is a folder');
+  // --clobber replaces a file, never a folder: a hint to pass it would send the user round in a circle.
+  if (stats.isDirectory()) throw new FileExistsError(path, 'is a folder', 'move or rename the folder, or write the file elsewhere');
   const plain = notOwnPlainFile(stats) === undefined;
   const sizeFits = expected.size == null || expected.size === stats.size;
   const hash = plain && (policy === 'skip' || (expected.hash && sizeFits)) ? await hashOwnFile(path, hashing) : undefined;

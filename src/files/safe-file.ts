@@ -105,11 +105,11 @@ export async function openOwnFile(path: string, flags: number): Promise<{ handle
 }
 
 export class FileExistsError extends WesError {
-  constructor(readonly path: string, what = 'already exists') {
+  constructor(readonly path: string, what = 'already exists', hint = 'pass --clobber to replace it, or --skip-existing to keep it') {
     super(`${path} ${what}; not replacing it`, {
       exitCode: ExitCode.ERROR,
       code: 'file_exists',
-      hint: 'pass --clobber to replace it, or --skip-existing to keep it',
+      hint,
       details: { path },
     });
   }

@@ -2,7 +2,7 @@
 // OUT with other bytes stops the command (exit 1, naming --clobber and --skip-existing), the same
 // bytes are kept untouched, --clobber replaces, --skip-existing keeps; a link at OUT is never
 // written through.
-import { lstatSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJsonExact, stringifyJsonExact } from '../../src/util/exact-json.js';
@@ -34,6 +34,19 @@ describe('wes workflows convert -o onto an existing file', () => {
     expect(res.stderr).toContain('--clobber');
     expect(res.stderr).toContain('--skip-existing');
     expect(readFileSync(out, 'utf8')).toBe('my own notes\n');
+  });
+
+  it('refuses a folder as OUT as every -o does (exit 2, before converting), with or without --clobber', async () => {
+    const { ui, info } = inputs();
+    const out = join(dir(), 'a-folder');
+    mkdirSync(out);
+    for (const flags of [[], ['--clobber'], ['--skip-existing']]) {
+      const res = await convert(ui, info, out, ...flags);
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toContain(`-o ${out} is a folder, not a file`);
+      expect(res.stderr).not.toContain('--clobber');
+    }
+    expect(statSync(out).isDirectory()).toBe(true);
   });
 
   it('keeps an OUT that already holds the same bytes, without rewriting it', async () => {

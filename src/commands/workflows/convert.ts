@@ -3,6 +3,7 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { existingPolicy, writeUnderPolicy } from '../../files/existing.js';
+import { checkFileTarget } from '../../files/targets.js';
 import { sameFile } from '../../files/same-file.js';
 import { escapeUnsafeJsonText } from '../../util/safe-json.js';
 import { stringifyJsonExact } from '../../util/exact-json.js';
@@ -35,6 +36,7 @@ async function run(f: Factory, { workflow: file }: ArgsOf<typeof positional>, op
   if (opts.output !== undefined && file !== '-' && sameFile(opts.output, file)) {
     throw new UsageError(`-o ${opts.output} is the workflow being converted: the API format would replace the editor's file`, 'write it to another file');
   }
+  if (opts.output !== undefined) await checkFileTarget(opts.output, '-o');
   const { text, source } = await readWorkflowText(file, f.io.stdin);
   const value = parseWorkflowJson(text, source);
   let workflow: Record<string, unknown>;
