@@ -75,6 +75,17 @@ describe('help over the command tree', () => {
     expect(sub.stdout).toContain('Usage: wes doctor');
     expect(bad.code).toBe(2);
   });
+
+  it('with --json or --jq, answers JSON or refuses (exit 2, nothing on stdout): never text where one JSON document was asked for', async () => {
+    const codes = await runWes(['help', 'exit-codes', '--jq', '.[0].code']);
+    expect(codes).toMatchObject({ code: 0, stdout: '0\n' });
+    for (const args of [['help', 'formatting', '--json'], ['help', 'environment', '--jq', '.'], ['help', 'doctor', '--json'], ['completion', 'bash', '--json'], ['completion', 'zsh', '--jq', '.']]) {
+      const res = await runWes(args);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(JSON.parse(res.stderr).error.message).toMatch(/has no JSON form/);
+    }
+  });
 });
 
 describe('did you mean', () => {

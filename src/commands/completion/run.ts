@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
 import { noOptions, type NoOptions } from '../typed-options.js';
+import { UsageError } from '../../errors.js';
 import { SHELLS } from '../../completion/kinds.js';
 import { completionScript } from '../../completion/index.js';
 import { choiceArg, defineVerb, rootCommand, type ArgsOf } from '../verb.js';
@@ -9,6 +10,8 @@ import { choiceArg, defineVerb, rootCommand, type ArgsOf } from '../verb.js';
 const positional = { shell: choiceArg('<shell>', 'the shell to complete in', SHELLS) };
 
 async function run(f: Factory, { shell }: ArgsOf<typeof positional>, _opts: NoOptions, command: Command): Promise<number> {
+  // With --json stdout holds one JSON document: a shell script would break the pipe that asked for one.
+  if (f.io.json) throw new UsageError(`wes completion ${shell} prints a shell script and has no JSON form`, 'drop --json and --jq');
   f.io.stdout.write(completionScript(shell, rootCommand(command)));
   return 0;
 }

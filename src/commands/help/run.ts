@@ -23,6 +23,8 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, _opts: NoOptions
     f.io.printJson(EXIT_CODE_TABLE.map(([code, meaning]) => ({ code, meaning })));
     return 0;
   }
+  // With --json stdout holds one JSON document: text would break the pipe that asked for one.
+  if (f.io.json) throw new UsageError(`wes help ${topic || ''}`.trimEnd() + ' is text and has no JSON form', 'drop --json and --jq; `wes help exit-codes --json` is the table of exit codes as JSON');
   if (topic in TOPICS) {
     f.io.println(TOPICS[topic as keyof typeof TOPICS]());
     return 0;

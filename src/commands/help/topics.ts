@@ -72,7 +72,7 @@ export function formattingTopic(): string {
     '  (snake_case fields). Streaming commands (jobs watch, legacy watch) print NDJSON: one',
     '  object per line, the last line the final state. `models run` prints the model\'s output',
     '  exactly as the router returned it, with or without --json.',
-    '  --jq EXPR (any command; implies --json) filters that JSON with jq 1.8: strings print raw,',
+    '  --jq EXPR (any command with a JSON form; implies --json) filters that JSON with jq 1.8: strings print raw,',
     '  one result a line; a stream is filtered line by line. An expression that does not compile',
     '  is exit 2 before any request; one that fails while running is exit 1.',
     '  On failure with --json, stderr holds {"error":{"code","message","status","request_id","details"}};',
