@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { codeCacheDir, commandKey, seaCodeCacheDir, useCodeCache } from './runtime/code-cache.js';
 import { setV8Flags } from './runtime/v8-flags.js';
 import { answerVersion, asksForVersion } from './runtime/version-answer.js';
-import { watchOutputStreams } from './runtime/output-streams.js';
+import { outputFailureSaid, watchOutputStreams } from './runtime/output-streams.js';
 import { startUnderV8Flags } from './runtime/command-builtins.js';
 import { isBatchInvocation, keepHeapSmall } from './runtime/batch-heap.js';
 import { seaHost } from './util/sea-host.js';
@@ -37,9 +37,10 @@ export async function main(argv: string[]): Promise<number> {
     startUnderV8Flags(START_BUILTINS, cacheDir, command, (dir) => useCodeCache(dirname(fileURLToPath(import.meta.url)), dir, command));
   }
   // A reader that goes away stops a command still working as on Ctrl-C (141); any other failure
-  // to write the output is said, and ends the process with 1 (output-streams.ts).
+  // to write the output stops it too, said, with exit 1 (output-streams.ts, program.ts).
   const readerGone = new AbortController();
-  watchOutputStreams(() => readerGone.abort());
+  const jsonErrors = argv.some((a) => a === '--json' || a === '--jq' || a.startsWith('--jq='));
+  watchOutputStreams(jsonErrors, (failure) => readerGone.abort(failure));
   const { runProgram } = await import('./program.js');
   // A batch's heap tuning, for this process only: the command itself changes no process-wide state.
   if (isBatchInvocation(argv)) keepHeapSmall();
@@ -53,6 +54,7 @@ export async function main(argv: string[]): Promise<number> {
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: process.stdout.columns ?? process.stderr.columns,
     readerGone: readerGone.signal,
+    outputFailureSaid,
   });
 }
 

@@ -22,7 +22,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [0, 'success (for watch/--wait: the job succeeded)'],
-  [1, 'other error: network, 5xx after retries, unreadable response, integrity check failed'],
+  [1, 'other error: network, 5xx after retries, unreadable response, integrity check failed, an output that cannot be written (> /dev/full)'],
   [2, 'usage: bad flag or argument, unreadable or malformed local file, invalid model id, an Idempotency-Key that is not 1-255 printable ASCII'],
   [3, 'the job or model run failed (failed, expired; v1 error, non_retryable_error, lost; router provider_error, content_policy_violation)'],
   [4, 'authentication or permission (401, 403, not_enabled)'],
@@ -149,13 +149,15 @@ export class InDoubtError extends WesError {
 
 
 /** Why a command stopped before its end, though nothing failed. */
-export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGPIPE';
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGPIPE' | 'OUTPUT_FAILED';
 
 const STOPS: Record<StopSignal, { message: string; exitCode: number; code: string }> = {
   SIGINT: { message: 'interrupted', exitCode: ExitCode.INTERRUPTED, code: 'interrupted' },
   SIGTERM: { message: 'terminated (SIGTERM)', exitCode: ExitCode.TERMINATED, code: 'terminated' },
-  // `wes ... | head`: the reader took what it wanted (cli.ts turns the closed pipe into this).
+  // `wes ... | head`: the reader took what it wanted (runtime/output-streams.ts turns the closed pipe into this).
   SIGPIPE: { message: 'stopped: the reader of the output went away', exitCode: ExitCode.READER_GONE, code: 'reader_gone' },
+  // `wes ... > /dev/full`, a full disk, an I/O error: what the user asked for is lost, a failure.
+  OUTPUT_FAILED: { message: 'stopped: the output cannot be written', exitCode: ExitCode.ERROR, code: 'output_failed' },
 };
 
 /**
@@ -174,8 +176,12 @@ export class InterruptedError extends WesError {
   /** Words for a person after the resume command (never part of `resume`: a script runs that as it is). */
   aside?: string;
 
-  constructor(readonly signal: StopSignal = 'SIGINT') {
-    super(STOPS[signal].message, { exitCode: STOPS[signal].exitCode, code: STOPS[signal].code });
+  /** `detail`: what the system said (an output's failure: `ENOSPC: no space left on device, write`). */
+  constructor(
+    readonly signal: StopSignal = 'SIGINT',
+    detail?: string,
+  ) {
+    super(detail ? `${STOPS[signal].message} (${detail})` : STOPS[signal].message, { exitCode: STOPS[signal].exitCode, code: STOPS[signal].code });
   }
 
   /** Says what keeps going and how to go on; returns the error, to be thrown on. */

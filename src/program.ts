@@ -23,8 +23,13 @@ export interface ProgramIO {
    * command. Without it, runProgram listens for SIGINT on the process.
    */
   interrupt?: AbortSignal;
-  /** Aborted when the reader of stdout went away (`| head`) or stdout cannot be written (runtime/output-streams.ts): the command stops as on Ctrl-C, quietly. */
+  /**
+   * Aborted, with stdout's error as its reason, when the reader of stdout went away (`| head`) or
+   * stdout cannot be written (runtime/output-streams.ts): the command stops as on Ctrl-C.
+   */
   readerGone?: AbortSignal;
+  /** Told once the command has said that stdout could not be written, so that the process does not say it again as it ends. */
+  outputFailureSaid?: () => void;
   /** Builds the command's Factory: default the CLI's (cli-factory.ts); a unit test's has fake clients and clock (test/helpers/fake-factory.ts). */
   factory?: (init: FactoryInit) => Promise<Factory>;
 }
@@ -38,8 +43,8 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   // SIGINT and SIGTERM alike: the first stops the command in order (state kept, the way on said);
   // a second one means "now" and exits at once.
   let stopping = false;
-  const onSignal = (signal: StopSignal) => {
-    const reason = new InterruptedError(signal);
+  const onSignal = (signal: StopSignal, detail?: string) => {
+    const reason = new InterruptedError(signal, detail);
     if (stopping) process.exit(reason.exitCode);
     stopping = true;
     controller.abort(reason);
@@ -52,8 +57,19 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigterm);
   }
-  // Once only: a write after the first failed one is dropped (runtime/output-streams.ts), so it cannot come again.
-  io.readerGone?.addEventListener('abort', () => (stopping ? undefined : onSignal('SIGPIPE')), { once: true });
+  // Once only: a write after the first failed one is dropped (runtime/output-streams.ts), so it
+  // cannot come again. The reason is stdout's error: EPIPE, or a failure of the output itself.
+  const outputFailure = () => io.readerGone?.reason as NodeJS.ErrnoException | undefined;
+  io.readerGone?.addEventListener(
+    'abort',
+    () => {
+      if (stopping) return;
+      const failure = outputFailure();
+      if (failure && failure.code !== 'EPIPE') onSignal('OUTPUT_FAILED', failure.message);
+      else onSignal('SIGPIPE');
+    },
+    { once: true },
+  );
 
   const action: ActionFactory = (load) =>
     async function (this: Command, ...args: unknown[]) {
@@ -113,25 +129,34 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     cmd.help = ((context?: { error?: boolean }) => help(typeof context === 'object' ? { ...context, error: false } : context)) as typeof cmd.help;
   }
 
+  /** Says an error or a stop on the command's own streams, or (before it had any) the same kind made for it; its exit code. */
+  const say = async (err: unknown): Promise<number> => {
+    const { renderError } = await import('./render/error.js');
+    const { CliFactory } = await import('./cli-factory.js');
+    const jqGiven = io.argv.some((a) => a === '--jq' || a.startsWith('--jq='));
+    const errIo = factory?.io ?? (await CliFactory.create({ ...io, globals: { json: io.argv.includes('--json') || jqGiven, jq: jqGiven ? '' : undefined }, signal: controller.signal })).io;
+    // The output's failure is said by the stop: the process need not say it again as it ends.
+    if (err instanceof InterruptedError && err.signal === 'OUTPUT_FAILED') io.outputFailureSaid?.();
+    return renderError(errIo, err);
+  };
   try {
     await program.parseAsync(io.argv, { from: 'user' });
+    // The output failed as the command ended: what it printed is lost all the same.
+    const stop = controller.signal.reason;
+    if (stop instanceof InterruptedError && stop.signal === 'OUTPUT_FAILED') return await say(stop);
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')) return 0;
-    const { renderError } = await import('./render/error.js');
-    const { CliFactory } = await import('./cli-factory.js');
     // What the command printed before it failed (a watch's lines) still goes through jq.
     await jqOut?.finish().catch(() => undefined);
-    const jqGiven = io.argv.some((a) => a === '--jq' || a.startsWith('--jq='));
-    const errIo = factory?.io ?? (await CliFactory.create({ ...io, globals: { json: io.argv.includes('--json') || jqGiven, jq: jqGiven ? '' : undefined }, signal: controller.signal })).io;
-    if (err instanceof CommanderError) return renderError(errIo, usageError(err, failing));
+    if (err instanceof CommanderError) return await say(usageError(err, failing));
     // A reader that went away (`| head`), or an output that cannot be written (`> /dev/full`), stops
     // the command as Ctrl-C does (runtime/output-streams.ts): the write that found it so is that
-    // interruption, not a failure of its own (the failed output has been said already).
-    if (isFailedWrite(err) && controller.signal.reason instanceof InterruptedError) return renderError(errIo, controller.signal.reason);
+    // stop, not a failure of its own; the stop says what happened.
+    if (isFailedWrite(err, outputFailure()) && controller.signal.reason instanceof InterruptedError) return await say(controller.signal.reason);
     // What the command groups know about an error that the error alone does not say (registered by each group).
     if (factory) err = await explainError(factory, err);
-    return renderError(errIo, err);
+    return await say(err);
   } finally {
     if (timer) clearTimeout(timer);
     process.off('SIGINT', onSigint);
@@ -140,9 +165,9 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   }
 }
 
-function isFailedWrite(err: unknown): boolean {
-  const { code, syscall } = (err ?? {}) as NodeJS.ErrnoException;
-  return code === 'EPIPE' || syscall === 'write';
+/** The write that found the pipe closed, or the very failure of the output that stopped the command (not another write's, a results file's on a full disk). */
+function isFailedWrite(err: unknown, outputFailure: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' || (err !== undefined && err === outputFailure);
 }
 
 function commandPath(cmd: Command): string {

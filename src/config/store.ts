@@ -63,7 +63,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => valu
 function storeShape(parsed: unknown, path: string): StoreShape {
   const refuse = (what: string) => new UsageError(`the config file ${path} is not a wes config file: ${what}`, REPAIR);
   if (!isPlainObject(parsed)) throw refuse(`it holds ${Array.isArray(parsed) ? 'an array' : `a ${parsed === null ? 'null' : typeof parsed}`}, not an object`);
-  const { current_profile: current, profiles } = parsed;
+  const { current_profile: given, profiles } = parsed;
+  const current = given === null ? undefined : given;
   if (current !== undefined && typeof current !== 'string') throw refuse('current_profile is not a string');
   if (profiles === undefined) return { current_profile: current };
   if (!isPlainObject(profiles)) throw refuse('profiles is not an object of profiles');
@@ -128,7 +129,8 @@ export class ProfileStore {
     const data = structuredClone(conf.store); // read afresh: another wes may have changed the file
     mutate(data);
     conf.store = data;
-    this.cache = data;
+    // Read again when next asked, through the same shape check (conf keeps a hand-written number as it is).
+    this.cache = undefined;
   }
 
   /** A private cache folder (0700) for one profile, created on demand. */

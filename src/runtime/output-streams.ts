@@ -2,20 +2,39 @@
 // (cli.ts, version-answer.ts). A reader that goes away (`wes ... | head`) is not an error: further
 // output is dropped, and a command still working stops as on Ctrl-C, quietly, and ends with 141 (as
 // a command stopped by SIGPIPE); a finished command keeps its code. Any other failure of stdout (a
-// full disk, `> /dev/full`, an I/O error) loses data the user asked for: it is said once on stderr,
-// the command stops the same way, and the process ends with exit 1 whatever the command answered.
-// stderr carries only diagnostics: when it cannot be written they are dropped and the code stays.
-/** Watches process.stdout and process.stderr; `stop` is called once when stdout can no longer be written. */
-export function watchOutputStreams(stop: () => void): void {
+// full disk, `> /dev/full`, an I/O error) loses data the user asked for: a command still working
+// stops and says so itself (program.ts); when none did (it had finished, or `--version`), it is said
+// here as the process ends; either way the exit code is 1. stderr carries only
+// diagnostics: when it cannot be written they are dropped and the code stays.
+
+/** Set once the failure of stdout has been said by the command it stopped (program.ts). */
+let failureSaid = false;
+
+/** The command stopped by stdout's failure has said so: nothing more to say at exit. */
+export function outputFailureSaid(): void {
+  failureSaid = true;
+}
+
+/**
+ * Watches process.stdout and process.stderr. `stopCommand` is called once, when stdout can no longer
+ * be written (EPIPE or another failure), to stop a command still working. `jsonErrors`: the command
+ * line asked for errors as JSON (`--json`, `--jq`).
+ */
+export function watchOutputStreams(jsonErrors: boolean, stopCommand: (failure: NodeJS.ErrnoException) => void): void {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     discardWrites(process.stdout);
-    if (err.code !== 'EPIPE') {
-      process.stderr.write(`error: cannot write the output: ${err.message}\n`);
-      // 1, "other error" (errors.ts ExitCode.ERROR, not imported: `--version` loads nothing more). Set
-      // as the process ends, so no later code (the command's own) can set it back.
-      process.once('exit', () => (process.exitCode = 1));
-    }
-    stop();
+    stopCommand(err);
+    if (err.code === 'EPIPE') return;
+    // At the end, when it is known whether a command said it (it may have ended before the failure).
+    process.once('exit', () => {
+      if (!failureSaid) {
+        const message = `cannot write the output: ${err.message}`;
+        // The error object of render/error.ts, not loaded for this (`--version` loads nothing more).
+        process.stderr.write(jsonErrors ? `${JSON.stringify({ error: { code: 'output_failed', message, status: null, request_id: null, details: null } })}\n` : `error: ${message}\n`);
+      }
+      // 1, "other error" (errors.ts ExitCode.ERROR, not imported for the same reason), whatever the command answered.
+      process.exitCode = 1;
+    });
   });
   process.stderr.on('error', () => discardWrites(process.stderr));
 }

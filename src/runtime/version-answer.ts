@@ -9,6 +9,6 @@ export function asksForVersion(argv: readonly string[]): boolean {
 
 /** Prints `wes <version>`; a reader that has gone away or an output that fails is handled as for every command (output-streams.ts). */
 export function answerVersion(): void {
-  watchOutputStreams(() => undefined);
+  watchOutputStreams(false, () => undefined);
   process.stdout.write(`wes ${VERSION}\n`);
 }

@@ -2,7 +2,7 @@
 // made and mkdir answers ENOENT (`mkdirSync('/proc/x/y', { recursive: true })` spins at 100% CPU,
 // and a synchronous loop takes no SIGTERM): a config or cache folder there hung every command.
 // This one fails with the first level's error.
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, parse, resolve } from 'node:path';
 
 /** Makes `dir` and the folders above it that are missing; the first one it made, as mkdirSync's recursive form answers, or undefined. */
@@ -20,6 +20,8 @@ export function makeFoldersSync(dir: string, mode?: number): string | undefined 
     missing.unshift(at);
     if (at === parse(at).root) break;
   }
+  // Something at the path that is no folder (a file): mkdir says so (EEXIST), as Node's own does.
+  if (missing.length === 0 && !statSync(full, { throwIfNoEntry: false })?.isDirectory()) mkdirSync(full);
   let first: string | undefined;
   for (const level of missing) {
     try {

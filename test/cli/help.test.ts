@@ -85,6 +85,16 @@ describe('help over the command tree', () => {
       expect(res.stdout).toBe('');
       expect(JSON.parse(res.stderr).error.message).toMatch(/has no JSON form/);
     }
+    // A topic or command that is not there is said so first, with or without --json.
+    expect(JSON.parse((await runWes(['help', 'nosuch', '--json'])).stderr).error.message).toBe('no help topic or command "nosuch"');
+  });
+
+  it('knows only its own topics: names of an object\'s built-in properties are no topics', async () => {
+    for (const word of ['toString', 'constructor', '__proto__']) {
+      const res = await runWes(['help', word]);
+      expect(res.code, word).toBe(2);
+      expect(res.stdout).not.toContain('[object');
+    }
   });
 });
 

@@ -127,6 +127,7 @@ describe('a config file written by hand', () => {
     [{ profiles: { default: 'x' } }, 'profile "default" is not an object'],
     [{ profiles: { default: { read_timeout: { seconds: 30 } } } }, 'default.read_timeout is an object, not a value'],
     [{ current_profile: 7 }, 'current_profile is not a string'],
+    [{ current_profile: null, profiles: { default: [] } }, 'profile "default" is not an object'],
   ])('refuses %j as it refuses invalid JSON: exit 2, what is wrong and how to fix it', async (data, what) => {
     writeStore(data);
     for (const args of [['config', 'list'], ['profiles', 'list'], ['jobs', 'get', 'any-id']]) {
@@ -220,6 +221,17 @@ describe('no key configured', () => {
     expect(asked()).toBe(before + 1);
     expect((await wes(['models', 'list'], { WES_BASE_URL: server.url, WES_API_KEY: server.apiKey! })).code).toBe(0);
     expect(asked()).toBe(before + 2);
+  });
+
+  it('a hand-written number or null in the file stays read as text and as unset after a write in the same run (auth login verifying, logout)', async () => {
+    writeStore({ current_profile: 'default', profiles: { default: { read_timeout: 30, router_token: null, base_url: server.url } } });
+    // login saves the key, then reads the settings again to check the key against the server.
+    const login = await runWes(['auth', 'login', '--with-token'], { configDir: cfg.dir, input: `${server.apiKey}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).not.toMatch(/is not a function/);
+    const logout = await wes(['auth', 'logout']);
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).not.toContain('router_token');
   });
 
   it('auth status after logout says what to do', async () => {

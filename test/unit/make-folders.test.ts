@@ -18,9 +18,11 @@ describe('makeFoldersSync', () => {
     expect(makeFoldersSync(deep, 0o700)).toBeUndefined();
   });
 
-  it('fails with the error of the level it cannot make: a file in the way', () => {
+  it('fails with the error of the level it cannot make: a file in the way, or a file at the path itself', () => {
     writeFileSync(join(root, 'file'), 'x');
     expect(() => makeFoldersSync(join(root, 'file', 'below'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+    expect(() => makeFoldersSync(join(root, 'file'), 0o700)).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    expect(statSync(join(root, 'file')).mode & 0o777).not.toBe(0o700);
   });
 
   it.skipIf(!existsSync('/proc/self'))('fails at once where mkdir answers ENOENT for a level (under /proc), where Node 20 spins for ever', () => {

@@ -23,17 +23,20 @@ async function run(f: Factory, args: ArgsOf<typeof positional>, _opts: NoOptions
     f.io.printJson(EXIT_CODE_TABLE.map(([code, meaning]) => ({ code, meaning })));
     return 0;
   }
+  const isTopic = Object.hasOwn(TOPICS, topic);
+  let cmd = rootCommand(command);
+  if (!isTopic) {
+    for (const word of words) {
+      const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+      if (!next) throw new UsageError(`no help topic or command ${JSON.stringify(topic)}`, `topics: ${HELP_TOPICS.join(', ')}; commands: wes --help`);
+      cmd = next;
+    }
+  }
   // With --json stdout holds one JSON document: text would break the pipe that asked for one.
-  if (f.io.json) throw new UsageError(`wes help ${topic || ''}`.trimEnd() + ' is text and has no JSON form', 'drop --json and --jq; `wes help exit-codes --json` is the table of exit codes as JSON');
-  if (topic in TOPICS) {
+  if (f.io.json) throw new UsageError(`wes help ${topic}`.trimEnd() + ' is text and has no JSON form', 'drop --json and --jq; `wes help exit-codes --json` is the table of exit codes as JSON');
+  if (isTopic) {
     f.io.println(TOPICS[topic as keyof typeof TOPICS]());
     return 0;
-  }
-  let cmd = rootCommand(command);
-  for (const word of words) {
-    const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!next) throw new UsageError(`no help topic or command ${JSON.stringify(topic)}`, `topics: ${HELP_TOPICS.join(', ')}; commands: wes --help`);
-    cmd = next;
   }
   f.io.stdout.write(cmd.helpInformation());
   return 0;
