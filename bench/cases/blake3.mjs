@@ -25,9 +25,13 @@ const CANDIDATES = {
 };
 const PACKAGE_DIRS = { 'blake3-wasm': 'blake3-wasm', 'blake3-jit': 'blake3-jit', noble: '@noble/hashes' };
 
-function installCandidates(log) {
+function installCandidates(log, allowInstall) {
   const missing = Object.keys(CANDIDATES).filter((impl) => !existsSync(join(CANDIDATE_DIR, 'node_modules', PACKAGE_DIRS[impl], 'package.json')));
   if (missing.length === 0) return;
+  if (!allowInstall) {
+    log(`blake3: ${missing.join(', ')} not installed; not installing (--no-setup)`);
+    return;
+  }
   mkdirSync(CANDIDATE_DIR, { recursive: true });
   // blake3-wasm 3.0.0 pins @c4312/blake3-internal 2.1.7, which the registry never had; 3.0.0 is its match.
   writeFileSync(join(CANDIDATE_DIR, 'package.json'), JSON.stringify({ private: true, overrides: { '@c4312/blake3-internal': '3.0.0' } }));
@@ -110,7 +114,7 @@ export async function run(ctx) {
   }
 
   // Candidates on a smaller file in quick mode (the pure-JS one runs at tens of MB/s).
-  installCandidates(ctx.log);
+  installCandidates(ctx.log, ctx.options.setup);
   const candSize = ctx.sizes.candidates;
   const candFile = randomFile(ctx.scratch, `blake3-${candSize}.bin`, candSize);
   const candRef = reference ? await referenceSpeed(reference, candFile, candSize, runs) : null;
@@ -121,7 +125,7 @@ export async function run(ctx) {
     const candTitle = `blake3 ${formatSize(candSize)}: ${label}`;
     const moduleDir = impl.startsWith('wes') ? bundle : CANDIDATE_DIR;
     if (!impl.startsWith('wes') && !existsSync(join(CANDIDATE_DIR, 'node_modules', PACKAGE_DIRS[impl]))) {
-      rows.push(unavailable(id, candTitle, 'not available (npm install into /tmp failed)', { report: true }));
+      rows.push(unavailable(id, candTitle, ctx.options.setup ? 'not available (npm install into /tmp failed)' : 'not available (not installed; --no-setup)', { report: true }));
       continue;
     }
     const fallback = impl === 'wes-fallback';

@@ -6,7 +6,7 @@ const USAGE = `usage: npm run bench -- [--check] [--full] [--json FILE] [--only 
   --json FILE  also write the results as JSON
   --markdown FILE  also write the machine, the table and the notes as Markdown
   --only       run only cases whose id contains one of these words
-  --no-setup   never install Debian packages
+  --no-setup   never install Debian packages or the blake3 candidates (npm, under /tmp)
   --runs N     timed runs per case (default: 10 for start-up cases, 3 for the others)
   --cpu-prof DIR  write a V8 CPU profile of every wes run into DIR (node --cpu-prof; timings then include the profiler)`;
 
