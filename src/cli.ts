@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { codeCacheDir, commandKey, seaCodeCacheDir, useCodeCache } from './runtime/code-cache.js';
 import { setV8Flags } from './runtime/v8-flags.js';
 import { answerVersion, asksForVersion } from './runtime/version-answer.js';
-import { outputFailureSaid, watchOutputStreams } from './runtime/output-streams.js';
+import { outputFailureHandled, watchOutputStreams } from './runtime/output-streams.js';
 import { startUnderV8Flags } from './runtime/command-builtins.js';
 import { isBatchInvocation, keepHeapSmall } from './runtime/batch-heap.js';
 import { seaHost } from './util/sea-host.js';
@@ -54,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: process.stdout.columns ?? process.stderr.columns,
     readerGone: readerGone.signal,
-    outputFailureSaid,
+    outputFailureHandled,
   });
 }
 

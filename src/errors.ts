@@ -154,7 +154,7 @@ export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGPIPE' | 'OUTPUT_FAILED';
 const STOPS: Record<StopSignal, { message: string; exitCode: number; code: string }> = {
   SIGINT: { message: 'interrupted', exitCode: ExitCode.INTERRUPTED, code: 'interrupted' },
   SIGTERM: { message: 'terminated (SIGTERM)', exitCode: ExitCode.TERMINATED, code: 'terminated' },
-  // `wes ... | head`: the reader took what it wanted (runtime/output-streams.ts turns the closed pipe into this).
+  // `wes ... | head`: the reader took what it wanted (program.ts turns the closed pipe, seen by runtime/output-streams.ts, into this).
   SIGPIPE: { message: 'stopped: the reader of the output went away', exitCode: ExitCode.READER_GONE, code: 'reader_gone' },
   // `wes ... > /dev/full`, a full disk, an I/O error: what the user asked for is lost, a failure.
   OUTPUT_FAILED: { message: 'stopped: the output cannot be written', exitCode: ExitCode.ERROR, code: 'output_failed' },

@@ -28,8 +28,8 @@ export interface ProgramIO {
    * stdout cannot be written (runtime/output-streams.ts): the command stops as on Ctrl-C.
    */
   readerGone?: AbortSignal;
-  /** Told once the command has said that stdout could not be written, so that the process does not say it again as it ends. */
-  outputFailureSaid?: () => void;
+  /** Told once the command has answered for stdout's failure (said it, or was already stopping), so that the process does not say it again as it ends. */
+  outputFailureHandled?: () => void;
   /** Builds the command's Factory: default the CLI's (cli-factory.ts); a unit test's has fake clients and clock (test/helpers/fake-factory.ts). */
   factory?: (init: FactoryInit) => Promise<Factory>;
 }
@@ -63,9 +63,14 @@ export async function runProgram(io: ProgramIO): Promise<number> {
   io.readerGone?.addEventListener(
     'abort',
     () => {
-      if (stopping) return;
       const failure = outputFailure();
-      if (failure && failure.code !== 'EPIPE') onSignal('OUTPUT_FAILED', failure.message);
+      const failed = failure !== undefined && failure.code !== 'EPIPE';
+      // Already stopping (Ctrl-C, SIGTERM, --timeout): that stop is the one said, with its code.
+      if (stopping || controller.signal.aborted) {
+        if (failed) io.outputFailureHandled?.();
+        return;
+      }
+      if (failed) onSignal('OUTPUT_FAILED', failure.message);
       else onSignal('SIGPIPE');
     },
     { once: true },
@@ -136,7 +141,7 @@ export async function runProgram(io: ProgramIO): Promise<number> {
     const jqGiven = io.argv.some((a) => a === '--jq' || a.startsWith('--jq='));
     const errIo = factory?.io ?? (await CliFactory.create({ ...io, globals: { json: io.argv.includes('--json') || jqGiven, jq: jqGiven ? '' : undefined }, signal: controller.signal })).io;
     // The output's failure is said by the stop: the process need not say it again as it ends.
-    if (err instanceof InterruptedError && err.signal === 'OUTPUT_FAILED') io.outputFailureSaid?.();
+    if (err instanceof InterruptedError && err.signal === 'OUTPUT_FAILED') io.outputFailureHandled?.();
     return renderError(errIo, err);
   };
   try {

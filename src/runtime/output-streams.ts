@@ -3,16 +3,20 @@
 // output is dropped, and a command still working stops as on Ctrl-C, quietly, and ends with 141 (as
 // a command stopped by SIGPIPE); a finished command keeps its code. Any other failure of stdout (a
 // full disk, `> /dev/full`, an I/O error) loses data the user asked for: a command still working
-// stops and says so itself (program.ts); when none did (it had finished, or `--version`), it is said
-// here as the process ends; either way the exit code is 1. stderr carries only
+// stops and says so itself, with exit 1 (program.ts; one already stopping by Ctrl-C, SIGTERM or
+// --timeout keeps that stop's word and code); when none did (it had finished, or `--version`), it
+// is said here as the process ends, with exit 1. stderr carries only
 // diagnostics: when it cannot be written they are dropped and the code stays.
 
-/** Set once the failure of stdout has been said by the command it stopped (program.ts). */
-let failureSaid = false;
+/** Set once the command running has answered for stdout's failure (program.ts). */
+let failureHandled = false;
 
-/** The command stopped by stdout's failure has said so: nothing more to say at exit. */
-export function outputFailureSaid(): void {
-  failureSaid = true;
+/**
+ * The command running has answered for stdout's failure: it said it, with exit 1, or it was already
+ * stopping (Ctrl-C, SIGTERM, --timeout), which it says with that stop's code. Nothing to add at exit.
+ */
+export function outputFailureHandled(): void {
+  failureHandled = true;
 }
 
 /**
@@ -25,13 +29,13 @@ export function watchOutputStreams(jsonErrors: boolean, stopCommand: (failure: N
     discardWrites(process.stdout);
     stopCommand(err);
     if (err.code === 'EPIPE') return;
-    // At the end, when it is known whether a command said it (it may have ended before the failure).
+    // At the end, when it is known whether a command answered for it (it may have ended before the failure).
     process.once('exit', () => {
-      if (!failureSaid) {
-        const message = `cannot write the output: ${err.message}`;
-        // The error object of render/error.ts, not loaded for this (`--version` loads nothing more).
-        process.stderr.write(jsonErrors ? `${JSON.stringify({ error: { code: 'output_failed', message, status: null, request_id: null, details: null } })}\n` : `error: ${message}\n`);
-      }
+      if (failureHandled) return;
+      // The words and the error object of the stop a running command says (errors.ts, render/error.ts),
+      // not loaded for this (`--version` loads nothing more).
+      const message = `stopped: the output cannot be written (${err.message})`;
+      process.stderr.write(jsonErrors ? `${JSON.stringify({ error: { code: 'output_failed', message, status: null, request_id: null, details: null } })}\n` : `${message}\n`);
       // 1, "other error" (errors.ts ExitCode.ERROR, not imported for the same reason), whatever the command answered.
       process.exitCode = 1;
     });

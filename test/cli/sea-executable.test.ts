@@ -66,7 +66,7 @@ describe('the single executable', () => {
       // An output that cannot be written: one line, exit 1, as the npm build (no trace, no bundle source).
       if (existsSync('/dev/full')) {
         const full = await spawnWes(['--version'], { program: ['/bin/sh', '-c', 'exec "$@" >/dev/full', 'sh', SEA] });
-        expect(full).toMatchObject({ code: 1, stderr: 'error: cannot write the output: ENOSPC: no space left on device, write\n' });
+        expect(full).toMatchObject({ code: 1, stderr: 'stopped: the output cannot be written (ENOSPC: no space left on device, write)\n' });
       }
       // The command `version` starts as every command does, and makes the folder.
       expect((await sea(['version'], { env: inConfig(), configDir: own.dir })).code).toBe(0);

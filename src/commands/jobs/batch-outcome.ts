@@ -48,6 +48,10 @@ export function tellOutcome(f: Factory, batchPath: string, opts: JobsSubmitOptio
     const goesOn = `stopped submitting${outcome.stillRunning ? `, ${outcome.stillRunning} job(s) keep running on the service` : ''}`;
     const resume = resumeCommand(source, resultsPath, opts, f.globals.baseUrls);
     const aside = resultsPath ? undefined : RESULTS_ASIDE;
+    // The results were the output that failed: no lines to resume from.
+    if (stopped instanceof InterruptedError && stopped.signal === 'OUTPUT_FAILED' && !resultsPath) {
+      throw stopped.tell(`${goesOn}; the result lines went with the output, so this run cannot be resumed: \`wes jobs list\` shows the jobs it submitted (--results FILE keeps the results apart from the output)`);
+    }
     if (stopped instanceof InterruptedError) throw stopped.tell(goesOn, resume, undefined, aside);
     io.notice(`timed out; ${goesOn}.`);
     io.notice(`resume with: ${resume}${aside ? `   ${aside}` : ''}`);
