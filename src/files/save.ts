@@ -22,6 +22,7 @@ import type { HashSetting } from '../util/blake3-setting.js';
 import { updateFromFile } from '../util/blake3.js';
 import { checkExisting, type ExistingPolicy } from './existing.js';
 import { openPart } from './part-file.js';
+import { lockPart } from './part-lock.js';
 import { LocalPart, type PartStream } from './part-writer.js';
 import { commitFile } from './safe-file.js';
 
@@ -241,6 +242,15 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
   if (verdict.action === 'keep') {
     return { path: finalPath, name: opts.name, bytes: verdict.bytes, hash: verdict.hash, verified: verdict.same, kept: verdict.same ? 'same' : 'skip-existing' };
   }
+  const release = await lockPart(finalPath);
+  try {
+    return await saveUnderLock(opts, finalPath, policy);
+  } finally {
+    await release();
+  }
+}
+
+async function saveUnderLock(opts: SaveOptions, finalPath: string, policy: ExistingPolicy): Promise<SavedFile> {
   const part = await openPart(finalPath, opts.warn ?? (() => undefined));
   // A resumed part stays on this thread (the thread's hash cannot start mid-file): no thread to start for it.
   if (part.size === 0) warmPartThread(opts.expectedSize, opts.hashing);
@@ -259,6 +269,12 @@ export async function saveToFile(opts: SaveOptions): Promise<SavedFile> {
     if ('message' in outcome) {
       integrityFailed = true;
       throw new IntegrityError(outcome.message);
+    }
+    // The bytes hashed are the bytes in the file: nothing else wrote into the part meanwhile.
+    const onDisk = (await part.handle.stat()).size;
+    if (onDisk !== download.written) {
+      integrityFailed = true;
+      throw new IntegrityError(`${opts.name}: ${part.path} holds ${onDisk} bytes where this download wrote ${download.written}: something else wrote into it`);
     }
     await part.handle.close();
     await commitFile(part.path, finalPath, policy === 'clobber');
