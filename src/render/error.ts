@@ -223,6 +223,10 @@ export function hintFor(err: WesError): string | undefined {
     case 'job_not_found':
     case 'asset_not_found':
       if (err.origin !== 'jobs') return undefined;
+      // No id in the path (a submit, a list, an upload): the collection itself is not at this base URL.
+      if (path !== undefined && /\/api\/v2\/(jobs|assets)\/?(\?.*)?$/.test(path)) {
+        return 'check the base URL: no job API answers there. A serverless deployment\'s ends in /deployment/ID (with {deployment} in it, --deployment fills it in); `wes doctor` says what answers there';
+      }
       // An asset's own record (assets get, download, delete); a job output's content keeps the job's words.
       return path !== undefined && /\/api\/v2\/assets\/[^/]+$/.test(path)
         ? 'check the asset id: an asset is named by its whole id (as `wes assets upload` printed it), and a deleted one is gone'

@@ -91,8 +91,13 @@ describe('wes dev-server start-up messages', () => {
     try {
       const res = await runWes(['dev-server', '--port', String(port), '--quiet-log']);
       expect(res.code).toBe(1);
-      expect(res.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(res.stderr).toContain(`port ${port} on 127.0.0.1 (--port) is already in use`);
       expect(res.stderr).toContain('--port 0');
+      // The job API's own listener of a self-hosted server: the port and flag that were taken.
+      const jobs = await runWes(['dev-server', '--surface', 'self-hosted', '--jobs-port', String(port), '--port', '0', '--quiet-log']);
+      expect(jobs.code).toBe(1);
+      expect(jobs.stderr).toContain(`port ${port} on 127.0.0.1 (--jobs-port) is already in use`);
+      expect(jobs.stderr).toContain('--jobs-port 0');
     } finally {
       holder.close();
     }

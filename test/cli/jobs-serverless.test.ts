@@ -22,6 +22,15 @@ describe('wes jobs on a serverless deployment', () => {
   const base = wesAgainst(() => ctx.server);
   const wes: typeof base = (args, opts = {}) => base(['--deployment', DEPLOYMENT, ...args], { ...opts, baseUrl: `${ctx.server.url}/deployment/{deployment}` });
 
+  it('a base URL without the deployment prefix: the submit\'s 404 names the base URL and the prefix, not a job id', async () => {
+    const flow = writeTemp(dir(), imageWorkflow({ steps: 1 }));
+    const res = await base(['--deployment', DEPLOYMENT, 'jobs', 'submit', flow], { baseUrl: ctx.server.url });
+    expect(res.code).toBe(5);
+    expect(res.stderr).toContain('check the base URL');
+    expect(res.stderr).toContain('/deployment/ID');
+    expect(res.stderr).not.toContain('check the id');
+  });
+
   it('submits, follows links under the mount prefix and downloads; get shows deployment and release', async () => {
     const flow = writeTemp(dir(), imageWorkflow({ steps: 4 }));
     const out = join(dir(), 'sl');

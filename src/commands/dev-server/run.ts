@@ -111,7 +111,10 @@ async function run(f: Factory, _args: unknown, opts: DevServerRunOptions): Promi
     ...(f.globals.deployment ? { deploymentId: f.globals.deployment } : {}),
     log: opts.quietLog || f.io.quiet ? undefined : (line) => f.io.stderr.write(line + '\n'),
   }).catch((err: unknown) => {
-    throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portBusy(host, port) : err;
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    // The port that was taken: --port's, or --jobs-port's (the job API's own listener).
+    const taken = (err as { port?: number }).port;
+    throw taken !== undefined && taken === opts.jobsPort && taken !== port ? portBusy(host, taken, '--jobs-port') : portBusy(host, port, '--port');
   });
   const base = server.jobsUrl ?? (deployment === 'serverless' ? `${server.url}/deployment/${server.state.options.deploymentId}` : server.url);
   f.io.println(server.url);
@@ -138,11 +141,11 @@ async function run(f: Factory, _args: unknown, opts: DevServerRunOptions): Promi
   return 0;
 }
 
-function portBusy(host: string, port: number): WesError {
-  return new WesError(`port ${port} on ${host} is already in use (another wes dev-server?)`, {
+function portBusy(host: string, port: number, flag: '--port' | '--jobs-port'): WesError {
+  return new WesError(`port ${port} on ${host} (${flag}) is already in use (another wes dev-server?)`, {
     exitCode: ExitCode.ERROR,
     code: 'address_in_use',
-    hint: `stop the other server, choose another port with --port N, or use --port 0 for a free one (printed on the first line)`,
+    hint: `stop the other server, choose another port with ${flag} N, or use ${flag} 0 for a free one${flag === '--port' ? ' (printed on the first line)' : ''}`,
   });
 }
 
